@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "openmarket",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "openmarket", targets: ["openmarket"]),
+        .library(name: "Sandbox", targets: ["Sandbox"]),
+        .library(name: "OpenMarketAPI", targets: ["OpenMarketAPI"]),
+        .library(name: "ImagePrep", targets: ["ImagePrep"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        // C libraries from Debian, nothing else in these two targets.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        // Wire models, rules of the contract, and (later) the libcurl transport.
+        .target(
+            name: "OpenMarketAPI",
+            dependencies: ["CCurl"]
+        ),
+        // JPEG/PNG work: thumbnails now, the shrink pipeline later.
+        .target(
+            name: "ImagePrep",
+            dependencies: ["CTurboJPEG"]
+        ),
+        // The local Open Market server.
+        .target(
+            name: "Sandbox",
+            dependencies: [
+                "OpenMarketAPI",
+                "ImagePrep",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "openmarket",
+            dependencies: [
+                "Sandbox",
+                "OpenMarketAPI",
+                "ImagePrep",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"]),
+        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep"]),
+        .testTarget(name: "OpenMarketAPITests", dependencies: ["OpenMarketAPI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+/// The rules of the contract, in one place, for the sandbox (which enforces
+/// them) and the client (which checks them before sending).
+public enum ProductRules {
+    public static let nameLength = 3...100
+    public static let descriptionMaxLength = 1_000
+    public static let imageCount = 1...5
+    /// The server's limit per image file: 300 KB.
+    public static let maxImageBytes = 307_200
+    /// What the contract accepts; the sandbox also accepts JPY by default.
+    public static let contractCurrencies: [String] = ["KRW", "USD"]
+    public static let sandboxCurrencies: [String] = ["KRW", "USD", "JPY"]
+
+    /// Text length as a person counts it: extended grapheme clusters, so that
+    /// "한글" is 2 and "👍🏽" is 1. Both the sandbox and the client count this way.
+    public static func characterCount(_ text: String) -> Int {
+        text.count
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenMarketAPI
+import Synchronization
+
+/// Turns every error into the contract's JSON error body `{code, message}`.
+struct JSONErrorMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as SandboxError {
+            return Self.response(status: error.status, message: error.message)
+        } catch let error as HTTPError {
+            let message: String = switch error.status.code {
+            case 404: "no such endpoint: \(request.method) \(request.uri.path)"
+            case 413: "request body too large"
+            default: error.body ?? error.status.reasonPhrase
+            }
+            return Self.response(status: error.status.code, message: message)
+        } catch {
+            context.logger.error("internal error: \(error)")
+            return Self.response(status: 500, message: "internal error in the sandbox")
+        }
+    }
+
+    static func response(status: Int, message: String, headers: HTTPFields = [:]) -> Response {
+        let body = (try? SandboxJSON.encode(APIErrorBody(code: status, message: message))) ?? Data()
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .init(code: status), headers: fields,
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Fault injection: rate limit (429), failures (500), latency, dropped
+/// connections. See `FaultInjection`.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+    let faults: FaultInjection
+    let maxBodyBytes: Int
+    let window = RateWindow()
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard faults.isActive, request.uri.path != "/healthChecker" else {
+            return try await next(request, context)
+        }
+        if let limit = faults.rateLimitPerSecond {
+            let now = Date().timeIntervalSince1970
+            let second = Int(now)
+            let allowed = window.admit(second: second, limit: limit)
+            if !allowed {
+                return JSONErrorMiddleware.response(
+                    status: 429, message: "rate limit of \(limit) requests per second exceeded (--rate-limit)",
+                    headers: [.retryAfter: "1"])
+            }
+        }
+        if faults.failRate > 0, Double.random(in: 0..<1) < faults.failRate {
+            throw SandboxError(status: 500, message: "injected failure (--fail-rate)")
+        }
+        if faults.latencyMilliseconds > 0 {
+            try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))
+        }
+        if faults.dropRate > 0, Double.random(in: 0..<1) < faults.dropRate {
+            let isRegister = request.method == .post && request.uri.path == "/api/products"
+            var request = request
+            if isRegister {
+                // The product is stored; only the answer is lost.
+                _ = try await next(request, context)
+            } else {
+                _ = try? await request.collectBody(upTo: maxBodyBytes)
+            }
+            context.logger.info("dropping the connection (--drop-rate)")
+            try? await context.channel.close()
+            return Response(status: .ok)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Requests counted in the current one-second window, shared by all connections.
+final class RateWindow: Sendable {
+    private let state = Mutex<(second: Int, count: Int)>((0, 0))
+
+    func admit(second: Int, limit: Int) -> Bool {
+        state.withLock { state in
+            if state.second != second { state = (second, 0) }
+            state.count += 1
+            return state.count <= limit
+        }
+    }
+}

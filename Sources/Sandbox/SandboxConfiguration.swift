@@ -1,0 +1,67 @@
+import Foundation
+import OpenMarketAPI
+
+/// Faults the sandbox injects on purpose, for tests and rehearsals. All off by default.
+/// They apply to every request except `GET /healthChecker`, so that a script can
+/// always tell whether the sandbox is up.
+public struct FaultInjection: Sendable, Equatable {
+    /// Probability (0…1) of answering 500 before doing anything.
+    public var failRate: Double = 0
+    /// Added delay before each answer, in milliseconds.
+    public var latencyMilliseconds: Int = 0
+    /// Probability (0…1) of closing the connection without an answer, after the
+    /// request has been read. For a register (`POST /api/products`) the product
+    /// is stored first: the ambiguous case a client must survive.
+    public var dropRate: Double = 0
+    /// Requests per second accepted across all clients; beyond it, 429 with
+    /// `Retry-After`. nil: no limit.
+    public var rateLimitPerSecond: Int? = nil
+
+    public init(failRate: Double = 0, latencyMilliseconds: Int = 0, dropRate: Double = 0, rateLimitPerSecond: Int? = nil) {
+        self.failRate = failRate
+        self.latencyMilliseconds = latencyMilliseconds
+        self.dropRate = dropRate
+        self.rateLimitPerSecond = rateLimitPerSecond
+    }
+
+    public var isActive: Bool {
+        failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil
+    }
+}
+
+/// Limits against abuse: nothing a client sends may exhaust the sandbox.
+public struct SandboxLimits: Sendable, Equatable {
+    /// Largest request body read, in bytes (five full images plus params fit easily).
+    public var maxBodyBytes = 8 * 1024 * 1024
+    /// Largest number of multipart parts in one register request.
+    public var maxParts = 16
+    /// Largest `items_per_page` accepted.
+    public var maxItemsPerPage = 500
+    /// Largest image file accepted, in bytes: the contract's 300 KB.
+    public var maxImageBytes = ProductRules.maxImageBytes
+
+    public init() {}
+}
+
+public struct SandboxConfiguration: Sendable {
+    /// Address to listen on. The default keeps the sandbox on this machine.
+    public var host: String = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port: Int = 8080
+    /// Folder for the SQLite database and the image files.
+    public var dataDirectory: URL
+    /// Currencies accepted by register and edit.
+    public var currencies: [String] = ProductRules.sandboxCurrencies
+    public var faults = FaultInjection()
+    public var limits = SandboxLimits()
+    /// Long edge of generated thumbnails, in pixels.
+    public var thumbnailMaxEdge = 360
+    /// Log one line per request.
+    public var logRequests = false
+
+    public static let defaultDataDirectory = ".openmarket/sandbox"
+
+    public init(dataDirectory: URL = URL(fileURLWithPath: SandboxConfiguration.defaultDataDirectory)) {
+        self.dataDirectory = dataDirectory
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenMarketAPI
+
+/// The local Open Market server, usable in-process: start it (port 0 picks a
+/// free port), read its `url`, stop it.
+public final class SandboxServer: Sendable {
+    /// `http://host:port` of the running server.
+    public let url: URL
+    public let port: Int
+    public let configuration: SandboxConfiguration
+    /// The vendor accounts, demo vendors first.
+    public let vendors: [SandboxVendor]
+    private let task: Task<Void, any Error>
+
+    private init(url: URL, port: Int, configuration: SandboxConfiguration, vendors: [SandboxVendor], task: Task<Void, any Error>) {
+        self.url = url
+        self.port = port
+        self.configuration = configuration
+        self.vendors = vendors
+        self.task = task
+    }
+
+    /// Opens the store (creating the demo vendors on first start), binds, and
+    /// returns once the server accepts connections.
+    /// - Parameter handleSignals: stop gracefully on SIGINT/SIGTERM (for the CLI).
+    public static func start(_ configuration: SandboxConfiguration, handleSignals: Bool = false) async throws -> SandboxServer {
+        let store = try SandboxStore(directory: configuration.dataDirectory)
+        let vendors = try store.ensureDemoVendors()
+        var logger = Logger(label: "openmarket.sandbox")
+        logger.logLevel = configuration.logRequests ? .info : .warning
+
+        let router = Router(context: SandboxContext.self)
+        router.add(middleware: JSONErrorMiddleware())
+        if configuration.logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+        router.add(middleware: FaultMiddleware(faults: configuration.faults, maxBodyBytes: configuration.limits.maxBodyBytes))
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let displayHost = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
+        let routes = SandboxRoutes(
+            store: store, configuration: configuration,
+            validation: ProductValidation(currencies: configuration.currencies),
+            fallbackAuthority: "\(displayHost):\(configuration.port)")
+        routes.add(to: router)
+
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "openmarket-sandbox"),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger)
+        let task = Task {
+            defer { portSink.finish() }
+            if handleSignals {
+                try await app.runService()
+            } else {
+                try await app.runService(gracefulShutdownSignals: [])
+            }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            // The server stopped before listening: report why.
+            try await task.value
+            throw SandboxStartError(message: "the sandbox stopped before it listened on \(configuration.host):\(configuration.port)")
+        }
+        let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
+        return SandboxServer(url: URL(string: "http://\(authority)")!, port: port,
+                             configuration: configuration, vendors: vendors, task: task)
+    }
+
+    /// Runs until the server stops (by a signal when started with `handleSignals`).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    /// Stops gracefully: open requests finish, then the listener closes.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// Adds a vendor to the store in `dataDirectory` (the sandbox need not run).
+    public static func addVendor(named name: String, dataDirectory: URL) throws -> SandboxVendor {
+        try SandboxStore(directory: dataDirectory).addVendor(named: name)
+    }
+
+    /// The vendors stored in `dataDirectory`, creating the demo vendors if none.
+    public static func vendors(dataDirectory: URL) throws -> [SandboxVendor] {
+        try SandboxStore(directory: dataDirectory).ensureDemoVendors()
+    }
+}
+
+public struct SandboxStartError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

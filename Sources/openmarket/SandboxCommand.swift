@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Sandbox
+
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run a local Open Market server (SQLite + image files on disk).",
+        discussion: """
+            The sandbox behaves like a real Open Market server: same endpoints, rules and \
+            status codes. Data lives under --data and survives a restart. On first start it \
+            creates two demo vendors and prints their identifier and secret.
+
+            Fault injection (all off by default) lets you rehearse a bad network:
+              openmarket sandbox --fail-rate 0.2 --drop-rate 0.1 --rate-limit 20
+            Faults apply to every request except GET /healthChecker.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the database and images.", valueName: "dir"))
+    var data: String = ".openmarket/sandbox"
+
+    @Option(name: .long, help: "Address to listen on. Keep 127.0.0.1 unless others must reach it.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on; 0 picks a free port and prints it.")
+    var port: Int = 8080
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Currencies accepted by register and edit.", valueName: "code"))
+    var currencies: [String] = ["KRW", "USD", "JPY"]
+
+    @Option(name: .customLong("add-vendor"), help: ArgumentHelp(
+        "Add a vendor with this name, print its credentials, and exit.", valueName: "name"))
+    var addVendor: String?
+
+    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Answer this fraction of requests with 500 (0…1).", valueName: "p"))
+    var failRate: Double = 0
+
+    @Option(name: .long, help: ArgumentHelp("Wait this long before each answer.", valueName: "ms"))
+    var latency: Int = 0
+
+    @Option(name: .customLong("drop-rate"), help: ArgumentHelp(
+        "Close the connection without answering for this fraction of requests (0…1). Registers are stored first.",
+        valueName: "p"))
+    var dropRate: Double = 0
+
+    @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
+        "Accept at most this many requests per second; answer 429 with Retry-After beyond.", valueName: "n"))
+    var rateLimit: Int?
+
+    @Flag(name: .customLong("log-requests"), help: "Print one line per request.")
+    var logRequests = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        for (flag, value) in [("--fail-rate", failRate), ("--drop-rate", dropRate)] where !(0...1).contains(value) {
+            throw ValidationError("\(flag) must be between 0 and 1, got \(value)")
+        }
+        guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
+        if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit must be at least 1 per second") }
+        if let addVendor, addVendor.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--add-vendor needs a name")
+        }
+        guard !currencies.isEmpty else { throw ValidationError("--currencies needs at least one code") }
+    }
+
+    func run() async throws {
+        let dataDirectory = URL(fileURLWithPath: data)
+        if let name = addVendor {
+            let vendor = try SandboxServer.addVendor(named: name, dataDirectory: dataDirectory)
+            Console.line("Added vendor \(vendor.name) (id \(vendor.id)) to \(dataDirectory.path)")
+            Console.line("  identifier: \(vendor.identifier)")
+            Console.line("  secret:     \(vendor.secret)")
+            return
+        }
+        var configuration = SandboxConfiguration(dataDirectory: dataDirectory)
+        configuration.host = host
+        configuration.port = port
+        configuration.currencies = currencies.map { $0.uppercased() }
+        configuration.faults = FaultInjection(
+            failRate: failRate, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
+        configuration.logRequests = logRequests
+        let server = try await SandboxServer.start(configuration, handleSignals: true)
+        Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
+        Console.line("Data: \(dataDirectory.standardizedFileURL.path)")
+        Console.line("Vendors (send identifier as a header, secret in the body):")
+        for vendor in server.vendors {
+            Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
+        }
+        if configuration.faults.isActive {
+            Console.line("Fault injection: fail-rate \(failRate), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none")")
+        }
+        Console.line("Try: curl \(server.url.absoluteString)/healthChecker   (Ctrl-C stops)")
+        try await server.wait()
+    }
+}
