@@ -14,11 +14,11 @@ struct JSONErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as SandboxError {
             return Self.response(status: error.status, message: error.message)
-        } catch let error as HTTPError {
+        } catch let error as any HTTPResponseError {
             let message: String = switch error.status.code {
             case 404: "no such endpoint: \(request.method) \(request.uri.path)"
             case 413: "request body too large"
-            default: error.body ?? error.status.reasonPhrase
+            default: (error as? HTTPError)?.body ?? error.status.reasonPhrase
             }
             return Self.response(status: error.status.code, message: message)
         } catch {

@@ -147,7 +147,7 @@ struct SandboxRoutes: Sendable {
         let limit = configuration.limits.maxBodyBytes
         do {
             return try await request.body.collect(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             throw SandboxError.tooLarge("body: larger than the sandbox's limit of \(limit) bytes")
         }
     }

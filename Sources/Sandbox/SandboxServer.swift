@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenMarketAPI
+import ServiceLifecycle
 
 /// The local Open Market server, usable in-process: start it (port 0 picks a
 /// free port), read its `url`, stop it.
@@ -13,13 +14,16 @@ public final class SandboxServer: Sendable {
     public let configuration: SandboxConfiguration
     /// The vendor accounts, demo vendors first.
     public let vendors: [SandboxVendor]
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, port: Int, configuration: SandboxConfiguration, vendors: [SandboxVendor], task: Task<Void, any Error>) {
+    private init(url: URL, port: Int, configuration: SandboxConfiguration, vendors: [SandboxVendor],
+                 group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.port = port
         self.configuration = configuration
         self.vendors = vendors
+        self.group = group
         self.task = task
     }
 
@@ -53,13 +57,13 @@ public final class SandboxServer: Sendable {
                 portSink.finish()
             },
             logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app],
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: logger))
         let task = Task {
             defer { portSink.finish() }
-            if handleSignals {
-                try await app.runService()
-            } else {
-                try await app.runService(gracefulShutdownSignals: [])
-            }
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
@@ -69,7 +73,7 @@ public final class SandboxServer: Sendable {
         }
         let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
         return SandboxServer(url: URL(string: "http://\(authority)")!, port: port,
-                             configuration: configuration, vendors: vendors, task: task)
+                             configuration: configuration, vendors: vendors, group: group, task: task)
     }
 
     /// Runs until the server stops (by a signal when started with `handleSignals`).
@@ -79,7 +83,7 @@ public final class SandboxServer: Sendable {
 
     /// Stops gracefully: open requests finish, then the listener closes.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 

@@ -1,0 +1,73 @@
+import ImagePrep
+import Testing
+
+@Suite("Image formats, JPEG coding, thumbnails")
+struct ImageBasicsTests {
+    func gradient(width: Int, height: Int, channels: Int = 3) -> PixelImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels { pixels[(y * width + x) * channels + c] = UInt8((x + y * 2 + c * 40) % 256) }
+            }
+        }
+        return PixelImage(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    @Test("formats are judged by content")
+    func sniff() throws {
+        let jpeg = try JPEGCodec().encode(gradient(width: 8, height: 8), quality: 80)
+        #expect(ImageFormat.sniff(jpeg) == .jpeg)
+        #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(ImageFormat.sniff(Array("GIF89a....".utf8)) == nil)
+        #expect(ImageFormat.sniff([0xFF, 0xD8]) == nil)
+        #expect(ImageFormat.sniff([UInt8]()) == nil)
+    }
+
+    @Test("encode then decode keeps size, channels and roughly the pixels")
+    func roundTrip() throws {
+        let codec = try JPEGCodec()
+        for channels in [1, 3] {
+            let image = gradient(width: 64, height: 48, channels: channels)
+            let jpeg = try codec.encode(image, quality: 95)
+            let header = try codec.header(of: jpeg)
+            #expect(header.width == 64 && header.height == 48 && header.isGrayscale == (channels == 1))
+            let decoded = try codec.decode(jpeg, header: header, width: 64, height: 48)
+            #expect(decoded.channels == channels)
+            let error = zip(decoded.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(error < 24, "max error \(error)")
+        }
+    }
+
+    @Test("garbage is refused with TurboJPEG's message, not a crash")
+    func garbage() throws {
+        let codec = try JPEGCodec()
+        #expect(throws: JPEGError.self) { try codec.header(of: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]) }
+        #expect(throws: JPEGError.self) { try codec.header(of: []) }
+    }
+
+    @Test("DCT scaling picks the smallest size still at least the wanted edge")
+    func scaling() {
+        #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 360) == (500, 375))
+        #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048) == (2000, 1500) ||
+                JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048).width >= 2048)
+        #expect(JPEGCodec.scaledSize(width: 300, height: 200, minimumLongEdge: 360) == (300, 200))
+    }
+
+    @Test("area downscale averages blocks exactly")
+    func downscale() {
+        let image = PixelImage(width: 4, height: 2, channels: 1, pixels: [0, 100, 200, 50, 100, 200, 0, 150])
+        let half = image.downscaled(toWidth: 2, height: 1)
+        #expect(half.pixels == [100, 100])
+    }
+
+    @Test("thumbnails keep the aspect ratio with the long edge at the limit; small images need none")
+    func thumbnails() throws {
+        let codec = try JPEGCodec()
+        let big = try codec.encode(gradient(width: 1600, height: 1200), quality: 85)
+        let thumbnail = try #require(try Thumbnailer.thumbnail(ofJPEG: big, maxEdge: 360, codec: codec))
+        let header = try codec.header(of: thumbnail)
+        #expect(header.width == 360 && header.height == 270)
+        let small = try codec.encode(gradient(width: 200, height: 100), quality: 85)
+        #expect(try Thumbnailer.thumbnail(ofJPEG: small, maxEdge: 360, codec: codec) == nil)
+    }
+}

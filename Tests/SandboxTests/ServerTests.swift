@@ -1,0 +1,194 @@
+import Foundation
+import OpenMarketAPI
+import Sandbox
+import Testing
+
+@Suite("Server: persistence, vendors, faults, limits")
+struct ServerTests {
+    @Test("products, images and vendors survive a restart")
+    func restart() async throws {
+        let first = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let jpeg = try Fixtures.jpeg(width: 800, height: 600)
+        let created = try await Register(first, name: "Persistent", images: [try files.write(jpeg, named: "p.jpg")])
+            .send().decode(ProductDetail.self)
+        let vendors = first.server.vendors
+        await first.stop(removeData: false)
+
+        let second = try await TestSandbox.start(directory: first.directory)
+        #expect(second.server.vendors == vendors)
+        #expect(second.server.port != 0)
+        let detail = try await curl(["\(second.url)/api/products/\(created.id)"]).decode(ProductDetail.self)
+        #expect(detail.summary.name == "Persistent")
+        #expect(detail.summary.createdAt == created.summary.createdAt)
+        let image = try await curl([try #require(detail.images?.first?.url)])
+        #expect(Array(image.body) == jpeg)
+        await second.stop()
+    }
+
+    @Test("demo vendors are created once; added vendors can write")
+    func vendors() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vendors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let added = try SandboxServer.addVendor(named: "migrated-shop", dataDirectory: directory)
+        let sandbox = try await TestSandbox.start(directory: directory)
+        #expect(sandbox.server.vendors.map(\.name) == ["migrated-shop"])
+        await sandbox.stop(removeData: false)
+
+        let fresh = try await TestSandbox.start()
+        #expect(fresh.server.vendors.map(\.name) == ["demo-shop", "second-shop"])
+        #expect(Set(fresh.server.vendors.map(\.identifier)).count == 2)
+        #expect(fresh.server.vendors.allSatisfy { $0.secret.count == 16 })
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let third = try SandboxServer.addVendor(named: "third", dataDirectory: fresh.directory)
+        let created = try await Register(fresh, vendor: third, images: [try files.write(Fixtures.png(), named: "x.png")]).send()
+        #expect(created.status == 201)
+        #expect(try created.decode(ProductDetail.self).vendors?.name == "third")
+        _ = added
+        await fresh.stop()
+    }
+
+    @Test("--fail-rate 1 answers 500 to the API but not to the health check")
+    func failRate() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.failRate = 1 }
+        let list = try await curl(["\(sandbox.url)/api/products"])
+        #expect(list.status == 500)
+        #expect(try list.errorMessage().contains("fail-rate"))
+        #expect(try await curl(["\(sandbox.url)/healthChecker"]).status == 200)
+        await sandbox.stop()
+    }
+
+    @Test("--fail-rate 0.5 fails about half of the requests")
+    func partialFailRate() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.failRate = 0.5 }
+        var failures = 0
+        for _ in 0..<60 where try await curl(["\(sandbox.url)/api/products"]).status == 500 { failures += 1 }
+        // Binomial(60, 0.5): outside 10…50 has probability below 1e-7.
+        #expect((10...50).contains(failures), "\(failures) of 60 failed")
+        await sandbox.stop()
+    }
+
+    @Test("--latency delays every answer by at least that long")
+    func latency() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 400 }
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try await curl(["\(sandbox.url)/api/products"]).status == 200)
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(400), "\(elapsed)")
+        await sandbox.stop()
+    }
+
+    @Test("--drop-rate 1: no answer; a register is stored anyway, an edit is not applied")
+    func dropRate() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.dropRate = 1 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let image = try files.write(Fixtures.jpeg(width: 64, height: 64), named: "a.jpg")
+        let register = try await Register(sandbox, name: "Dropped answer", images: [image]).send()
+        // curl: "Empty reply from server" (52) or a reset (56).
+        #expect([52, 56].contains(register.exitCode), "exit \(register.exitCode), status \(register.status)")
+        #expect(register.status == 0)
+        let list = try await curl(["\(sandbox.url)/api/products"])
+        #expect(list.status == 0 && list.exitCode != 0)
+        await sandbox.stop(removeData: false)
+
+        // Look with a sandbox without faults on the same data: the product is there, once.
+        let clean = try await TestSandbox.start(directory: sandbox.directory)
+        let page = try await curl(["\(clean.url)/api/products"]).decode(ProductPage.self)
+        #expect(page.pages.map(\.name) == ["Dropped answer"])
+        let id = page.pages[0].id
+        await clean.stop(removeData: false)
+
+        let dropping = try await TestSandbox.start(directory: sandbox.directory) { $0.faults.dropRate = 1 }
+        let edit = try await curl(["-X", "PATCH", "-H", "identifier: \(dropping.demo.identifier)",
+                             "-d", try jsonBody(["secret": dropping.demo.secret, "name": "Edited"]),
+                             "\(dropping.url)/api/products/\(id)"])
+        #expect(edit.status == 0)
+        await dropping.stop(removeData: false)
+        let check = try await TestSandbox.start(directory: sandbox.directory)
+        #expect(try await curl(["\(check.url)/api/products/\(id)"]).decode(ProductDetail.self).summary.name == "Dropped answer")
+        await check.stop()
+    }
+
+    @Test("--rate-limit answers 429 with Retry-After beyond N requests per second")
+    func rateLimit() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.rateLimitPerSecond = 3 }
+        // Start at the beginning of a second so that all requests fall in one window.
+        let now = Date().timeIntervalSince1970
+        try await Task.sleep(for: .milliseconds(Int((now.rounded(.up) - now) * 1000) + 5))
+        let results = try await withThrowingTaskGroup(of: CurlResult.self) { group in
+            for _ in 0..<6 { group.addTask { try await curl(["\(sandbox.url)/api/products"]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let statuses = results.map(\.status)
+        let retryAfter = results.first { $0.status == 429 }?.headers["retry-after"]
+        #expect(statuses.filter { $0 == 200 }.count == 3, "\(statuses)")
+        #expect(statuses.filter { $0 == 429 }.count == 3, "\(statuses)")
+        #expect(retryAfter == "1")
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(try await curl(["\(sandbox.url)/api/products"]).status == 200)
+        await sandbox.stop()
+    }
+
+    @Test("limits: body size cap, part count cap, malformed multipart")
+    func abuse() async throws {
+        let sandbox = try await TestSandbox.start { $0.limits.maxBodyBytes = 1_000_000 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let big = try files.write([UInt8](repeating: 0x41, count: 1_500_000), named: "big.bin")
+        let huge = try await curl(["-H", "identifier: \(sandbox.demo.identifier)", "-F", "params={};type=application/json",
+                             "-F", "images=@\(big)", "\(sandbox.url)/api/products"])
+        #expect(huge.status == 413)
+        #expect(try huge.errorMessage().contains("1000000"))
+
+        let small = try files.write(Fixtures.jpeg(width: 16, height: 16), named: "s.jpg")
+        var many = ["-H", "identifier: \(sandbox.demo.identifier)", "-F", "params={};type=application/json"]
+        for _ in 0..<20 { many += ["-F", "images=@\(small)"] }
+        let tooMany = try await curl(many + ["\(sandbox.url)/api/products"])
+        #expect(tooMany.status == 400)
+        #expect(try tooMany.errorMessage().contains("parts"))
+
+        let broken = try await curl(["-H", "identifier: \(sandbox.demo.identifier)",
+                               "-H", "Content-Type: multipart/form-data; boundary=XYZ",
+                               "--data-binary", "--XYZ\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n{",
+                               "\(sandbox.url)/api/products"])
+        #expect(broken.status == 400)
+
+        let noBoundary = try await curl(["-H", "identifier: \(sandbox.demo.identifier)",
+                                   "-H", "Content-Type: multipart/form-data", "-d", "x", "\(sandbox.url)/api/products"])
+        #expect(noBoundary.status == 400)
+        #expect(try noBoundary.errorMessage().contains("boundary"))
+
+        let deep = String(repeating: "[", count: 100_000)
+        let nested = try await curl(["-X", "PATCH", "-H", "identifier: \(sandbox.demo.identifier)", "-d", deep,
+                               "\(sandbox.url)/api/products/1"])
+        #expect(nested.status == 400)
+
+        // The sandbox is still healthy and its database intact.
+        #expect(try await curl(["\(sandbox.url)/healthChecker"]).text == "OK")
+        #expect(try await curl(["\(sandbox.url)/api/products"]).decode(ProductPage.self).totalCount == 0)
+        await sandbox.stop()
+    }
+
+    @Test("concurrent registers from many clients each create exactly one product")
+    func concurrentRegisters() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let image = try files.write(Fixtures.jpeg(width: 900, height: 600), named: "c.jpg")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<24 {
+                group.addTask { try await Register(sandbox, name: "Concurrent \(i)", images: [image]).send().status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses)")
+        let page = try await curl(["\(sandbox.url)/api/products?items_per_page=100"]).decode(ProductPage.self)
+        #expect(page.totalCount == 24)
+        #expect(Set(page.pages.map(\.name)).count == 24)
+        await sandbox.stop()
+    }
+}

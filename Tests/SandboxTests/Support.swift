@@ -1,0 +1,229 @@
+import Foundation
+import ImagePrep
+import OpenMarketAPI
+import Sandbox
+import Testing
+
+/// A sandbox started in-process on 127.0.0.1, port 0, in its own temporary folder.
+struct TestSandbox {
+    let server: SandboxServer
+    let directory: URL
+
+    var url: String { server.url.absoluteString }
+    var demo: SandboxVendor { server.vendors[0] }
+    var other: SandboxVendor { server.vendors[1] }
+
+    static func start(directory: URL? = nil, _ configure: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> TestSandbox {
+        let dir = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-sandbox-test-\(UUID().uuidString)")
+        var configuration = SandboxConfiguration(dataDirectory: dir)
+        configuration.port = 0
+        configure(&configuration)
+        return TestSandbox(server: try await SandboxServer.start(configuration), directory: dir)
+    }
+
+    func stop(removeData: Bool = true) async {
+        await server.stop()
+        if removeData { try? FileManager.default.removeItem(at: directory) }
+    }
+}
+
+/// What curl got back.
+struct CurlResult {
+    var exitCode: Int32
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: body)
+        guard let dictionary = object as? [String: Any] else {
+            throw TestFailure("expected a JSON object, got \(text)")
+        }
+        return dictionary
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: body)
+    }
+
+    /// The `message` of a JSON error body, checking the `code` matches the status.
+    func errorMessage() throws -> String {
+        let error = try decode(APIErrorBody.self)
+        #expect(error.code == status)
+        return error.message
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs the real curl, the way merchants' scripts and other clients talk to servers.
+/// Nothing blocks while curl runs: on Linux, Swift's cooperative pool and
+/// Dispatch's global queues share threads, and the in-process sandbox needs
+/// them to answer.
+func curl(_ arguments: [String]) async throws -> CurlResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bodyFile = scratch.appendingPathComponent("body")
+    let headerFile = scratch.appendingPathComponent("headers")
+    let statusFile = scratch.appendingPathComponent("status")
+    guard FileManager.default.createFile(atPath: statusFile.path, contents: nil) else {
+        throw TestFailure("cannot create \(statusFile.path)")
+    }
+    let statusHandle = try FileHandle(forWritingTo: statusFile)
+    defer { try? statusHandle.close() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl", "-sS", "--max-time", "20", "-o", bodyFile.path, "-D", headerFile.path,
+                         "-w", "%{http_code}"] + arguments
+    process.standardOutput = statusHandle
+    process.standardError = FileHandle.nullDevice
+    let exitCode: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch { continuation.resume(throwing: error) }
+    }
+    var headers: [String: String] = [:]
+    if let raw = try? String(contentsOf: headerFile, encoding: .utf8) {
+        for line in raw.split(whereSeparator: \.isNewline) {
+            let pair = line.split(separator: ":", maxSplits: 1)
+            if pair.count == 2 {
+                headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+    }
+    let statusText = (try? String(contentsOf: statusFile, encoding: .utf8)) ?? ""
+    return CurlResult(exitCode: exitCode, status: Int(statusText) ?? 0,
+                      headers: headers, body: (try? Data(contentsOf: bodyFile)) ?? Data())
+}
+
+/// A folder of files made by a test, removed by `cleanup`.
+struct Scratch {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func write(_ bytes: [UInt8], named name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    func cleanup() { try? FileManager.default.removeItem(at: directory) }
+}
+
+enum Fixtures {
+    /// A real JPEG made with TurboJPEG: a gradient with noise, so it compresses like a photo.
+    static func jpeg(width: Int = 640, height: Int = 480, quality: Int = 85, seed: UInt64 = 1) throws -> [UInt8] {
+        var generator = SplitMix(seed: seed)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                let noise = Int(generator.next() % 48)
+                pixels[i] = UInt8((x * 255 / max(1, width - 1) + noise) % 256)
+                pixels[i + 1] = UInt8((y * 255 / max(1, height - 1) + noise) % 256)
+                pixels[i + 2] = UInt8((x + y + noise) % 256)
+            }
+        }
+        return try JPEGCodec().encode(PixelImage(width: width, height: height, channels: 3, pixels: pixels), quality: quality)
+    }
+
+    /// A valid JPEG padded after its end marker to exactly `size` bytes.
+    static func jpeg(exactly size: Int) throws -> [UInt8] {
+        var bytes = try jpeg(width: 320, height: 240)
+        precondition(bytes.count <= size)
+        bytes += [UInt8](repeating: 0, count: size - bytes.count)
+        return bytes
+    }
+
+    /// A small valid RGB PNG (uncompressed deflate blocks), written by hand so
+    /// that the tests need no PNG library.
+    static func png(width: Int = 4, height: Int = 3) -> [UInt8] {
+        var raw: [UInt8] = []
+        for y in 0..<height {
+            raw.append(0)
+            for x in 0..<width { raw += [UInt8(x * 40 % 256), UInt8(y * 60 % 256), 200] }
+        }
+        var zlib: [UInt8] = [0x78, 0x01, 0x01]
+        let length = UInt16(raw.count)
+        zlib += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        zlib += raw
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        zlib += bigEndian((b << 16) | a)
+        var ihdr = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        ihdr += [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", ihdr) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Builds register requests with curl's `-F` form, as real clients send them.
+struct Register {
+    var sandbox: TestSandbox
+    var vendor: SandboxVendor
+    var params: [String: Any]
+    var images: [String]
+    var paramsType = "application/json"
+
+    init(_ sandbox: TestSandbox, vendor: SandboxVendor? = nil, name: String = "Test product",
+         price: Double = 12000, images: [String]) {
+        self.sandbox = sandbox
+        self.vendor = vendor ?? sandbox.demo
+        self.params = ["name": name, "description": "A product made by a test", "price": price,
+                       "currency": "KRW", "discounted_price": 0, "stock": 1,
+                       "secret": (vendor ?? sandbox.demo).secret]
+        self.images = images
+    }
+
+    func send(identifier: String? = nil, rawParams: String? = nil) async throws -> CurlResult {
+        let json = try rawParams ?? jsonBody(params)
+        var arguments = ["-H", "identifier: \(identifier ?? vendor.identifier)",
+                         "-F", "params=\(json);type=\(paramsType)"]
+        for image in images { arguments += ["-F", "images=@\(image)"] }
+        return try await curl(arguments + ["\(sandbox.url)/api/products"])
+    }
+}
+
+func jsonBody(_ object: [String: Any]) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+}
