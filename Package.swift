@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: ["OpenMarketAPI"]),
+        // Runs the built `openmarket` binary as a user would.
+        .testTarget(name: "CLITests", dependencies: ["openmarket"]),
     ],
     swiftLanguageModes: [.v6]
 )

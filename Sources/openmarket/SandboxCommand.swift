@@ -81,7 +81,17 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.faults = FaultInjection(
             failRate: failRate, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
         configuration.logRequests = logRequests
-        let server = try await SandboxServer.start(configuration, handleSignals: true)
+        let server: SandboxServer
+        do {
+            server = try await SandboxServer.start(configuration, handleSignals: true)
+        } catch {
+            let inUse = "\(error)".contains("Address already in use")
+            Console.error("""
+                openmarket sandbox: cannot listen on \(host):\(port): \(inUse ? "the port is already in use" : "\(error)")\
+                \(inUse ? "\nAnother sandbox may be running; stop it, or pick a free port with --port 0." : "")
+                """)
+            throw ExitCode(1)
+        }
         Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
         Console.line("Data: \(dataDirectory.standardizedFileURL.path)")
         Console.line("Vendors (send identifier as a header, secret in the body):")

@@ -1,0 +1,190 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The `openmarket` binary next to the test bundle, run as a child process.
+final class CLIProcess: Sendable {
+    private let process: Process
+    private let output = OutputBuffer()
+    private let errors = OutputBuffer()
+
+    static var binary: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("openmarket")
+    }
+
+    init(_ arguments: [String], directory: URL? = nil) throws {
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [output] handle in output.append(handle.availableData) }
+        err.fileHandleForReading.readabilityHandler = { [errors] handle in errors.append(handle.availableData) }
+        try process.run()
+    }
+
+    var stdout: String { output.text }
+    var stderr: String { errors.text }
+
+    /// Waits (without blocking a thread) until `condition` holds for stdout.
+    func waitForOutput(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = stdout
+            if condition(text) { return text }
+            if !process.isRunning {
+                try await Task.sleep(for: .milliseconds(100))
+                let final = stdout
+                if condition(final) { return final }
+                throw CLIFailure("exited with \(process.terminationStatus) before the expected output; stdout: \(final) stderr: \(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CLIFailure("timed out; stdout so far: \(stdout)")
+    }
+
+    func exit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw CLIFailure("did not exit in time")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    static func run(_ arguments: [String], directory: URL? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try CLIProcess(arguments, directory: directory)
+        let status = try await child.exit()
+        return (status, child.stdout, child.stderr)
+    }
+}
+
+/// Bytes a child process wrote, collected from its pipe's handler thread.
+final class OutputBuffer: Sendable {
+    private let data = Mutex(Data())
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// GET with curl, returning the body; no thread blocks while it runs.
+func fetch(_ url: String) async throws -> String {
+    let child = try CLIProcessCurl(url)
+    return try await child.body()
+}
+
+struct CLIProcessCurl {
+    let process: Process
+    let file: URL
+    init(_ url: String) throws {
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-sS", "--max-time", "10", "-o", file.path, url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+    }
+    func body() async throws -> String {
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard status == 0 else { throw CLIFailure("curl \(process.arguments?.last ?? "") exited \(status)") }
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+}
+
+@Suite("The openmarket command")
+struct CLITests {
+    @Test("--version names the tool and libcurl")
+    func version() async throws {
+        let result = try await CLIProcess.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("openmarket 0."))
+        #expect(result.stdout.contains("libcurl 7.") || result.stdout.contains("libcurl 8."))
+    }
+
+    @Test("--help explains every command", arguments: [["--help"], ["sandbox", "--help"]])
+    func help(_ arguments: [String]) async throws {
+        let result = try await CLIProcess.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE:"))
+        if arguments.first == "sandbox" {
+            for option in ["--data", "--port", "--fail-rate", "--drop-rate", "--latency", "--rate-limit", "--add-vendor"] {
+                #expect(result.stdout.contains(option), "\(option) missing from help")
+            }
+        } else {
+            #expect(result.stdout.contains("sandbox"))
+        }
+    }
+
+    @Test("bad options are refused with a message and exit code 64")
+    func badOptions() async throws {
+        let result = try await CLIProcess.run(["sandbox", "--fail-rate", "2"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--fail-rate must be between 0 and 1"))
+    }
+
+    @Test("sandbox prints its URL and vendor credentials, answers the health check, stops on SIGTERM")
+    func sandboxLifecycle() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = try CLIProcess(["sandbox", "--port", "0", "--data", "data"], directory: directory)
+        let text = try await child.waitForOutput { $0.contains("Ctrl-C") }
+        let urlLine = try #require(text.split(separator: "\n").first { $0.contains("listening on http://127.0.0.1:") })
+        let url = String(try #require(urlLine.split(separator: " ").last))
+        #expect(!url.hasSuffix(":0"))
+        #expect(text.contains("demo-shop") && text.contains("second-shop"))
+        #expect(text.components(separatedBy: "identifier: ").count == 3)
+        #expect(try await fetch("\(url)/healthChecker") == "OK")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/sandbox.sqlite").path))
+        child.signal(SIGTERM)
+        #expect(try await child.exit() == 0)
+
+        // An added vendor is printed once, and listed at the next start.
+        let added = try await CLIProcess.run(["sandbox", "--data", "data", "--add-vendor", "night-market"], directory: directory)
+        #expect(added.status == 0)
+        #expect(added.stdout.contains("night-market") && added.stdout.contains("secret:"))
+        let again = try CLIProcess(["sandbox", "--port", "0", "--data", "data"], directory: directory)
+        let second = try await again.waitForOutput { $0.contains("Ctrl-C") }
+        #expect(second.contains("night-market"))
+        again.signal(SIGINT)
+        #expect(try await again.exit() == 0)
+    }
+
+    @Test("a port in use is a clear error, not a hang")
+    func portInUse() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try CLIProcess(["sandbox", "--port", "0", "--data", "a"], directory: directory)
+        let text = try await first.waitForOutput { $0.contains("Ctrl-C") }
+        let port = try #require(text.split(separator: "\n").first { $0.contains("listening on") }?.split(separator: ":").last)
+        let second = try await CLIProcess.run(["sandbox", "--port", String(port), "--data", "b"], directory: directory)
+        #expect(second.status != 0)
+        #expect(second.stderr.lowercased().contains("address already in use") || second.stderr.contains(String(port)),
+                "stderr: \(second.stderr)")
+        first.signal(SIGTERM)
+        _ = try await first.exit()
+    }
+}
