@@ -35,7 +35,7 @@ let package = Package(
         // Wire models, rules of the contract, and (later) the libcurl transport.
         .target(
             name: "OpenMarketAPI",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", .product(name: "Logging", package: "swift-log")]
         ),
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
@@ -67,9 +67,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"]),
+        // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
+        .target(name: "TestSupport", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"], path: "Tests/TestSupport"),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep"]),
-        .testTarget(name: "OpenMarketAPITests", dependencies: ["OpenMarketAPI"]),
+        .testTarget(name: "OpenMarketAPITests", dependencies: [
+            "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket"]),
     ],

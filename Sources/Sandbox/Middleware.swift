@@ -59,7 +59,7 @@ struct FaultMiddleware: RouterMiddleware {
             }
         }
         if faults.failRate > 0, Double.random(in: 0..<1) < faults.failRate {
-            throw SandboxError(status: 500, message: "injected failure (--fail-rate)")
+            throw SandboxError(status: faults.failStatuses.randomElement() ?? 500, message: "injected failure (--fail-rate)")
         }
         if faults.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))

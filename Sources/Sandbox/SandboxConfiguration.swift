@@ -5,8 +5,10 @@ import OpenMarketAPI
 /// They apply to every request except `GET /healthChecker`, so that a script can
 /// always tell whether the sandbox is up.
 public struct FaultInjection: Sendable, Equatable {
-    /// Probability (0…1) of answering 500 before doing anything.
+    /// Probability (0…1) of answering with an error before doing anything.
     public var failRate: Double = 0
+    /// The statuses those failures use, picked at random (default: 500).
+    public var failStatuses: [Int] = [500]
     /// Added delay before each answer, in milliseconds.
     public var latencyMilliseconds: Int = 0
     /// Probability (0…1) of closing the connection without an answer, after the
@@ -17,8 +19,10 @@ public struct FaultInjection: Sendable, Equatable {
     /// `Retry-After`. nil: no limit.
     public var rateLimitPerSecond: Int? = nil
 
-    public init(failRate: Double = 0, latencyMilliseconds: Int = 0, dropRate: Double = 0, rateLimitPerSecond: Int? = nil) {
+    public init(failRate: Double = 0, failStatuses: [Int] = [500], latencyMilliseconds: Int = 0, dropRate: Double = 0,
+                rateLimitPerSecond: Int? = nil) {
         self.failRate = failRate
+        self.failStatuses = failStatuses.isEmpty ? [500] : failStatuses
         self.latencyMilliseconds = latencyMilliseconds
         self.dropRate = dropRate
         self.rateLimitPerSecond = rateLimitPerSecond

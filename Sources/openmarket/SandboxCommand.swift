@@ -34,8 +34,12 @@ struct SandboxCommand: AsyncParsableCommand {
         "Add a vendor with this name, print its credentials, and exit.", valueName: "name"))
     var addVendor: String?
 
-    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Answer this fraction of requests with 500 (0…1).", valueName: "p"))
+    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Answer this fraction of requests with an error (0…1), before doing anything.", valueName: "p"))
     var failRate: Double = 0
+
+    @Option(name: .customLong("fail-status"), parsing: .upToNextOption, help: ArgumentHelp(
+        "Statuses used by --fail-rate, picked at random.", valueName: "code"))
+    var failStatuses: [Int] = [500]
 
     @Option(name: .long, help: ArgumentHelp("Wait this long before each answer.", valueName: "ms"))
     var latency: Int = 0
@@ -56,6 +60,9 @@ struct SandboxCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
         for (flag, value) in [("--fail-rate", failRate), ("--drop-rate", dropRate)] where !(0...1).contains(value) {
             throw ValidationError("\(flag) must be between 0 and 1, got \(value)")
+        }
+        if let bad = failStatuses.first(where: { !(400...599).contains($0) }) {
+            throw ValidationError("--fail-status takes 4xx or 5xx codes, got \(bad)")
         }
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
         if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit must be at least 1 per second") }
@@ -79,7 +86,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.currencies = currencies.map { $0.uppercased() }
         configuration.faults = FaultInjection(
-            failRate: failRate, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
+            failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
         configuration.logRequests = logRequests
         let server: SandboxServer
         do {
@@ -99,7 +106,7 @@ struct SandboxCommand: AsyncParsableCommand {
             Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
         }
         if configuration.faults.isActive {
-            Console.line("Fault injection: fail-rate \(failRate), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none")")
+            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none")")
         }
         Console.line("Try: curl \(server.url.absoluteString)/healthChecker   (Ctrl-C stops)")
         try await server.wait()

@@ -2,6 +2,7 @@ import Foundation
 import OpenMarketAPI
 import Sandbox
 import Testing
+import TestSupport
 
 @Suite("Reading: health, paged list, search, detail")
 struct CatalogTests {

@@ -3,6 +3,7 @@ import ImagePrep
 import OpenMarketAPI
 import Sandbox
 import Testing
+import TestSupport
 
 @Suite("Register: POST /api/products")
 struct RegisterTests {

@@ -2,6 +2,7 @@ import Foundation
 import OpenMarketAPI
 import Sandbox
 import Testing
+import TestSupport
 
 @Suite("Server: persistence, vendors, faults, limits")
 struct ServerTests {

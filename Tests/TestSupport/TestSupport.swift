@@ -2,18 +2,17 @@ import Foundation
 import ImagePrep
 import OpenMarketAPI
 import Sandbox
-import Testing
 
 /// A sandbox started in-process on 127.0.0.1, port 0, in its own temporary folder.
-struct TestSandbox {
-    let server: SandboxServer
-    let directory: URL
+public struct TestSandbox: Sendable {
+    public let server: SandboxServer
+    public let directory: URL
 
-    var url: String { server.url.absoluteString }
-    var demo: SandboxVendor { server.vendors[0] }
-    var other: SandboxVendor { server.vendors[1] }
+    public var url: String { server.url.absoluteString }
+    public var demo: SandboxVendor { server.vendors[0] }
+    public var other: SandboxVendor { server.vendors[1] }
 
-    static func start(directory: URL? = nil, _ configure: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> TestSandbox {
+    public static func start(directory: URL? = nil, _ configure: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> TestSandbox {
         let dir = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-sandbox-test-\(UUID().uuidString)")
         var configuration = SandboxConfiguration(dataDirectory: dir)
@@ -22,22 +21,22 @@ struct TestSandbox {
         return TestSandbox(server: try await SandboxServer.start(configuration), directory: dir)
     }
 
-    func stop(removeData: Bool = true) async {
+    public func stop(removeData: Bool = true) async {
         await server.stop()
         if removeData { try? FileManager.default.removeItem(at: directory) }
     }
 }
 
 /// What curl got back.
-struct CurlResult {
-    var exitCode: Int32
-    var status: Int
-    var headers: [String: String]
-    var body: Data
+public struct CurlResult: Sendable {
+    public var exitCode: Int32
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
-    func json() throws -> [String: Any] {
+    public func json() throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: body)
         guard let dictionary = object as? [String: Any] else {
             throw TestFailure("expected a JSON object, got \(text)")
@@ -45,28 +44,28 @@ struct CurlResult {
         return dictionary
     }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: body)
     }
 
-    /// The `message` of a JSON error body, checking the `code` matches the status.
-    func errorMessage() throws -> String {
+    /// The `message` of a JSON error body, whose `code` must match the status.
+    public func errorMessage() throws -> String {
         let error = try decode(APIErrorBody.self)
-        #expect(error.code == status)
+        guard error.code == status else { throw TestFailure("error body code \(error.code) differs from status \(status)") }
         return error.message
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs the real curl, the way merchants' scripts and other clients talk to servers.
 /// Nothing blocks while curl runs: on Linux, Swift's cooperative pool and
 /// Dispatch's global queues share threads, and the in-process sandbox needs
 /// them to answer.
-func curl(_ arguments: [String]) async throws -> CurlResult {
+public func curl(_ arguments: [String]) async throws -> CurlResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -103,26 +102,26 @@ func curl(_ arguments: [String]) async throws -> CurlResult {
 }
 
 /// A folder of files made by a test, removed by `cleanup`.
-struct Scratch {
-    let directory: URL
+public struct Scratch {
+    public let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func write(_ bytes: [UInt8], named name: String) throws -> String {
+    public func write(_ bytes: [UInt8], named name: String) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url.path
     }
 
-    func cleanup() { try? FileManager.default.removeItem(at: directory) }
+    public func cleanup() { try? FileManager.default.removeItem(at: directory) }
 }
 
-enum Fixtures {
+public enum Fixtures {
     /// A real JPEG made with TurboJPEG: a gradient with noise, so it compresses like a photo.
-    static func jpeg(width: Int = 640, height: Int = 480, quality: Int = 85, seed: UInt64 = 1) throws -> [UInt8] {
+    public static func jpeg(width: Int = 640, height: Int = 480, quality: Int = 85, seed: UInt64 = 1) throws -> [UInt8] {
         var generator = SplitMix(seed: seed)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
@@ -138,7 +137,7 @@ enum Fixtures {
     }
 
     /// A valid JPEG padded after its end marker to exactly `size` bytes.
-    static func jpeg(exactly size: Int) throws -> [UInt8] {
+    public static func jpeg(exactly size: Int) throws -> [UInt8] {
         var bytes = try jpeg(width: 320, height: 240)
         precondition(bytes.count <= size)
         bytes += [UInt8](repeating: 0, count: size - bytes.count)
@@ -147,7 +146,7 @@ enum Fixtures {
 
     /// A small valid RGB PNG (uncompressed deflate blocks), written by hand so
     /// that the tests need no PNG library.
-    static func png(width: Int = 4, height: Int = 3) -> [UInt8] {
+    public static func png(width: Int = 4, height: Int = 3) -> [UInt8] {
         var raw: [UInt8] = []
         for y in 0..<height {
             raw.append(0)
@@ -185,10 +184,10 @@ enum Fixtures {
     }
 }
 
-struct SplitMix: RandomNumberGenerator {
+public struct SplitMix: RandomNumberGenerator {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -198,14 +197,14 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 /// Builds register requests with curl's `-F` form, as real clients send them.
-struct Register {
-    var sandbox: TestSandbox
-    var vendor: SandboxVendor
-    var params: [String: Any]
-    var images: [String]
-    var paramsType = "application/json"
+public struct Register {
+    public var sandbox: TestSandbox
+    public var vendor: SandboxVendor
+    public var params: [String: Any]
+    public var images: [String]
+    public var paramsType = "application/json"
 
-    init(_ sandbox: TestSandbox, vendor: SandboxVendor? = nil, name: String = "Test product",
+    public init(_ sandbox: TestSandbox, vendor: SandboxVendor? = nil, name: String = "Test product",
          price: Double = 12000, images: [String]) {
         self.sandbox = sandbox
         self.vendor = vendor ?? sandbox.demo
@@ -215,7 +214,7 @@ struct Register {
         self.images = images
     }
 
-    func send(identifier: String? = nil, rawParams: String? = nil) async throws -> CurlResult {
+    public func send(identifier: String? = nil, rawParams: String? = nil) async throws -> CurlResult {
         let json = try rawParams ?? jsonBody(params)
         var arguments = ["-H", "identifier: \(identifier ?? vendor.identifier)",
                          "-F", "params=\(json);type=\(paramsType)"]
@@ -224,6 +223,6 @@ struct Register {
     }
 }
 
-func jsonBody(_ object: [String: Any]) throws -> String {
+public func jsonBody(_ object: [String: Any]) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
 }

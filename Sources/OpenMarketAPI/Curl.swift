@@ -1,0 +1,277 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One HTTP exchange to perform.
+struct HTTPRequest: Sendable {
+    enum Method: String, Sendable { case get = "GET", post = "POST", patch = "PATCH", delete = "DELETE" }
+    enum Body: Sendable {
+        case none
+        case json(Data)
+        case multipart([MultipartField])
+    }
+
+    var method: Method
+    var url: String
+    var headers: [(String, String)] = []
+    var body: Body = .none
+    /// Follow redirects (only http/https, at most 5); writes never follow.
+    var followRedirects = false
+    /// Stop reading an answer beyond this many bytes.
+    var maxResponseBytes = 64 * 1024 * 1024
+}
+
+/// One part of a multipart body, handed to libcurl's mime API.
+struct MultipartField: Sendable {
+    var name: String
+    var data: Data
+    var contentType: String
+    var filename: String?
+}
+
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    /// Connections libcurl had to open for this exchange (0 when one was reused).
+    var newConnections = 0
+}
+
+/// A failure below HTTP, with libcurl's own words.
+struct TransportFailure: Error, Sendable {
+    var code: Int
+    var message: String
+    /// True when the request provably never left this machine: no name
+    /// resolution or no connection. Only then is a non-idempotent request
+    /// safe to send again.
+    var neverSent: Bool
+}
+
+/// Settings of the libcurl transport.
+public struct TransportSettings: Sendable {
+    /// Seconds to establish a connection.
+    public var connectTimeout: Double = 10
+    /// An exchange is abandoned when fewer than `lowSpeedLimit` bytes per
+    /// second move for `lowSpeedTime` seconds. There is no total deadline, so
+    /// a large upload on a slow line is never cut off while it progresses.
+    public var lowSpeedLimit = 1
+    public var lowSpeedTime = 30
+    /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
+    public var insecure = false
+    public var userAgent = OpenMarketVersion.userAgent
+
+    public init() {}
+}
+
+enum Curl {
+    /// `curl_global_init`, once per process, before any handle.
+    static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    static func describe(_ code: CURLcode) -> String {
+        String(cString: curl_easy_strerror(code))
+    }
+}
+
+/// A libcurl share handle: connections, DNS and TLS sessions shared by every
+/// easy handle of one client, with the locking libcurl requires.
+final class CurlShare: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+    /// One mutex per `curl_lock_data` value.
+    private let locks: UnsafeMutablePointer<pthread_mutex_t>
+    private static let lockCount = Int(CURL_LOCK_DATA_LAST.rawValue) + 1
+
+    init() {
+        _ = Curl.initialized
+        handle = curl_share_init()
+        locks = .allocate(capacity: Self.lockCount)
+        for i in 0..<Self.lockCount { pthread_mutex_init(locks + i, nil) }
+        _ = om_share_setopt_userdata(handle, UnsafeMutableRawPointer(locks))
+        _ = om_share_setopt_lock(handle) { _, data, _, user in
+            guard let user else { return }
+            pthread_mutex_lock(user.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
+        }
+        _ = om_share_setopt_unlock(handle) { _, data, user in
+            guard let user else { return }
+            pthread_mutex_unlock(user.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
+        }
+        for data in [CURL_LOCK_DATA_CONNECT, CURL_LOCK_DATA_DNS, CURL_LOCK_DATA_SSL_SESSION] {
+            _ = om_share_setopt_long(handle, CURLSHOPT_SHARE, Int(data.rawValue))
+        }
+    }
+
+    deinit {
+        curl_share_cleanup(handle)
+        for i in 0..<Self.lockCount { pthread_mutex_destroy(locks + i) }
+        locks.deallocate()
+    }
+}
+
+/// What the callbacks of one exchange write into.
+private final class ExchangeState {
+    var body = Data()
+    var headers: [String: String] = [:]
+    var limit: Int
+    var overflow = false
+    var debug: (@Sendable (String) -> Void)?
+    let redactor: Redactor
+
+    init(limit: Int, redactor: Redactor, debug: (@Sendable (String) -> Void)?) {
+        self.limit = limit
+        self.redactor = redactor
+        self.debug = debug
+    }
+}
+
+/// One libcurl easy handle. Not thread-safe: one per worker at a time (the
+/// client keeps a pool and lends each call its own).
+final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+    private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+    init() {
+        _ = Curl.initialized
+        handle = curl_easy_init()
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    func perform(_ request: HTTPRequest, settings: TransportSettings, share: CurlShare, redactor: Redactor,
+                 debug: (@Sendable (String) -> Void)?) throws(TransportFailure) -> HTTPResponse {
+        curl_easy_reset(handle)
+        let state = ExchangeState(limit: request.maxResponseBytes, redactor: redactor, debug: debug)
+        let unmanaged = Unmanaged.passRetained(state)
+        defer { unmanaged.release() }
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        var mime: OpaquePointer? = nil
+        defer { if let mime { curl_mime_free(mime) } }
+
+        errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            buffer[0] = 0
+            _ = om_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)
+        }
+        _ = om_easy_setopt_string(handle, CURLOPT_URL, request.url)
+        _ = om_easy_setopt_share(handle, share.handle)
+        _ = om_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        // The shared cache keeps this many idle connections; libcurl's default
+        // of 5 would close one each time more than 5 workers finish together.
+        _ = om_easy_setopt_long(handle, CURLOPT_MAXCONNECTS, 64)
+        _ = om_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = om_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = om_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        _ = om_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
+        _ = om_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        _ = om_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
+        _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+        _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+        _ = om_easy_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
+        _ = om_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        if settings.insecure {
+            _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+
+        var headers = request.headers
+        // No 100-continue round trip before bodies: servers answer at once.
+        headers.append(("Expect", ""))
+        switch request.method {
+        case .get:
+            _ = om_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        case .post, .patch, .delete:
+            if request.method != .post {
+                _ = om_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+            }
+            switch request.body {
+            case .none:
+                if request.method == .post {
+                    _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, 0)
+                    _ = om_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                }
+            case .json(let data):
+                headers.append(("Content-Type", "application/json"))
+                _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, data.count)
+                data.withUnsafeBytes { _ = om_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+            case .multipart(let fields):
+                mime = curl_mime_init(handle)
+                for field in fields {
+                    let part = curl_mime_addpart(mime)
+                    curl_mime_name(part, field.name)
+                    field.data.withUnsafeBytes { bytes in
+                        _ = curl_mime_data(part, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    }
+                    curl_mime_type(part, field.contentType)
+                    if let filename = field.filename { curl_mime_filename(part, filename) }
+                }
+                _ = om_easy_setopt_mime(handle, mime)
+            }
+        }
+        for (name, value) in headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        _ = om_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+
+        let context = unmanaged.toOpaque()
+        _ = om_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
+        _ = om_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { pointer, size, count, user in
+            let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            guard state.body.count + length <= state.limit else {
+                state.overflow = true
+                return 0
+            }
+            if let pointer { state.body.append(UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length) }
+            return length
+        }
+        _ = om_easy_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
+        _ = om_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION) { pointer, size, count, user in
+            let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            guard let pointer else { return length }
+            let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+            if line.hasPrefix("HTTP/") {
+                state.headers = [:]  // a new response (after a redirect or 1xx)
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                state.headers[name] = value
+            }
+            return length
+        }
+        if debug != nil {
+            _ = om_easy_setopt_long(handle, CURLOPT_VERBOSE, 1)
+            _ = om_easy_setopt_ptr(handle, CURLOPT_DEBUGDATA, context)
+            _ = om_easy_setopt_debug_function(handle) { _, type, text, size, user in
+                let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
+                guard let text, type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
+                let raw = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+                let prefix = type == CURLINFO_HEADER_OUT ? "> " : type == CURLINFO_HEADER_IN ? "< " : "* "
+                for line in raw.split(whereSeparator: \.isNewline) where !line.isEmpty {
+                    state.debug?(prefix + state.redactor.scrub(String(line)))
+                }
+                return 0
+            }
+        }
+
+        let code = curl_easy_perform(handle)
+        if code != CURLE_OK {
+            if state.overflow {
+                throw TransportFailure(code: Int(code.rawValue),
+                                       message: "answer larger than \(request.maxResponseBytes) bytes", neverSent: false)
+            }
+            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            var connectTime: curl_off_t = 0
+            _ = om_easy_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+            let neverSent = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
+                             CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT].contains(code)
+                || (code == CURLE_OPERATION_TIMEDOUT && connectTime == 0)
+            throw TransportFailure(code: Int(code.rawValue),
+                                   message: redactor.scrub(detail.isEmpty ? Curl.describe(code) : detail),
+                                   neverSent: neverSent)
+        }
+        var status = 0
+        _ = om_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var connects = 0
+        _ = om_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        return HTTPResponse(status: status, headers: state.headers, body: state.body, newConnections: connects)
+    }
+}

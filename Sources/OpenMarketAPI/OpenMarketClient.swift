@@ -1,0 +1,370 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A new product's fields, as `POST /api/products` takes them.
+public struct NewProduct: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var price: Double
+    public var currency: String
+    public var discountedPrice: Double?
+    public var stock: Int?
+
+    public init(name: String, description: String, price: Double, currency: String,
+                discountedPrice: Double? = nil, stock: Int? = nil) {
+        self.name = name
+        self.description = description
+        self.price = price
+        self.currency = currency
+        self.discountedPrice = discountedPrice
+        self.stock = stock
+    }
+}
+
+/// Changes for `PATCH /api/products/{id}`; nil fields are left alone.
+public struct ProductChanges: Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var price: Double?
+    public var currency: String?
+    public var discountedPrice: Double?
+    public var stock: Int?
+    public var thumbnailID: Int?
+
+    public init(name: String? = nil, description: String? = nil, price: Double? = nil, currency: String? = nil,
+                discountedPrice: Double? = nil, stock: Int? = nil, thumbnailID: Int? = nil) {
+        self.name = name
+        self.description = description
+        self.price = price
+        self.currency = currency
+        self.discountedPrice = discountedPrice
+        self.stock = stock
+        self.thumbnailID = thumbnailID
+    }
+}
+
+/// An image to upload: its bytes, file name and MIME type.
+public struct UploadImage: Sendable, Equatable {
+    public var data: Data
+    public var filename: String
+    public var mimeType: String
+
+    public init(data: Data, filename: String, mimeType: String) {
+        self.data = data
+        self.filename = filename
+        self.mimeType = mimeType
+    }
+}
+
+public struct ClientConfiguration: Sendable {
+    /// The server, e.g. `https://market.example` (no trailing path needed).
+    public var server: URL
+    /// Needed for writes only.
+    public var credentials: VendorCredentials?
+    public var transport = TransportSettings()
+    public var retry = RetryPolicy()
+    /// Request lines (`GET /api/products → 200 in 12 ms`) at debug level, and
+    /// libcurl's header exchange at trace level; secrets are scrubbed from both.
+    public var logger = Logger(label: "openmarket.client", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    public init(server: URL, credentials: VendorCredentials? = nil) {
+        self.server = server
+        self.credentials = credentials
+    }
+}
+
+/// The Open Market API over libcurl. Blocking calls, safe from any number of
+/// threads at once: each call borrows its own easy handle, and all share
+/// connections, DNS and TLS sessions through one share handle.
+///
+/// Blocking is deliberate (the bulk pipeline runs it on worker threads); the
+/// `async` variants run the same calls on a thread of their own, so that
+/// Swift's cooperative pool is never blocked.
+public final class OpenMarketClient: Sendable {
+    public let configuration: ClientConfiguration
+    private let share = CurlShare()
+    private let idleHandles = Mutex<[CurlEasyBox]>([])
+    private let connectionCount = Atomic<Int>(0)
+    private let requestCount = Atomic<Int>(0)
+    private let redactor: Redactor
+    private let base: String
+
+    public init(_ configuration: ClientConfiguration) throws(OpenMarketError) {
+        guard let scheme = configuration.server.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              configuration.server.host != nil else {
+            throw .invalidRequest("server URL must be http:// or https:// with a host, got '\(configuration.server.absoluteString)'")
+        }
+        self.configuration = configuration
+        self.redactor = Redactor(configuration.credentials)
+        var base = configuration.server.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        self.base = base
+    }
+
+    // MARK: Endpoints
+
+    /// `GET /healthChecker`: the server's answer text (`OK`).
+    public func health() throws(OpenMarketError) -> String {
+        let response = try send(HTTPRequest(method: .get, url: base + "/healthChecker"), endpoint: "GET /healthChecker")
+        return String(decoding: response.body, as: UTF8.self)
+    }
+
+    /// `GET /api/products`: one page, newest first.
+    public func page(_ number: Int = 1, perPage: Int = 20, search: String? = nil) throws(OpenMarketError) -> ProductPage {
+        var query = "page_no=\(number)&items_per_page=\(perPage)"
+        if let search, !search.isEmpty { query += "&search_value=\(Self.encodeQuery(search))" }
+        let endpoint = "GET /api/products?\(query)"
+        let response = try send(HTTPRequest(method: .get, url: base + "/api/products?" + query), endpoint: endpoint)
+        return try decode(ProductPage.self, from: response, endpoint: endpoint)
+    }
+
+    /// `GET /api/products/{id}`. A 403 right after an edit is retried briefly
+    /// (real servers answered so for a moment).
+    public func product(id: Int) throws(OpenMarketError) -> ProductDetail {
+        let endpoint = "GET /api/products/\(id)"
+        var attempt = 0
+        while true {
+            do {
+                let response = try send(HTTPRequest(method: .get, url: base + "/api/products/\(id)"), endpoint: endpoint)
+                return try decode(ProductDetail.self, from: response, endpoint: endpoint)
+            } catch where error.status == 403 && attempt < 3 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
+            }
+        }
+    }
+
+    /// `POST /api/products`. Returns the new product. Throws `.ambiguous` when
+    /// the request may have created a product without an answer coming back.
+    public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+        let endpoint = "POST /api/products"
+        let credentials = try requireCredentials(for: endpoint)
+        var params: [String: Any] = [
+            "name": product.name, "description": product.description, "price": product.price,
+            "currency": product.currency, "secret": credentials.secret,
+        ]
+        if let discount = product.discountedPrice { params["discounted_price"] = discount }
+        if let stock = product.stock { params["stock"] = stock }
+        var fields = [MultipartField(name: "params", data: try json(params), contentType: "application/json", filename: nil)]
+        for image in images {
+            fields.append(MultipartField(name: "images", data: image.data, contentType: image.mimeType, filename: image.filename))
+        }
+        var request = HTTPRequest(method: .post, url: base + "/api/products", body: .multipart(fields))
+        request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
+        let response = try send(request, endpoint: endpoint)
+        return try decode(ProductDetail.self, from: response, endpoint: endpoint)
+    }
+
+    /// `PATCH /api/products/{id}`.
+    public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+        let endpoint = "PATCH /api/products/\(id)"
+        let credentials = try requireCredentials(for: endpoint)
+        var body: [String: Any] = ["secret": credentials.secret]
+        if let v = changes.name { body["name"] = v }
+        if let v = changes.description { body["description"] = v }
+        if let v = changes.price { body["price"] = v }
+        if let v = changes.currency { body["currency"] = v }
+        if let v = changes.discountedPrice { body["discounted_price"] = v }
+        if let v = changes.stock { body["stock"] = v }
+        if let v = changes.thumbnailID { body["thumbnail_id"] = v }
+        var request = HTTPRequest(method: .patch, url: base + "/api/products/\(id)", body: .json(try json(body)))
+        request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
+        let response = try send(request, endpoint: endpoint)
+        return try decode(ProductDetail.self, from: response, endpoint: endpoint)
+    }
+
+    /// `POST /api/products/{id}/archived`: the product's delete key.
+    public func deleteKey(id: Int) throws(OpenMarketError) -> String {
+        let endpoint = "POST /api/products/\(id)/archived"
+        let credentials = try requireCredentials(for: endpoint)
+        var request = HTTPRequest(method: .post, url: base + "/api/products/\(id)/archived",
+                                  body: .json(try json(["secret": credentials.secret])))
+        request.headers = [("identifier", credentials.identifier)]
+        // Asking for the key changes nothing on the server: safe to retry like a read.
+        let response = try send(request, endpoint: endpoint, idempotent: true)
+        let key = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let unquoted = key.hasPrefix("\"") && key.hasSuffix("\"") && key.count >= 2 ? String(key.dropFirst().dropLast()) : key
+        guard !unquoted.isEmpty, !unquoted.contains("/") else {
+            throw .decoding(endpoint: endpoint, detail: "expected a delete key as text")
+        }
+        return unquoted
+    }
+
+    /// Asks for the delete key, then deletes. A 404 on a retried DELETE means
+    /// an earlier attempt already deleted it, and counts as done.
+    public func delete(id: Int) throws(OpenMarketError) {
+        let key = try deleteKey(id: id)
+        let endpoint = "DELETE /api/products/\(id)/{key}"
+        let credentials = try requireCredentials(for: endpoint)
+        var request = HTTPRequest(method: .delete, url: base + "/api/products/\(id)/\(Self.encodePath(key))")
+        request.headers = [("identifier", credentials.identifier)]
+        _ = try send(request, endpoint: endpoint, treatRetried404AsSuccess: true)
+    }
+
+    /// Downloads a file (an image) by absolute http(s) URL, following
+    /// redirects within http/https, refusing answers over `maxBytes`.
+    public func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidRequest("only http and https URLs can be downloaded, got '\(redactor.scrub(url))'")
+        }
+        var request = HTTPRequest(method: .get, url: url, followRedirects: true)
+        request.maxResponseBytes = maxBytes
+        return try send(request, endpoint: "GET \(parsed.path)").body
+    }
+
+    /// Exchanges answered so far, and the connections they needed: with
+    /// connection reuse, far fewer connections than exchanges.
+    public var statistics: (requests: Int, connections: Int) {
+        (requestCount.load(ordering: .relaxed), connectionCount.load(ordering: .relaxed))
+    }
+
+    // MARK: Async variants (same calls, on a thread of their own)
+
+    public func run<T: Sendable>(_ call: @escaping @Sendable (OpenMarketClient) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try call(self) }) }
+            thread.name = "openmarket.client"
+            thread.start()
+        }
+    }
+
+    // MARK: The exchange, with retries
+
+    private func send(_ request: HTTPRequest, endpoint: String, idempotent: Bool? = nil,
+                      treatRetried404AsSuccess: Bool = false) throws(OpenMarketError) -> HTTPResponse {
+        let policy = configuration.retry
+        let canRepeat = idempotent ?? (request.method != .post)
+        let logger = configuration.logger
+        var debug: (@Sendable (String) -> Void)? = nil
+        if logger.logLevel <= .trace {
+            debug = { line in logger.trace(Logger.Message(stringLiteral: line)) }
+        }
+        var waited = 0.0
+        var attempt = 0
+        while true {
+            attempt += 1
+            let started = ContinuousClock.now
+            let outcome: Result<HTTPResponse, TransportFailure>
+            let easy = borrowHandle()
+            do {
+                outcome = .success(try easy.easy.perform(request, settings: configuration.transport, share: share,
+                                                         redactor: redactor, debug: debug))
+            } catch {
+                outcome = .failure(error)
+            }
+            returnHandle(easy)
+            let elapsed = ContinuousClock.now - started
+            var retryAfter: Double? = nil
+            let failure: OpenMarketError
+            switch outcome {
+            case .success(let response):
+                connectionCount.add(response.newConnections, ordering: .relaxed)
+                requestCount.add(1, ordering: .relaxed)
+                logger.debug("\(endpoint) → \(response.status) in \(elapsed.milliseconds) ms (attempt \(attempt))")
+                if (200..<300).contains(response.status) { return response }
+                if treatRetried404AsSuccess && response.status == 404 && attempt > 1 { return response }
+                failure = .http(endpoint: endpoint, status: response.status, message: serverMessage(response))
+                guard policy.retryableStatuses.contains(response.status) else { throw failure }
+                // A register that reached the server and failed with 5xx may have been applied.
+                if !canRepeat && response.status != 429 {
+                    throw .ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))")
+                }
+                retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
+            case .failure(let transport):
+                logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
+                failure = .transport(endpoint: endpoint, code: transport.code, message: transport.message)
+                guard Self.retryableTransportCodes.contains(transport.code) else { throw failure }
+                if !canRepeat && !transport.neverSent {
+                    throw .ambiguous(endpoint: endpoint, reason: transport.message)
+                }
+            }
+            let wait = max(retryAfter ?? 0, policy.backoff(afterAttempt: attempt))
+            guard attempt < policy.maxAttempts, waited + wait <= policy.maxTotalWait else {
+                if attempt == 1 { throw failure }
+                throw .retriesExhausted(endpoint: endpoint, attempts: attempt, last: failure.description)
+            }
+            logger.debug("\(endpoint): retrying in \(Int(wait * 1000)) ms")
+            Thread.sleep(forTimeInterval: wait)
+            waited += wait
+        }
+    }
+
+    /// libcurl codes worth another attempt: name resolution, connection,
+    /// timeouts, a connection that broke or closed without an answer.
+    static let retryableTransportCodes: Set<Int> = [5, 6, 7, 28, 35, 52, 55, 56, 16, 92, 18]
+
+    private func serverMessage(_ response: HTTPResponse) -> String {
+        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) {
+            return redactor.scrub(body.message)
+        }
+        let text = String(decoding: response.body.prefix(300), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return redactor.scrub(text.contains("<") ? "" : text)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, endpoint: String) throws(OpenMarketError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: response.body)
+        } catch {
+            throw .decoding(endpoint: endpoint, detail: redactor.scrub(Self.explain(error)))
+        }
+    }
+
+    static func explain(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "missing \(path(context.codingPath + [key]))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "wrong type at \(path(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context)?:
+            return context.codingPath.isEmpty ? "not JSON" : "\(path(context.codingPath)): \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private func requireCredentials(for endpoint: String) throws(OpenMarketError) -> VendorCredentials {
+        guard let credentials = configuration.credentials else {
+            throw .invalidRequest("\(endpoint) needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and OPENMARKET_SECRET, or the config file")
+        }
+        return credentials
+    }
+
+    private func json(_ object: [String: Any]) throws(OpenMarketError) -> Data {
+        do { return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
+        catch { throw .invalidRequest("cannot encode the request body") }
+    }
+
+    private func borrowHandle() -> CurlEasyBox {
+        idleHandles.withLock { $0.popLast() } ?? CurlEasyBox()
+    }
+
+    private func returnHandle(_ handle: CurlEasyBox) {
+        idleHandles.withLock { if $0.count < 64 { $0.append(handle) } }
+    }
+
+    static func encodeQuery(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    static func encodePath(_ text: String) -> String { encodeQuery(text) }
+}
+
+/// An easy handle that travels between threads, used by one at a time.
+final class CurlEasyBox: @unchecked Sendable {
+    let easy = CurlEasy()
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

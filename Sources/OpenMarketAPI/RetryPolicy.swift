@@ -1,0 +1,50 @@
+import Foundation
+
+/// When and how long to wait before trying again.
+///
+/// Retried: connection failures, 429, 500, 502, 503, 504, with exponential
+/// backoff and jitter; `Retry-After` is honoured. Reads (GET) and idempotent
+/// writes (PATCH, DELETE) are retried; a register (POST) only when the request
+/// provably never left (no name resolution, no connection) or the server said
+/// 429 (it refused before doing anything).
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts in all, the first included.
+    public var maxAttempts = 6
+    /// The first back-off; doubled each attempt.
+    public var baseDelay = 0.25
+    /// No single wait is longer than this (unless the server's Retry-After asks
+    /// for more and it still fits in `maxTotalWait`).
+    public var maxDelay = 10.0
+    /// Sum of all waits of one call.
+    public var maxTotalWait = 60.0
+    /// Statuses worth another attempt.
+    public var retryableStatuses: Set<Int> = [429, 500, 502, 503, 504]
+
+    public init() {}
+
+    public static let none: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.maxAttempts = 1
+        return policy
+    }()
+
+    /// The wait before attempt `attempt + 1` (attempt counts from 1): half
+    /// the exponential step plus a random half ("equal jitter"), so that many
+    /// workers failing together do not come back together.
+    public func backoff(afterAttempt attempt: Int) -> Double {
+        let step = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        return step / 2 + Double.random(in: 0...(step / 2))
+    }
+
+    /// Seconds from a `Retry-After` value: delta-seconds or an HTTP date.
+    public static func retryAfter(_ value: String?, now: Date = Date()) -> Double? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Double(value), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
