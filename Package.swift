@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // C libraries from Debian, nothing else in these two targets.
@@ -35,7 +37,11 @@ let package = Package(
         // Wire models, rules of the contract, and (later) the libcurl transport.
         .target(
             name: "OpenMarketAPI",
-            dependencies: ["CCurl", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
@@ -65,6 +71,7 @@ let package = Package(
                 "ImagePrep",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
@@ -75,9 +82,10 @@ let package = Package(
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Runs the built `openmarket` binary as a user would.
-        .testTarget(name: "CLITests", dependencies: ["openmarket"]),
+        .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,10 +13,16 @@ final class CLIProcess: Sendable {
             .deletingLastPathComponent().appendingPathComponent("openmarket")
     }
 
-    init(_ arguments: [String], directory: URL? = nil) throws {
+    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in ["OPENMARKET_SERVER", "OPENMARKET_IDENTIFIER", "OPENMARKET_SECRET"] { env[key] = nil }
+        // A home of its own, so that no real config file is read.
+        env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString)").path
+        env.merge(environment) { $1 }
+        process.environment = env
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -62,8 +68,8 @@ final class CLIProcess: Sendable {
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    static func run(_ arguments: [String], directory: URL? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try CLIProcess(arguments, directory: directory)
+    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try CLIProcess(arguments, directory: directory, environment: environment)
         let status = try await child.exit()
         return (status, child.stdout, child.stderr)
     }

@@ -1,0 +1,229 @@
+import ArgumentParser
+import CSV
+import Foundation
+import OpenMarketAPI
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+struct HealthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health",
+        abstract: "Check that the server answers (exit 0), or say why not (exit 3).")
+
+    @OptionGroup var server: ServerOptions
+
+    func run() async throws {
+        // One quick retry at most: a health check should answer fast.
+        let connection = try await Connection.open(server, retry: { $0.maxAttempts = 2 })
+        let url = connection.client.configuration.server.absoluteString
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let answer = try await connection.run { try $0.health() }
+            let elapsed = clock.now - start
+            Console.line("\(url) answered \(answer.trimmingCharacters(in: .whitespacesAndNewlines)) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+        } catch {
+            throw Self.fail(error)
+        }
+    }
+}
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List products, newest first.",
+        discussion: """
+            Examples:
+              openmarket list --search 녹차
+              openmarket list --all --format csv > catalog.csv
+            """)
+
+    @OptionGroup var server: ServerOptions
+
+    @Option(name: .long, help: "Only products whose name contains this text (case-insensitive).")
+    var search: String?
+
+    @Option(name: .long, help: "Page number, from 1.")
+    var page = 1
+
+    @Option(name: .customLong("per-page"), help: "Products per page (the sandbox accepts up to 500).")
+    var perPage = 20
+
+    @Flag(name: .long, help: "Every page, not just one (each product once, even if the catalog changes meanwhile).")
+    var all = false
+
+    @Option(name: .long, help: "table, json or csv.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard page >= 1 else { throw ValidationError("--page starts at 1") }
+        guard perPage >= 1 else { throw ValidationError("--per-page must be at least 1") }
+    }
+
+    func run() async throws {
+        let connection = try await Connection.open(server)
+        let (page, perPage, search, all) = (self.page, self.perPage, self.search, self.all)
+        let products: [ProductSummary]
+        let total: Int
+        do {
+            (products, total) = try await connection.run { client in
+                guard all else {
+                    let result = try client.page(page, perPage: perPage, search: search)
+                    return (result.pages, result.totalCount)
+                }
+                var seen = Set<Int>()
+                var collected: [ProductSummary] = []
+                var number = 1
+                var total = 0
+                while true {
+                    let result = try client.page(number, perPage: perPage, search: search)
+                    total = result.totalCount
+                    // New products shift later pages: an item can come twice.
+                    for product in result.pages where seen.insert(product.id).inserted { collected.append(product) }
+                    guard result.hasNext, !result.pages.isEmpty, number < 100_000 else { break }
+                    number += 1
+                }
+                return (collected, total)
+            }
+        } catch {
+            throw Self.fail(error)
+        }
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
+            Console.line(String(decoding: try encoder.encode(products), as: UTF8.self))
+        case .csv:
+            let stream = OutputStream(toMemory: ())
+            stream.open()
+            let csv = try CSVWriter(stream: stream)
+            try csv.write(row: ["id", "name", "price", "currency", "discounted_price", "stock", "vendor_id", "created_at"])
+            for p in products {
+                try csv.write(row: [String(p.id), p.name, Self.number(p.price), p.currency, Self.number(p.discountedPrice),
+                                    String(p.stock), String(p.vendorId), OpenMarketTimestamp.format(p.createdAt)])
+            }
+            csv.stream.close()
+            let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        case .table where products.isEmpty:
+            Console.line(search.map { "No products match '\($0)' (\(total) in all)." } ?? "No products (page \(page) of a catalog of \(total)).")
+        case .table:
+            Console.line(Self.table(products))
+            Console.line(all ? "\(products.count) products (server count: \(total))"
+                             : "page \(page): \(products.count) of \(total) products")
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func table(_ products: [ProductSummary]) -> String {
+        let header = ["ID", "NAME", "PRICE", "DISCOUNT", "STOCK"]
+        let rows = products.map { p in
+            [String(p.id), TerminalWidth.truncate(p.name, to: 40), PriceFormat.format(p.price, currency: p.currency),
+             p.discountedPrice > 0 ? "-" + PriceFormat.format(p.discountedPrice, currency: p.currency) : "",
+             p.stock == 0 ? "sold out" : String(p.stock)]
+        }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { TerminalWidth.of($0[column]) }.max() ?? 0
+        }
+        let rightAligned: Set<Int> = [0, 2, 3, 4]
+        return ([header] + rows).map { row in
+            row.indices.map { TerminalWidth.pad(row[$0], to: widths[$0], right: rightAligned.contains($0)) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one product with its images.")
+
+    @OptionGroup var server: ServerOptions
+
+    @Argument(help: "The product id.")
+    var id: Int
+
+    @Option(name: .long, help: "table or json.")
+    var format: OutputFormat = .table
+
+    func run() async throws {
+        let connection = try await Connection.open(server)
+        let id = self.id
+        let detail: ProductDetail
+        do {
+            detail = try await connection.run { try $0.product(id: id) }
+        } catch {
+            throw Self.fail(error)
+        }
+        if format == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
+            Console.line(String(decoding: try encoder.encode(detail), as: UTF8.self))
+            return
+        }
+        let p = detail.summary
+        var lines = [
+            "\(p.name)  (id \(p.id))",
+            "price:       \(PriceFormat.format(p.price, currency: p.currency))"
+                + (p.discountedPrice > 0 ? "  discount \(PriceFormat.format(p.discountedPrice, currency: p.currency)) → \(PriceFormat.format(p.bargainPrice, currency: p.currency))" : ""),
+            "stock:       \(p.stock == 0 ? "sold out" : String(p.stock))",
+            "vendor:      \(detail.vendors?.name ?? p.vendorName ?? "?") (id \(p.vendorId))",
+            "created:     \(OpenMarketTimestamp.format(p.createdAt))",
+            "updated:     \(OpenMarketTimestamp.format(p.issuedAt))",
+            "thumbnail:   \(p.thumbnail)",
+        ]
+        for (index, image) in (detail.images ?? []).enumerated() {
+            lines.append("image \(index + 1):     \(image.url)  (id \(image.id))")
+        }
+        if let description = p.description, !description.isEmpty {
+            lines.append("")
+            lines.append(description)
+        }
+        Console.line(lines.joined(separator: "\n"))
+    }
+}
+
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete products (asks the server for each delete key, then deletes).",
+        discussion: "Prints one line per id. Exits 1 if any failed.")
+
+    @OptionGroup var server: ServerOptions
+
+    @Argument(help: "Product ids.")
+    var ids: [Int]
+
+    func validate() throws {
+        guard !ids.isEmpty else { throw ValidationError("give at least one product id") }
+    }
+
+    func run() async throws {
+        let connection = try await Connection.open(server)
+        let ids = self.ids
+        let outcomes: [(Int, String?)] = try await connection.run { client in
+            ids.map { id in
+                do {
+                    try client.delete(id: id)
+                    return (id, nil)
+                } catch {
+                    return (id, "\(error)")
+                }
+            }
+        }
+        for (id, failure) in outcomes {
+            Console.line(failure.map { "failed  \(id): \($0)" } ?? "deleted \(id)")
+        }
+        let failed = outcomes.filter { $0.1 != nil }.count
+        if failed > 0 {
+            Console.error("\(failed) of \(ids.count) deletions failed")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OpenMarketAPI
+import Sandbox
+
+/// Options of every command that talks to a server.
+struct ServerOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Server URL. Default: $OPENMARKET_SERVER, the config file, else the built-in sandbox.", valueName: "url"))
+    var server: String?
+
+    @Option(name: .long, help: ArgumentHelp("Vendor identifier for writes (or $OPENMARKET_IDENTIFIER).", valueName: "id"))
+    var identifier: String?
+
+    @Option(name: .long, help: ArgumentHelp("Vendor secret for writes (or $OPENMARKET_SECRET).", valueName: "secret"))
+    var secret: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Config file (TOML; default ~/.config/openmarket/config.toml; must not be readable by others).", valueName: "path"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("A named [profiles.NAME] section of the config file.", valueName: "name"))
+    var profile: String?
+
+    @Flag(name: .long, help: "Do not verify TLS certificates (only for test servers you trust).")
+    var insecure = false
+
+    @Flag(name: .long, help: "Print each request, and libcurl's header exchange with secrets removed, to stderr.")
+    var verbose = false
+}
+
+/// A client for the chosen server; with no server given, the built-in sandbox
+/// is started in-process on a free loopback port and stopped with `close()`.
+struct Connection {
+    let client: OpenMarketClient
+    let sandbox: SandboxServer?
+
+    /// Prints why on failure and exits with the failure's code.
+    static func open(_ options: ServerOptions, retry: (inout RetryPolicy) -> Void = { _ in }) async throws -> Connection {
+        do {
+            return try await connect(options, retry: retry)
+        } catch {
+            throw reportFailure(error)
+        }
+    }
+
+    private static func connect(_ options: ServerOptions, retry: (inout RetryPolicy) -> Void) async throws -> Connection {
+        let settings: ConnectionSettings
+        do {
+            let config = try OpenMarketConfig.load(path: options.config)
+            settings = try ConnectionSettings.resolve(
+                server: options.server, identifier: options.identifier, secret: options.secret,
+                profile: options.profile, environment: ProcessInfo.processInfo.environment, config: config)
+        } catch {
+            throw CommandFailure(error.description, exitCode: 2)
+        }
+        var sandbox: SandboxServer? = nil
+        var server = settings.server
+        var credentials = settings.credentials
+        if server == nil {
+            var configuration = SandboxConfiguration()
+            configuration.port = 0
+            let started = try await SandboxServer.start(configuration)
+            sandbox = started
+            server = started.url
+            if credentials == nil, let demo = started.vendors.first {
+                credentials = VendorCredentials(identifier: demo.identifier, secret: demo.secret)
+            }
+            Console.error("Using the built-in sandbox at \(started.url.absoluteString) (data: \(configuration.dataDirectory.path)); pass --server for a real server.")
+        }
+        var configuration = ClientConfiguration(server: server!, credentials: credentials)
+        configuration.transport.insecure = options.insecure
+        retry(&configuration.retry)
+        if options.verbose {
+            var logger = Logger(label: "openmarket", factory: { StreamLogHandler.standardError(label: $0) })
+            logger.logLevel = .trace
+            configuration.logger = logger
+        }
+        do {
+            return Connection(client: try OpenMarketClient(configuration), sandbox: sandbox)
+        } catch {
+            await sandbox?.stop()
+            throw CommandFailure(error.description, exitCode: 2)
+        }
+    }
+
+    /// Runs blocking client calls on a thread of their own, then stops the
+    /// embedded sandbox, whatever happened.
+    func run<T: Sendable>(_ body: @escaping @Sendable (OpenMarketClient) throws -> T) async throws -> T {
+        do {
+            let result = try await client.run(body)
+            await close()
+            return result
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    func close() async { await sandbox?.stop() }
+}
+
+/// A failure a command reports in one line, with the exit code scripts rely on:
+/// 1 some items failed, 2 usage or unreadable input, 3 server unreachable or refused.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    var exitCode: Int32
+
+    init(_ description: String, exitCode: Int32) {
+        self.description = description
+        self.exitCode = exitCode
+    }
+
+    /// Maps a client error to the exit code of its kind.
+    static func from(_ error: any Error) -> CommandFailure {
+        guard let error = error as? OpenMarketError else { return CommandFailure("\(error)", exitCode: 1) }
+        switch error {
+        case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: 3)
+        case .http(_, let status, _) where status == 401 || status == 403: return CommandFailure(error.description, exitCode: 3)
+        case .invalidRequest: return CommandFailure(error.description, exitCode: 2)
+        default: return CommandFailure(error.description, exitCode: 1)
+        }
+    }
+}
+
+/// Prints a failure to stderr; returns the exit code to throw.
+func reportFailure(_ error: any Error) -> ExitCode {
+    if let exit = error as? ExitCode { return exit }
+    let failure = (error as? CommandFailure) ?? CommandFailure.from(error)
+    Console.error("openmarket: \(failure.description)")
+    return ExitCode(failure.exitCode)
+}
+
+extension ParsableCommand {
+    static func fail(_ error: any Error) -> ExitCode { reportFailure(error) }
+}

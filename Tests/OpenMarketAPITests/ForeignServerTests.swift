@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenMarketAPI
+import ServiceLifecycle
+import Testing
+
+/// A small server that answers the way other servers do: older key styles,
+/// redirects, broken JSON. Started in-process on port 0.
+struct ForeignServer {
+    let url: URL
+    let stop: @Sendable () async -> Void
+
+    static func start() async throws -> ForeignServer {
+        let router = Router()
+        router.get("/api/products") { _, _ in
+            json("""
+            {"pageNo": 1, "itemPerPage": 2, "totalCount": 3, "lastPage": 2, "hasNext": true,
+             "pages": [{"id": 12.0, "vendor_id": 3, "name": "Older server", "thumbnail": "t", "currency": "KRW",
+                        "price": 1500, "bargain_price": 1500.0, "discounted_price": 0, "stock": 5.0,
+                        "created_at": "2021-03-01T09:30:00.123456", "issued_at": "2021-03-01T09:30:00",
+                        "extra": {"nested": true}}]}
+            """)
+        }
+        router.get("/api/products/1") { _, _ in
+            json("""
+            {"id": 1, "vendor_id": 3, "name": "No images", "thumbnail": "t", "currency": "USD", "price": 9.99,
+             "created_at": "2021-03-01T09:30:00"}
+            """)
+        }
+        router.get("/api/products/2") { _, _ in json("{\"id\": 2, \"name\": ") }
+        router.get("/api/products/3") { _, _ in json("{\"id\": \"three\", \"name\": \"x\"}") }
+        router.get("/redirect-file") { _, _ in
+            Response(status: .found, headers: [.location: "file:///etc/passwd"])
+        }
+        router.get("/redirect-image") { _, _ in
+            Response(status: .found, headers: [.location: "/image.jpg"])
+        }
+        router.get("/image.jpg") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/jpeg"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])))
+        }
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "foreign")))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return ForeignServer(url: URL(string: "http://127.0.0.1:\(port)")!, stop: {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+        })
+    }
+
+    static func json(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+@Suite("The client against answers shaped like other servers'")
+struct ForeignServerTests {
+    @Test("older key styles and number forms decode over HTTP")
+    func olderShapes() async throws {
+        let server = try await ForeignServer.start()
+        let client = try OpenMarketClient(ClientConfiguration(server: server.url))
+        let page = try await client.run { try $0.page() }
+        #expect(page.itemsPerPage == 2 && page.pages.first?.id == 12 && page.pages.first?.stock == 5)
+        let detail = try await client.run { try $0.product(id: 1) }
+        #expect(detail.images == nil && detail.summary.price == 9.99 && detail.summary.description == nil)
+        await server.stop()
+    }
+
+    @Test("malformed JSON is a decoding error that says where")
+    func malformed() async throws {
+        let server = try await ForeignServer.start()
+        let client = try OpenMarketClient(ClientConfiguration(server: server.url))
+        await #expect(throws: OpenMarketError.decoding(endpoint: "GET /api/products/2", detail: "not JSON")) {
+            try await client.run { try $0.product(id: 2) }
+        }
+        do {
+            _ = try await client.run { try $0.product(id: 3) }
+            Issue.record("expected a decoding error")
+        } catch let error as OpenMarketError {
+            guard case .decoding(_, let detail) = error else { Issue.record("got \(error)"); return }
+            #expect(detail.contains("id"), "\(detail)")
+        }
+        await server.stop()
+    }
+
+    @Test("a redirect to file:// is refused; a redirect within http is followed")
+    func redirects() async throws {
+        let server = try await ForeignServer.start()
+        let client = try OpenMarketClient(ClientConfiguration(server: server.url))
+        let base = server.url.absoluteString
+        do {
+            _ = try await client.run { try $0.download(base + "/redirect-file", maxBytes: 1_000_000) }
+            Issue.record("a file:// redirect must not be followed")
+        } catch let error as OpenMarketError {
+            guard case .transport(_, let code, let message) = error else { Issue.record("got \(error)"); return }
+            #expect(code == 1, "CURLE_UNSUPPORTED_PROTOCOL, got \(code): \(message)")
+        }
+        let image = try await client.run { try $0.download(base + "/redirect-image", maxBytes: 1_000_000) }
+        #expect(Array(image) == [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])
+        await server.stop()
+    }
+}
