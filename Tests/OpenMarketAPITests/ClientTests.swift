@@ -136,18 +136,29 @@ struct ClientTests {
     @Test("429 is recovered from and Retry-After is respected (measured)")
     func retryAfter() async throws {
         let sandbox = try await TestSandbox.start { $0.faults.rateLimitPerSecond = 1 }
-        let client = try makeClient(sandbox)
-        // Start just after a second begins, so that the second call meets the limit.
-        let now = Date().timeIntervalSince1970
-        try await Task.sleep(for: .milliseconds(Int((now.rounded(.up) - now) * 1000) + 10))
+        let capture = LogCapture()
+        capture.logLevel = .debug
+        let client = try makeClient(sandbox, logger: Logger(label: "test", factory: { _ in capture }))
+        // Four requests at once against 1 per second: most meet a 429 first.
         let clock = ContinuousClock()
         let start = clock.now
-        _ = try await client.run { try $0.page() }
-        _ = try await client.run { try $0.page() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await client.run { try $0.page() } } }
+            try await group.waitForAll()
+        }
         let elapsed = clock.now - start
-        // Retry-After: 1 asks for a full second, far above the 20 ms back-off.
-        #expect(elapsed >= .milliseconds(950), "\(elapsed)")
-        #expect(client.statistics.requests >= 3)
+        let lines = capture.all
+        let limited = lines.filter { $0.contains("→ 429") }.count
+        #expect(limited >= 1, "\(lines)")
+        // Every wait after a 429 follows Retry-After: 1, far above the 20 ms back-off.
+        let waits = lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "retrying in ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(waits.count == limited)
+        #expect(waits.allSatisfy { $0 >= 1000 }, "\(waits)")
+        #expect(elapsed >= .milliseconds(1000), "\(elapsed)")
+        #expect(client.statistics.requests == 4 + limited)
         await sandbox.stop()
     }
 

@@ -120,14 +120,20 @@ struct ServerTests {
         // Start at the beginning of a second so that all requests fall in one window.
         let now = Date().timeIntervalSince1970
         try await Task.sleep(for: .milliseconds(Int((now.rounded(.up) - now) * 1000) + 5))
+        let clock = ContinuousClock()
+        let start = clock.now
         let results = try await withThrowingTaskGroup(of: CurlResult.self) { group in
             for _ in 0..<6 { group.addTask { try await curl(["\(sandbox.url)/api/products"]) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
+        let windows = Int((clock.now - start).components.seconds) + 1
         let statuses = results.map(\.status)
         let retryAfter = results.first { $0.status == 429 }?.headers["retry-after"]
-        #expect(statuses.filter { $0 == 200 }.count == 3, "\(statuses)")
-        #expect(statuses.filter { $0 == 429 }.count == 3, "\(statuses)")
+        let ok = statuses.filter { $0 == 200 }.count
+        // 3 per second: all 6 cannot pass in the one or two seconds they take.
+        #expect(ok >= 3 && ok <= 3 * windows, "\(statuses) over \(windows) s")
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 })
+        #expect(statuses.contains(429), "\(statuses)")
         #expect(retryAfter == "1")
         try await Task.sleep(for: .milliseconds(1100))
         #expect(try await curl(["\(sandbox.url)/api/products"]).status == 200)
