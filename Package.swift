@@ -77,6 +77,8 @@ let package = Package(
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"], path: "Tests/TestSupport"),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
+        // Benchmark drivers (see Benchmarks/*.sh), not part of the tool.
+        .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",

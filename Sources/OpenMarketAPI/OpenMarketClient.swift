@@ -84,7 +84,7 @@ public struct ClientConfiguration: Sendable {
 public final class OpenMarketClient: Sendable {
     public let configuration: ClientConfiguration
     private let share = CurlShare()
-    private let idleHandles = Mutex<[CurlEasyBox]>([])
+    private let idleHandles = Locked<[CurlEasyBox]>([])
     private let connectionCount = Atomic<Int>(0)
     private let requestCount = Atomic<Int>(0)
     private let redactor: Redactor
@@ -355,6 +355,22 @@ public final class OpenMarketClient: Sendable {
     }
 
     static func encodePath(_ text: String) -> String { encodeQuery(text) }
+}
+
+/// A value behind a pthread mutex (NSLock). Used instead of `Synchronization.Mutex`
+/// because the thread sanitizer sees pthread locking but not Mutex's futex on
+/// Linux, and reported its critical sections as races.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
 
 /// An easy handle that travels between threads, used by one at a time.
