@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // C libraries from Debian, nothing else in these two targets.
@@ -34,6 +35,11 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         // Wire models, rules of the contract, and (later) the libcurl transport.
         .target(
             name: "OpenMarketAPI",
@@ -46,7 +52,7 @@ let package = Package(
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG"]
+            dependencies: ["CTurboJPEG", "CPNG", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The local Open Market server.
         .target(
@@ -79,7 +85,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         // Benchmark drivers (see Benchmarks/*.sh), not part of the tool.
         .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
-        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep"]),
+        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

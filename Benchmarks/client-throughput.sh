@@ -42,7 +42,7 @@ row() { printf '| %-34s | %7s | %9s | %8s | %11s |\n' "$@"; }
     row "openmarket (libcurl, shared)" "$workers" "$(printf %.2f "$seconds")" "$(awk -v n="$done" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$connections"
     for batch in 1 50; do
       start=$(date +%s.%N)
-      xargs -P "$workers" -n "$batch" curl -s -o /dev/null <"$work/urls"
+      xargs -P "$workers" -n "$batch" curl -s <"$work/urls" >/dev/null
       end=$(date +%s.%N)
       seconds=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.3f", b-a}')
       label="curl via xargs -P (-n $batch)"

@@ -98,6 +98,57 @@ public final class JPEGCodec {
         return PixelImage(width: width, height: height, channels: channels, pixels: pixels)
     }
 
+    /// Decodes to the pixels a viewer shows: grey stays grey, RGB stays RGB,
+    /// CMYK and YCCK (including Adobe's inverted CMYK) become RGB. A damaged
+    /// file that still decodes comes with TurboJPEG's warning.
+    public func decodeForDisplay(_ jpeg: [UInt8], header: JPEGHeader, width: Int, height: Int) throws -> (image: PixelImage, warning: String?) {
+        let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+        let channels = header.isGrayscale ? 1 : isCMYK ? 4 : 3
+        let format = header.isGrayscale ? TJPF_GRAY : isCMYK ? TJPF_CMYK : TJPF_RGB
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        let status = jpeg.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(
+                    decompressor, src.baseAddress, UInt(src.count), dst.baseAddress,
+                    Int32(width), 0, Int32(height), Int32(format.rawValue), Int32(TJFLAG_ACCURATEDCT))
+            }
+        }
+        var warning: String? = nil
+        if status != 0 {
+            guard tjGetErrorCode(decompressor) == Int32(TJERR_WARNING.rawValue) else {
+                throw JPEGError("cannot decode JPEG: \(lastError(decompressor))")
+            }
+            warning = "damaged JPEG, decoded anyway: \(lastError(decompressor))"
+        }
+        guard isCMYK else { return (PixelImage(width: width, height: height, channels: channels, pixels: pixels), warning) }
+        // Photoshop and libjpeg-turbo store CMYK inverted (255 = no ink) and say so in an Adobe
+        // APP14 marker; without it, 255 means full ink.
+        let inverted = Self.hasAdobeMarker(jpeg)
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            var c = Int(pixels[i * 4]), m = Int(pixels[i * 4 + 1]), y = Int(pixels[i * 4 + 2]), k = Int(pixels[i * 4 + 3])
+            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            rgb[i * 3] = UInt8(c * k / 255)
+            rgb[i * 3 + 1] = UInt8(m * k / 255)
+            rgb[i * 3 + 2] = UInt8(y * k / 255)
+        }
+        return (PixelImage(width: width, height: height, channels: 3, pixels: rgb), warning)
+    }
+
+    /// Whether the JPEG's headers hold an Adobe APP14 marker.
+    static func hasAdobeMarker(_ jpeg: [UInt8]) -> Bool {
+        var offset = 2
+        while offset + 9 <= jpeg.count, jpeg[offset] == 0xFF {
+            let marker = jpeg[offset + 1]
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
+            guard length >= 2 else { return false }
+            if marker == 0xEE, Array(jpeg[(offset + 4)..<(offset + 9)]) == Array("Adobe".utf8) { return true }
+            offset += 2 + length
+        }
+        return false
+    }
+
     /// Encodes at `quality` (1–100), 4:2:0 for colour, grey for grey.
     public func encode(_ image: PixelImage, quality: Int) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
