@@ -1,0 +1,92 @@
+import Foundation
+
+/// Prepares many files on all cores, one `ImagePreparer` per thread, and
+/// writes each result under an output folder (used by `openmarket images shrink`).
+public enum BatchShrink {
+    public struct FileResult: Sendable {
+        public var input: URL
+        public var output: URL?
+        public var outcome: Result<PreparedImage, ImagePrepError>
+        public var seconds: Double
+    }
+
+    /// Runs `files` through preparation with `workers` threads; `report` is
+    /// called (from worker threads, one at a time) as each file finishes.
+    public static func run(_ files: [URL], outputDirectory: URL, settings: ImagePrepSettings,
+                           workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           report: @escaping @Sendable (FileResult) -> Void) throws -> [FileResult] {
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        let state = SharedState(count: files.count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(workers, files.count)) {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                guard let preparer = try? ImagePreparer(settings: settings) else { return }
+                while let index = state.nextIndex() {
+                    let input = files[index]
+                    let started = Date()
+                    var output: URL? = nil
+                    let outcome: Result<PreparedImage, ImagePrepError>
+                    if let data = try? Data(contentsOf: input) {
+                        do {
+                            let prepared = try preparer.prepare(Array(data))
+                            let name = prepared.format == .jpeg && ImageFormat.sniff(data) == .png
+                                ? input.deletingPathExtension().lastPathComponent + ".jpg" : input.lastPathComponent
+                            let url = outputDirectory.appendingPathComponent(name)
+                            do {
+                                try Data(prepared.data).write(to: url, options: .atomic)
+                                output = url
+                                outcome = .success(prepared)
+                            } catch {
+                                outcome = .failure(.unreadable("cannot write \(url.path): \(error.localizedDescription)"))
+                            }
+                        } catch let error as ImagePrepError {
+                            outcome = .failure(error)
+                        } catch {
+                            outcome = .failure(.unreadable("\(error)"))
+                        }
+                    } else {
+                        outcome = .failure(.unreadable("cannot read the file"))
+                    }
+                    let result = FileResult(input: input, output: output, outcome: outcome,
+                                            seconds: Date().timeIntervalSince(started))
+                    state.finish(index, result, report: report)
+                }
+            }
+            thread.name = "openmarket.shrink"
+            thread.start()
+        }
+        group.wait()
+        return state.results
+    }
+
+    private final class SharedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private var slots: [FileResult?]
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func nextIndex() -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard next < slots.count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        func finish(_ index: Int, _ result: FileResult, report: (FileResult) -> Void) {
+            lock.lock()
+            defer { lock.unlock() }
+            slots[index] = result
+            report(result)
+        }
+
+        var results: [FileResult] {
+            lock.lock()
+            defer { lock.unlock() }
+            return slots.compactMap { $0 }
+        }
+    }
+}

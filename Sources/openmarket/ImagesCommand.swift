@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import ImagePrep
+
+struct ImagesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "images",
+        abstract: "Work on photos without uploading them.",
+        subcommands: [ShrinkCommand.self])
+}
+
+struct ShrinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shrink",
+        abstract: "Shrink photos under the server's size limit, as import would, and write them to a folder.",
+        discussion: """
+            Each file keeps its name (a PNG that must become a JPEG gets .jpg). Files already \
+            under the limit and upright are copied byte for byte. Runs on all cores.
+
+            Example:
+              openmarket images shrink photos/*.jpg --out shrunk/
+            """)
+
+    @Argument(help: "JPEG or PNG files.")
+    var files: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the results (created if needed).", valueName: "dir"))
+    var out: String
+
+    @Option(name: .customLong("max-bytes"), help: "Largest file size allowed, in bytes (the server's limit).")
+    var maxBytes = 307_200
+
+    @Option(name: .customLong("max-dimension"), help: ArgumentHelp("Longest edge of a re-encoded photo, in pixels.", valueName: "px"))
+    var maxDimension = 2048
+
+    @Option(name: .customLong("quality-floor"), help: "Lowest JPEG quality before dimensions shrink further.")
+    var qualityFloor = 60
+
+    @Option(name: .customLong("pixel-budget"), help: ArgumentHelp("Refuse images over this many megapixels (decompression bombs).", valueName: "MP"))
+    var pixelBudget = 100
+
+    @Option(name: .long, help: "Worker threads (default: all cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one file") }
+        guard maxBytes >= 1024 else { throw ValidationError("--max-bytes must be at least 1024") }
+        guard maxDimension >= 16 else { throw ValidationError("--max-dimension must be at least 16") }
+        guard (1...100).contains(qualityFloor) else { throw ValidationError("--quality-floor must be 1…100") }
+        guard pixelBudget >= 1, jobs >= 1 else { throw ValidationError("--pixel-budget and --jobs must be at least 1") }
+        var seen: [String: String] = [:]
+        for file in files {
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            if let other = seen[name] {
+                throw ValidationError("\(file) and \(other) would both be written as \(name) in --out")
+            }
+            seen[name] = file
+        }
+    }
+
+    func run() throws {
+        var settings = ImagePrepSettings()
+        settings.maxBytes = maxBytes
+        settings.maxDimension = maxDimension
+        settings.qualityFloor = qualityFloor
+        settings.qualityCeiling = max(qualityFloor, settings.qualityCeiling)
+        settings.pixelBudget = pixelBudget * 1_000_000
+        let inputs = files.map { URL(fileURLWithPath: $0) }
+        let started = Date()
+        let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
+                                          workers: jobs) { result in
+            Console.line(Self.describe(result))
+        }
+        let failed = results.filter { if case .failure = $0.outcome { return true } else { return false } }.count
+        let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
+        let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }
+        Console.line("\(results.count - failed) of \(results.count) files: \(Self.size(before)) → \(Self.size(after)) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    static func describe(_ result: BatchShrink.FileResult) -> String {
+        let name = result.input.lastPathComponent
+        let time = String(format: "%.0f ms", result.seconds * 1000)
+        switch result.outcome {
+        case .failure(let error):
+            return "\(name): failed: \(error)"
+        case .success(let p):
+            var line = "\(name): \(size(p.originalBytes)) \(p.originalWidth)×\(p.originalHeight) → "
+            line += "\(size(p.data.count)) \(p.width)×\(p.height)"
+            if let quality = p.quality { line += " q\(quality)" }
+            line += " \(p.action.rawValue), \(time)"
+            if let output = result.output, output.lastPathComponent != name { line += " (as \(output.lastPathComponent))" }
+            for warning in p.warnings { line += "\n  warning: \(warning)" }
+            return line
+        }
+    }
+
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1_048_576 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        if bytes >= 10_240 { return String(format: "%.0f KB", Double(bytes) / 1024) }
+        return "\(bytes) B"
+    }
+}
