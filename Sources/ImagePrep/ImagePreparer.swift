@@ -96,9 +96,10 @@ public final class ImagePreparer {
         if input.count <= settings.maxBytes && orientation == 1 && !isCMYK {
             return kept(input, format: .jpeg, width: header.width, height: header.height)
         }
-        // Decode at the smallest DCT scale that still covers the target long edge.
-        let target = min(settings.maxDimension, max(header.width, header.height))
-        let scaled = JPEGCodec.scaledSize(width: header.width, height: header.height, minimumLongEdge: target)
+        // Decode at a reduced DCT scale: right at the target when one comes close, else
+        // the smallest that still covers it.
+        let scaled = JPEGCodec.decodeSize(width: header.width, height: header.height, maxLongEdge: settings.maxDimension)
+        let target = min(settings.maxDimension, max(scaled.width, scaled.height))
         let decoded: (image: PixelImage, warning: String?)
         do {
             decoded = try codec.decodeForDisplay(input, header: header, width: scaled.width, height: scaled.height)

@@ -79,6 +79,23 @@ public final class JPEGCodec {
         return best
     }
 
+    /// The DCT-scaled size to decode a photo at, for a wanted long edge of at
+    /// most `maxLongEdge`: the largest scale that stays within it when it comes
+    /// within 10 % (no resampling needed at all), else the smallest scale that
+    /// still covers it (to be area-downscaled).
+    public static func decodeSize(width: Int, height: Int, maxLongEdge: Int) -> (width: Int, height: Int) {
+        if max(width, height) <= maxLongEdge { return (width, height) }
+        for f in scalingFactors where f.num <= f.denom {
+            let w = (width * f.num + f.denom - 1) / f.denom
+            let h = (height * f.num + f.denom - 1) / f.denom
+            if max(w, h) <= maxLongEdge {
+                if Double(max(w, h)) >= 0.9 * Double(maxLongEdge) { return (w, h) }
+                break
+            }
+        }
+        return scaledSize(width: width, height: height, minimumLongEdge: maxLongEdge)
+    }
+
     /// Decodes to grey (for greyscale JPEGs) or RGB at the given DCT-scaled
     /// size (which must come from `scaledSize`).
     public func decode(_ jpeg: [UInt8], header: JPEGHeader, width: Int, height: Int) throws -> PixelImage {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The `openmarket` binary next to the test bundle, run as a child process.
 final class CLIProcess: Sendable {
@@ -93,34 +94,6 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// GET with curl, returning the body; no thread blocks while it runs.
-func fetch(_ url: String) async throws -> String {
-    let child = try CLIProcessCurl(url)
-    return try await child.body()
-}
-
-struct CLIProcessCurl {
-    let process: Process
-    let file: URL
-    init(_ url: String) throws {
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-sS", "--max-time", "10", "-o", file.path, url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-    }
-    func body() async throws -> String {
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        defer { try? FileManager.default.removeItem(at: file) }
-        guard status == 0 else { throw CLIFailure("curl \(process.arguments?.last ?? "") exited \(status)") }
-        return try String(contentsOf: file, encoding: .utf8)
-    }
-}
-
 @Suite("The openmarket command")
 struct CLITests {
     @Test("--version names the tool and libcurl")
@@ -163,7 +136,7 @@ struct CLITests {
         #expect(!url.hasSuffix(":0"))
         #expect(text.contains("demo-shop") && text.contains("second-shop"))
         #expect(text.components(separatedBy: "identifier: ").count == 3)
-        #expect(try await fetch("\(url)/healthChecker") == "OK")
+        #expect(try await curl(["\(url)/healthChecker"]).text == "OK")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/sandbox.sqlite").path))
         child.signal(SIGTERM)
         #expect(try await child.exit() == 0)

@@ -152,10 +152,17 @@ public enum Fixtures {
             raw.append(0)
             for x in 0..<width { raw += [UInt8(x * 40 % 256), UInt8(y * 60 % 256), 200] }
         }
-        var zlib: [UInt8] = [0x78, 0x01, 0x01]
-        let length = UInt16(raw.count)
-        zlib += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-        zlib += raw
+        // zlib stream of stored (uncompressed) deflate blocks, at most 65,535 bytes each.
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let length = min(65_535, raw.count - offset)
+            let last: UInt8 = offset + length == raw.count ? 1 : 0
+            let l = UInt16(length)
+            zlib += [last, UInt8(l & 0xFF), UInt8(l >> 8), UInt8(~l & 0xFF), UInt8(~l >> 8)]
+            zlib += raw[offset..<(offset + length)]
+            offset += length
+        } while offset < raw.count
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         zlib += bigEndian((b << 16) | a)
