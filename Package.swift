@@ -49,6 +49,11 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // Reading and writing manifests, their columns, encodings and validation rules.
+        .target(
+            name: "Manifest",
+            dependencies: ["OpenMarketAPI", "ImagePrep", .product(name: "CSV", package: "CSV.swift")]
+        ),
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
             name: "ImagePrep",
@@ -75,6 +80,7 @@ let package = Package(
                 "Sandbox",
                 "OpenMarketAPI",
                 "ImagePrep",
+                "Manifest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),

@@ -1,0 +1,46 @@
+/// The columns a manifest may have, with the names merchants use for them
+/// in English and Korean. Matching ignores case, spaces and underscores.
+public enum Column: String, CaseIterable, Sendable, Codable {
+    case id
+    case key
+    case name
+    case description
+    case price
+    case currency
+    case discountedPrice = "discounted_price"
+    case stock
+    case images
+
+    /// Every accepted header, normalised (see `normalise`).
+    public var aliases: [String] {
+        switch self {
+        case .id: ["id", "상품번호", "productid"]
+        case .key: ["key", "sku", "상품코드"]
+        case .name: ["name", "상품명", "productname", "이름"]
+        case .description: ["description", "설명", "상품설명"]
+        case .price: ["price", "가격", "판매가"]
+        case .currency: ["currency", "통화"]
+        case .discountedPrice: ["discountedprice", "discount", "할인금액", "할인"]
+        case .stock: ["stock", "재고", "수량"]
+        case .images: ["images", "image", "이미지", "사진"]
+        }
+    }
+
+    /// Lower case, without spaces, underscores, hyphens or a byte-order mark.
+    public static func normalise(_ header: String) -> String {
+        String(header.lowercased().unicodeScalars.filter {
+            !$0.properties.isWhitespace && $0 != "_" && $0 != "-" && $0 != "\u{FEFF}"
+        }.map(Character.init))
+    }
+
+    private static let byAlias: [String: Column] = {
+        var map: [String: Column] = [:]
+        for column in Column.allCases { for alias in column.aliases { map[alias] = column } }
+        return map
+    }()
+
+    public init?(header: String) {
+        guard let column = Self.byAlias[Self.normalise(header)] else { return nil }
+        self = column
+    }
+}

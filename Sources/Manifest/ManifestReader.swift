@@ -1,0 +1,282 @@
+import CSV
+import Foundation
+
+public enum ManifestFormat: String, Sendable, CaseIterable {
+    case csv, json, jsonl
+
+    /// By extension: `.json`, `.jsonl`/`.ndjson`, anything else is CSV (or TSV).
+    public init(url: URL) {
+        switch url.pathExtension.lowercased() {
+        case "json": self = .json
+        case "jsonl", "ndjson": self = .jsonl
+        default: self = .csv
+        }
+    }
+}
+
+/// One row as read, before validation.
+public struct RawRow: Sendable {
+    /// The row number a spreadsheet shows (CSV: header = 1, first product = 2;
+    /// JSON: the object's position from 1; JSON Lines: the line number).
+    public var number: Int
+    public var values: [Column: String]
+    /// Images given as a JSON array.
+    public var imageList: [String]?
+}
+
+/// Reads a manifest row by row. CSV and JSON Lines stream (memory stays flat
+/// however long the file); a JSON array is read whole.
+public final class ManifestReader {
+    public let url: URL
+    public let format: ManifestFormat
+    public let encoding: TextEncoding
+    public let delimiter: Character
+    /// The columns present, and the headers that are no known column.
+    public private(set) var columns: Set<Column> = []
+    public private(set) var unknownColumns: [String] = []
+
+    private var csv: CSVReader?
+    private var columnIndex: [(Int, Column)] = []
+    private var rowNumber = 1
+    private var jsonRows: [[String: Any]] = []
+    private var jsonPosition = 0
+    private var lines: LineReader?
+    private var temporary: URL?
+
+    var fileName: String { url.lastPathComponent }
+
+    public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil) throws {
+        self.url = url
+        self.format = format ?? ManifestFormat(url: url)
+        let file = url.lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ManifestError(file: file, message: "no such file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw ManifestError(file: file, message: "cannot be read (permissions)")
+        }
+        let detected = try encoding ?? TextEncoding.detect(url, file: file)
+        self.encoding = detected
+        // Everything is read as UTF-8: CP949 and UTF-16 go through iconv into a temporary file.
+        var source = url
+        if detected != .utf8 {
+            let converted = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-manifest-\(UUID().uuidString).utf8")
+            do { try Transcoder.transcode(url, from: detected, to: converted) } catch let error as ManifestError {
+                try? FileManager.default.removeItem(at: converted)
+                throw ManifestError(file: file, message: error.message)
+            }
+            temporary = converted
+            source = converted
+        }
+        self.delimiter = delimiter ?? (self.format == .csv ? Self.sniffDelimiter(source) : ",")
+        switch self.format {
+        case .csv: try openCSV(source)
+        case .json: try openJSON(source)
+        case .jsonl: lines = try LineReader(url: source, file: file)
+        }
+    }
+
+    deinit {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    /// The delimiter that occurs most in the first line, outside quotes: `,` `;` or tab.
+    static func sniffDelimiter(_ url: URL) -> Character {
+        guard let handle = try? FileHandle(forReadingFrom: url),
+              let head = try? handle.read(upToCount: 64 * 1024) else { return "," }
+        try? handle.close()
+        var counts: [Character: Int] = [",": 0, ";": 0, "\t": 0]
+        var quoted = false
+        for character in String(decoding: head, as: UTF8.self) {
+            if character == "\"" { quoted.toggle() }
+            else if !quoted && (character == "\n" || character == "\r\n" || character == "\r") { break }
+            else if !quoted, counts[character] != nil { counts[character]! += 1 }
+        }
+        let best = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key != ",") }!
+        return best.value > 0 ? best.key : ","
+    }
+
+    private func openCSV(_ source: URL) throws {
+        guard let stream = InputStream(url: source) else { throw ManifestError(file: fileName, message: "cannot open the file") }
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true, trimFields: false,
+                                   delimiter: delimiter.unicodeScalars.first!)
+        } catch CSVError.cannotReadHeaderRow {
+            throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
+        } catch {
+            throw ManifestError(file: fileName, message: "cannot read as CSV: \(error)")
+        }
+        let header = reader.headerRow ?? []
+        guard header.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns")
+        }
+        try mapHeaders(header.enumerated().map { ($0.offset, $0.element) })
+        csv = reader
+    }
+
+    private func mapHeaders(_ headers: [(Int, String)]) throws {
+        for (index, header) in headers {
+            let trimmed = header.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            if let column = Column(header: trimmed) {
+                if columns.contains(column) {
+                    throw ManifestError(file: fileName, message: "two columns mean \(column.rawValue) ('\(trimmed)' and another); keep one")
+                }
+                columns.insert(column)
+                columnIndex.append((index, column))
+            } else {
+                unknownColumns.append(trimmed)
+            }
+        }
+    }
+
+    private func openJSON(_ source: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: source) } catch { throw ManifestError(file: fileName, message: "cannot read the file") }
+        guard !data.isEmpty else { throw ManifestError(file: fileName, message: "the file is empty: it needs a JSON array of products") }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw ManifestError(file: fileName, message: "not valid JSON (\(Self.jsonErrorDetail(error)))")
+        }
+        guard let array = object as? [Any] else {
+            throw ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
+        }
+        var rows: [[String: Any]] = []
+        var keys: [String] = []
+        var seenKeys = Set<String>()
+        for (index, element) in array.enumerated() {
+            guard let row = element as? [String: Any] else {
+                throw ManifestError(file: fileName, message: "item \(index + 1) is not a JSON object")
+            }
+            for key in row.keys where seenKeys.insert(key).inserted { keys.append(key) }
+            rows.append(row)
+        }
+        try mapJSONKeys(keys)
+        jsonRows = rows
+    }
+
+    private func mapJSONKeys(_ keys: [String]) throws {
+        for key in keys {
+            if let column = Column(header: key) { columns.insert(column) } else { unknownColumns.append(key) }
+        }
+    }
+
+    static func jsonErrorDetail(_ error: any Error) -> String {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        return text ?? "\(error)"
+    }
+
+    /// The next row, or nil at the end.
+    public func next() throws -> RawRow? {
+        switch format {
+        case .csv: return nextCSV()
+        case .json: return nextJSON()
+        case .jsonl: return try nextJSONLine()
+        }
+    }
+
+    private func nextCSV() -> RawRow? {
+        guard let csv else { return nil }
+        while let fields = csv.next() {
+            rowNumber += 1
+            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            var values: [Column: String] = [:]
+            for (index, column) in columnIndex where index < fields.count {
+                values[column] = fields[index]
+            }
+            return RawRow(number: rowNumber, values: values, imageList: nil)
+        }
+        return nil
+    }
+
+    private func nextJSON() -> RawRow? {
+        guard jsonPosition < jsonRows.count else { return nil }
+        let row = jsonRows[jsonPosition]
+        jsonPosition += 1
+        return Self.rawRow(row, number: jsonPosition)
+    }
+
+    private func nextJSONLine() throws -> RawRow? {
+        guard let lines else { return nil }
+        while let (number, line) = try lines.next() {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            let object: Any
+            do { object = try JSONSerialization.jsonObject(with: Data(line.utf8)) } catch {
+                throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(Self.jsonErrorDetail(error)))")
+            }
+            guard let row = object as? [String: Any] else {
+                throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
+            }
+            for key in row.keys {
+                if let column = Column(header: key) { columns.insert(column) }
+                else if !unknownColumns.contains(key) { unknownColumns.append(key) }
+            }
+            return Self.rawRow(row, number: number)
+        }
+        return nil
+    }
+
+    static func rawRow(_ object: [String: Any], number: Int) -> RawRow {
+        var values: [Column: String] = [:]
+        var images: [String]? = nil
+        for (key, value) in object {
+            guard let column = Column(header: key) else { continue }
+            if column == .images, let list = value as? [Any] {
+                images = list.map { "\($0)" }
+                continue
+            }
+            switch value {
+            case is NSNull: continue
+            case let flag as Bool where !(value is Int) && !(value is Double):
+                values[column] = flag ? "true" : "false"
+            case let number as NSNumber:
+                values[column] = number.stringValue
+            case let text as String: values[column] = text
+            default: values[column] = "\(value)"
+            }
+        }
+        return RawRow(number: number, values: values, imageList: images)
+    }
+}
+
+/// Lines of a UTF-8 file, read in chunks.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var number = 0
+    private var atEnd = false
+    private let file: String
+
+    init(url: URL, file: String) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ManifestError(file: file, message: "cannot open the file") }
+        self.handle = handle
+        self.file = file
+    }
+
+    deinit { try? handle.close() }
+
+    func next() throws -> (Int, String)? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                var line = buffer[buffer.startIndex..<newline]
+                buffer = buffer[(newline + 1)...]
+                if line.last == 0x0D { line = line.dropLast() }
+                number += 1
+                var text = String(decoding: line, as: UTF8.self)
+                if number == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+                return (number, text)
+            }
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                number += 1
+                let text = String(decoding: buffer, as: UTF8.self)
+                buffer = Data()
+                return (number, text)
+            }
+            let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
+            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk); buffer = Data(buffer) }
+        }
+    }
+}

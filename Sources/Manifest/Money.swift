@@ -1,0 +1,135 @@
+import Foundation
+
+/// Prices as merchants type them: `12000`, `12,000`, `₩12,000`, `12000원`,
+/// `$12.50`, `12.50`. Ambiguous forms such as `12.000,50` are refused with an
+/// explanation instead of guessed.
+public enum Money {
+    public struct Problem: Error, Equatable, Sendable {
+        public var rule: String
+        public var message: String
+    }
+
+    /// Currency markers written with a price, and the code they mean.
+    private static let prefixes: [(String, String)] = [("US$", "USD"), ("₩", "KRW"), ("$", "USD"), ("¥", "JPY"), ("￥", "JPY"), ("￦", "KRW")]
+    private static let suffixes: [(String, String)] = [("원", "KRW"), ("円", "JPY"), ("엔", "JPY")]
+    private static let codes = ["KRW", "USD", "JPY"]
+
+    /// A currency as written in a currency cell: a code, a symbol or a Korean word.
+    public static func currencyCode(_ raw: String) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        switch text.uppercased() {
+        case "₩", "￦", "원", "WON": return "KRW"
+        case "$", "US$", "달러": return "USD"
+        case "¥", "￥", "円", "엔", "YEN": return "JPY"
+        case let code where code.count == 3 && code.allSatisfy(\.isLetter): return code
+        default: return nil
+        }
+    }
+
+    /// The amount, the currency its symbol names (if any), and how many decimals were written.
+    public static func parse(_ raw: String) -> Result<(amount: Decimal, currency: String?, decimals: Int), Problem> {
+        var text = raw.trimmingCharacters(in: .whitespaces)
+        var currency: String? = nil
+        var negative = false
+        if text.hasPrefix("-") { negative = true; text.removeFirst() }
+        for code in codes {
+            if text.uppercased().hasPrefix(code) { currency = code; text = String(text.dropFirst(3)) }
+            else if text.uppercased().hasSuffix(code) { currency = code; text = String(text.dropLast(3)) }
+        }
+        text = text.trimmingCharacters(in: .whitespaces)
+        for (symbol, code) in prefixes where text.hasPrefix(symbol) {
+            currency = code
+            text = String(text.dropFirst(symbol.count))
+            break
+        }
+        for (symbol, code) in suffixes where text.hasSuffix(symbol) {
+            currency = code
+            text = String(text.dropLast(symbol.count))
+            break
+        }
+        if text.hasPrefix("-") { negative = true; text.removeFirst() }
+        text = text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\u{00A0}", with: "")
+        guard !text.isEmpty else { return .failure(Problem(rule: "price-format", message: "is not a number")) }
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "," || $0 == ".") }) else {
+            return .failure(Problem(rule: "price-format", message: "is not a number; write digits, like 12000 or 12.50"))
+        }
+        let commas = text.filter { $0 == "," }.count
+        let dots = text.filter { $0 == "." }.count
+        var integerPart = text
+        var fraction = ""
+        if dots > 1 {
+            return .failure(Problem(rule: "price-format",
+                message: "has several dots; if they separate thousands (12.000.000), remove them: 12000000"))
+        }
+        if dots == 1 {
+            let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+            integerPart = String(pieces[0])
+            fraction = String(pieces[1])
+            if fraction.contains(",") {
+                return .failure(Problem(rule: "price-format",
+                    message: "is ambiguous: a comma after the dot reads as the European style (12.000,50 = twelve thousand and a half); write 12000.50"))
+            }
+        }
+        if commas > 0 {
+            let groups = integerPart.split(separator: ",", omittingEmptySubsequences: false)
+            let valid = (1...3).contains(groups[0].count) && groups.dropFirst().allSatisfy { $0.count == 3 }
+            guard valid else {
+                return .failure(Problem(rule: "price-format",
+                    message: "is ambiguous: a comma is read as a thousands separator (12,000), and '\(text)' is not grouped by thousands; for a decimal write a dot: 12.5"))
+            }
+            integerPart = integerPart.replacingOccurrences(of: ",", with: "")
+        }
+        guard !integerPart.isEmpty || !fraction.isEmpty,
+              let amount = Decimal(string: (integerPart.isEmpty ? "0" : integerPart) + (fraction.isEmpty ? "" : "." + fraction),
+                                   locale: Locale(identifier: "en_US_POSIX")) else {
+            return .failure(Problem(rule: "price-format", message: "is not a number"))
+        }
+        if fraction.count == 3 && commas == 0 {
+            return .failure(Problem(rule: "price-format",
+                message: "is ambiguous: '\(text)' reads as \(integerPart) with three decimals, or as thousands in the European style; write it without the dot (\(integerPart)\(fraction)) or with two decimals"))
+        }
+        return .success((negative ? -amount : amount, currency, fraction.count))
+    }
+
+    /// The rules of a parsed amount in a currency; `decimals` is how many were written.
+    public static func check(_ amount: Decimal, decimals: Int? = nil, currency: String) -> Problem? {
+        if amount < 0 { return Problem(rule: "price-negative", message: "must be 0 or more") }
+        let digits = max(decimals ?? 0, fractionDigits(of: amount))
+        if (currency == "KRW" || currency == "JPY") && digits > 0 {
+            return Problem(rule: "price-fraction", message: "\(currency) has no fractional part; write a whole number")
+        }
+        if currency == "USD" && digits > 2 {
+            return Problem(rule: "price-fraction", message: "USD has at most two decimals (cents)")
+        }
+        return nil
+    }
+
+    static func fractionDigits(of value: Decimal) -> Int {
+        var copy = value
+        var rounded = Decimal()
+        for digits in 0..<12 {
+            NSDecimalRound(&rounded, &copy, digits, .plain)
+            if rounded == value { return digits }
+        }
+        return 12
+    }
+}
+
+/// Spreadsheet formula neutralisation: cells that start with `=`, `+`, `-`
+/// or `@` are written with a leading apostrophe so that a spreadsheet shows
+/// them as text; reading removes it again, so round trips are exact.
+public enum CSVCell {
+    static let triggers: Set<Character> = ["=", "+", "-", "@"]
+
+    public static func neutralise(_ value: String) -> String {
+        guard let first = value.first, triggers.contains(first) else { return value }
+        return "'" + value
+    }
+
+    public static func restore(_ value: String) -> String {
+        guard value.count >= 2, value.first == "'", let second = value.dropFirst().first, triggers.contains(second) else {
+            return value
+        }
+        return String(value.dropFirst())
+    }
+}

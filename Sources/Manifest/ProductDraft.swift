@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where a row's photo comes from.
+public enum ImageSource: Sendable, Equatable, Hashable {
+    case file(URL)
+    case url(String)
+
+    public var display: String {
+        switch self {
+        case .file(let url): url.path
+        case .url(let url): url
+        }
+    }
+}
+
+/// One row of a manifest as import and export share it: every value parsed
+/// and checked, ready to become a product.
+public struct ProductDraft: Sendable, Equatable {
+    /// The row number a spreadsheet shows (header = 1).
+    public var row: Int
+    /// The merchant's stable key (`key`/`sku`), if given.
+    public var key: String?
+    /// An existing product's id (for updates).
+    public var id: Int?
+    public var name: String
+    public var description: String
+    public var price: Decimal
+    public var currency: String
+    public var discountedPrice: Decimal
+    public var stock: Int
+    public var images: [ImageSource]
+
+    public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Decimal,
+                currency: String, discountedPrice: Decimal, stock: Int, images: [ImageSource]) {
+        self.row = row
+        self.key = key
+        self.id = id
+        self.name = name
+        self.description = description
+        self.price = price
+        self.currency = currency
+        self.discountedPrice = discountedPrice
+        self.stock = stock
+        self.images = images
+    }
+}

@@ -1,0 +1,47 @@
+/// One problem found in a manifest: where (file, row as a spreadsheet shows
+/// it, column), what (the value, the rule), and what to do.
+public struct RowIssue: Sendable, Equatable, Codable {
+    public enum Severity: String, Sendable, Codable { case error, warning }
+
+    public var file: String
+    /// The row number a spreadsheet shows (the header is row 1); 0 for the file itself.
+    public var row: Int
+    public var column: String?
+    public var value: String?
+    public var severity: Severity
+    /// A stable name for the rule, for scripts (`name-length`, `price-format`…).
+    public var rule: String
+    public var message: String
+
+    public init(file: String, row: Int, column: String?, value: String?, severity: Severity, rule: String, message: String) {
+        self.file = file
+        self.row = row
+        self.column = column
+        self.value = value
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+    }
+
+    /// `products.csv, row 7, column price: value '12.000,50': …`
+    public var description: String {
+        var place = file
+        if row > 0 { place += ", row \(row)" }
+        if let column { place += ", column \(column)" }
+        let shown = value.map { " value '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
+        return "\(place):\(shown) \(message) [\(rule)]"
+    }
+}
+
+/// A problem with the file as a whole: it cannot be read as a manifest.
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var message: String
+
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { "\(file): \(message)" }
+}

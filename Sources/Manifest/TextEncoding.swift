@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The text encodings merchants' spreadsheets come in.
+public enum TextEncoding: String, Sendable, CaseIterable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+    /// What Korean Excel writes by default (a superset of EUC-KR).
+    case cp949
+
+    public init?(name: String) {
+        switch name.lowercased().replacingOccurrences(of: "_", with: "-") {
+        case "utf-8", "utf8": self = .utf8
+        case "utf-16", "utf16", "unicode": self = .utf16
+        case "cp949", "euc-kr", "euckr", "ms949", "uhc": self = .cp949
+        default: return nil
+        }
+    }
+
+    /// Decides the encoding of a file by reading it once: a UTF-16 byte-order
+    /// mark, else valid UTF-8, else CP949 if it converts cleanly. A NUL byte
+    /// means a binary file. Errors name the byte offset.
+    static func detect(_ url: URL, file: String) throws -> TextEncoding {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw ManifestError(file: file, message: "cannot open the file")
+        }
+        defer { try? handle.close() }
+        var validator = UTF8Validator()
+        var offset = 0
+        var first = true
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            if first {
+                first = false
+                if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) { return .utf16 }
+            }
+            if let nul = chunk.firstIndex(of: 0) {
+                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul - chunk.startIndex))")
+            }
+            if validator.firstInvalid == nil { validator.feed(chunk, at: offset) }
+            offset += chunk.count
+        }
+        guard let invalid = validator.firstInvalid ?? validator.finish(at: offset) else { return .utf8 }
+        if Transcoder.converts(url, from: .cp949) { return .cp949 }
+        throw ManifestError(
+            file: file,
+            message: "not UTF-8, UTF-16 or CP949 text (first byte that is not UTF-8 at offset \(invalid)); save it from your spreadsheet as \"CSV UTF-8\" or pass --encoding")
+    }
+}
+
+/// A streaming UTF-8 check that remembers where the first bad sequence starts.
+struct UTF8Validator {
+    private(set) var firstInvalid: Int?
+    private var pending = 0        // continuation bytes still expected
+    private var sequenceStart = 0  // offset of the current sequence's first byte
+
+    mutating func feed(_ data: Data, at base: Int) {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            for (i, byte) in bytes.enumerated() {
+                if pending > 0 {
+                    if byte & 0xC0 == 0x80 { pending -= 1; continue }
+                    firstInvalid = sequenceStart
+                    return
+                }
+                if byte < 0x80 { continue }
+                sequenceStart = base + i
+                switch byte {
+                case 0xC2...0xDF: pending = 1
+                case 0xE0...0xEF: pending = 2
+                case 0xF0...0xF4: pending = 3
+                default:
+                    firstInvalid = base + i
+                    return
+                }
+            }
+        }
+    }
+
+    /// A sequence cut off by the end of the file.
+    func finish(at end: Int) -> Int? { pending > 0 ? sequenceStart : nil }
+}
+
+/// Conversion to UTF-8 with glibc's iconv, in chunks.
+enum Transcoder {
+    static func iconvName(_ encoding: TextEncoding) -> String {
+        switch encoding {
+        case .utf8: "UTF-8"
+        case .utf16: "UTF-16"
+        case .cp949: "CP949"
+        }
+    }
+
+    /// Whether the whole file converts without an error.
+    static func converts(_ url: URL, from encoding: TextEncoding) -> Bool {
+        (try? transcode(url, from: encoding, to: nil)) != nil
+    }
+
+    /// Converts `url` to UTF-8, writing to `output` (nil: only check).
+    static func transcode(_ url: URL, from encoding: TextEncoding, to output: URL?) throws {
+        let cd = iconv_open("UTF-8", iconvName(encoding))
+        guard cd != iconv_t(bitPattern: -1) else { throw ManifestError(file: url.path, message: "iconv cannot convert from \(encoding.rawValue)") }
+        defer { iconv_close(cd) }
+        guard let input = try? FileHandle(forReadingFrom: url) else { throw ManifestError(file: url.path, message: "cannot open") }
+        defer { try? input.close() }
+        var writer: FileHandle? = nil
+        if let output {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            writer = try FileHandle(forWritingTo: output)
+        }
+        defer { try? writer?.close() }
+        var carry = [UInt8]()
+        var outBuffer = [CChar](repeating: 0, count: 4 << 20)
+        var consumed = 0
+        while true {
+            let chunk = (try? input.read(upToCount: 1 << 20)) ?? Data()
+            let atEnd = chunk.isEmpty
+            var inBytes = carry + [UInt8](chunk)
+            if inBytes.isEmpty { break }
+            var inLeft = inBytes.count
+            var outLeft = outBuffer.count
+            let result: Int = inBytes.withUnsafeMutableBufferPointer { inPtr in
+                outBuffer.withUnsafeMutableBufferPointer { outPtr in
+                    var inCursor: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPtr.baseAddress!).assumingMemoryBound(to: CChar.self)
+                    var outCursor: UnsafeMutablePointer<CChar>? = outPtr.baseAddress
+                    return iconv(cd, &inCursor, &inLeft, &outCursor, &outLeft)
+                }
+            }
+            let produced = outBuffer.count - outLeft
+            if produced > 0 {
+                writer?.write(outBuffer.withUnsafeBytes { Data($0.prefix(produced)) })
+            }
+            if result == -1 {
+                let code = errno
+                // EINVAL: a sequence cut by the chunk boundary; keep it for the next round.
+                if code == EINVAL && !atEnd {
+                    carry = Array(inBytes.suffix(inLeft))
+                    consumed += inBytes.count - inLeft
+                    continue
+                }
+                if code == E2BIG {
+                    carry = Array(inBytes.suffix(inLeft))
+                    consumed += inBytes.count - inLeft
+                    continue
+                }
+                throw ManifestError(file: url.path, message: "not valid \(encoding.rawValue) at byte offset \(consumed + inBytes.count - inLeft)")
+            }
+            consumed += inBytes.count
+            carry = []
+            if atEnd { break }
+        }
+    }
+}

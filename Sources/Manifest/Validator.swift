@@ -1,0 +1,261 @@
+import Foundation
+import ImagePrep
+import OpenMarketAPI
+
+public struct ValidationOptions: Sendable {
+    /// Folder that relative image paths (and per-key image folders) are under;
+    /// default: the manifest's folder.
+    public var imagesDirectory: URL?
+    /// Accepted currencies (upper case).
+    public var currencies: [String] = ProductRules.sandboxCurrencies
+    public var defaultCurrency = "KRW"
+    /// Check that image files exist and are JPEG or PNG by their first bytes (never decoded).
+    public var checkImageFiles = true
+
+    public init() {}
+}
+
+/// Turns raw rows into `ProductDraft`s, or into `RowIssue`s that say what to fix.
+/// Keeps only hashes of keys and names across rows, so memory stays small for
+/// millions of rows.
+public final class ManifestValidator {
+    public let file: String
+    public let options: ValidationOptions
+    private let imagesRoot: URL
+    private let imagesRootResolved: String
+    private var keys: [UInt64: Int] = [:]
+    private var names: [UInt64: Int] = [:]
+    private let hasImagesColumn: Bool
+
+    public init(reader: ManifestReader, options: ValidationOptions) {
+        self.file = reader.url.lastPathComponent
+        self.options = options
+        let root = (options.imagesDirectory ?? reader.url.deletingLastPathComponent()).standardizedFileURL
+        imagesRoot = root
+        imagesRootResolved = root.resolvingSymlinksInPath().path
+        hasImagesColumn = reader.columns.contains(.images) || reader.format != .csv
+    }
+
+    /// Issues about the file as a whole: required columns missing (one error,
+    /// not one per row), unknown columns (one warning).
+    public static func fileIssues(_ reader: ManifestReader) -> [RowIssue] {
+        let file = reader.url.lastPathComponent
+        var issues: [RowIssue] = []
+        if reader.format == .csv {
+            for column in [Column.name, .price] where !reader.columns.contains(column) {
+                issues.append(RowIssue(file: file, row: 1, column: column.rawValue, value: nil, severity: .error,
+                                       rule: "column-missing",
+                                       message: "no \(column.rawValue) column; add one (accepted headers: \(column.aliases.joined(separator: ", ")))"))
+            }
+        }
+        if !reader.unknownColumns.isEmpty {
+            issues.append(RowIssue(file: file, row: 1, column: nil, value: reader.unknownColumns.joined(separator: ", "),
+                                   severity: .warning, rule: "column-unknown",
+                                   message: "unknown columns are ignored; known: \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        return issues
+    }
+
+    /// Validates one row. Returns the draft when it has no error.
+    public func validate(_ raw: RawRow) -> (draft: ProductDraft?, issues: [RowIssue]) {
+        var issues: [RowIssue] = []
+        func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
+            issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
+                                   severity: severity, rule: rule, message: message))
+        }
+        func text(_ column: Column) -> String? {
+            guard let value = raw.values[column] else { return nil }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : CSVCell.restore(trimmed)
+        }
+
+        // key and id
+        let key = text(.key)
+        if let key {
+            let hash = Self.hash(key)
+            if let first = keys[hash] {
+                issue(.key, key, "key-duplicate", "the same key as row \(first); each row needs its own key")
+            } else {
+                keys[hash] = raw.number
+            }
+        }
+        var id: Int? = nil
+        if let raw = text(.id) {
+            if let value = Int(raw), value > 0 { id = value } else {
+                issue(.id, raw, "id-format", "must be a product id (a whole number above 0), or empty for a new product")
+            }
+        }
+
+        // name and description, counted as a person counts characters (grapheme clusters)
+        let name = text(.name) ?? ""
+        let nameLength = ProductRules.characterCount(name)
+        if !ProductRules.nameLength.contains(nameLength) {
+            issue(.name, name, "name-length",
+                  "must be \(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters, has \(nameLength)")
+        } else {
+            let hash = Self.hash(name)
+            if let first = names[hash] {
+                issue(.name, name, "name-duplicate", "the same name as row \(first); the server allows it, but check it is not a mistake", .warning)
+            } else {
+                names[hash] = raw.number
+            }
+        }
+        let description = raw.values[.description].map { CSVCell.restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? ""
+        let descriptionLength = ProductRules.characterCount(description)
+        if descriptionLength > ProductRules.descriptionMaxLength {
+            issue(.description, description, "description-length",
+                  "must be at most \(ProductRules.descriptionMaxLength) characters, has \(descriptionLength)")
+        }
+
+        // currency: from the column, else from a symbol in the price, else the default
+        var currency: String? = nil
+        if let raw = text(.currency) {
+            if let code = Money.currencyCode(raw), options.currencies.contains(code) {
+                currency = code
+            } else {
+                issue(.currency, raw, "currency-unknown", "must be one of \(options.currencies.joined(separator: ", "))")
+            }
+        }
+
+        // price
+        var price: Decimal? = nil
+        var priceDecimals = 0
+        if let raw = text(.price) {
+            switch Money.parse(raw) {
+            case .failure(let problem):
+                issue(.price, raw, "price-format", problem.message)
+            case .success(let parsed):
+                if let symbolCurrency = parsed.currency {
+                    if let currency, currency != symbolCurrency {
+                        issue(.price, raw, "price-currency", "the price is written in \(symbolCurrency) but the currency column says \(currency)")
+                    } else if currency == nil, text(.currency) == nil {
+                        currency = symbolCurrency
+                    }
+                }
+                price = parsed.amount
+                priceDecimals = parsed.decimals
+            }
+        } else {
+            issue(.price, nil, "price-missing", "a price is required (0 or more)")
+        }
+        let finalCurrency = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
+        if let amount = price, let code = finalCurrency {
+            if let problem = Money.check(amount, decimals: priceDecimals, currency: code) {
+                issue(.price, raw.values[.price], problem.rule, problem.message)
+            }
+        }
+
+        // discounted_price
+        var discount: Decimal = 0
+        if let raw = text(.discountedPrice) {
+            switch Money.parse(raw) {
+            case .failure(let problem): issue(.discountedPrice, raw, "discount-format", problem.message)
+            case .success(let parsed):
+                discount = parsed.amount
+                if let code = finalCurrency, let problem = Money.check(discount, decimals: parsed.decimals, currency: code) {
+                    issue(.discountedPrice, raw, problem.rule.replacingOccurrences(of: "price", with: "discount"), problem.message)
+                } else if let amount = price, discount > amount {
+                    issue(.discountedPrice, raw, "discount-over-price", "must not be more than the price (\(amount))")
+                }
+            }
+        }
+
+        // stock
+        var stock = 0
+        if let raw = text(.stock) {
+            let cleaned = raw.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
+                .trimmingCharacters(in: .whitespaces)
+            if let value = Int(cleaned), value >= 0 { stock = value }
+            else if let value = Int(cleaned), value < 0 { issue(.stock, raw, "stock-negative", "must be 0 or more") }
+            else { issue(.stock, raw, "stock-integer", "must be a whole number (0 or more)") }
+        }
+
+        // images
+        let images = validateImages(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) })
+
+        let hasError = issues.contains { $0.severity == .error }
+        guard !hasError, let amount = price, let code = finalCurrency else { return (nil, issues) }
+        return (ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: amount,
+                             currency: code, discountedPrice: discount, stock: stock, images: images), issues)
+    }
+
+    private func validateImages(_ raw: RawRow, key: String?,
+                                issue: (Column?, String?, String, String) -> Void) -> [ImageSource] {
+        var references: [String]
+        if let list = raw.imageList {
+            references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        } else if let cell = raw.values[.images] {
+            references = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
+                .map { CSVCell.restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.filter { !$0.isEmpty }
+        } else if !hasImagesColumn, let key {
+            // No images column: the folder named after the row's key, files in name order.
+            let folder = imagesRoot.appendingPathComponent(key, isDirectory: true)
+            guard isInside(folder), let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+                issue(.images, key, "images-folder", "no images column, and no folder \(key)/ under \(imagesRoot.path)")
+                return []
+            }
+            references = files.filter { !$0.hasPrefix(".") }.sorted().map { "\(key)/\($0)" }
+        } else {
+            references = []
+        }
+        guard ProductRules.imageCount.contains(references.count) else {
+            issue(.images, references.joined(separator: ";"), "images-count",
+                  "needs 1 to 5 images, has \(references.count); separate several with ; or |")
+            return []
+        }
+        var sources: [ImageSource] = []
+        for reference in references {
+            let lower = reference.lowercased()
+            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+                if URL(string: reference)?.host == nil {
+                    issue(.images, reference, "image-url", "not a valid http(s) URL")
+                } else {
+                    sources.append(.url(reference))
+                }
+                continue
+            }
+            if lower.contains("://") {
+                issue(.images, reference, "image-url", "only http and https URLs, or file paths, are allowed")
+                continue
+            }
+            let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference)
+                : imagesRoot.appendingPathComponent(reference)
+            if !reference.hasPrefix("/") && !isInside(url) {
+                issue(.images, reference, "image-path-escape",
+                      "leads outside the images folder \(imagesRoot.path); put the file inside it")
+                continue
+            }
+            if options.checkImageFiles {
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    issue(.images, reference, "image-missing", "no such file under \(url.deletingLastPathComponent().path)")
+                    continue
+                }
+                guard let handle = try? FileHandle(forReadingFrom: url) else {
+                    issue(.images, reference, "image-unreadable", "the file cannot be read")
+                    continue
+                }
+                let head = (try? handle.read(upToCount: 8)) ?? Data()
+                try? handle.close()
+                guard ImageFormat.sniff(head) != nil else {
+                    issue(.images, reference, "image-format", "not a JPEG or PNG file (judged by its content, not its name)")
+                    continue
+                }
+            }
+            sources.append(.file(url))
+        }
+        return sources
+    }
+
+    /// Whether `url`, with symlinks resolved, is inside the images folder.
+    private func isInside(_ url: URL) -> Bool {
+        let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
+        return resolved == imagesRootResolved || resolved.hasPrefix(imagesRootResolved.hasSuffix("/") ? imagesRootResolved : imagesRootResolved + "/")
+    }
+
+    /// FNV-1a of the text, to remember keys and names without keeping them.
+    static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}

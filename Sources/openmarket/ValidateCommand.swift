@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Manifest
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check every row of a manifest before anything is sent.",
+        discussion: """
+            Reads CSV (comma, semicolon or tab; UTF-8, UTF-16 or CP949, detected), JSON (an array \
+            of objects) or JSON Lines, and prints every problem grouped by row, then a summary. \
+            Image files are checked to exist and to be JPEG or PNG by their first bytes; they are \
+            never decoded, and a file over the server's limit is fine (import shrinks it).
+
+            Exit codes: 0 every row is valid; 1 some rows have errors; 2 the file cannot be read.
+
+            Example:
+              openmarket validate products.csv --images photos/
+            """)
+
+    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl.")
+    var manifest: String
+
+    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under (default: the manifest's folder).", valueName: "dir"))
+    var images: String?
+
+    @Option(name: .long, help: ArgumentHelp("Column delimiter: , ; or tab (default: detected).", valueName: "char"))
+    var delimiter: String?
+
+    @Option(name: .long, help: ArgumentHelp("utf-8, utf-16 or cp949 (default: detected).", valueName: "name"))
+    var encoding: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Accepted currencies.", valueName: "code"))
+    var currencies: [String] = ["KRW", "USD", "JPY"]
+
+    @Option(name: .long, help: "text or json.")
+    var format: String = "text"
+
+    func validate() throws {
+        if let delimiter, Self.delimiterCharacter(delimiter) == nil {
+            throw ValidationError("--delimiter must be one of , ; tab")
+        }
+        if let encoding, TextEncoding(name: encoding) == nil {
+            throw ValidationError("--encoding must be utf-8, utf-16 or cp949")
+        }
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+    }
+
+    static func delimiterCharacter(_ text: String) -> Character? {
+        switch text {
+        case ",": ","
+        case ";": ";"
+        case "\t", "tab", "\\t": "\t"
+        default: nil
+        }
+    }
+
+    func run() throws {
+        var options = ValidationOptions()
+        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+        options.currencies = currencies.map { $0.uppercased() }
+        let url = URL(fileURLWithPath: manifest)
+        let json = format == "json"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var first = true
+        func emitJSON(_ issue: RowIssue) {
+            let object = JSONIssue(issue)
+            let text = String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
+            FileHandle.standardOutput.write(Data(((first ? "" : ",\n  ") + text).utf8))
+            first = false
+        }
+        if json { FileHandle.standardOutput.write(Data("{\"issues\": [\n  ".utf8)) }
+        let summary: ValidationSummary
+        do {
+            summary = try ManifestCheck.run(
+                url, encoding: encoding.flatMap(TextEncoding.init(name:)),
+                delimiter: delimiter.flatMap(Self.delimiterCharacter), options: options,
+                onFileIssue: { issue in
+                    if json { emitJSON(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
+                },
+                onRow: { raw, _, issues in
+                    guard !issues.isEmpty else { return }
+                    if json { issues.forEach(emitJSON); return }
+                    Console.line("row \(raw.number):")
+                    for issue in issues {
+                        let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
+                        Console.line("  \(issue.severity.rawValue) \(issue.column ?? "-")\(shown): \(issue.message) [\(issue.rule)]")
+                    }
+                })
+        } catch {
+            if json { FileHandle.standardOutput.write(Data("]}\n".utf8)) }
+            Console.error("openmarket validate: \(error.description)")
+            throw ExitCode(2)
+        }
+        if json {
+            let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
+            FileHandle.standardOutput.write(Data("\n], \"summary\": \(text)}\n".utf8))
+        } else {
+            Console.line("\(url.lastPathComponent): \(summary.rows) rows, \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+                         + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
+        }
+        if summary.hasErrors { throw ExitCode(1) }
+    }
+}
+
+/// The JSON shape of an issue for scripts.
+private struct JSONIssue: Encodable {
+    var row: Int
+    var column: String?
+    var value: String?
+    var severity: String
+    var rule: String
+    var message: String
+
+    init(_ issue: RowIssue) {
+        row = issue.row
+        column = issue.column
+        value = issue.value
+        severity = issue.severity.rawValue
+        rule = issue.rule
+        message = issue.message
+    }
+}
