@@ -139,7 +139,7 @@ public final class ManifestValidator {
             issue(.price, nil, "price-missing", "a price is required (0 or more)")
         }
         let finalCurrency = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
-        if let amount = price, let code = finalCurrency {
+        if let amount = price, let code = finalCurrency, !issues.contains(where: { $0.column == Column.price.rawValue }) {
             if let problem = Money.check(amount, decimals: priceDecimals, currency: code) {
                 issue(.price, raw.values[.price], problem.rule, problem.message)
             }

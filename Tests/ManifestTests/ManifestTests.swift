@@ -1,0 +1,203 @@
+import Foundation
+import Manifest
+import Testing
+import TestSupport
+
+/// A folder with a manifest and images, for one test.
+struct Workspace {
+    let files: Scratch
+    var directory: URL { files.directory }
+
+    init() throws {
+        files = try Scratch()
+        _ = try files.write(Fixtures.jpeg(width: 32, height: 32), named: "a.jpg")
+        _ = try files.write(Fixtures.png(), named: "b.png")
+    }
+
+    func write(_ text: String, named name: String = "products.csv") throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// Validates, returning drafts, issues and the summary.
+    func check(_ url: URL, encoding: TextEncoding? = nil, delimiter: Character? = nil,
+               options: ValidationOptions = ValidationOptions()) throws -> (drafts: [ProductDraft], issues: [RowIssue], summary: ValidationSummary) {
+        var drafts: [ProductDraft] = []
+        var issues: [RowIssue] = []
+        let summary = try ManifestCheck.run(url, encoding: encoding, delimiter: delimiter, options: options,
+                                            onFileIssue: { issues.append($0) },
+                                            onRow: { _, draft, rowIssues in
+                                                if let draft { drafts.append(draft) }
+                                                issues += rowIssues
+                                            })
+        return (drafts, issues, summary)
+    }
+
+    func cleanup() { files.cleanup() }
+}
+
+@Suite("Reading manifests as merchants have them")
+struct ReadingTests {
+    @Test("quoted fields with commas, quotes and newlines; CRLF; a UTF-8 BOM; rows numbered as a spreadsheet shows")
+    func rfc4180() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let csv = "\u{FEFF}name,description,price,images\r\n"
+            + "\"Tea, green\",\"She said \"\"fresh\"\"\",4500,a.jpg\r\n"
+            + "\"Two\nlines\",\"line one\nline two\",5000,b.png\r\n"
+            + "Third one,,6000,a.jpg\r\n"
+        let result = try space.check(space.write(csv))
+        #expect(result.issues.isEmpty, "\(result.issues)")
+        #expect(result.drafts.map(\.name) == ["Tea, green", "Two\nlines", "Third one"])
+        #expect(result.drafts[0].description == "She said \"fresh\"")
+        #expect(result.drafts[1].description == "line one\nline two")
+        #expect(result.drafts.map(\.row) == [2, 3, 4])
+        #expect(result.drafts[0].price == 4500 && result.drafts[0].currency == "KRW")
+    }
+
+    @Test("semicolon and tab delimiters are detected, or given", arguments: [";", "\t"])
+    func delimiters(_ delimiter: String) throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let csv = ["name", "price", "images"].joined(separator: delimiter) + "\n"
+            + ["Green tea", "4,500", "a.jpg"].joined(separator: delimiter) + "\n"
+        let url = try space.write(csv, named: "products.txt")
+        let detected = try space.check(url)
+        #expect(detected.drafts.first?.price == 4500, "\(detected.issues)")
+        let given = try space.check(url, delimiter: Character(delimiter))
+        #expect(given.drafts.count == 1)
+    }
+
+    @Test("UTF-16 with a BOM (Excel's Unicode text) and CP949 (Korean Excel) are read", arguments: ["UTF-16", "CP949"])
+    func encodings(_ encoding: String) throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let utf8 = try space.write("상품명\t가격\t통화\t재고\t이미지\n녹차 라떼\t4500원\t원\t10\ta.jpg\n", named: "utf8.txt")
+        let converted = space.directory.appendingPathComponent("products.txt")
+        let iconv = Process()
+        iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        iconv.arguments = ["-f", "UTF-8", "-t", encoding, utf8.path, "-o", converted.path]
+        try iconv.run()
+        iconv.waitUntilExit()
+        try #require(iconv.terminationStatus == 0)
+        let bytes = try Data(contentsOf: converted)
+        if encoding == "CP949" { #expect(String(data: bytes, encoding: .utf8) == nil, "the fixture must not be UTF-8") }
+        let result = try space.check(converted)
+        #expect(result.issues.isEmpty, "\(result.issues)")
+        let draft = try #require(result.drafts.first)
+        #expect(draft.name == "녹차 라떼" && draft.price == 4500 && draft.currency == "KRW" && draft.stock == 10)
+    }
+
+    @Test("a file that is no known encoding is refused with the byte offset")
+    func badEncoding() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        var bytes = Array("name,price,images\nGood row,1000,a.jpg\n".utf8)
+        let offset = bytes.count
+        bytes += [0xFF, 0xFE, 0xFF, 0x41, 0x0A]
+        let url = space.directory.appendingPathComponent("broken.csv")
+        try Data(bytes).write(to: url)
+        #expect(throws: ManifestError.self) { try space.check(url) }
+        do { _ = try space.check(url) } catch {
+            #expect("\(error)".contains("offset \(offset)"), "\(error)")
+        }
+    }
+
+    @Test("a binary file given as CSV is refused, naming the NUL byte")
+    func binary() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let url = space.directory.appendingPathComponent("photo.csv")
+        try Data(Fixtures.png()).write(to: url)
+        do { _ = try space.check(url); Issue.record("expected an error") } catch {
+            #expect("\(error)".contains("binary"), "\(error)")
+        }
+    }
+
+    @Test("an empty file and a header-only file")
+    func emptyAndHeaderOnly() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        do { _ = try space.check(space.write("")); Issue.record("expected an error") } catch {
+            #expect("\(error)".contains("empty"))
+        }
+        let headerOnly = try space.check(space.write("name,price,images\n"))
+        #expect(headerOnly.summary.rows == 0 && !headerOnly.summary.hasErrors)
+    }
+
+    @Test("a missing required column is one error for the file, not one per row")
+    func missingColumn() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let result = try space.check(space.write("name,images\nOne product,a.jpg\nTwo product,a.jpg\n"))
+        let columnErrors = result.issues.filter { $0.rule == "column-missing" }
+        #expect(columnErrors.count == 1 && columnErrors[0].column == "price" && columnErrors[0].row == 1)
+        #expect(result.summary.fileErrors == 1 && result.summary.hasErrors)
+    }
+
+    @Test("unknown columns: one warning for the file")
+    func unknownColumns() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let result = try space.check(space.write("name,price,images,colour,weight\nOne product,1000,a.jpg,red,1kg\n"))
+        let warnings = result.issues.filter { $0.rule == "column-unknown" }
+        #expect(warnings.count == 1 && warnings[0].value == "colour, weight" && warnings[0].severity == .warning)
+        #expect(result.drafts.count == 1)
+    }
+
+    @Test("every alias, in English and Korean, any case and spacing")
+    func aliases() throws {
+        let expectations: [(String, Column)] = [
+            ("name", .name), ("상품명", .name), ("Description", .description), ("설명", .description), ("상품설명", .description),
+            ("PRICE", .price), ("가격", .price), ("판매가", .price), ("currency", .currency), ("통화", .currency),
+            ("discounted_price", .discountedPrice), ("Discounted Price", .discountedPrice), ("할인금액", .discountedPrice),
+            ("discount", .discountedPrice), ("stock", .stock), ("재고", .stock), ("수량", .stock), ("images", .images),
+            ("이미지", .images), ("id", .id), ("상품번호", .id), ("key", .key), ("SKU", .key), (" s k u ", .key),
+        ]
+        for (header, column) in expectations {
+            #expect(Column(header: header) == column, "\(header)")
+        }
+        #expect(Column(header: "colour") == nil)
+    }
+
+    @Test("JSON arrays and JSON Lines, with images as arrays or text")
+    func json() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let array = try space.write("""
+        [{"name": "Green tea", "price": 4500, "currency": "KRW", "images": ["a.jpg", "b.png"], "stock": 3},
+         {"상품명": "Black tea", "가격": "$12.50", "이미지": "a.jpg", "sku": "BT-1"}]
+        """, named: "products.json")
+        let fromArray = try space.check(array)
+        #expect(fromArray.issues.isEmpty, "\(fromArray.issues)")
+        #expect(fromArray.drafts.map(\.images.count) == [2, 1])
+        #expect(fromArray.drafts[1].price == Decimal(string: "12.5") && fromArray.drafts[1].currency == "USD" && fromArray.drafts[1].key == "BT-1")
+
+        let lines = try space.write("""
+        {"name": "Green tea", "price": 4500, "images": "a.jpg"}
+
+        {"name": "x", "price": 1, "images": "a.jpg"}
+        """, named: "products.jsonl")
+        let fromLines = try space.check(lines)
+        #expect(fromLines.drafts.map(\.name) == ["Green tea"])
+        #expect(fromLines.issues.map(\.row) == [3] && fromLines.issues.map(\.rule) == ["name-length"])
+
+        let broken = try space.write("{\"name\": \"ok\", \"price\": 1, \"images\": \"a.jpg\"}\n{not json\n", named: "broken.jsonl")
+        do { _ = try space.check(broken); Issue.record("expected an error") } catch {
+            #expect("\(error)".contains("line 2"))
+        }
+        let notArray = try space.write("{\"name\": \"x\"}", named: "object.json")
+        #expect(throws: ManifestError.self) { try space.check(notArray) }
+    }
+
+    @Test("a 10 MB cell is read (and refused by the description rule, not by the reader)")
+    func hugeCell() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let big = String(repeating: "가", count: 10 * 1024 * 1024 / 3)
+        let result = try space.check(space.write("name,description,price,images\nBig one,\"\(big)\",1000,a.jpg\nSmall one,,1000,a.jpg\n"))
+        #expect(result.issues.map(\.rule) == ["description-length"])
+        #expect(result.drafts.map(\.name) == ["Small one"])
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Manifest
+import Testing
+import TestSupport
+
+@Suite("Validation rules")
+struct RuleTests {
+    /// One row with the given cells (defaults filled in), checked; returns its issues' rules and the draft.
+    func check(_ cells: [String: String], extraHeader: String = "") throws -> (rules: [String], draft: ProductDraft?, issues: [RowIssue]) {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        var row = ["name": "Green tea", "price": "4500", "currency": "", "discounted_price": "", "stock": "", "images": "a.jpg", "key": ""]
+        for (k, v) in cells { row[k] = v }
+        let columns = ["name", "price", "currency", "discounted_price", "stock", "images", "key", "description"]
+        func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let csv = columns.joined(separator: ",") + "\n" + columns.map { quote(row[$0] ?? "") }.joined(separator: ",") + "\n"
+        let result = try space.check(space.write(csv))
+        return (result.issues.map(\.rule), result.drafts.first, result.issues)
+    }
+
+    @Test("prices as merchants write them", arguments: [
+        ("12000", "12000", "KRW"), ("12,000", "12000", "KRW"), ("₩12,000", "12000", "KRW"), ("12000원", "12000", "KRW"),
+        ("$12.50", "12.5", "USD"), ("12.50", "12.5", "KRW?"), ("1,234,567", "1234567", "KRW"), ("¥500", "500", "JPY"),
+        ("USD 3.99", "3.99", "USD"), ("0", "0", "KRW"),
+    ])
+    func prices(_ input: String, _ expected: String, _ currency: String) throws {
+        let result = try check(["price": input])
+        if currency == "KRW?" {
+            // 12.50 with the default KRW has a fraction: refused for KRW.
+            #expect(result.rules == ["price-fraction"])
+            let usd = try check(["price": input, "currency": "USD"])
+            #expect(usd.draft?.price == Decimal(string: expected))
+            return
+        }
+        #expect(result.rules.isEmpty, "\(input): \(result.issues)")
+        #expect(result.draft?.price == Decimal(string: expected), "\(input)")
+        #expect(result.draft?.currency == currency)
+    }
+
+    @Test("ambiguous or wrong prices are refused with an explanation", arguments: [
+        ("12.000,50", "price-format", "European"), ("12,5", "price-format", "thousands"), ("12.000", "price-format", "ambiguous"),
+        ("1.000.000", "price-format", "several dots"), ("abc", "price-format", "not a number"), ("-5", "price-negative", "0 or more"),
+        ("", "price-missing", "required"), ("$1.999", "price-format", "ambiguous"),
+    ])
+    func badPrices(_ input: String, _ rule: String, _ words: String) throws {
+        let result = try check(["price": input])
+        #expect(result.rules == [rule], "\(input): \(result.issues)")
+        #expect(result.issues.first?.message.contains(words) == true, "\(result.issues.first?.message ?? "")")
+        #expect(result.issues.first?.column == "price" && result.issues.first?.row == 2)
+        #expect(result.draft == nil)
+    }
+
+    @Test("currency: case-insensitive, ₩ and 원 mean KRW, unknown refused, symbol must agree")
+    func currency() throws {
+        #expect(try check(["currency": "usd", "price": "3.50"]).draft?.currency == "USD")
+        #expect(try check(["currency": "원"]).draft?.currency == "KRW")
+        #expect(try check(["currency": "₩"]).draft?.currency == "KRW")
+        #expect(try check(["currency": "EUR"]).rules == ["currency-unknown"])
+        #expect(try check(["currency": "KRW", "price": "$3.50"]).rules == ["price-currency"])
+        #expect(try check(["currency": "JPY", "price": "500.5"]).rules == ["price-fraction"])
+        #expect(try check(["currency": "USD", "price": "1.5"]).draft?.price == Decimal(string: "1.5"))
+    }
+
+    @Test("discounted_price defaults to 0 and is at most the price")
+    func discount() throws {
+        #expect(try check([:]).draft?.discountedPrice == 0)
+        #expect(try check(["discounted_price": "500"]).draft?.discountedPrice == 500)
+        #expect(try check(["discounted_price": "5000"]).rules == ["discount-over-price"])
+        #expect(try check(["discounted_price": "-1"]).rules == ["price-negative"] || check(["discounted_price": "-1"]).rules == ["discount-negative"])
+        #expect(try check(["discounted_price": "lots"]).rules == ["discount-format"])
+    }
+
+    @Test("stock: a whole number ≥ 0, default 0")
+    func stock() throws {
+        #expect(try check([:]).draft?.stock == 0)
+        #expect(try check(["stock": "12"]).draft?.stock == 12)
+        #expect(try check(["stock": "1,200"]).draft?.stock == 1200)
+        #expect(try check(["stock": "-1"]).rules == ["stock-negative"])
+        #expect(try check(["stock": "1.5"]).rules == ["stock-integer"])
+        #expect(try check(["stock": "many"]).rules == ["stock-integer"])
+    }
+
+    @Test("names: 3 to 100 characters after trimming, counted as a person counts (Korean, emoji)")
+    func names() throws {
+        #expect(try check(["name": "가나다"]).rules.isEmpty)
+        #expect(try check(["name": "가나"]).rules == ["name-length"])
+        #expect(try check(["name": "👍🏽👍🏽👍🏽"]).rules.isEmpty, "3 graphemes though 6 scalars")
+        #expect(try check(["name": "  ab  "]).rules == ["name-length"])
+        #expect(try check(["name": String(repeating: "한", count: 100)]).rules.isEmpty)
+        #expect(try check(["name": String(repeating: "한", count: 101)]).rules == ["name-length"])
+        let issue = try check(["name": "ab"]).issues[0]
+        #expect(issue.value == "ab" && issue.column == "name" && issue.message.contains("has 2"))
+    }
+
+    @Test("descriptions: at most 1,000 characters")
+    func descriptions() throws {
+        #expect(try check(["description": String(repeating: "설", count: 1000)]).rules.isEmpty)
+        #expect(try check(["description": String(repeating: "🍵", count: 1001)]).rules == ["description-length"])
+    }
+
+    @Test("images: 1 to 5, each present and JPEG or PNG by content; URLs allowed; ; or | between")
+    func images() throws {
+        #expect(try check(["images": "a.jpg;b.png|a.jpg"]).draft?.images.count == 3)
+        #expect(try check(["images": ""]).rules == ["images-count"])
+        #expect(try check(["images": "a.jpg;a.jpg;a.jpg;a.jpg;a.jpg;a.jpg"]).rules == ["images-count"])
+        #expect(try check(["images": "missing.jpg"]).rules == ["image-missing"])
+        #expect(try check(["images": "https://cdn.example/a.jpg"]).draft?.images == [.url("https://cdn.example/a.jpg")])
+        #expect(try check(["images": "ftp://host/a.jpg"]).rules == ["image-url"])
+    }
+
+    @Test("a path that escapes the images folder is refused: ../ and a symlink out")
+    func escapes() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let photos = space.directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: space.directory.appendingPathComponent("a.jpg"), to: photos.appendingPathComponent("in.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: photos.appendingPathComponent("out.jpg").path,
+                                                   withDestinationPath: space.directory.appendingPathComponent("a.jpg").path)
+        var options = ValidationOptions()
+        options.imagesDirectory = photos
+        let csv = "name,price,images\nInside,1000,in.jpg\nParent,1000,../a.jpg\nLinked,1000,out.jpg\nSneaky,1000,sub/../../a.jpg\n"
+        let result = try space.check(space.write(csv), options: options)
+        #expect(result.drafts.map(\.name) == ["Inside"])
+        #expect(result.issues.map(\.rule) == ["image-path-escape", "image-path-escape", "image-path-escape"])
+    }
+
+    @Test("without an images column, the folder named after the key, files in name order")
+    func keyFolders() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let folder = space.directory.appendingPathComponent("TEA-1")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["2-side.jpg", "1-front.jpg"] {
+            try FileManager.default.copyItem(at: space.directory.appendingPathComponent("a.jpg"), to: folder.appendingPathComponent(name))
+        }
+        let result = try space.check(space.write("sku,name,price\nTEA-1,Green tea,4500\nTEA-2,Black tea,4500\n"))
+        #expect(result.drafts.first?.images.map { ($0.display as NSString).lastPathComponent } == ["1-front.jpg", "2-side.jpg"])
+        #expect(result.issues.map(\.rule) == ["images-folder"])
+    }
+
+    @Test("duplicate keys are errors; the same name twice is a warning")
+    func duplicates() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let csv = "key,name,price,images\nK1,Green tea,1000,a.jpg\nK2,Green tea,1000,a.jpg\nK1,Other tea,1000,a.jpg\n"
+        let result = try space.check(space.write(csv))
+        #expect(result.issues.map(\.rule) == ["name-duplicate", "key-duplicate"])
+        #expect(result.issues[0].severity == .warning && result.issues[0].message.contains("row 2"))
+        #expect(result.issues[1].severity == .error && result.issues[1].row == 4)
+        #expect(result.summary.rows == 3 && result.summary.valid == 2 && result.summary.withErrors == 1)
+        #expect(result.summary.withWarnings == 1 && result.summary.fileErrors == 0)
+    }
+
+    @Test("cells neutralised against spreadsheet formulas read back as written")
+    func neutralised() throws {
+        #expect(CSVCell.neutralise("=SUM(A1)") == "'=SUM(A1)")
+        #expect(CSVCell.restore(CSVCell.neutralise("-5 off")) == "-5 off")
+        #expect(CSVCell.restore("'plain") == "'plain")
+        #expect(try check(["name": "'=Not a formula"]).draft?.name == "=Not a formula")
+    }
+}
