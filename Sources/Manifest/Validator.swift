@@ -26,6 +26,8 @@ public final class ManifestValidator {
     private var keys: [UInt64: Int] = [:]
     private var names: [UInt64: Int] = [:]
     private let hasImagesColumn: Bool
+    /// CSV cells were neutralised against formulas when written; JSON values were not.
+    private let restore: (String) -> String
 
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
@@ -34,6 +36,11 @@ public final class ManifestValidator {
         imagesRoot = root
         imagesRootResolved = root.resolvingSymlinksInPath().path
         hasImagesColumn = reader.columns.contains(.images) || reader.format != .csv
+        if reader.format == .csv {
+            restore = { CSVCell.restore($0) }
+        } else {
+            restore = { $0 }
+        }
     }
 
     /// Issues about the file as a whole: required columns missing (one error,
@@ -66,7 +73,7 @@ public final class ManifestValidator {
         func text(_ column: Column) -> String? {
             guard let value = raw.values[column] else { return nil }
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty ? nil : CSVCell.restore(trimmed)
+            return trimmed.isEmpty ? nil : restore(trimmed)
         }
 
         // key and id
@@ -100,7 +107,7 @@ public final class ManifestValidator {
                 names[hash] = raw.number
             }
         }
-        let description = raw.values[.description].map { CSVCell.restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? ""
+        let description = raw.values[.description].map { restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? ""
         let descriptionLength = ProductRules.characterCount(description)
         if descriptionLength > ProductRules.descriptionMaxLength {
             issue(.description, description, "description-length",
@@ -186,7 +193,7 @@ public final class ManifestValidator {
             references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         } else if let cell = raw.values[.images] {
             references = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-                .map { CSVCell.restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.filter { !$0.isEmpty }
+                .map { restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.filter { !$0.isEmpty }
         } else if !hasImagesColumn, let key {
             // No images column: the folder named after the row's key, files in name order.
             let folder = imagesRoot.appendingPathComponent(key, isDirectory: true)

@@ -201,3 +201,31 @@ struct ReadingTests {
         #expect(result.drafts.map(\.name) == ["Small one"])
     }
 }
+
+@Suite("Writing manifests that read back unchanged")
+struct WriterTests {
+    @Test("CSV, JSON and JSON Lines round trips, formula-like cells included", arguments: ["products.csv", "products.json", "products.jsonl"])
+    func roundTrip(_ name: String) throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let entries = [
+            ManifestEntry(id: 12, key: "TEA-1", name: "녹차 라떼, \"큰 컵\"", description: "line one\nline two", price: 4500,
+                          currency: "KRW", discountedPrice: 500, stock: 3, images: ["a.jpg", "b.png"]),
+            ManifestEntry(id: nil, key: nil, name: "=HYPERLINK(\"x\")", description: "-5% off, @home", price: Decimal(string: "12.5")!,
+                          currency: "USD", discountedPrice: 0, stock: 0, images: ["a.jpg"]),
+        ]
+        let url = space.directory.appendingPathComponent(name)
+        let writer = try ManifestWriter(url: url)
+        for entry in entries { try writer.write(entry) }
+        #expect(!FileManager.default.fileExists(atPath: url.path), "not in place before finish()")
+        try writer.finish()
+        if name.hasSuffix(".csv") {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text.contains("'=HYPERLINK") && text.contains("'-5% off"), "formula cells are neutralised")
+        }
+        let result = try space.check(url)
+        #expect(result.issues.isEmpty, "\(result.issues)")
+        let back = result.drafts.map { ManifestEntry($0, relativeTo: space.directory) }
+        #expect(back == entries)
+    }
+}

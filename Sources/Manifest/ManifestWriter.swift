@@ -1,0 +1,125 @@
+import CSV
+import Foundation
+import OpenMarketAPI
+
+/// One product as a manifest row is written: what `export` writes and
+/// `import` reads back unchanged.
+public struct ManifestEntry: Sendable, Equatable {
+    public var id: Int?
+    public var key: String?
+    public var name: String
+    public var description: String
+    public var price: Decimal
+    public var currency: String
+    public var discountedPrice: Decimal
+    public var stock: Int
+    /// Paths relative to the manifest's folder, or http(s) URLs.
+    public var images: [String]
+
+    public init(id: Int?, key: String?, name: String, description: String, price: Decimal, currency: String,
+                discountedPrice: Decimal, stock: Int, images: [String]) {
+        self.id = id
+        self.key = key
+        self.name = name
+        self.description = description
+        self.price = price
+        self.currency = currency
+        self.discountedPrice = discountedPrice
+        self.stock = stock
+        self.images = images
+    }
+
+    /// A product from the server, with its images saved at `images` (relative paths).
+    public init(_ product: ProductDetail, images: [String]) {
+        let summary = product.summary
+        self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
+                  price: Decimal(summary.price), currency: summary.currency,
+                  discountedPrice: Decimal(summary.discountedPrice), stock: summary.stock, images: images)
+    }
+
+    /// A validated row, with image paths made relative to `base` when inside it.
+    public init(_ draft: ProductDraft, relativeTo base: URL) {
+        let root = base.standardizedFileURL.path + "/"
+        self.init(id: draft.id, key: draft.key, name: draft.name, description: draft.description, price: draft.price,
+                  currency: draft.currency, discountedPrice: draft.discountedPrice, stock: draft.stock,
+                  images: draft.images.map { source in
+                      switch source {
+                      case .url(let url): return url
+                      case .file(let url):
+                          let path = url.standardizedFileURL.path
+                          return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+                      }
+                  })
+    }
+}
+
+/// Writes a manifest as a stream, to a temporary name renamed into place by
+/// `finish()`, so an interrupted run never leaves a file that looks complete.
+public final class ManifestWriter {
+    public static let columns: [Column] = [.id, .key, .name, .description, .price, .currency, .discountedPrice, .stock, .images]
+
+    public let url: URL
+    public let format: ManifestFormat
+    private let temporary: URL
+    private var csv: CSVWriter?
+    private var handle: FileHandle?
+    private var count = 0
+
+    public init(url: URL, format: ManifestFormat? = nil) throws {
+        self.url = url
+        self.format = format ?? ManifestFormat(url: url)
+        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw ManifestError(file: url.lastPathComponent, message: "cannot create a file in \(url.deletingLastPathComponent().path)")
+        }
+        switch self.format {
+        case .csv:
+            guard let stream = OutputStream(url: temporary, append: false) else {
+                throw ManifestError(file: url.lastPathComponent, message: "cannot write the file")
+            }
+            stream.open()
+            let writer = try CSVWriter(stream: stream, newline: .crlf)
+            try writer.write(row: Self.columns.map(\.rawValue))
+            csv = writer
+        case .json, .jsonl:
+            handle = try FileHandle(forWritingTo: temporary)
+            if self.format == .json { handle?.write(Data("[".utf8)) }
+        }
+    }
+
+    public func write(_ entry: ManifestEntry) throws {
+        switch format {
+        case .csv:
+            let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", entry.name, entry.description,
+                         Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
+                         String(entry.stock), entry.images.joined(separator: ";")]
+            try csv?.write(row: cells.map(CSVCell.neutralise))
+        case .json, .jsonl:
+            var object: [String: Any] = [
+                "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price),
+                "currency": entry.currency, "discounted_price": NSDecimalNumber(decimal: entry.discountedPrice),
+                "stock": entry.stock, "images": entry.images,
+            ]
+            if let id = entry.id { object["id"] = id }
+            if let key = entry.key { object["key"] = key }
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            if format == .json { handle?.write(Data((count == 0 ? "\n" : ",\n").utf8)) }
+            handle?.write(data)
+            if format == .jsonl { handle?.write(Data("\n".utf8)) }
+        }
+        count += 1
+    }
+
+    /// Completes the file and moves it into place.
+    public func finish() throws {
+        if let csv { csv.stream.close() }
+        if format == .json { handle?.write(Data("\n]\n".utf8)) }
+        try handle?.close()
+        _ = try? FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: temporary, to: url)
+    }
+
+    static func number(_ value: Decimal) -> String {
+        NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
+    }
+}
