@@ -161,7 +161,7 @@ public final class ManifestValidator {
                 discount = parsed.amount
                 if let code = finalCurrency, let problem = Money.check(discount, decimals: parsed.decimals, currency: code) {
                     issue(.discountedPrice, raw, problem.rule.replacingOccurrences(of: "price", with: "discount"), problem.message)
-                } else if let amount = price, discount > amount {
+                } else if let amount = price, amount >= 0, discount > amount {
                     issue(.discountedPrice, raw, "discount-over-price", "must not be more than the price (\(amount))")
                 }
             }
