@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         // Benchmark drivers (see Benchmarks/*.sh), not part of the tool.
         .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
+        .executableTarget(name: "openmarket-bench-manifest", dependencies: ["Manifest"], path: "Benchmarks/ManifestBench"),
         .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport"]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [

@@ -28,6 +28,7 @@ public enum Money {
 
     /// The amount, the currency its symbol names (if any), and how many decimals were written.
     public static func parse(_ raw: String) -> Result<(amount: Decimal, currency: String?, decimals: Int), Problem> {
+        if let plain = plainNumber(raw) { return .success((plain.amount, nil, plain.decimals)) }
         var text = raw.trimmingCharacters(in: .whitespaces)
         var currency: String? = nil
         var negative = false
@@ -91,10 +92,39 @@ public enum Money {
         return .success((negative ? -amount : amount, currency, fraction.count))
     }
 
+    /// The common case without any allocation: ASCII digits, thousands grouped
+    /// by commas, at most one dot with one or two decimals. Anything else
+    /// (symbols, codes, signs, ambiguous forms) goes the long way, which explains.
+    static func plainNumber(_ text: String) -> (amount: Decimal, decimals: Int)? {
+        var value: UInt64 = 0
+        var digits = 0, decimals = 0, groupDigits = 0, groups = 0
+        var afterDot = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < 18 else { return nil }
+                value = value * 10 + UInt64(byte - 48)
+                digits += 1
+                if afterDot { decimals += 1 } else { groupDigits += 1 }
+            case UInt8(ascii: ","):
+                guard !afterDot, groupDigits >= 1, groups == 0 ? groupDigits <= 3 : groupDigits == 3 else { return nil }
+                groups += 1
+                groupDigits = 0
+            case UInt8(ascii: "."):
+                guard !afterDot, groupDigits >= 1, groups == 0 || groupDigits == 3 else { return nil }
+                afterDot = true
+            default:
+                return nil
+            }
+        }
+        guard digits > 0, !afterDot || (1...2).contains(decimals), groups == 0 || afterDot || groupDigits == 3 else { return nil }
+        return (Decimal(sign: .plus, exponent: -decimals, significand: Decimal(value)), decimals)
+    }
+
     /// The rules of a parsed amount in a currency; `decimals` is how many were written.
     public static func check(_ amount: Decimal, decimals: Int? = nil, currency: String) -> Problem? {
         if amount < 0 { return Problem(rule: "price-negative", message: "must be 0 or more") }
-        let digits = max(decimals ?? 0, fractionDigits(of: amount))
+        let digits = decimals ?? fractionDigits(of: amount)
         if (currency == "KRW" || currency == "JPY") && digits > 0 {
             return Problem(rule: "price-fraction", message: "\(currency) has no fractional part; write a whole number")
         }

@@ -15,6 +15,15 @@ public struct ValidationOptions: Sendable {
     public init() {}
 }
 
+struct ImageProblem: Error {
+    var rule: String
+    var message: String
+    init(_ rule: String, _ message: String) {
+        self.rule = rule
+        self.message = message
+    }
+}
+
 /// Turns raw rows into `ProductDraft`s, or into `RowIssue`s that say what to fix.
 /// Keeps only hashes of keys and names across rows, so memory stays small for
 /// millions of rows.
@@ -23,9 +32,12 @@ public final class ManifestValidator {
     public let options: ValidationOptions
     private let imagesRoot: URL
     private let imagesRootResolved: String
-    private var keys: [UInt64: Int] = [:]
-    private var names: [UInt64: Int] = [:]
+    /// Hashes of keys and names seen, with the row that had them first.
+    private var keys: [UInt64: Int32] = [:]
+    private var names: [UInt64: Int32] = [:]
     private let hasImagesColumn: Bool
+    /// Image references already resolved and checked.
+    private var resolvedImages: [String: Result<ImageSource, ImageProblem>] = [:]
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -72,7 +84,7 @@ public final class ManifestValidator {
         }
         func text(_ column: Column) -> String? {
             guard let value = raw.values[column] else { return nil }
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Self.trimmed(value)
             return trimmed.isEmpty ? nil : restore(trimmed)
         }
 
@@ -83,7 +95,7 @@ public final class ManifestValidator {
             if let first = keys[hash] {
                 issue(.key, key, "key-duplicate", "the same key as row \(first); each row needs its own key")
             } else {
-                keys[hash] = raw.number
+                keys[hash] = Int32(clamping: raw.number)
             }
         }
         var id: Int? = nil
@@ -95,7 +107,7 @@ public final class ManifestValidator {
 
         // name and description, counted as a person counts characters (grapheme clusters)
         let name = text(.name) ?? ""
-        let nameLength = ProductRules.characterCount(name)
+        let nameLength = Self.characterCount(name)
         if !ProductRules.nameLength.contains(nameLength) {
             issue(.name, name, "name-length",
                   "must be \(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters, has \(nameLength)")
@@ -104,11 +116,11 @@ public final class ManifestValidator {
             if let first = names[hash] {
                 issue(.name, name, "name-duplicate", "the same name as row \(first); the server allows it, but check it is not a mistake", .warning)
             } else {
-                names[hash] = raw.number
+                names[hash] = Int32(clamping: raw.number)
             }
         }
-        let description = raw.values[.description].map { restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? ""
-        let descriptionLength = ProductRules.characterCount(description)
+        let description = raw.values[.description].map { restore(Self.trimmed($0)) } ?? ""
+        let descriptionLength = Self.characterCount(description)
         if descriptionLength > ProductRules.descriptionMaxLength {
             issue(.description, description, "description-length",
                   "must be at most \(ProductRules.descriptionMaxLength) characters, has \(descriptionLength)")
@@ -170,8 +182,9 @@ public final class ManifestValidator {
         // stock
         var stock = 0
         if let raw = text(.stock) {
-            let cleaned = raw.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
-                .trimmingCharacters(in: .whitespaces)
+            let cleaned = raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? raw
+                : raw.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
+                    .trimmingCharacters(in: .whitespaces)
             if let value = Int(cleaned), value >= 0 { stock = value }
             else if let value = Int(cleaned), value < 0 { issue(.stock, raw, "stock-negative", "must be 0 or more") }
             else { issue(.stock, raw, "stock-integer", "must be a whole number (0 or more)") }
@@ -212,51 +225,79 @@ public final class ManifestValidator {
         }
         var sources: [ImageSource] = []
         for reference in references {
-            let lower = reference.lowercased()
-            if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-                if URL(string: reference)?.host == nil {
-                    issue(.images, reference, "image-url", "not a valid http(s) URL")
-                } else {
-                    sources.append(.url(reference))
-                }
-                continue
+            switch resolve(reference) {
+            case .success(let source): sources.append(source)
+            case .failure(let problem): issue(.images, reference, problem.rule, problem.message)
             }
-            if lower.contains("://") {
-                issue(.images, reference, "image-url", "only http and https URLs, or file paths, are allowed")
-                continue
-            }
-            let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference)
-                : imagesRoot.appendingPathComponent(reference)
-            if !reference.hasPrefix("/") && !isInside(url) {
-                issue(.images, reference, "image-path-escape",
-                      "leads outside the images folder \(imagesRoot.path); put the file inside it")
-                continue
-            }
-            if options.checkImageFiles {
-                guard FileManager.default.fileExists(atPath: url.path) else {
-                    issue(.images, reference, "image-missing", "no such file under \(url.deletingLastPathComponent().path)")
-                    continue
-                }
-                guard let handle = try? FileHandle(forReadingFrom: url) else {
-                    issue(.images, reference, "image-unreadable", "the file cannot be read")
-                    continue
-                }
-                let head = (try? handle.read(upToCount: 8)) ?? Data()
-                try? handle.close()
-                guard ImageFormat.sniff(head) != nil else {
-                    issue(.images, reference, "image-format", "not a JPEG or PNG file (judged by its content, not its name)")
-                    continue
-                }
-            }
-            sources.append(.file(url))
         }
         return sources
+    }
+
+    /// One image reference: a URL, or a file inside the images folder that exists and is
+    /// JPEG or PNG by its first 8 bytes (never decoded). Remembered per reference, since
+    /// rows often share photos and resolving symlinks costs system calls.
+    private func resolve(_ reference: String) -> Result<ImageSource, ImageProblem> {
+        if let known = resolvedImages[reference] { return known }
+        let result = resolveUncached(reference)
+        if resolvedImages.count >= 65_536 { resolvedImages.removeAll(keepingCapacity: true) }
+        resolvedImages[reference] = result
+        return result
+    }
+
+    private func resolveUncached(_ reference: String) -> Result<ImageSource, ImageProblem> {
+        let lower = reference.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard URL(string: reference)?.host != nil else { return .failure(ImageProblem("image-url", "not a valid http(s) URL")) }
+            return .success(.url(reference))
+        }
+        if lower.contains("://") {
+            return .failure(ImageProblem("image-url", "only http and https URLs, or file paths, are allowed"))
+        }
+        let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : imagesRoot.appendingPathComponent(reference)
+        if !reference.hasPrefix("/") && !isInside(url) {
+            return .failure(ImageProblem("image-path-escape", "leads outside the images folder \(imagesRoot.path); put the file inside it"))
+        }
+        if options.checkImageFiles, let problem = checkFile(url) {
+            return .failure(ImageProblem(problem.rule, problem.message))
+        }
+        return .success(.file(url))
+    }
+
+    /// Exists, readable, JPEG or PNG by its first 8 bytes (never decoded).
+    private func checkFile(_ url: URL) -> (rule: String, message: String)? {
+        var problem: (rule: String, message: String)? = nil
+        if !FileManager.default.fileExists(atPath: url.path) {
+            problem = ("image-missing", "no such file under \(url.deletingLastPathComponent().path)")
+        } else if let handle = try? FileHandle(forReadingFrom: url) {
+            let head = (try? handle.read(upToCount: 8)) ?? Data()
+            try? handle.close()
+            if ImageFormat.sniff(head) == nil {
+                problem = ("image-format", "not a JPEG or PNG file (judged by its content, not its name)")
+            }
+        } else {
+            problem = ("image-unreadable", "the file cannot be read")
+        }
+        return problem
     }
 
     /// Whether `url`, with symlinks resolved, is inside the images folder.
     private func isInside(_ url: URL) -> Bool {
         let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
         return resolved == imagesRootResolved || resolved.hasPrefix(imagesRootResolved.hasSuffix("/") ? imagesRootResolved : imagesRootResolved + "/")
+    }
+
+    /// Trims whitespace and newlines, without Foundation's work when there is none.
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        if !first.properties.isWhitespace && !last.properties.isWhitespace { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `ProductRules.characterCount`, skipping grapheme breaking for ASCII text.
+    static func characterCount(_ text: String) -> Int {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return utf8.count }
+        return ProductRules.characterCount(text)
     }
 
     /// FNV-1a of the text, to remember keys and names without keeping them.
