@@ -105,7 +105,9 @@ enum Transcoder {
         defer { try? input.close() }
         var writer: FileHandle? = nil
         if let output {
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+                throw ManifestError(file: url.path, message: "cannot create a temporary file for the conversion")
+            }
             writer = try FileHandle(forWritingTo: output)
         }
         defer { try? writer?.close() }
