@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C libraries from Debian, nothing else in these two targets.
@@ -54,6 +55,17 @@ let package = Package(
             name: "Manifest",
             dependencies: ["OpenMarketAPI", "ImagePrep", .product(name: "CSV", package: "CSV.swift")]
         ),
+        // The import pipeline: scheduling, backpressure, journal, resume, reconcile, reports.
+        .target(
+            name: "BulkImport",
+            dependencies: [
+                "Manifest", "ImagePrep", "OpenMarketAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            resources: [.copy("Resources/report.html.mustache")]
+        ),
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
             name: "ImagePrep",
@@ -81,6 +93,7 @@ let package = Package(
                 "OpenMarketAPI",
                 "ImagePrep",
                 "Manifest",
+                "BulkImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),

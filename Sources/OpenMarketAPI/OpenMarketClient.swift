@@ -67,6 +67,9 @@ public struct ClientConfiguration: Sendable {
     /// Request lines (`GET /api/products → 200 in 12 ms`) at debug level, and
     /// libcurl's header exchange at trace level; secrets are scrubbed from both.
     public var logger = Logger(label: "openmarket.client", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// Told the wait, in seconds, whenever the server answers 429, so that a
+    /// caller with many workers can slow all of them down, not just one.
+    public var onThrottle: (@Sendable (Double) -> Void)? = nil
 
     public init(server: URL, credentials: VendorCredentials? = nil) {
         self.server = server
@@ -271,6 +274,7 @@ public final class OpenMarketClient: Sendable {
                     throw .ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))")
                 }
                 retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
+                if response.status == 429 { configuration.onThrottle?(retryAfter ?? policy.backoff(afterAttempt: attempt)) }
             case .failure(let transport):
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
                 failure = .transport(endpoint: endpoint, code: transport.code, message: transport.message)

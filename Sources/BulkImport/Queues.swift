@@ -1,0 +1,86 @@
+import Foundation
+
+/// A FIFO with a capacity: `put` waits while it is full (backpressure),
+/// `take` waits while it is empty, and returns nil once closed and drained.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private var items: [Element] = []
+    private var head = 0
+    private let capacity: Int
+    private var closed = false
+    private let condition = NSCondition()
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    func put(_ item: Element) {
+        condition.lock()
+        while items.count - head >= capacity && !closed { condition.wait() }
+        if !closed { items.append(item) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count == head && !closed { condition.wait() }
+        guard items.count > head else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 1024 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return item
+    }
+
+    /// No more items will come; waiting takers get nil once it is empty.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Drops what is waiting (a stop: those rows do not start).
+    func drain() -> [Element] {
+        condition.lock()
+        defer { condition.unlock() }
+        let rest = Array(items[head...])
+        items = []
+        head = 0
+        condition.broadcast()
+        return rest
+    }
+}
+
+/// Requests per second across all workers, and a shared pause after a 429.
+final class RateLimiter: @unchecked Sendable {
+    private let interval: Double?
+    private var next = 0.0
+    private var pausedUntil = 0.0
+    private let lock = NSLock()
+
+    init(perSecond: Double?) { interval = perSecond.map { 1 / $0 } }
+
+    /// Waits for this worker's turn.
+    func acquire() {
+        lock.lock()
+        let now = Date().timeIntervalSince1970
+        var at = max(now, pausedUntil)
+        if let interval {
+            at = max(at, next)
+            next = at + interval
+        }
+        lock.unlock()
+        let wait = at - now
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    }
+
+    /// The server said 429: every worker waits this long before its next request.
+    func pause(for seconds: Double) {
+        lock.lock()
+        pausedUntil = max(pausedUntil, Date().timeIntervalSince1970 + seconds)
+        lock.unlock()
+    }
+}
