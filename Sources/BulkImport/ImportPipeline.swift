@@ -344,12 +344,19 @@ public final class ImportRun: @unchecked Sendable {
             return update(item, id: id, outcome: outcome)
         }
         // An earlier run sent this row without hearing back: look first.
-        if case .sent? = journal.state(of: item.key), let found = findOnServer(draft) {
-            journal.record(.done, key: item.key, hash: item.hash, row: draft.row, id: found.id)
-            outcome.productID = found.id
-            outcome.thumbnail = found.thumbnail
-            outcome.note = "found on the server from an earlier run whose answer was lost; not sent again"
-            return finishTiming(outcome, item)
+        if case .sent? = journal.state(of: item.key) {
+            switch lookOnServer(draft) {
+            case .success(let found?):
+                journal.record(.done, key: item.key, hash: item.hash, row: draft.row, id: found.id)
+                outcome.productID = found.id
+                outcome.thumbnail = found.thumbnail
+                outcome.note = "found on the server from an earlier run whose answer was lost; not sent again"
+                return finishTiming(outcome, item)
+            case .success(nil):
+                break
+            case .failure(let error):
+                return failed(item, "an earlier run's write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
+            }
         }
         for attempt in 1...3 {
             outcome.attempts = attempt
@@ -363,16 +370,22 @@ public final class ImportRun: @unchecked Sendable {
                 outcome.thumbnail = created.summary.thumbnail
                 return finishTiming(outcome, item)
             } catch let error where isAmbiguous(error) {
-                // The product may exist: look before sending again.
+                // The product may exist: look before sending again. If the server cannot be
+                // asked, nothing is sent: the journal keeps the row as sent, and the next run
+                // looks again.
                 Thread.sleep(forTimeInterval: 0.2)
-                if let found = findOnServer(draft) {
+                switch lookOnServer(draft) {
+                case .success(let found?):
                     journal.record(.done, key: item.key, hash: item.hash, row: draft.row, id: found.id)
                     outcome.productID = found.id
                     outcome.thumbnail = found.thumbnail
                     outcome.note = "the answer was lost; found on the server instead of sending again"
                     return finishTiming(outcome, item)
+                case .success(nil):
+                    continue
+                case .failure(let lookError):
+                    return failed(item, "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
                 }
-                continue
             } catch {
                 journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "\(error)")
                 return failed(item, "\(error)", attempts: attempt)
@@ -408,11 +421,13 @@ public final class ImportRun: @unchecked Sendable {
     // MARK: Looking on the server
 
     /// A product of this vendor with exactly this row's fields, not claimed by another row.
-    private func findOnServer(_ draft: ProductDraft) -> ProductSummary? {
+    /// Throws when the server cannot be asked: then nothing may be sent again.
+    private func findOnServer(_ draft: ProductDraft) throws(OpenMarketError) -> ProductSummary? {
         var page = 1
         while page <= 50 {
-            guard let result = try? client.page(page, perPage: 100, search: draft.name) else { return nil }
-            for product in result.pages where matches(product, draft) && !isClaimed(product.id) && owns(product.id) {
+            let result = try client.page(page, perPage: 100, search: draft.name)
+            for product in result.pages where matches(product, draft) && !isClaimed(product.id) {
+                guard try owns(product.id) else { continue }
                 claim(product.id)
                 return product
             }
@@ -422,6 +437,20 @@ public final class ImportRun: @unchecked Sendable {
         return nil
     }
 
+    /// `findOnServer`, asked a few times over a few seconds while the server is flaky.
+    private func lookOnServer(_ draft: ProductDraft) -> Result<ProductSummary?, OpenMarketError> {
+        var last: OpenMarketError = .invalidRequest("not asked")
+        for attempt in 0..<4 {
+            if attempt > 0 { Thread.sleep(forTimeInterval: 0.5 * Double(attempt)) }
+            do {
+                return .success(try findOnServer(draft))
+            } catch {
+                last = error
+            }
+        }
+        return .failure(last)
+    }
+
     private func matches(_ product: ProductSummary, _ draft: ProductDraft) -> Bool {
         product.name == draft.name && product.currency == draft.currency && product.stock == draft.stock
             && abs(product.price - Self.double(draft.price)) < 0.005
@@ -429,9 +458,15 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// Whether the product is this vendor's: asking for its delete key changes nothing
-    /// and answers only the owner.
-    private func owns(_ id: Int) -> Bool {
-        (try? client.deleteKey(id: id)) != nil
+    /// and answers only the owner (403 for another vendor's, 404 for none).
+    private func owns(_ id: Int) throws(OpenMarketError) -> Bool {
+        do {
+            _ = try client.deleteKey(id: id)
+            return true
+        } catch {
+            if error.status == 403 || error.status == 404 { return false }
+            throw error
+        }
     }
 
     /// Upsert: the vendor's products by exact name, fetched once.
@@ -452,7 +487,7 @@ public final class ImportRun: @unchecked Sendable {
         lock.lock()
         let candidates = existingByName[draft.name] ?? []
         lock.unlock()
-        for id in candidates where !isClaimed(id) && owns(id) {
+        for id in candidates where !isClaimed(id) && ((try? owns(id)) ?? false) {
             claim(id)
             return id
         }

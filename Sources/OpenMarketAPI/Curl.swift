@@ -19,6 +19,10 @@ struct HTTPRequest: Sendable {
     var followRedirects = false
     /// Stop reading an answer beyond this many bytes.
     var maxResponseBytes = 64 * 1024 * 1024
+    /// Never on a reused connection. libcurl silently sends a request again when a
+    /// reused connection dies before any answer — a POST included — which for a
+    /// register would create the product twice. On a fresh connection it does not.
+    var freshConnection = false
 }
 
 /// One part of a multipart body, handed to libcurl's mime API.
@@ -159,6 +163,7 @@ final class CurlEasy {
         _ = om_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = om_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = om_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
+        if request.freshConnection { _ = om_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }
         _ = om_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         _ = om_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = om_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))

@@ -155,6 +155,7 @@ public final class OpenMarketClient: Sendable {
         }
         var request = HTTPRequest(method: .post, url: base + "/api/products", body: .multipart(fields))
         request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
+        request.freshConnection = true
         let response = try send(request, endpoint: endpoint)
         return try decode(ProductDetail.self, from: response, endpoint: endpoint)
     }

@@ -186,6 +186,31 @@ struct ClientTests {
         await check.stop()
     }
 
+    @Test("each register call makes at most one product, even on a reused connection that the server drops")
+    func noSilentResend() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.dropRate = 0.5 }
+        let client = try makeClient(sandbox)
+        let image = try sampleImage()
+        var created = 0, ambiguous = 0
+        for i in 0..<30 {
+            do {
+                // A read first, so that the register could go out on a kept-alive connection.
+                _ = try? await client.run { try $0.page() }
+                _ = try await client.run { try $0.register(NewProduct(name: "Call \(i)", description: "", price: 1, currency: "KRW"), images: [image]) }
+                created += 1
+            } catch OpenMarketError.ambiguous {
+                ambiguous += 1
+            }
+        }
+        #expect(ambiguous > 0 && created > 0)
+        await sandbox.stop(removeData: false)
+        let check = try await TestSandbox.start(directory: sandbox.directory)
+        let names = try await makeClient(check).run { try $0.page(1, perPage: 100).pages.map(\.name) }
+        // Every call reached the server exactly once: libcurl did not send any of them twice.
+        #expect(names.count == 30 && Set(names).count == 30, "\(names.count) products for 30 calls")
+        await check.stop()
+    }
+
     @Test("a register that met a 5xx is ambiguous too; a GET under drops is retried until it gives up")
     func registerNotRepeated() async throws {
         let sandbox = try await TestSandbox.start { $0.faults.failRate = 1 }

@@ -1,0 +1,246 @@
+import Foundation
+import OpenMarketAPI
+import Sandbox
+import Testing
+import TestSupport
+
+/// A manifest of `count` rows, each with its own name and key and one small photo.
+func writeManifest(_ files: Scratch, rows count: Int, name: String = "products.csv", prefix: String = "Item") throws -> URL {
+    _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
+    var csv = "key,name,price,currency,discounted_price,stock,images\n"
+    for i in 1...count {
+        csv += "K\(i),\(prefix) number \(i),\(1000 + i),KRW,\(i % 3 == 0 ? 100 : 0),\(i % 7),p.jpg\n"
+    }
+    let url = files.directory.appendingPathComponent(name)
+    try Data(csv.utf8).write(to: url)
+    return url
+}
+
+/// Every product on the server, by paging (what a person would count).
+func allProducts(_ sandbox: TestSandbox) async throws -> [ProductSummary] {
+    var products: [ProductSummary] = []
+    var page = 1
+    while true {
+        let result = try await curl(["\(sandbox.url)/api/products?page_no=\(page)&items_per_page=500"]).decode(ProductPage.self)
+        products += result.pages
+        guard result.hasNext else { return products }
+        page += 1
+    }
+}
+
+func importArguments(_ manifest: URL, _ sandbox: TestSandbox, _ extra: [String] = []) -> [String] {
+    ["import", manifest.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier,
+     "--secret", sandbox.demo.secret, "--no-cache", "--report", manifest.deletingLastPathComponent().appendingPathComponent("report").path] + extra
+}
+
+@Suite("openmarket import", .serialized)
+struct ImportCommandTests {
+    static var samples: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("samples")
+    }
+
+    @Test("all samples imported; every product matches its row; a re-run changes nothing")
+    func samples() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let report = files.directory.appendingPathComponent("report")
+        let journal = files.directory.appendingPathComponent("journal")
+        let arguments = ["import", Self.samples.appendingPathComponent("products.csv").path, "--server", sandbox.url,
+                         "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                         "--report", report.path, "--journal", journal.path, "--no-cache"]
+        let result = try await CLIProcess.run(arguments)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("20 rows: 20 created"))
+        let products = try await allProducts(sandbox)
+        #expect(products.count == 20)
+        // Compare with the manifest, row by row.
+        let csv = try String(contentsOf: Self.samples.appendingPathComponent("products.csv"), encoding: .utf8)
+        let report_json = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as! [String: Any]
+        let rows = report_json["rows"] as! [[String: Any]]
+        #expect(rows.count == 20 && rows.allSatisfy { $0["status"] as? String == "created" })
+        for line in csv.split(separator: "\n").dropFirst() {
+            let name = String(line.split(separator: ",", maxSplits: 2)[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let product = try #require(products.first { $0.name == name }, "\(name) missing")
+            let detail = try await curl(["\(sandbox.url)/api/products/\(product.id)"]).decode(ProductDetail.self)
+            let fields = line.components(separatedBy: "\",")
+            let tail = fields.last!.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            // tail: price, currency, discounted_price, stock, images
+            #expect(detail.summary.price == Double(tail[0]), "\(name) price")
+            #expect(detail.summary.currency == tail[1], "\(name) currency")
+            #expect(detail.summary.discountedPrice == Double(tail[2]), "\(name) discount")
+            #expect(detail.summary.stock == Int(tail[3]), "\(name) stock")
+            #expect(detail.images?.count == tail[4].split(separator: ";").count, "\(name) images")
+            for image in detail.images ?? [] {
+                #expect(try await curl([image.url]).body.count <= 307_200)
+            }
+        }
+        // The photo-sized and rotated sample became an upright landscape JPEG.
+        let cup = try #require(products.first { $0.name.hasPrefix("백자 찻잔") })
+        let cupDetail = try await curl(["\(sandbox.url)/api/products/\(cup.id)"]).decode(ProductDetail.self)
+        let first = try await curl([try #require(cupDetail.images?.first?.url)])
+        #expect(first.body.count <= 307_200 && first.body.count > 100_000)
+        // The HTML report lists the products with their thumbnails.
+        let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("녹차 라떼") && html.contains("/thumbnails/") && html.contains("<meta charset=\"utf-8\">"))
+        #expect(!html.contains(sandbox.demo.secret) && !html.contains(sandbox.demo.identifier))
+
+        let again = try await CLIProcess.run(arguments)
+        #expect(again.status == 0 && again.stdout.contains("20 unchanged"))
+        #expect(try await allProducts(sandbox).count == 20)
+        await sandbox.stop()
+    }
+
+    @Test("faults: 20 % failures, 10 % dropped answers, 20 requests/s: 200 rows, each created exactly once")
+    func faults() async throws {
+        let sandbox = try await TestSandbox.start {
+            $0.faults.failRate = 0.2
+            $0.faults.dropRate = 0.1
+            $0.faults.rateLimitPerSecond = 20
+        }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 200)
+        var result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--jobs", "8"]))
+        // A row can run out of retries under heavy faults; a re-run finishes it, never doubles it.
+        var runs = 1
+        while result.status != 0 && runs < 4 {
+            result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--jobs", "8", "--resume"]))
+            runs += 1
+        }
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        await sandbox.stop(removeData: false)
+        let check = try await TestSandbox.start(directory: sandbox.directory)
+        let products = try await allProducts(check)
+        let names = products.map(\.name)
+        #expect(names.count == 200, "\(names.count) products for 200 rows after \(runs) runs")
+        #expect(Set(names).count == names.count, "duplicates: \(names.count - Set(names).count)")
+        await check.stop()
+    }
+
+    @Test("kill -9 at 5 different moments, then resume: nothing missing, nothing doubled")
+    func crashes() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 15 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 300)
+        var generator = SplitMix(seed: 42)
+        for round in 1...5 {
+            let child = try CLIProcess(importArguments(manifest, sandbox, ["--jobs", "4", "--resume"]))
+            // Wait until this run has written something, then kill it at a random moment.
+            let before = try await allProducts(sandbox).count
+            let delay = 150 + Int(generator.next() % 900)
+            try await Task.sleep(for: .milliseconds(delay))
+            child.signal(SIGKILL)
+            _ = try await child.exit()
+            let after = try await allProducts(sandbox).count
+            #expect(after >= before, "round \(round)")
+            let names = try await allProducts(sandbox).map(\.name)
+            #expect(Set(names).count == names.count, "round \(round): duplicates after a kill")
+        }
+        let final = try await CLIProcess.run(importArguments(manifest, sandbox, ["--resume"]))
+        #expect(final.status == 0, "\(final.stdout)\(final.stderr)")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == 300, "\(names.count) products for 300 rows")
+        #expect(Set(names).count == 300)
+        await sandbox.stop()
+    }
+
+    @Test("dry run writes nothing; a row with a missing image fails alone; exit 1 lists it")
+    func dryRunAndBadRow() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 5)
+        var text = try String(contentsOf: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: "K3,Item number 3,1003,KRW,100,3,p.jpg", with: "K3,Item number 3,1003,KRW,100,3,gone.jpg")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        let dry = try await CLIProcess.run(importArguments(manifest, sandbox, ["--dry-run"]))
+        #expect(dry.stdout.contains("4 would-create") && dry.stdout.contains("1 failed") && dry.stdout.contains("dry run"))
+        #expect(try await allProducts(sandbox).isEmpty)
+        let real = try await CLIProcess.run(importArguments(manifest, sandbox))
+        #expect(real.status == 1)
+        #expect(real.stdout.contains("row 4 failed") && real.stdout.contains("gone.jpg"))
+        #expect(try await allProducts(sandbox).count == 4)
+        let csv = try String(contentsOf: manifest.deletingLastPathComponent().appendingPathComponent("report/report.csv"), encoding: .utf8)
+        #expect(csv.contains("4,K3,Item number 3,failed"))
+        await sandbox.stop()
+    }
+
+    @Test("update and upsert round trips")
+    func updateAndUpsert() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 3)
+        #expect(try await CLIProcess.run(importArguments(manifest, sandbox)).status == 0)
+        let products = try await allProducts(sandbox)
+        let first = try #require(products.first { $0.name == "Item number 1" })
+        // update: a row with an id changes the product; images cannot change and the report says so.
+        let update = files.directory.appendingPathComponent("update.csv")
+        try "id,name,price,currency,stock,images\n\(first.id),Item number 1 (new),5555,KRW,9,p.jpg;p.jpg\n"
+            .write(to: update, atomically: true, encoding: .utf8)
+        let updated = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update"]))
+        #expect(updated.status == 0 && updated.stdout.contains("1 updated"), "\(updated.stdout)\(updated.stderr)")
+        let detail = try await curl(["\(sandbox.url)/api/products/\(first.id)"]).decode(ProductDetail.self)
+        #expect(detail.summary.name == "Item number 1 (new)" && detail.summary.price == 5555 && detail.summary.stock == 9)
+        let report = try String(contentsOf: files.directory.appendingPathComponent("report/report.csv"), encoding: .utf8)
+        #expect(report.contains("images cannot be changed"))
+        // update without an id is an error for that row
+        let noID = files.directory.appendingPathComponent("noid.csv")
+        try "name,price,images\nNo id here,1000,p.jpg\n".write(to: noID, atomically: true, encoding: .utf8)
+        let refused = try await CLIProcess.run(importArguments(noID, sandbox, ["--mode", "update"]))
+        #expect(refused.status == 1 && refused.stdout.contains("needs an id"))
+        // upsert: an existing name is updated, a new name is created.
+        let upsert = files.directory.appendingPathComponent("upsert.csv")
+        try "name,price,currency,stock,images\nItem number 2,7777,KRW,1,p.jpg\nBrand new item,100,KRW,1,p.jpg\n"
+            .write(to: upsert, atomically: true, encoding: .utf8)
+        let upserted = try await CLIProcess.run(importArguments(upsert, sandbox, ["--mode", "upsert"]))
+        #expect(upserted.status == 0 && upserted.stdout.contains("1 created") && upserted.stdout.contains("1 updated"),
+                "\(upserted.stdout)\(upserted.stderr)")
+        let after = try await allProducts(sandbox)
+        #expect(after.count == 4)
+        #expect(after.first { $0.name == "Item number 2" }?.price == 7777)
+        await sandbox.stop()
+    }
+
+    @Test("Ctrl-C stops gracefully and leaves a journal that a resume completes")
+    func interrupt() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 120)
+        let child = try CLIProcess(importArguments(manifest, sandbox, ["--jobs", "2"]))
+        _ = try await child.waitForOutput(timeout: .seconds(60)) { _ in true }
+        try await Task.sleep(for: .milliseconds(1200))
+        child.signal(SIGINT)
+        let status = try await child.exit()
+        #expect(status == 1)
+        #expect(child.stdout.contains("Stopped") && child.stdout.contains("--resume"), "\(child.stdout)")
+        let partial = try await allProducts(sandbox).count
+        #expect(partial > 0 && partial < 120)
+        let resumed = try await CLIProcess.run(importArguments(manifest, sandbox, ["--resume"]))
+        #expect(resumed.status == 0)
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == 120 && Set(names).count == 120)
+        await sandbox.stop()
+    }
+
+    @Test("unreachable server or refused credentials: exit 3 before anything is written")
+    func preflight() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 2)
+        let refused = try await CLIProcess.run(["import", manifest.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier,
+                                                "--secret", "wrong-secret-value"])
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(!refused.stderr.contains("wrong-secret-value"))
+        #expect(try await allProducts(sandbox).isEmpty)
+        let url = sandbox.url
+        await sandbox.stop()
+        let down = try await CLIProcess.run(["import", manifest.path, "--server", url, "--identifier", "x", "--secret", "y"])
+        #expect(down.status == 3)
+    }
+}
