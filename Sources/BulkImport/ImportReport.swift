@@ -23,6 +23,10 @@ public enum ImportReport {
         zip(before, after).map { "\($0) → \($1)" }.joined(separator: "; ")
     }
 
+    static func kilobytes(_ bytes: Int) -> String {
+        bytes >= 1_048_576 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : "\(max(1, bytes / 1024)) KB"
+    }
+
     static func writeCSV(_ rows: [RowOutcome], to url: URL) throws {
         guard let stream = OutputStream(url: url, append: false) else { throw CocoaError(.fileWriteUnknown) }
         stream.open()
@@ -47,8 +51,11 @@ public enum ImportReport {
              "values": row.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: " · ")]
         }
         let products = rows.filter { !$0.isFailure }.map { row -> [String: Any] in
+            let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
+                before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
+            }.joined(separator: ", ")
             var item: [String: Any] = ["row": row.row, "name": row.name, "status": row.status.rawValue,
-                                       "images": sizes(row.imagesBefore, row.imagesAfter), "note": row.note ?? ""]
+                                       "images": images, "note": row.note ?? ""]
             if let id = row.productID { item["product_id"] = id }
             if let thumbnail = row.thumbnail, thumbnail.hasPrefix("http://") || thumbnail.hasPrefix("https://") {
                 item["thumbnail"] = thumbnail
