@@ -126,8 +126,11 @@ public final class ImportRun: @unchecked Sendable {
     let journal: Journal
     private let limiter: RateLimiter
     private let lock = NSLock()
-    private var outcomes: [RowOutcome] = []
+    private var counts: [String: Int] = [:]
+    private var finished = 0
     private var failures = 0
+    /// Where finished rows go (streamed: the run keeps no row in memory).
+    public let report: ImportReport?
     private var stopReason: String?
     private var claimedIDs = Set<Int>()
     private var existingByName: [String: [Int]] = [:]
@@ -135,8 +138,9 @@ public final class ImportRun: @unchecked Sendable {
     public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
     private var total = 0
 
-    public init(options: ImportOptions, client: OpenMarketClient) throws {
+    public init(options: ImportOptions, client: OpenMarketClient, report: ImportReport?) throws {
         self.options = options
+        self.report = report
         self.client = client
         self.journal = try Journal(url: options.journal)
         self.limiter = RateLimiter(perSecond: options.rate)
@@ -157,21 +161,23 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     private func finish(_ outcome: RowOutcome) {
+        report?.add(outcome)
         lock.lock()
-        outcomes.append(outcome)
+        finished += 1
+        counts[outcome.status.rawValue, default: 0] += 1
         if outcome.isFailure {
             failures += 1
             if let max = options.maxErrors, failures >= max, stopReason == nil {
                 stopReason = "stopped after \(failures) failed rows (--max-errors \(max))"
             }
         }
-        let (done, failed, total) = (outcomes.count, failures, self.total)
+        let (done, failed, total) = (finished, failures, self.total)
         lock.unlock()
         onProgress?(done, total, failed)
     }
 
     /// Runs the import. Blocking: call from a thread of its own.
-    public func run() throws(ManifestError) -> (summary: ImportSummary, rows: [RowOutcome]) {
+    public func run() throws(ManifestError) -> ImportSummary {
         let started = Date()
         // First pass: count rows (for progress) without keeping them.
         var rowCount = 0
@@ -243,18 +249,17 @@ public final class ImportRun: @unchecked Sendable {
         _ = uploadQueue.drain()
 
         lock.lock()
-        let rows = outcomes.sorted { $0.row < $1.row }
         let reason = stopReason
-        lock.unlock()
         var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
+        result.counts = counts
+        lock.unlock()
         result.rows = rowCount
-        for row in rows { result.counts[row.status.rawValue, default: 0] += 1 }
         result.seconds = Date().timeIntervalSince(started)
-        let written = rows.filter { [.created, .updated].contains($0.status) }.count
+        let written = (result.counts["created"] ?? 0) + (result.counts["updated"] ?? 0)
         result.productsPerSecond = result.seconds > 0 ? Double(written) / result.seconds : 0
         result.stopped = reason
-        return (result, rows)
+        return result
     }
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -3,20 +3,89 @@ import Foundation
 import Manifest
 import Mustache
 
-/// The run's report: `report.csv` and `report.json` (one line per row; the JSON
-/// also holds the summary) and `report.html` (failures first, then the
-/// products with their thumbnails). Never holds an identifier or a secret:
-/// nothing here ever sees them.
-public enum ImportReport {
-    public static func write(summary: ImportSummary, rows: [RowOutcome], manifest: URL, to directory: URL) throws {
+/// The run's report, written as the rows finish so that memory stays flat:
+/// `report.csv` and `report.json` (one line per row, in the order rows
+/// finished; the JSON also holds the summary) and `report.html` (summary,
+/// failures first with the reason and the row's values, then the products with
+/// their thumbnails — the first `htmlProductLimit` of them). Nothing here ever
+/// sees the identifier or the secret.
+public final class ImportReport: @unchecked Sendable {
+    public let directory: URL
+    public let manifest: URL
+    public static let htmlProductLimit = 1000
+    public static let failureLimit = 10_000
+
+    private let lock = NSLock()
+    private let csvStream: OutputStream
+    private let csv: CSVWriter
+    private let rowsFile: URL
+    private let rowsHandle: FileHandle
+    private let encoder: JSONEncoder
+    private var rowCount = 0
+    public private(set) var failures: [RowOutcome] = []
+    public private(set) var failureCount = 0
+    private var products: [RowOutcome] = []
+    private var productCount = 0
+
+    public init(directory: URL, manifest: URL) throws {
+        self.directory = directory
+        self.manifest = manifest
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try writeCSV(rows, to: directory.appendingPathComponent("report.csv"))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        struct Document: Encodable { var summary: ImportSummary; var rows: [RowOutcome] }
-        try encoder.encode(Document(summary: summary, rows: rows)).write(to: directory.appendingPathComponent("report.json"))
-        try html(summary: summary, rows: rows, manifest: manifest)
-            .write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
+        guard let stream = OutputStream(url: directory.appendingPathComponent("report.csv"), append: false) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
+        }
+        stream.open()
+        csvStream = stream
+        csv = try CSVWriter(stream: stream, newline: .crlf)
+        try csv.write(row: ["row", "key", "name", "status", "product_id", "error", "images (bytes before → after)",
+                            "attempts", "seconds", "note"])
+        rowsFile = directory.appendingPathComponent(".rows.partial")
+        guard FileManager.default.createFile(atPath: rowsFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: rowsFile.path])
+        }
+        rowsHandle = try FileHandle(forWritingTo: rowsFile)
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    /// Records one finished row.
+    public func add(_ row: RowOutcome) {
+        lock.lock()
+        defer { lock.unlock() }
+        try? csv.write(row: [String(row.row), row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
+                             row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
+                             String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
+        if let line = try? encoder.encode(row) {
+            rowsHandle.write((rowCount == 0 ? Data() : Data(",\n  ".utf8)) + line)
+        }
+        rowCount += 1
+        if row.isFailure {
+            failureCount += 1
+            if failures.count < Self.failureLimit { failures.append(row) }
+        } else {
+            productCount += 1
+            if products.count < Self.htmlProductLimit { products.append(row) }
+        }
+    }
+
+    /// Completes the three files.
+    public func finish(_ summary: ImportSummary) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        csvStream.close()
+        try rowsHandle.close()
+        // report.json: the summary, then the rows streamed from the partial file.
+        let json = directory.appendingPathComponent("report.json")
+        guard FileManager.default.createFile(atPath: json.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let out = try FileHandle(forWritingTo: json)
+        out.write(Data("{\n\"summary\": ".utf8) + (try encoder.encode(summary)) + Data(",\n\"rows\": [\n  ".utf8))
+        let input = try FileHandle(forReadingFrom: rowsFile)
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { out.write(chunk) }
+        try input.close()
+        out.write(Data("\n]\n}\n".utf8))
+        try out.close()
+        try? FileManager.default.removeItem(at: rowsFile)
+        try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
     }
 
     static func sizes(_ before: [Int], _ after: [Int]) -> String {
@@ -27,32 +96,19 @@ public enum ImportReport {
         bytes >= 1_048_576 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : "\(max(1, bytes / 1024)) KB"
     }
 
-    static func writeCSV(_ rows: [RowOutcome], to url: URL) throws {
-        guard let stream = OutputStream(url: url, append: false) else { throw CocoaError(.fileWriteUnknown) }
-        stream.open()
-        let csv = try CSVWriter(stream: stream, newline: .crlf)
-        try csv.write(row: ["row", "key", "name", "status", "product_id", "error", "images (bytes before → after)", "attempts", "seconds", "note"])
-        for row in rows {
-            try csv.write(row: [String(row.row), row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
-                                row.error ?? "", sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
-                                String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
-        }
-        stream.close()
-    }
-
-    static func html(summary: ImportSummary, rows: [RowOutcome], manifest: URL) throws -> String {
+    private func html(_ summary: ImportSummary) throws -> String {
         let url = Bundle.module.url(forResource: "report.html", withExtension: "mustache")
         guard let url, let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "report.html.mustache"])
         }
         let template = try MustacheTemplate(string: text)
-        let failures = rows.filter(\.isFailure).map { row -> [String: Any] in
+        let failed = failures.sorted { $0.row < $1.row }.map { row -> [String: Any] in
             ["row": row.row, "name": row.name, "error": row.error ?? "",
              "values": row.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: " · ")]
         }
-        let products = rows.filter { !$0.isFailure }.map { row -> [String: Any] in
+        let shown = products.sorted { $0.row < $1.row }.map { row -> [String: Any] in
             let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
-                before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
+                before == after ? Self.kilobytes(after) : "\(Self.kilobytes(before)) → \(Self.kilobytes(after))"
             }.joined(separator: ", ")
             var item: [String: Any] = ["row": row.row, "name": row.name, "status": row.status.rawValue,
                                        "images": images, "note": row.note ?? ""]
@@ -67,8 +123,9 @@ public enum ImportReport {
             "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
             "rate": String(format: "%.1f", summary.productsPerSecond), "stopped": summary.stopped ?? "",
             "counts": summary.counts.sorted { $0.key < $1.key }.map { ["status": $0.key, "count": $0.value] },
-            "has_failures": !failures.isEmpty, "failure_count": failures.count, "failures": failures,
-            "has_products": !products.isEmpty, "product_count": products.count, "products": products,
+            "has_failures": !failed.isEmpty, "failure_count": failureCount, "failures": failed,
+            "has_products": !shown.isEmpty, "product_count": productCount, "products": shown,
+            "more_products": productCount > shown.count ? productCount - shown.count : 0,
         ]
         return template.render(context)
     }

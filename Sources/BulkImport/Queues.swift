@@ -3,7 +3,9 @@ import Foundation
 /// A FIFO with a capacity: `put` waits while it is full (backpressure),
 /// `take` waits while it is empty, and returns nil once closed and drained.
 final class BoundedQueue<Element>: @unchecked Sendable {
-    private var items: [Element] = []
+    /// Taken slots are cleared at once, so that a taken item (a row with its photos)
+    /// is freed as soon as its taker is done with it.
+    private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
@@ -23,10 +25,10 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while items.count == head && !closed { condition.wait() }
-        guard items.count > head else { return nil }
-        let item = items[head]
+        guard items.count > head, let item = items[head] else { return nil }
+        items[head] = nil
         head += 1
-        if head > 1024 && head * 2 > items.count {
+        if head >= 64 {
             items.removeFirst(head)
             head = 0
         }
@@ -46,7 +48,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     func drain() -> [Element] {
         condition.lock()
         defer { condition.unlock() }
-        let rest = Array(items[head...])
+        let rest = items[head...].compactMap { $0 }
         items = []
         head = 0
         condition.broadcast()

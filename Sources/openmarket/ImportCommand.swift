@@ -110,11 +110,19 @@ struct ImportCommand: AsyncParsableCommand {
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
         let progress = Progress(quiet: quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
-        let outcome: (ImportSummary, [RowOutcome])
+        let summary: ImportSummary
+        let report: ImportReport
         do {
-            outcome = try await Self.onThread {
+            report = try ImportReport(directory: reportURL, manifest: manifestURL)
+        } catch {
+            await connection.close()
+            Console.error("openmarket import: cannot write the report in \(reportURL.path): \(error)")
+            throw ExitCode(2)
+        }
+        do {
+            summary = try await Self.onThread {
                 try Self.preflight(client, dryRun: settings.dryRun)
-                let run = try ImportRun(options: settings, client: client)
+                let run = try ImportRun(options: settings, client: client, report: report)
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Self.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
@@ -122,13 +130,14 @@ struct ImportCommand: AsyncParsableCommand {
             }
         } catch {
             await connection.close()
+            // Nothing was imported: leave no half-written report behind.
+            try? FileManager.default.removeItem(at: reportURL)
             throw reportFailure(error)
         }
         await connection.close()
-        let (summary, rows) = outcome
         progress.finish()
-        try ImportReport.write(summary: summary, rows: rows, manifest: manifestURL, to: reportURL)
-        Self.printSummary(summary, rows: rows, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
+        try report.finish(summary)
+        Self.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
     }
 
@@ -196,7 +205,7 @@ struct ImportCommand: AsyncParsableCommand {
         return formatter.string(from: Date())
     }
 
-    static func printSummary(_ summary: ImportSummary, rows: [RowOutcome], report: URL, json: Bool, command: [String]) {
+    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String]) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -208,7 +217,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let counts = summary.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
-        for row in rows.filter(\.isFailure).prefix(10) {
+        for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
             Console.line("  row \(row.row) failed: \(row.error ?? "")")
         }
         if summary.failed > 10 { Console.line("  … and \(summary.failed - 10) more in the report") }
