@@ -30,6 +30,11 @@ public final class Journal: @unchecked Sendable {
     public let url: URL
     private let handle: FileHandle
     private let lock = NSLock()
+    /// One fsync at a time; each covers every line written before it started, so
+    /// that workers recording at the same moment share one (group commit).
+    private let syncLock = NSLock()
+    private var written: UInt64 = 0
+    private var synced: UInt64 = 0
     public private(set) var states: [String: State] = [:]
 
     public init(url: URL) throws {
@@ -65,19 +70,32 @@ public final class Journal: @unchecked Sendable {
         return states[key]
     }
 
-    /// Appends and syncs to disk before returning.
+    /// Appends, and returns only once the line is on disk (fsync).
     public func record(_ event: Entry.Event, key: String, hash: String, row: Int, id: Int? = nil, error: String? = nil) {
         let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
         guard var line = try? JSONEncoder().encode(entry) else { return }
         line.append(0x0A)
         lock.lock()
-        defer { lock.unlock() }
         handle.write(line)
-        try? handle.synchronize()
+        written += 1
+        let mine = written
         switch event {
         case .sent: states[key] = .sent(at: entry.time, hash: hash)
         case .done: states[key] = .done(id: id ?? 0, hash: hash)
         case .failed: if case .done = states[key] {} else { states[key] = .failed }
         }
+        lock.unlock()
+
+        syncLock.lock()
+        defer { syncLock.unlock() }
+        lock.lock()
+        let covered = synced >= mine
+        let target = written
+        lock.unlock()
+        guard !covered else { return }
+        try? handle.synchronize()
+        lock.lock()
+        synced = max(synced, target)
+        lock.unlock()
     }
 }

@@ -116,13 +116,12 @@ struct RegisterForm: Sendable {
         self.images = images
     }
 
-    /// Checks the images' count, size and content; makes their thumbnails.
-    func prepareImages(maxBytes: Int, thumbnailMaxEdge: Int) throws -> [IncomingImage] {
+    /// Checks the images' count, size and content. (Thumbnails are made when first asked for.)
+    func prepareImages(maxBytes: Int) throws -> [IncomingImage] {
         guard !images.isEmpty else { throw SandboxError.badRequest("images: at least 1 image is required") }
         guard images.count <= 5 else {
             throw SandboxError.badRequest("images: at most 5 images, got \(images.count)")
         }
-        var codec: JPEGCodec?
         return try images.enumerated().map { index, part in
             let label = "images[\(index + 1)]" + (part.filename.map { " '\($0)'" } ?? "")
             guard part.body.count <= maxBytes else {
@@ -131,13 +130,7 @@ struct RegisterForm: Sendable {
             guard let format = ImageFormat.sniff(part.body) else {
                 throw SandboxError.badRequest("\(label): not a JPEG or PNG file (judged by its content, not its name)")
             }
-            var thumbnail: [UInt8]? = nil
-            if format == .jpeg {
-                if codec == nil { codec = try JPEGCodec() }
-                // A JPEG TurboJPEG cannot decode (CMYK, damaged) serves as its own thumbnail.
-                thumbnail = try? Thumbnailer.thumbnail(ofJPEG: part.body, maxEdge: thumbnailMaxEdge, codec: codec!)
-            }
-            return IncomingImage(format: format, bytes: part.body, thumbnail: thumbnail)
+            return IncomingImage(format: format, bytes: part.body)
         }
     }
 }

@@ -65,7 +65,7 @@ struct SandboxRoutes: Sendable {
         let name = context.parameters.get("file") ?? ""
         let parts = name.split(separator: ".")
         guard parts.count == 2, Int(parts[0]) != nil, let format = ["jpg": "image/jpeg", "png": "image/png"][String(parts[1])],
-              let data = store.imageFile(named: name, thumbnail: thumbnail) else {
+              let data = store.imageFile(named: name, thumbnail: thumbnail, thumbnailMaxEdge: configuration.thumbnailMaxEdge) else {
             throw SandboxError.notFound("no image \(name)")
         }
         // A PNG serves as its own thumbnail; a JPEG thumbnail is always a JPEG.
@@ -86,8 +86,7 @@ struct SandboxRoutes: Sendable {
         try ProductValidation.rejectUnknownKeys(params, allowed: ProductValidation.registerKeys, what: "params")
         try checkSecret(params, of: vendor)
         let fields = try validation.registerFields(params)
-        let images = try form.prepareImages(
-            maxBytes: configuration.limits.maxImageBytes, thumbnailMaxEdge: configuration.thumbnailMaxEdge)
+        let images = try form.prepareImages(maxBytes: configuration.limits.maxImageBytes)
         let stored = try await store.register(vendorId: vendor.id!, fields: fields, images: images)
         return try json(stored.detail(base: baseURL(request)), status: .created)
     }

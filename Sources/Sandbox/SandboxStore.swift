@@ -20,12 +20,10 @@ struct ProductFields: Sendable, Equatable {
     var stock: Int
 }
 
-/// An image received in a register request, with its thumbnail already made
-/// (nil: the image serves as its own thumbnail).
+/// An image received in a register request.
 struct IncomingImage: Sendable {
     var format: ImageFormat
     var bytes: [UInt8]
-    var thumbnail: [UInt8]?
 }
 
 /// A product with its images and owner, as read from the store.
@@ -264,7 +262,6 @@ final class SandboxStore: Sendable {
 
     func register(vendorId: Int64, fields: ProductFields, images: [IncomingImage]) async throws -> StoredProduct {
         let imagesDirectory = self.imagesDirectory
-        let thumbnailsDirectory = self.thumbnailsDirectory
         return try await pool.write { db in
             let now = Date().timeIntervalSince1970
             var product = ProductRow(
@@ -276,12 +273,9 @@ final class SandboxStore: Sendable {
             for (position, image) in images.enumerated() {
                 var row = ImageRow(id: nil, productId: product.id!, position: position,
                                    format: image.format.rawValue, byteCount: image.bytes.count,
-                                   hasThumbnail: image.thumbnail != nil, createdAt: now)
+                                   hasThumbnail: false, createdAt: now)
                 try row.insert(db)
                 try Data(image.bytes).write(to: imagesDirectory.appendingPathComponent(row.fileName), options: .atomic)
-                if let thumbnail = image.thumbnail {
-                    try Data(thumbnail).write(to: thumbnailsDirectory.appendingPathComponent(row.fileName), options: .atomic)
-                }
                 if position == 0 {
                     product.thumbnailImageId = row.id
                     try product.update(db)
@@ -350,12 +344,21 @@ final class SandboxStore: Sendable {
         return product
     }
 
-    /// An image file's bytes, or nil when there is no such file.
-    func imageFile(named name: String, thumbnail: Bool) -> Data? {
-        let directory = thumbnail ? thumbnailsDirectory : imagesDirectory
-        if let data = try? Data(contentsOf: directory.appendingPathComponent(name)) { return data }
-        // An image small enough to be its own thumbnail has no thumbnail file.
-        return thumbnail ? try? Data(contentsOf: imagesDirectory.appendingPathComponent(name)) : nil
+    /// An image file's bytes, or nil when there is no such file. A JPEG's thumbnail
+    /// is made with TurboJPEG the first time it is asked for, then kept; a PNG, a
+    /// small JPEG or one TurboJPEG cannot read (CMYK, damaged) is its own thumbnail.
+    func imageFile(named name: String, thumbnail: Bool, thumbnailMaxEdge: Int) -> Data? {
+        guard thumbnail else { return try? Data(contentsOf: imagesDirectory.appendingPathComponent(name)) }
+        let thumbnailURL = thumbnailsDirectory.appendingPathComponent(name)
+        if let data = try? Data(contentsOf: thumbnailURL) { return data }
+        guard let original = try? Data(contentsOf: imagesDirectory.appendingPathComponent(name)) else { return nil }
+        guard ImageFormat.sniff(original) == .jpeg, let codec = try? JPEGCodec(),
+              let made = try? Thumbnailer.thumbnail(ofJPEG: Array(original), maxEdge: thumbnailMaxEdge, codec: codec) else {
+            return original
+        }
+        let data = Data(made)
+        try? data.write(to: thumbnailURL, options: .atomic)
+        return data
     }
 }
 
