@@ -244,3 +244,62 @@ struct ImportCommandTests {
         #expect(down.status == 3)
     }
 }
+
+@Suite("openmarket import: URLs, rate, machine output")
+struct ImportExtrasTests {
+    @Test("images given as http(s) URLs are downloaded and prepared like files; a bad URL fails its row alone")
+    func imageURLs() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        // A photo served over HTTP: the first product's image.
+        let seed = try await Register(sandbox, name: "Seed product", images: [try files.write(Fixtures.jpeg(width: 700, height: 500, quality: 75), named: "s.jpg")])
+            .send().decode(ProductDetail.self)
+        let url = try #require(seed.images?.first?.url)
+        let manifest = files.directory.appendingPathComponent("urls.csv")
+        try "name,price,images\nFrom a URL,1000,\(url)\nBroken URL,1000,\(sandbox.url)/images/999999.jpg\n"
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--max-bytes", "40000"]))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("1 created") && result.stdout.contains("1 failed") && result.stdout.contains("404"))
+        let products = try await allProducts(sandbox)
+        let made = try #require(products.first { $0.name == "From a URL" })
+        let detail = try await curl(["\(sandbox.url)/api/products/\(made.id)"]).decode(ProductDetail.self)
+        let image = try await curl([try #require(detail.images?.first?.url)])
+        #expect(image.body.count <= 40_000 && image.body.count > 1_000)
+        await sandbox.stop()
+    }
+
+    @Test("--rate caps requests per second across workers")
+    func rate() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 12)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--rate", "8", "--jobs", "4"]))
+        let elapsed = clock.now - start
+        #expect(result.status == 0)
+        // 12 writes at 8 per second take at least 11/8 s, whatever the number of workers.
+        #expect(elapsed >= .milliseconds(1375), "\(elapsed)")
+        await sandbox.stop()
+    }
+
+    @Test("--log-format json: progress and summary as JSON objects")
+    func jsonLog() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 3)
+        let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--log-format", "json"]))
+        #expect(result.status == 0)
+        let summaryLine = try #require(result.stdout.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summaryLine.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "summary")
+        let summary = try #require(object["summary"] as? [String: Any])
+        #expect((summary["counts"] as? [String: Int])?["created"] == 3)
+        #expect(result.stderr.contains("\"event\":\"progress\""))
+        #expect(!result.stdout.contains(sandbox.demo.secret) && !result.stderr.contains(sandbox.demo.secret))
+    }
+}
