@@ -56,23 +56,23 @@ quality() {
     ssim_sum=$(awk -v a="$ssim_sum" -v b="$s" 'BEGIN{print a+b}')
     n=$((n + 1))
   done
-  awk -v p="$psnr_sum" -v s="$ssim_sum" -v n="$n" 'BEGIN{printf "%.2f dB | %.4f", p/n, s/n}'
+  awk -v p="$psnr_sum" -v s="$ssim_sum" -v n="$n" 'BEGIN{printf "%.2f dB %.4f", p/n, s/n}'
 }
 q_om=$(quality "$work/om")
 q_im=$(quality "$work/im")
 dims_om=$(identify -format '%wx%h\n' "$work"/om/*.jpg | sort | uniq -c | sort -rn | head -1 | awk '{print $2}')
 dims_im=$(identify -format '%wx%h\n' "$work"/im/*.jpg | sort | uniq -c | sort -rn | head -1 | awk '{print $2}')
 
-row() { printf '| %-44s | %8s | %9s | %10s | %12s | %10s | %24s |\n' "$@"; }
+row() { printf '| %-46s | %8s | %9s | %10s | %12s | %10s | %9s | %6s |\n' "$@"; }
 rate() { awk -v n="$COUNT" -v t="$1" 'BEGIN{printf "%.2f", n/t}'; }
 {
   echo "Shrink under 307,200 bytes: $COUNT JPEGs of 8–12 MP ($(awk -v b="$in_bytes" 'BEGIN{printf "%.0f", b/1048576}') MB in all), $cores cores, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  row "tool" "seconds" "images/s" "total KB" "largest B" "typical px" "PSNR | SSIM vs source"
-  row "---" "---:" "---:" "---:" "---:" "---:" "---:"
-  row "openmarket images shrink (--jobs $cores)" "$t_om" "$(rate "$t_om")" "$(( $(bytes "$work/om") / 1024 ))" "$(max_bytes "$work/om")" "$dims_om" "$q_om"
-  row "ImageMagick convert -define jpeg:extent (-P $cores)" "$t_im" "$(rate "$t_im")" "$(( $(bytes "$work/im") / 1024 ))" "$(max_bytes "$work/im")" "$dims_im" "$q_im"
-  row "floor: djpeg -scale 1/2 | cjpeg -q 85 (-P $cores)" "$t_floor" "$(rate "$t_floor")" "$(( $(bytes "$work/floor") / 1024 ))" "$(max_bytes "$work/floor")" "n/a" "n/a (no size target)"
+  row "tool" "seconds" "images/s" "total KB" "largest B" "typical px" "PSNR" "SSIM"
+  row "---" "---:" "---:" "---:" "---:" "---:" "---:" "---:"
+  row "openmarket images shrink (--jobs $cores)" "$t_om" "$(rate "$t_om")" "$(( $(bytes "$work/om") / 1024 ))" "$(max_bytes "$work/om")" "$dims_om" "${q_om% *}" "${q_om##* }"
+  row "ImageMagick convert -define jpeg:extent (-P $cores)" "$t_im" "$(rate "$t_im")" "$(( $(bytes "$work/im") / 1024 ))" "$(max_bytes "$work/im")" "$dims_im" "${q_im% *}" "${q_im##* }"
+  row "floor: djpeg -scale 1/2, cjpeg -q 85 (-P $cores)" "$t_floor" "$(rate "$t_floor")" "$(( $(bytes "$work/floor") / 1024 ))" "$(max_bytes "$work/floor")" "n/a" "n/a" "n/a"
   echo
   awk -v om="$t_om" -v im="$t_im" -v fl="$t_floor" 'BEGIN{printf "openmarket vs ImageMagick: %.1f× the throughput; vs the floor: %.2f× its time\n", im/om, om/fl}'
 } | tee Benchmarks/results/shrink.md

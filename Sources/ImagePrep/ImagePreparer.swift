@@ -168,7 +168,7 @@ public final class ImagePreparer {
         var best: (quality: Int, data: [UInt8])? = nil
         var samples: [(quality: Int, size: Int)] = []
         var encodes = 0
-        var quality = min(settings.qualityCeiling, max(settings.qualityFloor, 85))
+        var quality = min(settings.qualityCeiling, max(settings.qualityFloor, 75))
         while low + 1 < high && encodes < 8 {
             let data: [UInt8]
             do { data = try codec.encode(image, quality: quality) } catch { throw .unreadable("\(error)") }
