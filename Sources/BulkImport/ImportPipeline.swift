@@ -147,6 +147,11 @@ public final class ImportRun: @unchecked Sendable {
         for case .done(let id, _) in journal.states.values { claimedIDs.insert(id) }
     }
 
+    /// The server answered 429: every worker waits before its next request.
+    public func throttle(for seconds: Double) {
+        limiter.pause(for: seconds)
+    }
+
     /// Graceful stop: no new rows start; rows in flight finish.
     public func stop(_ reason: String) {
         lock.lock()

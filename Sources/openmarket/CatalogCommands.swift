@@ -16,7 +16,7 @@ struct HealthCommand: AsyncParsableCommand {
 
     func run() async throws {
         // One quick retry at most: a health check should answer fast.
-        let connection = try await Connection.open(server, retry: { $0.maxAttempts = 2 })
+        let connection = try await Connection.open(server, configure: { $0.retry.maxAttempts = 2 })
         let url = connection.client.configuration.server.absoluteString
         let clock = ContinuousClock()
         let start = clock.now

@@ -104,7 +104,9 @@ struct ImportCommand: AsyncParsableCommand {
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
             .appendingPathComponent("openmarket-report-\(Self.timestamp())").path)
 
-        let connection = try await Connection.open(server)
+        // A 429 seen by one worker's client slows every worker (the run is made later).
+        let relay = ThrottleRelay()
+        let connection = try await Connection.open(server, configure: { $0.onThrottle = { relay.forward($0) } })
         let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
@@ -123,6 +125,7 @@ struct ImportCommand: AsyncParsableCommand {
             summary = try await Self.onThread {
                 try Self.preflight(client, dryRun: settings.dryRun)
                 let run = try ImportRun(options: settings, client: client, report: report)
+                relay.target = run
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Self.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
@@ -277,6 +280,17 @@ final class Progress: @unchecked Sendable {
     func finish() {
         if tty && !quiet && !json { FileHandle.standardError.write(Data("\n".utf8)) }
     }
+}
+
+/// Passes the client's 429 waits to the import run once it exists.
+final class ThrottleRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var run: ImportRun?
+    var target: ImportRun? {
+        get { lock.lock(); defer { lock.unlock() }; return run }
+        set { lock.lock(); run = newValue; lock.unlock() }
+    }
+    func forward(_ seconds: Double) { target?.throttle(for: seconds) }
 }
 
 final class Counter: @unchecked Sendable {

@@ -37,15 +37,15 @@ struct Connection {
     let sandbox: SandboxServer?
 
     /// Prints why on failure and exits with the failure's code.
-    static func open(_ options: ServerOptions, retry: (inout RetryPolicy) -> Void = { _ in }) async throws -> Connection {
+    static func open(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
         do {
-            return try await connect(options, retry: retry)
+            return try await connect(options, configure: configure)
         } catch {
             throw reportFailure(error)
         }
     }
 
-    private static func connect(_ options: ServerOptions, retry: (inout RetryPolicy) -> Void) async throws -> Connection {
+    private static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
         do {
             let config = try OpenMarketConfig.load(path: options.config)
@@ -71,7 +71,7 @@ struct Connection {
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
         configuration.transport.insecure = options.insecure
-        retry(&configuration.retry)
+        configure(&configuration)
         if options.verbose {
             var logger = Logger(label: "openmarket", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = .trace

@@ -303,3 +303,37 @@ struct ImportExtrasTests {
         #expect(!result.stdout.contains(sandbox.demo.secret) && !result.stderr.contains(sandbox.demo.secret))
     }
 }
+
+@Suite("openmarket import: stopping early")
+struct ImportStopTests {
+    @Test("--max-errors stops the run after N failed rows and says how to resume")
+    func maxErrors() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
+        var csv = "key,name,price,images\n"
+        for i in 1...40 { csv += i <= 5 ? "K\(i),x,1000,p.jpg\n" : "K\(i),Good item \(i),1000,p.jpg\n" }
+        let manifest = files.directory.appendingPathComponent("products.csv")
+        try csv.write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--max-errors", "3"]))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Stopped: stopped after 3 failed rows (--max-errors 3)"), "\(result.stdout)")
+        #expect(result.stdout.contains("--resume"))
+        #expect(try await allProducts(sandbox).count < 35)
+        await sandbox.stop()
+    }
+
+    @Test("429s from the server slow every worker down, and the import still completes")
+    func throttled() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.rateLimitPerSecond = 10 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 30)
+        let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--jobs", "8", "--verbose"]))
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stderr.contains("→ 429"), "the server did answer 429")
+        #expect(try await allProducts(sandbox).count == 30)
+        await sandbox.stop()
+    }
+}
