@@ -357,11 +357,7 @@ public final class ImportRun: @unchecked Sendable {
         if case .sent? = journal.state(of: item.key) {
             switch lookOnServer(draft) {
             case .success(let found?):
-                journal.record(.done, key: item.key, hash: item.hash, row: draft.row, id: found.id)
-                outcome.productID = found.id
-                outcome.thumbnail = found.thumbnail
-                outcome.note = "found on the server from an earlier run whose answer was lost; not sent again"
-                return finishTiming(outcome, item)
+                return adopt(found, item, outcome, note: "found on the server from an earlier run whose answer was lost; not sent again")
             case .success(nil):
                 break
             case .failure(let error):
@@ -386,11 +382,7 @@ public final class ImportRun: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.2)
                 switch lookOnServer(draft) {
                 case .success(let found?):
-                    journal.record(.done, key: item.key, hash: item.hash, row: draft.row, id: found.id)
-                    outcome.productID = found.id
-                    outcome.thumbnail = found.thumbnail
-                    outcome.note = "the answer was lost; found on the server instead of sending again"
-                    return finishTiming(outcome, item)
+                    return adopt(found, item, outcome, note: "the answer was lost; found on the server instead of sending again")
                 case .success(nil):
                     continue
                 case .failure(let lookError):
@@ -403,6 +395,16 @@ public final class ImportRun: @unchecked Sendable {
         }
         journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "no answer after 3 attempts")
         return failed(item, "no answer from the server after 3 attempts, and the product is not on the server", attempts: 3)
+    }
+
+    /// Records a product found on the server as this row's, instead of sending the row again.
+    private func adopt(_ found: ProductSummary, _ item: WorkItem, _ start: RowOutcome, note: String) -> RowOutcome {
+        journal.record(.done, key: item.key, hash: item.hash, row: item.draft.row, id: found.id)
+        var outcome = start
+        outcome.productID = found.id
+        outcome.thumbnail = found.thumbnail
+        outcome.note = note
+        return finishTiming(outcome, item)
     }
 
     private func update(_ item: WorkItem, id: Int, outcome start: RowOutcome) -> RowOutcome {
