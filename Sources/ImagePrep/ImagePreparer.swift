@@ -190,7 +190,7 @@ public final class ImagePreparer {
 
     /// Next quality to try, strictly between `low` and `high`.
     private func predict(_ samples: [(quality: Int, size: Int)], limit: Int, low: Int, high: Int) -> Int {
-        let target = log(Double(limit) * 0.985)
+        let target = log(Double(limit))
         var guess: Double
         let sorted = samples.sorted { $0.quality < $1.quality }
         if sorted.count >= 2 {
