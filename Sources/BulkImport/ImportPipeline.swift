@@ -184,10 +184,16 @@ public final class ImportRun: @unchecked Sendable {
     /// Runs the import. Blocking: call from a thread of its own.
     public func run() throws(ManifestError) -> ImportSummary {
         let started = Date()
-        // First pass: count rows (for progress) without keeping them.
+        // First pass: count rows (for progress and the ETA), reading only.
         var rowCount = 0
-        _ = try ManifestCheck.run(options.manifest, encoding: options.encoding, delimiter: options.delimiter,
-                                  options: options.validation, onFileIssue: { _ in }, onRow: { _, _, _ in rowCount += 1 })
+        do {
+            let counter = try ManifestReader(url: options.manifest, encoding: options.encoding, delimiter: options.delimiter)
+            while try counter.next() != nil { rowCount += 1 }
+        } catch let error as ManifestError {
+            throw error
+        } catch {
+            throw ManifestError(file: options.manifest.lastPathComponent, message: "\(error)")
+        }
         lock.lock(); total = rowCount; lock.unlock()
 
         if options.mode == .upsert { loadExistingProducts() }
@@ -219,9 +225,8 @@ public final class ImportRun: @unchecked Sendable {
         }
 
         var fileIssues: [RowIssue] = []
-        let summary: ValidationSummary
         do {
-            summary = try ManifestCheck.run(
+            _ = try ManifestCheck.run(
                 options.manifest, encoding: options.encoding, delimiter: options.delimiter, options: options.validation,
                 onFileIssue: { fileIssues.append($0) },
                 onRow: { [self] raw, draft, issues in
@@ -245,7 +250,6 @@ public final class ImportRun: @unchecked Sendable {
             uploadQueue.close()
             throw error
         }
-        _ = summary
         prepareQueue.close()
         preparing.wait()
         uploadQueue.close()
