@@ -186,8 +186,13 @@ public final class ImportRun: @unchecked Sendable {
         let started = Date()
         // First pass: count rows (for progress and the ETA), reading only.
         var rowCount = 0
+        // The second pass reuses what this one detected, instead of scanning the file again.
+        var encoding = options.encoding
+        var delimiter = options.delimiter
         do {
             let counter = try ManifestReader(url: options.manifest, encoding: options.encoding, delimiter: options.delimiter)
+            encoding = counter.encoding
+            delimiter = counter.delimiter
             while try counter.next() != nil { rowCount += 1 }
         } catch let error as ManifestError {
             throw error
@@ -227,7 +232,7 @@ public final class ImportRun: @unchecked Sendable {
         var fileIssues: [RowIssue] = []
         do {
             _ = try ManifestCheck.run(
-                options.manifest, encoding: options.encoding, delimiter: options.delimiter, options: options.validation,
+                options.manifest, encoding: encoding, delimiter: delimiter, options: options.validation,
                 onFileIssue: { fileIssues.append($0) },
                 onRow: { [self] raw, draft, issues in
                     if isStopping { return }

@@ -109,7 +109,6 @@ struct ImageRow: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var position: Int
     var format: String
     var byteCount: Int
-    var hasThumbnail: Bool
     var createdAt: Double
 
     enum CodingKeys: String, CodingKey {
@@ -117,7 +116,6 @@ struct ImageRow: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
         case productId = "product_id"
         case position, format
         case byteCount = "byte_count"
-        case hasThumbnail = "has_thumbnail"
         case createdAt = "created_at"
     }
 
@@ -189,6 +187,10 @@ final class SandboxStore: Sendable {
                 t.column("has_thumbnail", .boolean).notNull()
                 t.column("created_at", .double).notNull()
             }
+        }
+        // Thumbnails are made when first asked for: the file's presence is the state.
+        migrator.registerMigration("v2: thumbnails on request") { db in
+            try db.alter(table: "image") { t in t.drop(column: "has_thumbnail") }
         }
         return migrator
     }
@@ -277,7 +279,7 @@ final class SandboxStore: Sendable {
             for (position, image) in images.enumerated() {
                 var row = ImageRow(id: nil, productId: product.id!, position: position,
                                    format: image.format.rawValue, byteCount: image.bytes.count,
-                                   hasThumbnail: false, createdAt: now)
+                                   createdAt: now)
                 try row.insert(db)
                 try Data(image.bytes).write(to: imagesDirectory.appendingPathComponent(row.fileName), options: .atomic)
                 if position == 0 {

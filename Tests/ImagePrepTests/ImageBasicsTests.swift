@@ -48,8 +48,12 @@ struct ImageBasicsTests {
     @Test("DCT scaling picks the smallest size still at least the wanted edge")
     func scaling() {
         #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 360) == (500, 375))
-        #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048) == (2000, 1500) ||
-                JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048).width >= 2048)
+        // 1/2 would give 2000 < 2048: 5/8 is the smallest that covers it.
+        #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048) == (2500, 1875))
+        // Decoding for a 2048 maximum: 1/2 lands within 10 % of it, so no resampling is needed.
+        #expect(JPEGCodec.decodeSize(width: 4000, height: 3000, maxLongEdge: 2048) == (2000, 1500))
+        #expect(JPEGCodec.decodeSize(width: 3600, height: 2700, maxLongEdge: 2048) == (2250, 1688))
+        #expect(JPEGCodec.decodeSize(width: 1600, height: 1200, maxLongEdge: 2048) == (1600, 1200))
         #expect(JPEGCodec.scaledSize(width: 300, height: 200, minimumLongEdge: 360) == (300, 200))
     }
 

@@ -127,8 +127,6 @@ struct PrepareTests {
         #expect(prepared.data.count <= limit)
         if let quality = prepared.quality, quality < settings.qualityCeiling, prepared.width == 2048 {
             // One step up would not have fitted: the search found the highest quality.
-            let pixels = try Photos.decode(prepared.data)
-            _ = pixels
             let source = try Photos.decode(jpeg)
             let scaled = source.downscaled(toWidth: prepared.width, height: prepared.height)
             let higher = try JPEGCodec().encode(scaled, quality: quality + 1)
