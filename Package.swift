@@ -66,6 +66,14 @@ let package = Package(
             ],
             resources: [.copy("Resources/report.html.mustache")]
         ),
+        // Export and migration: paging, detail fetch, image download, manifest output.
+        .target(
+            name: "CatalogExport",
+            dependencies: [
+                "Manifest", "ImagePrep", "OpenMarketAPI", "BulkImport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // JPEG/PNG work: thumbnails now, the shrink pipeline later.
         .target(
             name: "ImagePrep",
@@ -94,6 +102,7 @@ let package = Package(
                 "ImagePrep",
                 "Manifest",
                 "BulkImport",
+                "CatalogExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),

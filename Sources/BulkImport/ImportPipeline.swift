@@ -82,6 +82,18 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     }
 
     public var isFailure: Bool { status == .failed }
+
+    /// A row with nothing to do (`migrate`: gone from the source).
+    public static func skipped(row: Int, key: String, note: String) -> RowOutcome {
+        RowOutcome(row: row, key: key, name: "", status: .skipped, productID: nil, error: nil, note: note,
+                   imagesBefore: [], imagesAfter: [], attempts: 0, seconds: 0, thumbnail: nil, values: [:])
+    }
+
+    /// A row that failed before it reached the pipeline (`migrate`: its source could not be read).
+    public static func failed(row: Int, key: String, name: String, error: String) -> RowOutcome {
+        RowOutcome(row: row, key: key, name: name, status: .failed, productID: nil, error: error, note: nil,
+                   imagesBefore: [], imagesAfter: [], attempts: 0, seconds: 0, thumbnail: nil, values: [:])
+    }
 }
 
 public struct ImportSummary: Sendable, Codable {
@@ -159,7 +171,8 @@ public final class ImportRun: @unchecked Sendable {
         lock.unlock()
     }
 
-    var isStopping: Bool {
+    /// Whether a stop was asked for (a feed stops reading when it is).
+    public var isStopping: Bool {
         lock.lock()
         defer { lock.unlock() }
         return stopReason != nil
@@ -201,6 +214,47 @@ public final class ImportRun: @unchecked Sendable {
         }
         lock.lock(); total = rowCount; lock.unlock()
 
+        return try runStages(started: started) { (submit, reject) throws(ManifestError) in
+            var fileIssues: [RowIssue] = []
+            _ = try ManifestCheck.run(
+                options.manifest, encoding: encoding, delimiter: delimiter, options: options.validation,
+                onFileIssue: { fileIssues.append($0) },
+                onRow: { [self] raw, draft, issues in
+                    if isStopping { return }
+                    let errors = issues.filter { $0.severity == .error }
+                    if !fileIssues.filter({ $0.severity == .error }).isEmpty || draft == nil {
+                        let message = (fileIssues.filter { $0.severity == .error } + errors)
+                            .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "")" }
+                            .joined(separator: "; ")
+                        reject(failedRow(raw, message: message))
+                        return
+                    }
+                    guard let draft else { return }
+                    submit(draft)
+                })
+        }
+    }
+
+    /// Runs the import of rows that do not come from a manifest file (`migrate`):
+    /// `feed` hands each row to `submit` in order, or a row that cannot be sent to
+    /// `reject`, and returns when there are no more. `rows` is the count for
+    /// progress, when known. Blocking: call from a thread of its own.
+    public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
+        throws -> ImportSummary {
+        lock.lock(); total = rows; lock.unlock()
+        return try runStages(started: Date(), feed: feed)
+    }
+
+    /// Counts another row in the total shown by progress (a feed that learns the
+    /// count as it goes).
+    public func addToTotal(_ rows: Int) {
+        lock.lock(); total += rows; lock.unlock()
+    }
+
+    private func runStages<Failure: Error>(
+        started: Date,
+        feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws(Failure) -> Void
+    ) throws(Failure) -> ImportSummary {
         if options.mode == .upsert { loadExistingProducts() }
 
         let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
@@ -229,27 +283,14 @@ public final class ImportRun: @unchecked Sendable {
             }
         }
 
-        var fileIssues: [RowIssue] = []
         do {
-            _ = try ManifestCheck.run(
-                options.manifest, encoding: encoding, delimiter: delimiter, options: options.validation,
-                onFileIssue: { fileIssues.append($0) },
-                onRow: { [self] raw, draft, issues in
-                    if isStopping { return }
-                    let errors = issues.filter { $0.severity == .error }
-                    if !fileIssues.filter({ $0.severity == .error }).isEmpty || draft == nil {
-                        let message = (fileIssues.filter { $0.severity == .error } + errors)
-                            .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "")" }
-                            .joined(separator: "; ")
-                        finish(failedRow(raw, message: message))
-                        return
-                    }
-                    guard let draft else { return }
-                    let hash = Self.contentHash(draft)
-                    let key = draft.key ?? "row-hash:" + hash.prefix(16)
-                    if let skipped = skipIfDone(draft, key: key, hash: hash) { finish(skipped); return }
-                    prepareQueue.put(WorkItem(draft: draft, key: key, hash: hash, started: Date()))
-                })
+            try feed({ [self] draft in
+                if isStopping { return }
+                let hash = Self.contentHash(draft)
+                let key = draft.key ?? "row-hash:" + hash.prefix(16)
+                if let skipped = skipIfDone(draft, key: key, hash: hash) { finish(skipped); return }
+                prepareQueue.put(WorkItem(draft: draft, key: key, hash: hash, started: Date()))
+            }, { [self] outcome in finish(outcome) })
         } catch {
             prepareQueue.close()
             uploadQueue.close()
@@ -267,8 +308,8 @@ public final class ImportRun: @unchecked Sendable {
         var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
         result.counts = counts
+        result.rows = total
         lock.unlock()
-        result.rows = rowCount
         result.seconds = Date().timeIntervalSince(started)
         let written = (result.counts["created"] ?? 0) + (result.counts["updated"] ?? 0)
         result.productsPerSecond = result.seconds > 0 ? Double(written) / result.seconds : 0

@@ -27,9 +27,14 @@ public final class ImportReport: @unchecked Sendable {
     private var products: [RowOutcome] = []
     private var productCount = 0
 
-    public init(directory: URL, manifest: URL) throws {
+    /// What the rows came from, as the report's title names it.
+    public let source: String
+
+    /// `source` names where the rows came from (default: the manifest's file name).
+    public init(directory: URL, manifest: URL, source: String? = nil) throws {
         self.directory = directory
         self.manifest = manifest
+        self.source = source ?? manifest.lastPathComponent
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let stream = OutputStream(url: directory.appendingPathComponent("report.csv"), append: false) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
@@ -119,7 +124,7 @@ public final class ImportReport: @unchecked Sendable {
             return item
         }
         let context: [String: Any] = [
-            "manifest": manifest.lastPathComponent, "server": summary.server, "mode": summary.mode.rawValue,
+            "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
             "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
             "rate": String(format: "%.1f", summary.productsPerSecond), "stopped": summary.stopped ?? "",
             "counts": summary.counts.sorted { $0.key < $1.key }.map { ["status": $0.key, "count": $0.value] },

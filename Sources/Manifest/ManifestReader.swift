@@ -242,14 +242,14 @@ public final class ManifestReader {
 }
 
 /// Lines of a UTF-8 file, read in chunks.
-final class LineReader {
+public final class LineReader {
     private let handle: FileHandle
     private var buffer = Data()
     private var number = 0
     private var atEnd = false
     private let file: String
 
-    init(url: URL, file: String) throws {
+    public init(url: URL, file: String) throws {
         guard let handle = try? FileHandle(forReadingFrom: url) else { throw ManifestError(file: file, message: "cannot open the file") }
         self.handle = handle
         self.file = file
@@ -257,7 +257,8 @@ final class LineReader {
 
     deinit { try? handle.close() }
 
-    func next() throws -> (Int, String)? {
+    /// The next line and its number (from 1), without its line ending.
+    public func next() throws -> (Int, String)? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 var line = buffer[buffer.startIndex..<newline]

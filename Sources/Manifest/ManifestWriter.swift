@@ -33,8 +33,14 @@ public struct ManifestEntry: Sendable, Equatable {
     public init(_ product: ProductDetail, images: [String]) {
         let summary = product.summary
         self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
-                  price: Decimal(summary.price), currency: summary.currency,
-                  discountedPrice: Decimal(summary.discountedPrice), stock: summary.stock, images: images)
+                  price: Self.decimal(summary.price), currency: summary.currency,
+                  discountedPrice: Self.decimal(summary.discountedPrice), stock: summary.stock, images: images)
+    }
+
+    /// The server's number as the shortest decimal that reads back as it
+    /// (`12.99`, not `12.9900000000000002`).
+    static func decimal(_ value: Double) -> Decimal {
+        Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
     }
 
     /// A validated row, with image paths made relative to `base` when inside it.
@@ -110,6 +116,13 @@ public final class ManifestWriter {
         count += 1
     }
 
+    /// Gives up: the temporary file goes, nothing appears under the manifest's name.
+    public func abandon() {
+        if let csv { csv.stream.close() }
+        try? handle?.close()
+        try? FileManager.default.removeItem(at: temporary)
+    }
+
     /// Completes the file and moves it into place.
     public func finish() throws {
         if let csv { csv.stream.close() }
@@ -119,7 +132,8 @@ public final class ManifestWriter {
         try FileManager.default.moveItem(at: temporary, to: url)
     }
 
-    static func number(_ value: Decimal) -> String {
+    /// A decimal as plain text with a dot (`12.5`, `1800000`).
+    public static func number(_ value: Decimal) -> String {
         NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
     }
 }

@@ -152,14 +152,20 @@ public enum CSVCell {
     static let triggers: Set<Character> = ["=", "+", "-", "@"]
 
     public static func neutralise(_ value: String) -> String {
-        guard let first = value.first, triggers.contains(first) else { return value }
+        guard let first = value.first, triggers.contains(first) || needsRestore(value) else { return value }
         return "'" + value
     }
 
     public static func restore(_ value: String) -> String {
-        guard value.count >= 2, value.first == "'", let second = value.dropFirst().first, triggers.contains(second) else {
-            return value
-        }
-        return String(value.dropFirst())
+        needsRestore(value) ? String(value.dropFirst()) : value
+    }
+
+    /// Apostrophes followed by a trigger: what `neutralise` makes, so one
+    /// apostrophe is taken off. A value that itself looks so is written with one
+    /// more, which keeps round trips exact.
+    private static func needsRestore(_ value: String) -> Bool {
+        guard value.first == "'" else { return false }
+        guard let next = value.first(where: { $0 != "'" }) else { return false }
+        return triggers.contains(next)
     }
 }

@@ -1,0 +1,327 @@
+import Crypto
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+
+/// What an export did.
+public struct ExportSummary: Sendable, Codable {
+    public struct Failure: Sendable, Codable, Equatable {
+        public var id: Int
+        public var error: String
+    }
+
+    public var server: String
+    public var manifest: String
+    /// Products the scan listed (after the filter).
+    public var listed = 0
+    /// Products in the manifest (earlier runs of a resumed export included).
+    public var exported = 0
+    /// Listed, then gone (404) before their details were read: deleted during the export.
+    public var deleted = 0
+    public var failed: [Failure] = []
+    public var imagesDownloaded = 0
+    /// Images kept from an interrupted run, their checksums verified.
+    public var imagesReused = 0
+    public var imageBytes = 0
+    public var passes = 0
+    /// Products first seen after the first pass: created (or slipped between pages) during the export.
+    public var appeared = 0
+    /// The server's own count at the last pass, and how many distinct products the scan saw.
+    public var totalCount = 0
+    public var seen = 0
+    public var warnings: [String] = []
+    public var seconds = 0.0
+    /// Why the export stopped before the end, if it did.
+    public var stopped: String?
+
+    public var productsPerSecond: Double { seconds > 0 ? Double(exported) / seconds : 0 }
+}
+
+/// `openmarket export`: the catalog (or a filtered part of it) as a manifest
+/// that `import` reads back unchanged, with its photos and their checksums.
+///
+/// Scan the pages (`CatalogScan`), then read each product's detail and images
+/// on `jobs` threads, and write the manifest in ascending id order as a stream.
+/// Everything done is recorded in the folder's state file as it happens, so an
+/// interrupted export continues with `resume`; the manifest appears under its
+/// name only when complete.
+public final class CatalogExporter: @unchecked Sendable {
+    public let options: ExportOptions
+    public let client: OpenMarketClient
+    /// Progress: the phase ("listing" or "products"), done and total so far.
+    public var onProgress: (@Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void)?
+    private let lock = NSLock()
+    private var stopReason: String?
+
+    public init(options: ExportOptions, client: OpenMarketClient) {
+        self.options = options
+        self.client = client
+    }
+
+    /// Graceful stop: products in flight finish; the state file keeps the rest for `--resume`.
+    public func stop(_ reason: String) {
+        lock.lock()
+        if stopReason == nil { stopReason = reason }
+        lock.unlock()
+    }
+
+    private var stopped: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopReason
+    }
+
+    var manifestURL: URL { options.directory.appendingPathComponent(options.manifestName) }
+    var checksumsURL: URL { options.directory.appendingPathComponent("checksums.sha256") }
+
+    /// The options that must match for `--resume` to continue an earlier run.
+    var fingerprint: String {
+        var filter = ""
+        switch options.filter.vendor {
+        case nil: break
+        case .me: filter += "vendor=me;"
+        case .id(let id): filter += "vendor=\(id);"
+        }
+        if let search = options.filter.search { filter += "search=\(search);" }
+        if let since = options.filter.since { filter += "since=\(Int(since.timeIntervalSince1970));" }
+        return "server=\(client.configuration.server.absoluteString);format=\(options.format.rawValue);images=\(options.images.rawValue);\(filter)"
+    }
+
+    /// Runs the export. Blocking: call from a thread of its own.
+    public func run() throws -> ExportSummary {
+        let started = Date()
+        let directory = options.directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let stateURL = directory.appendingPathComponent(ExportState.fileName)
+        let hasState = FileManager.default.fileExists(atPath: stateURL.path)
+        var recovered: ExportState.Recovered?
+        if options.resume && hasState {
+            let earlier = try ExportState.recover(directory: directory)
+            if let print = earlier.fingerprint, print != fingerprint {
+                throw ExportError.resumeMismatch(
+                    "the interrupted export in \(directory.path) was made with other options (\(Self.describe(print))); resume it with the same ones, or start over with --overwrite")
+            }
+            recovered = earlier
+        } else if hasState && !options.overwrite {
+            throw ExportError.earlierExport(
+                "\(directory.path) holds an interrupted export: add --resume to continue it, or --overwrite to start over")
+        } else if !hasState && FileManager.default.fileExists(atPath: manifestURL.path) {
+            guard options.overwrite else {
+                throw ExportError.earlierExport(options.resume
+                    ? "the export in \(directory.path) is already complete: nothing to resume"
+                    : "\(directory.path) already holds an export (\(options.manifestName)): choose another --out, or --overwrite to replace it")
+            }
+        }
+        if recovered == nil && options.overwrite {
+            // Start over: what an earlier export of ours left goes.
+            for name in [options.manifestName, "checksums.sha256", "images"] {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
+        let state = try ExportState(directory: directory, fresh: recovered == nil)
+        if recovered == nil { state.record(.init(t: .begin, fingerprint: fingerprint), sync: true) }
+
+        var summary = ExportSummary(server: client.configuration.server.absoluteString, manifest: manifestURL.path)
+
+        // 1. The list of products.
+        let scan = CatalogScan(client: client, filter: options.filter, perPage: options.perPage, maxPasses: options.maxPasses)
+        scan.isStopped = { [self] in stopped != nil }
+        let progress = onProgress
+        scan.onPage = { _, page, lastPage, found in progress?("listing", page, max(page, lastPage)) ; _ = found }
+        let listed: CatalogScan.Result
+        do {
+            listed = try scan.run(state: state, recovered: recovered)
+        } catch is CancellationError {
+            summary.stopped = stopped
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
+        }
+        summary.listed = listed.ids.count
+        summary.passes = listed.passes
+        summary.appeared = listed.appeared
+        summary.totalCount = listed.totalCount
+        summary.seen = listed.seen
+        summary.warnings = listed.warnings
+
+        // 2. Products, in id order; an interrupted run's are written first, from the state file.
+        let writer = try ManifestWriter(url: manifestURL, format: options.format)
+        let checksums = try ChecksumWriter(url: checksumsURL)
+        if recovered != nil {
+            try ExportState.forEachProduct(directory: directory) { entry, images in
+                try writer.write(entry)
+                for image in images { checksums.add(image) }
+                summary.exported += 1
+            }
+        }
+        let skip = (recovered?.done ?? []).union(recovered?.gone ?? [])
+        summary.deleted = recovered?.gone.count ?? 0
+        let pending = listed.ids.filter { !skip.contains($0) }
+        let reusable = recovered?.images ?? [:]
+        let total = summary.exported + pending.count
+        progress?("products", summary.exported, total)
+        try OrderedWork.run(
+            count: pending.count, jobs: options.jobs, window: options.jobs * 8,
+            isStopped: { [self] in stopped != nil },
+            work: { [self] index in exportOne(pending[index], reusable: reusable, state: state) },
+            deliver: { index, outcome in
+                let id = pending[index]
+                switch outcome {
+                case .written(let entry, let images, let downloaded, let reused):
+                    try writer.write(entry)
+                    for image in images { checksums.add(image) }
+                    state.record(.init(t: .product, id: id, entry: .init(entry), images: images))
+                    summary.exported += 1
+                    summary.imagesDownloaded += downloaded
+                    summary.imagesReused += reused
+                    summary.imageBytes += images.reduce(0) { $0 + $1.bytes }
+                case .gone:
+                    state.record(.init(t: .gone, id: id))
+                    summary.deleted += 1
+                case .failed(let message):
+                    state.record(.init(t: .failed, id: id, error: message))
+                    summary.failed.append(.init(id: id, error: message))
+                }
+                progress?("products", summary.exported + summary.deleted + summary.failed.count, total)
+            })
+
+        summary.seconds = Date().timeIntervalSince(started)
+        if let reason = stopped {
+            // Not complete: no file under the manifest's name; the state file keeps the rest.
+            summary.stopped = reason
+            writer.abandon()
+            checksums.abandon()
+            state.record(.init(t: .failed, error: "stopped"), sync: true)
+            return summary
+        }
+        try writer.finish()
+        try checksums.finish()
+        if summary.failed.isEmpty {
+            state.remove()
+        } else {
+            // Kept, so that --resume tries the failed products again.
+            state.record(.init(t: .failed, error: "\(summary.failed.count) products failed"), sync: true)
+        }
+        return summary
+    }
+
+    enum Outcome: Sendable {
+        case written(ManifestEntry, images: [ExportState.ImageRecord], downloaded: Int, reused: Int)
+        case gone
+        case failed(String)
+    }
+
+    /// One product: its detail, then its images (or their URLs).
+    private func exportOne(_ id: Int, reusable: [String: ExportState.ImageRecord], state: ExportState) -> Outcome {
+        let detail: ProductDetail
+        do {
+            detail = try client.product(id: id)
+        } catch where error.status == 404 {
+            return .gone
+        } catch {
+            return .failed("\(error)")
+        }
+        guard detail.summary.id == id else {
+            return .failed("the server answered the request for product \(id) with product \(detail.summary.id)")
+        }
+        let images = detail.images ?? []
+        if options.images == .none {
+            for image in images where !Self.isWeb(image.url) {
+                return .failed("image URL '\(image.url)' is not http or https: refused")
+            }
+            return .written(ManifestEntry(detail, images: images.map(\.url)), images: [], downloaded: 0, reused: 0)
+        }
+        var paths: [String] = []
+        var records: [ExportState.ImageRecord] = []
+        var downloaded = 0
+        var reused = 0
+        let folder = options.directory.appendingPathComponent("images").appendingPathComponent(String(id))
+        for (index, image) in images.enumerated() {
+            let address = options.images == .thumbnails ? image.thumbnailURL : image.url
+            let name = SafeName.forImage(url: address, index: index)
+            let relative = "images/\(id)/\(name)"
+            let file = folder.appendingPathComponent(name)
+            if let earlier = reusable[relative], Self.sha256(of: file) == earlier.sha256 {
+                paths.append(relative)
+                records.append(earlier)
+                reused += 1
+                continue
+            }
+            guard Self.isWeb(address) else {
+                return .failed("image \(index + 1): URL '\(address)' is not http or https: refused")
+            }
+            let data: Data
+            do {
+                data = try client.download(address, maxBytes: options.maxImageBytes)
+            } catch {
+                return .failed("image \(index + 1) (\(address)): \(error)")
+            }
+            guard ImageFormat.sniff(data) != nil else {
+                return .failed("image \(index + 1) (\(address)): the server sent \(data.count) bytes that are not a JPEG or PNG image")
+            }
+            let record = ExportState.ImageRecord(path: relative, sha256: Self.hex(SHA256.hash(data: data)), bytes: data.count)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let partial = folder.appendingPathComponent(".\(name).part")
+                try data.write(to: partial)
+                _ = try? FileManager.default.removeItem(at: file)
+                try FileManager.default.moveItem(at: partial, to: file)
+            } catch {
+                return .failed("image \(index + 1): cannot write \(relative): \(error.localizedDescription)")
+            }
+            state.record(.init(t: .image, image: record))
+            paths.append(relative)
+            records.append(record)
+            downloaded += 1
+        }
+        return .written(ManifestEntry(detail, images: paths), images: records, downloaded: downloaded, reused: reused)
+    }
+
+    static func isWeb(_ address: String) -> Bool {
+        guard let scheme = URL(string: address)?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    static func sha256(of file: URL) -> String? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return hex(SHA256.hash(data: data))
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func describe(_ fingerprint: String) -> String {
+        fingerprint.split(separator: ";").filter { !$0.hasPrefix("server=") }.joined(separator: ", ")
+    }
+}
+
+/// `checksums.sha256` in the format `sha256sum -c` reads, written to a
+/// temporary name and moved into place when complete.
+final class ChecksumWriter {
+    let url: URL
+    private let temporary: URL
+    private let handle: FileHandle
+
+    init(url: URL) throws {
+        self.url = url
+        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw ExportError.cannotWrite(temporary.path) }
+        handle = try FileHandle(forWritingTo: temporary)
+    }
+
+    func add(_ image: ExportState.ImageRecord) {
+        handle.write(Data("\(image.sha256)  \(image.path)\n".utf8))
+    }
+
+    func finish() throws {
+        try handle.close()
+        _ = try? FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: temporary, to: url)
+    }
+
+    func abandon() {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: temporary)
+    }
+}

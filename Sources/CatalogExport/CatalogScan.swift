@@ -1,0 +1,181 @@
+import Foundation
+import OpenMarketAPI
+
+/// Lists a catalog's product ids page by page. Paging is not a snapshot:
+/// products created during the scan shift later pages (an item is seen twice),
+/// and deleted ones shift them back (an item slips between two pages). So ids
+/// are deduplicated, and the scan starts again from page 1 until a full pass
+/// finds nothing new, within `maxPasses`.
+///
+/// Bounded against a server that lies: a pass ends at an empty page, at
+/// `hasNext: false`, at a page that repeats the one before, or well past the
+/// last page the server itself announced.
+public final class CatalogScan: @unchecked Sendable {
+    public struct Result: Sendable, Equatable {
+        /// Products that pass the filter, in ascending id order (oldest first).
+        public var ids: [Int]
+        public var passes: Int
+        /// The server's `totalCount` at the start of the last pass.
+        public var totalCount: Int
+        /// Distinct products seen, filtered out or not.
+        public var seen: Int
+        /// Products first seen after the first pass (created, or slipped between pages, meanwhile).
+        public var appeared: Int
+        /// What the server did that it should not have.
+        public var warnings: [String]
+        /// The vendor `--vendor me` turned out to be.
+        public var vendorID: Int?
+    }
+
+    public let client: OpenMarketClient
+    public let filter: CatalogFilter
+    public private(set) var perPage: Int
+    public let maxPasses: Int
+    /// After each page: pass, page number, the server's last page, products found so far.
+    public var onPage: (@Sendable (_ pass: Int, _ page: Int, _ lastPage: Int, _ found: Int) -> Void)?
+    /// Asked before each page; true ends the scan (it throws `CancellationError`).
+    public var isStopped: @Sendable () -> Bool = { false }
+
+    private var ids = Set<Int>()
+    private var others = Set<Int>()
+    private var myVendor: Int?
+    private var notMine = Set<Int>()
+    private var warnings: [String] = []
+
+    public init(client: OpenMarketClient, filter: CatalogFilter, perPage: Int, maxPasses: Int = 4) {
+        self.client = client
+        self.filter = filter
+        self.perPage = max(1, perPage)
+        self.maxPasses = max(2, maxPasses)
+        if case .id(let id)? = filter.vendor { myVendor = id }
+    }
+
+    /// Scans; `state` records each page (and `recovered` continues an earlier scan).
+    func run(state: ExportState?, recovered: ExportState.Recovered?) throws -> Result {
+        if filter.vendor == .me, client.configuration.credentials == nil {
+            throw ExportError.needsCredentials("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")
+        }
+        var pass = 1
+        var page = 1
+        var appeared = 0
+        var forceAnotherPass = false
+        if let recovered {
+            ids = recovered.ids
+            others = recovered.others
+            if let scanned = recovered.scanned {
+                return Result(ids: ids.sorted(), passes: 0, totalCount: scanned.totalCount, seen: ids.count + others.count,
+                              appeared: scanned.appeared, warnings: [], vendorID: nil)
+            }
+            if let last = recovered.lastPage {
+                pass = last.pass
+                page = last.page + 1
+                if last.perPage > 0 { perPage = last.perPage }
+                forceAnotherPass = pass > 1
+            }
+        }
+        var totalCount = 0
+        while pass <= maxPasses {
+            let (newInPass, total) = try scanPass(pass, from: page, state: state)
+            totalCount = total
+            if pass > 1 { appeared += newInPass }
+            if pass > 1 && newInPass == 0 && !forceAnotherPass { break }
+            forceAnotherPass = false
+            if pass == maxPasses && newInPass > 0 {
+                warnings.append("the catalog kept changing: pass \(pass) still found \(newInPass) new products; those created from now on are not in this export")
+            }
+            pass += 1
+            page = 1
+        }
+        let result = Result(ids: ids.sorted(), passes: min(pass, maxPasses), totalCount: totalCount,
+                            seen: ids.count + others.count, appeared: appeared, warnings: warnings, vendorID: myVendor)
+        state?.record(.init(t: .scanned, totalCount: totalCount, appeared: appeared), sync: true)
+        return result
+    }
+
+    /// One pass from page `first`; returns how many products it found that no pass had.
+    private func scanPass(_ pass: Int, from first: Int, state: ExportState?) throws -> (new: Int, totalCount: Int) {
+        var page = first
+        var newInPass = 0
+        var previous: [Int] = []
+        var limit = Int.max
+        var totalCount = 0
+        while true {
+            if isStopped() { throw CancellationError() }
+            let result = try fetch(page: page, negotiate: pass == 1 && page == 1)
+            if limit == Int.max {
+                // The server's own count bounds the pass, with room for products created meanwhile.
+                let announced = max(result.lastPage, (result.totalCount + perPage - 1) / perPage)
+                limit = announced + max(10, announced / 10)
+                totalCount = result.totalCount
+            }
+            let pageIDs = result.pages.map(\.id)
+            if !pageIDs.isEmpty && pageIDs == previous {
+                warnings.append("page \(page) repeated page \(page - 1) although the server said there were more; pass \(pass) ended there")
+                break
+            }
+            previous = pageIDs
+            var keptNew: [Int] = []
+            var otherNew: [Int] = []
+            for product in result.pages {
+                guard !ids.contains(product.id), !others.contains(product.id) else { continue }
+                if try passes(product) {
+                    ids.insert(product.id)
+                    keptNew.append(product.id)
+                } else {
+                    others.insert(product.id)
+                    otherNew.append(product.id)
+                }
+            }
+            newInPass += keptNew.count
+            state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
+            onPage?(pass, page, result.lastPage, ids.count)
+            guard result.hasNext, !result.pages.isEmpty else { break }
+            if page >= limit {
+                warnings.append("the server still said hasNext at page \(page), far past its last page (\(result.lastPage)); pass \(pass) ended there")
+                break
+            }
+            page += 1
+        }
+        return (newInPass, totalCount)
+    }
+
+    /// A page; on the first page of the scan, a page size the server refuses (400)
+    /// is halved, and one it caps is adopted.
+    private func fetch(page: Int, negotiate: Bool) throws -> ProductPage {
+        while true {
+            let result: ProductPage
+            do {
+                result = try client.page(page, perPage: perPage, search: filter.search)
+            } catch {
+                guard negotiate, error.status == 400, perPage > 1 else { throw error }
+                perPage = max(1, perPage / 2)
+                continue
+            }
+            if negotiate, result.hasNext, result.pages.count < perPage, result.pages.count > 0 {
+                perPage = result.pages.count
+            }
+            return result
+        }
+    }
+
+    private func passes(_ product: ProductSummary) throws -> Bool {
+        if let since = filter.since, product.createdAt < since { return false }
+        switch filter.vendor {
+        case nil: return true
+        case .id(let id): return product.vendorId == id
+        case .me:
+            if let myVendor { return product.vendorId == myVendor }
+            if notMine.contains(product.vendorId) { return false }
+            // Only the owner is given a product's delete key: one question per vendor.
+            do {
+                _ = try client.deleteKey(id: product.id)
+            } catch {
+                if error.status == 403 { notMine.insert(product.vendorId); return false }
+                if error.status == 404 { return false }
+                throw error
+            }
+            myVendor = product.vendorId
+            return true
+        }
+    }
+}

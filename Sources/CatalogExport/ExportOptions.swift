@@ -1,0 +1,68 @@
+import Foundation
+import Manifest
+
+/// What `export` writes for each product's photos.
+public enum ExportImages: String, Sendable, CaseIterable, Codable {
+    /// No files: the manifest lists the server's image URLs (import downloads them).
+    case none
+    /// The server's thumbnails, downloaded.
+    case thumbnails
+    /// The full images, downloaded.
+    case originals
+}
+
+/// Which products an export or a migration takes.
+public struct CatalogFilter: Sendable, Equatable, Codable {
+    public enum Vendor: Sendable, Equatable, Codable {
+        /// The authenticated vendor's products (found by asking the server which are ours).
+        case me
+        case id(Int)
+    }
+
+    public var vendor: Vendor?
+    /// Passed to the server as `search_value` (a substring of the name).
+    public var search: String?
+    /// Only products created at or after this time.
+    public var since: Date?
+
+    public init(vendor: Vendor? = nil, search: String? = nil, since: Date? = nil) {
+        self.vendor = vendor
+        self.search = search
+        self.since = since
+    }
+
+    public var isEmpty: Bool { vendor == nil && (search ?? "").isEmpty && since == nil }
+}
+
+public struct ExportOptions: Sendable {
+    /// The folder the manifest, `images/` and `checksums.sha256` go to.
+    public var directory: URL
+    public var format: ManifestFormat = .csv
+    public var images: ExportImages = .originals
+    public var filter = CatalogFilter()
+    /// Page size asked for; lowered when the server refuses or caps it.
+    public var perPage = 100
+    /// Detail and image workers.
+    public var jobs = 4
+    /// Continue an interrupted export in `directory`.
+    public var resume = false
+    /// Start over even when `directory` holds an earlier export.
+    public var overwrite = false
+    /// Largest image file downloaded.
+    public var maxImageBytes = 25 * 1024 * 1024
+    /// Full passes over the pages at most (the first one included).
+    public var maxPasses = 4
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The manifest's file name for the format.
+    public var manifestName: String {
+        switch format {
+        case .csv: "products.csv"
+        case .json: "products.json"
+        case .jsonl: "products.jsonl"
+        }
+    }
+}

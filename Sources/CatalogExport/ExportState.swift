@@ -1,0 +1,173 @@
+import Foundation
+import Manifest
+
+/// An export's memory across interruptions: an append-only file of JSON lines
+/// in the output folder. Pages listed, images downloaded (with checksums), and
+/// products written are recorded as they happen, so that `--resume` skips them.
+/// Removed when the export completes.
+final class ExportState: @unchecked Sendable {
+    static let fileName = ".openmarket-export.jsonl"
+
+    struct ImageRecord: Codable, Sendable, Equatable {
+        var path: String
+        var sha256: String
+        var bytes: Int
+    }
+
+    /// One product as the manifest has it, with prices as text (exact decimals).
+    struct StoredEntry: Codable, Sendable {
+        var id: Int?
+        var key: String?
+        var name: String
+        var description: String
+        var price: String
+        var currency: String
+        var discountedPrice: String
+        var stock: Int
+        var images: [String]
+
+        init(_ entry: ManifestEntry) {
+            id = entry.id
+            key = entry.key
+            name = entry.name
+            description = entry.description
+            price = ManifestWriter.number(entry.price)
+            currency = entry.currency
+            discountedPrice = ManifestWriter.number(entry.discountedPrice)
+            stock = entry.stock
+            images = entry.images
+        }
+
+        var entry: ManifestEntry {
+            ManifestEntry(id: id, key: key, name: name, description: description, price: Decimal(string: price) ?? 0,
+                          currency: currency, discountedPrice: Decimal(string: discountedPrice) ?? 0, stock: stock,
+                          images: images)
+        }
+    }
+
+    struct Line: Codable, Sendable {
+        enum Kind: String, Codable, Sendable { case begin, page, scanned, image, product, gone, failed }
+        var t: Kind
+        var fingerprint: String?
+        var pass: Int?
+        var page: Int?
+        var perPage: Int?
+        /// Products of the page that pass the filter.
+        var ids: [Int]?
+        /// Products of the page that do not.
+        var other: [Int]?
+        var totalCount: Int?
+        var appeared: Int?
+        var image: ImageRecord?
+        var id: Int?
+        var entry: StoredEntry?
+        var images: [ImageRecord]?
+        var error: String?
+    }
+
+    /// What an earlier, interrupted run left.
+    struct Recovered {
+        var fingerprint: String?
+        var ids = Set<Int>()
+        var others = Set<Int>()
+        /// The last page recorded: (pass, page, page size).
+        var lastPage: (pass: Int, page: Int, perPage: Int)?
+        var scanned: (totalCount: Int, appeared: Int)?
+        var done = Set<Int>()
+        var gone = Set<Int>()
+        /// Images downloaded for products not yet written.
+        var images: [String: ImageRecord] = [:]
+    }
+
+    let url: URL
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private let encoder: JSONEncoder
+    private var lastSync = Date()
+
+    /// Opens (creating) the state file; with `fresh`, an earlier one is discarded.
+    init(directory: URL, fresh: Bool) throws {
+        url = directory.appendingPathComponent(Self.fileName)
+        if fresh { try? FileManager.default.removeItem(at: url) }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw ExportError.cannotWrite(url.path)
+            }
+        }
+        handle = try FileHandle(forWritingTo: url)
+        // A line cut by a crash is ended, so that the next line stays whole.
+        if try handle.seekToEnd() > 0 {
+            let reader = try FileHandle(forReadingFrom: url)
+            try reader.seek(toOffset: try reader.seekToEnd() - 1)
+            if try reader.read(upToCount: 1) != Data([0x0A]) { handle.write(Data([0x0A])) }
+            try reader.close()
+        }
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    deinit { try? handle.close() }
+
+    /// Reads what an earlier run recorded (a line cut by a crash is ignored).
+    static func recover(directory: URL) throws -> Recovered {
+        var recovered = Recovered()
+        let url = directory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return recovered }
+        let decoder = JSONDecoder()
+        try forEachLine(url) { line in
+            guard let line = try? decoder.decode(Line.self, from: Data(line.utf8)) else { return }
+            switch line.t {
+            case .begin: recovered.fingerprint = line.fingerprint
+            case .page:
+                recovered.ids.formUnion(line.ids ?? [])
+                recovered.others.formUnion(line.other ?? [])
+                if let pass = line.pass, let page = line.page { recovered.lastPage = (pass, page, line.perPage ?? 0) }
+            case .scanned: recovered.scanned = (line.totalCount ?? 0, line.appeared ?? 0)
+            case .image: if let image = line.image { recovered.images[image.path] = image }
+            case .product:
+                if let id = line.id { recovered.done.insert(id) }
+                for image in line.images ?? [] { recovered.images[image.path] = nil }
+            case .gone: if let id = line.id { recovered.gone.insert(id) }
+            case .failed: break
+            }
+        }
+        return recovered
+    }
+
+    /// The products written by earlier runs, in the order they were written.
+    static func forEachProduct(directory: URL, _ body: (ManifestEntry, [ImageRecord]) throws -> Void) throws {
+        let decoder = JSONDecoder()
+        try forEachLine(directory.appendingPathComponent(fileName)) { text in
+            guard let line = try? decoder.decode(Line.self, from: Data(text.utf8)), line.t == .product,
+                  let entry = line.entry else { return }
+            try body(entry.entry, line.images ?? [])
+        }
+    }
+
+    private static func forEachLine(_ url: URL, _ body: (String) throws -> Void) throws {
+        let reader = try LineReader(url: url, file: url.lastPathComponent)
+        while let (_, text) = try reader.next() {
+            if !text.isEmpty { try body(text) }
+        }
+    }
+
+    func record(_ line: Line, sync: Bool = false) {
+        guard var data = try? encoder.encode(line) else { return }
+        data.append(0x0A)
+        lock.lock()
+        defer { lock.unlock() }
+        handle.write(data)
+        // A kill loses nothing the kernel has; a power cut loses at most the last second.
+        if sync || Date().timeIntervalSince(lastSync) > 1 {
+            try? handle.synchronize()
+            lastSync = Date()
+        }
+    }
+
+    func remove() {
+        lock.lock()
+        try? handle.close()
+        lock.unlock()
+        try? FileManager.default.removeItem(at: url)
+    }
+}
