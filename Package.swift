@@ -122,6 +122,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .testTarget(name: "CatalogExportTests", dependencies: [
+            "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),
     ],

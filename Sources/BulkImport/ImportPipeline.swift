@@ -5,7 +5,8 @@ import Manifest
 import OpenMarketAPI
 
 public enum ImportMode: String, Sendable, CaseIterable, Codable {
-    /// Every row is a new product.
+    /// Every row is a new product; an `id` column (as `export` writes it) is
+    /// ignored, so a backup restores into any account.
     case create
     /// Rows with an `id` are edited (PATCH); a row without one is an error.
     case update
@@ -390,7 +391,7 @@ public final class ImportRun: @unchecked Sendable {
         var outcome = outcome(for: draft, key: item.key, status: .created, started: item.started)
         outcome.imagesBefore = item.before
         outcome.imagesAfter = item.after
-        var target = draft.id
+        var target = options.mode == .create ? nil : draft.id
         if target == nil, options.mode == .upsert { target = match(draft) }
         if options.mode == .update && target == nil {
             return failed(item, "--mode update needs an id in every row")

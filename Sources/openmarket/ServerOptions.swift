@@ -45,6 +45,16 @@ struct Connection {
         }
     }
 
+    /// For resolved settings (migrate's two sides). Prints why on failure.
+    static func open(_ settings: ConnectionSettings, insecure: Bool, verbose: Bool,
+                     configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
+        do {
+            return try await connect(settings, insecure: insecure, verbose: verbose, configure: configure)
+        } catch {
+            throw reportFailure(error)
+        }
+    }
+
     private static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
         do {
@@ -55,6 +65,12 @@ struct Connection {
         } catch {
             throw CommandFailure(error.description, exitCode: 2)
         }
+        return try await connect(settings, insecure: options.insecure, verbose: options.verbose, configure: configure)
+    }
+
+    /// A client for resolved settings; with no server in them, the built-in sandbox.
+    static func connect(_ settings: ConnectionSettings, insecure: Bool, verbose: Bool,
+                        configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
         var sandbox: SandboxServer? = nil
         var server = settings.server
         var credentials = settings.credentials
@@ -70,9 +86,9 @@ struct Connection {
             Console.error("Using the built-in sandbox at \(started.url.absoluteString) (data: \(configuration.dataDirectory.path)); pass --server for a real server.")
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
-        configuration.transport.insecure = options.insecure
+        configuration.transport.insecure = insecure
         configure(&configuration)
-        if options.verbose {
+        if verbose {
             var logger = Logger(label: "openmarket", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = .trace
             configuration.logger = logger

@@ -1,0 +1,232 @@
+import ArgumentParser
+import CatalogExport
+import Foundation
+import Manifest
+import OpenMarketAPI
+
+/// `--vendor me|all|N`, shared by export and migrate.
+enum VendorChoice: ExpressibleByArgument, Equatable {
+    case me, all, id(Int)
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "me": self = .me
+        case "all": self = .all
+        default:
+            guard let id = Int(argument), id > 0 else { return nil }
+            self = .id(id)
+        }
+    }
+
+    var filter: CatalogFilter.Vendor? {
+        switch self {
+        case .me: .me
+        case .all: nil
+        case .id(let id): .id(id)
+        }
+    }
+}
+
+/// `--since 2024-05-01` or `--since 2024-05-01T09:30:00` (local time, as the server's dates).
+struct SinceDate: ExpressibleByArgument {
+    var date: Date
+
+    init?(argument: String) {
+        let text = argument.count == 10 ? argument + "T00:00:00" : argument
+        guard let date = OpenMarketTimestamp.parse(text) else { return nil }
+        self.date = date
+    }
+}
+
+extension ExportImages: ExpressibleByArgument {}
+extension ManifestFormat: ExpressibleByArgument {}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Back up the catalog: a manifest that import reads back unchanged, with the photos and their checksums.",
+        discussion: """
+            Pages through the whole catalog (again from page 1 until a pass finds nothing new, since \
+            products created or deleted meanwhile shift the pages), reads each product's detail on \
+            --jobs workers, downloads its photos into DIR/images/<id>/, and writes DIR/products.csv \
+            (or .json/.jsonl) in id order, with the id column filled and image paths relative to DIR, \
+            plus DIR/checksums.sha256 (check with: cd DIR && sha256sum -c checksums.sha256).
+
+            The manifest appears under its name only when the export is complete. An interrupted \
+            export (Ctrl-C, a crash, a lost network) continues with --resume: pages listed and \
+            photos already downloaded and verified are not fetched again.
+
+            Exit codes: 0 complete; 1 some products failed, or stopped (see the messages); 2 usage \
+            or the output folder; 3 the server is unreachable.
+
+            Examples:
+              openmarket export --out backup/
+              openmarket export --out mine/ --vendor me --images thumbnails --server https://market.example
+              openmarket export --out backup/ --resume
+            """)
+
+    @OptionGroup var server: ServerOptions
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the manifest, images/ and checksums.sha256.", valueName: "dir"))
+    var out: String
+
+    @Option(name: .long, help: "csv, json or jsonl.")
+    var format: ManifestFormat = .csv
+
+    @Option(name: .long, help: "none (the manifest keeps the server's image URLs), thumbnails, or originals.")
+    var images: ExportImages = .originals
+
+    @Option(name: .long, help: ArgumentHelp("me (the vendor of the credentials), all, or a vendor id.", valueName: "me|all|N"))
+    var vendor: VendorChoice = .all
+
+    @Option(name: .customLong("vendor-id"), help: ArgumentHelp("Only this vendor's products (same as --vendor N).", valueName: "N"))
+    var vendorID: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Only products whose name contains this text (the server's search).", valueName: "text"))
+    var search: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only products created at or after this date (local time).", valueName: "yyyy-mm-dd[Thh:mm:ss]"))
+    var since: SinceDate?
+
+    @Option(name: .customLong("per-page"), help: "Page size asked for (lowered if the server refuses or caps it).")
+    var perPage = 100
+
+    @Option(name: .long, help: "Workers reading details and downloading photos.")
+    var jobs = 4
+
+    @Flag(name: .long, help: "Continue an interrupted export in --out.")
+    var resume = false
+
+    @Flag(name: .long, help: "Replace an earlier export in --out (its manifest, checksums and images/).")
+    var overwrite = false
+
+    @Option(name: .customLong("max-image-bytes"), help: "Largest photo downloaded, in bytes; a larger one fails its product.")
+    var maxImageBytes = 25 * 1024 * 1024
+
+    @Flag(name: .long, help: "No progress line.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
+        guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
+        guard maxImageBytes >= 1024 else { throw ValidationError("--max-image-bytes must be at least 1024") }
+        if vendorID != nil && vendor != .all { throw ValidationError("give --vendor or --vendor-id, not both") }
+        if resume && overwrite { throw ValidationError("--resume continues an export, --overwrite starts over: choose one") }
+    }
+
+    func run() async throws {
+        var options = ExportOptions(directory: URL(fileURLWithPath: out).standardizedFileURL)
+        options.format = format
+        options.images = images
+        options.filter = CatalogFilter(vendor: vendorID.map { .id($0) } ?? vendor.filter, search: search, since: since?.date)
+        options.perPage = perPage
+        options.jobs = jobs
+        options.resume = resume
+        options.overwrite = overwrite
+        options.maxImageBytes = maxImageBytes
+        let connection = try await Connection.open(server)
+        let exporter = CatalogExporter(options: options, client: connection.client)
+        let progress = PhaseProgress(quiet: quiet)
+        exporter.onProgress = { phase, done, total in progress.update(phase, done: done, total: total) }
+        let summary: ExportSummary
+        do {
+            summary = try await ImportCommand.onThread {
+                do { _ = try connection.client.health() } catch {
+                    throw CommandFailure("the server does not answer: \(error)", exitCode: 3)
+                }
+                let signals = ImportCommand.stopOnSignals { exporter.stop("stopped by a signal") }
+                defer { signals.forEach { $0.cancel() } }
+                do { return try exporter.run() } catch let error as ExportError {
+                    throw CommandFailure(error.description, exitCode: 2)
+                }
+            }
+        } catch {
+            await connection.close()
+            progress.finish()
+            throw reportFailure(error)
+        }
+        await connection.close()
+        progress.finish()
+        Self.printSummary(summary, options: options)
+        if summary.stopped != nil || !summary.failed.isEmpty { throw ExitCode(1) }
+    }
+
+    static func printSummary(_ summary: ExportSummary, options: ExportOptions) {
+        let rate = String(format: "%.1f", summary.productsPerSecond)
+        if let stopped = summary.stopped {
+            Console.line("Stopped (\(stopped)) after \(summary.exported) of \(summary.listed) products; nothing is under \(options.manifestName) yet.")
+            Console.line("Continue with the same command and --resume.")
+            return
+        }
+        var line = "Exported \(summary.exported) products to \(summary.manifest) in \(String(format: "%.1f", summary.seconds)) s (\(rate) products/s)"
+        if options.images != .none {
+            line += "; \(summary.imagesDownloaded) photos downloaded (\(ByteCountFormatter.string(fromByteCount: Int64(summary.imageBytes), countStyle: .file)))"
+            if summary.imagesReused > 0 { line += ", \(summary.imagesReused) kept from the interrupted run" }
+            line += ", checksums in checksums.sha256"
+        }
+        Console.line(line + ".")
+        var changes: [String] = []
+        if summary.appeared > 0 { changes.append("\(summary.appeared) products appeared after the first pass (created, or shifted between pages) and are included") }
+        if summary.deleted > 0 { changes.append("\(summary.deleted) listed products were deleted before they could be read") }
+        if options.filter.isEmpty && summary.totalCount != summary.exported {
+            changes.append("the server counted \(summary.totalCount) products at the last pass, \(summary.exported) are in the export")
+        }
+        if !changes.isEmpty { Console.line("During the export: " + changes.joined(separator: "; ") + ".") }
+        for warning in summary.warnings { Console.line("Warning: \(warning)") }
+        for failure in summary.failed.prefix(10) { Console.line("  product \(failure.id) failed: \(failure.error)") }
+        if summary.failed.count > 10 { Console.line("  … and \(summary.failed.count - 10) more") }
+        if !summary.failed.isEmpty {
+            Console.line("\(summary.failed.count) products are missing from the export; --resume tries them again.")
+        }
+    }
+}
+
+/// Progress of a command with phases: redrawn in place on a terminal, a line
+/// per phase and per 10 % otherwise.
+final class PhaseProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let tty = isatty(STDERR_FILENO) == 1
+    private let quiet: Bool
+    private var phase = ""
+    private var phaseStarted = Date()
+    private var lastDraw = Date.distantPast
+    private var lastDecile = -1
+    private var drawn = false
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func update(_ phase: String, done: Int, total: Int) {
+        guard !quiet else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if phase != self.phase {
+            if drawn && tty { FileHandle.standardError.write(Data("\n".utf8)) }
+            self.phase = phase
+            phaseStarted = Date()
+            lastDecile = -1
+        }
+        let elapsed = Date().timeIntervalSince(phaseStarted)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let percent = total > 0 ? min(100, done * 100 / total) : 100
+        let unit = phase == "listing" ? "pages" : "products"
+        let text = "\(phase): \(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.0f", rate))/s"
+        if tty {
+            guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+            lastDraw = Date()
+            drawn = true
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+        } else {
+            let decile = percent / 10
+            guard decile > lastDecile else { return }
+            lastDecile = decile
+            Console.error(text)
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn && tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        drawn = false
+    }
+}

@@ -1,0 +1,112 @@
+import BulkImport
+import CatalogExport
+import Crypto
+import Foundation
+import Manifest
+import OpenMarketAPI
+import Sandbox
+import Testing
+import TestSupport
+
+/// Runs blocking work on a thread of its own (never on the cooperative pool,
+/// which the in-process sandbox needs).
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
+    try OpenMarketClient(ClientConfiguration(
+        server: sandbox.server.url,
+        credentials: vendor.map { VendorCredentials(identifier: $0.identifier, secret: $0.secret) }))
+}
+
+/// Registers `count` products for `vendor` on 4 threads; returns their ids.
+func seed(_ sandbox: TestSandbox, _ vendor: SandboxVendor, count: Int, prefix: String = "Seeded",
+          images: Int = 1) async throws -> [Int] {
+    let writer = try client(sandbox, vendor)
+    let photos = try (0..<images).map { try Fixtures.jpeg(width: 24, height: 16, seed: UInt64($0 + 1)) }
+    return try await blocking {
+        final class Results: @unchecked Sendable {
+            var ids: [Int] = []
+            var failure: (any Error)?
+        }
+        let lock = NSLock()
+        let results = Results()
+        let group = DispatchGroup()
+        for worker in 0..<4 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for i in stride(from: worker, to: count, by: 4) {
+                    do {
+                        let product = try writer.register(
+                            NewProduct(name: "\(prefix) \(i)", description: "seeded \(i)", price: Double(1000 + i), currency: "KRW",
+                                       discountedPrice: 0, stock: i % 5),
+                            images: photos.map { UploadImage(data: Data($0), filename: "p.jpg", mimeType: "image/jpeg") })
+                        lock.lock(); results.ids.append(product.id); lock.unlock()
+                    } catch {
+                        lock.lock(); results.failure = error; lock.unlock()
+                        return
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        if let failure = results.failure { throw failure }
+        return results.ids.sorted()
+    }
+}
+
+/// Exports with `options`, on a thread of its own.
+func export(_ options: ExportOptions, _ client: OpenMarketClient) async throws -> ExportSummary {
+    try await blocking { try CatalogExporter(options: options, client: client).run() }
+}
+
+/// The rows of an exported manifest, read back with the Manifest module.
+func readManifest(_ url: URL) throws -> [RawRow] {
+    let reader = try ManifestReader(url: url)
+    var rows: [RawRow] = []
+    while let row = try reader.next() { rows.append(row) }
+    return rows
+}
+
+func sha256Hex(_ data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+}
+
+/// Checks checksums.sha256 the way `sha256sum -c` does; returns the number of files.
+func verifyChecksums(in directory: URL) throws -> Int {
+    let text = try String(contentsOf: directory.appendingPathComponent("checksums.sha256"), encoding: .utf8)
+    var count = 0
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        let digest = String(parts[0])
+        let path = String(parts[1].dropFirst())
+        let data = try Data(contentsOf: directory.appendingPathComponent(path))
+        #expect(sha256Hex(data) == digest, "checksum of \(path)")
+        count += 1
+    }
+    return count
+}
+
+/// Every file under `directory`, as relative paths.
+func filesUnder(_ directory: URL) -> [String] {
+    let root = directory.standardizedFileURL.path + "/"
+    var paths: [String] = []
+    let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+    while let url = enumerator?.nextObject() as? URL {
+        if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            paths.append(String(url.standardizedFileURL.path.dropFirst(root.count)))
+        }
+    }
+    return paths.sorted()
+}
+
+extension RawRow {
+    /// The row's image paths, whether the manifest gave them as a list (JSON) or a cell (CSV).
+    var images: [String] {
+        imageList ?? (values[.images] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
