@@ -17,7 +17,7 @@ public enum SafeName {
             last = String(url[url.index(after: slash)...])
         }
         if let decoded = last.removingPercentEncoding { last = decoded }
-        return clean("\(index + 1)-" + last, fallback: "\(index + 1)-image")
+        return truncate("\(index + 1)-" + clean(last, fallback: "image"), toBytes: maxBytes)
     }
 
     /// `text` made safe as one path component.
@@ -39,7 +39,8 @@ public enum SafeName {
         name = name.trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }
         name = truncate(name, toBytes: maxBytes)
-        return name.isEmpty || name == "." ? fallback : name
+        // Nothing left but what replaced the unsafe parts: no name worth keeping.
+        return name.allSatisfy({ $0 == "_" || $0 == "." }) ? fallback : name
     }
 
     /// Cuts at a character boundary, keeping the extension when there is one.

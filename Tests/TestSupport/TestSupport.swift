@@ -233,3 +233,55 @@ public struct Register {
 public func jsonBody(_ object: [String: Any]) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
 }
+
+/// Runs blocking work on a thread of its own (never on the cooperative pool,
+/// which the in-process sandbox needs).
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
+    try OpenMarketClient(ClientConfiguration(
+        server: sandbox.server.url,
+        credentials: vendor.map { VendorCredentials(identifier: $0.identifier, secret: $0.secret) }))
+}
+
+/// Registers `count` products for `vendor` on 4 threads; returns their ids.
+public func seed(_ sandbox: TestSandbox, _ vendor: SandboxVendor, count: Int, prefix: String = "Seeded",
+          images: Int = 1) async throws -> [Int] {
+    let writer = try client(sandbox, vendor)
+    let photos = try (0..<images).map { try Fixtures.jpeg(width: 24, height: 16, seed: UInt64($0 + 1)) }
+    return try await blocking {
+        final class Results: @unchecked Sendable {
+            var ids: [Int] = []
+            var failure: (any Error)?
+        }
+        let lock = NSLock()
+        let results = Results()
+        let group = DispatchGroup()
+        for worker in 0..<4 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for i in stride(from: worker, to: count, by: 4) {
+                    do {
+                        let product = try writer.register(
+                            NewProduct(name: "\(prefix) \(i)", description: "seeded \(i)", price: Double(1000 + i), currency: "KRW",
+                                       discountedPrice: 0, stock: i % 5),
+                            images: photos.map { UploadImage(data: Data($0), filename: "p.jpg", mimeType: "image/jpeg") })
+                        lock.lock(); results.ids.append(product.id); lock.unlock()
+                    } catch {
+                        lock.lock(); results.failure = error; lock.unlock()
+                        return
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        if let failure = results.failure { throw failure }
+        return results.ids.sorted()
+    }
+}
+
