@@ -92,7 +92,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.copy("Resources/pages")]
         ),
         .executableTarget(
             name: "openmarket",

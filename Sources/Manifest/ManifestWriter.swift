@@ -125,7 +125,12 @@ public final class ManifestWriter {
 
     /// Completes the file and moves it into place.
     public func finish() throws {
-        if let csv { csv.stream.close() }
+        if let csv {
+            // The library separates rows; the last one is ended too, as line-based tools expect.
+            let end: [UInt8] = [0x0D, 0x0A]
+            _ = end.withUnsafeBufferPointer { csv.stream.write($0.baseAddress!, maxLength: 2) }
+            csv.stream.close()
+        }
         if format == .json { handle?.write(Data("\n]\n".utf8)) }
         try handle?.close()
         _ = try? FileManager.default.removeItem(at: url)

@@ -47,6 +47,7 @@ public final class SandboxServer: Sendable {
             validation: ProductValidation(currencies: configuration.currencies),
             fallbackAuthority: "\(displayHost):\(configuration.port)")
         routes.add(to: router)
+        try CatalogPages(store: store).add(to: router)
 
         let app = Application(
             router: router,
