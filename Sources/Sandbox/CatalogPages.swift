@@ -66,7 +66,7 @@ struct CatalogPages: Sendable {
     }
 
     @Sendable func product(request: Request, context: SandboxContext) async throws -> Response {
-        let raw = context.parameters.get("id") ?? ""
+        let raw = (context.parameters.get("id") ?? "").removingPercentEncoding ?? ""
         guard let id = Int(raw), id > 0, let stored = try await store.product(id: id) else {
             return html(library.render(["message": "There is no product \(raw)."], withTemplate: "missing"), status: .notFound)
         }

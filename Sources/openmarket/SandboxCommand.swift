@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenMarketAPI
 import Sandbox
 
 struct SandboxCommand: AsyncParsableCommand {
@@ -108,7 +109,57 @@ struct SandboxCommand: AsyncParsableCommand {
         if configuration.faults.isActive {
             Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none")")
         }
+        Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
+        // Where `openmarket open` finds the running sandbox of this data folder.
+        let marker = dataDirectory.appendingPathComponent(OpenCommand.markerName)
+        try? Data((server.url.absoluteString + "\n").utf8).write(to: marker)
         Console.line("Try: curl \(server.url.absoluteString)/healthChecker   (Ctrl-C stops)")
+        defer { try? FileManager.default.removeItem(at: marker) }
         try await server.wait()
+    }
+}
+
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Show the running sandbox's catalog pages: print their URL, and open a browser when there is a screen.",
+        discussion: """
+            The pages (/ for the catalog as a grid or a list, with search; /products/ID for one             product with all its photos) are served by `openmarket sandbox`, read-only, from the             same data as its API. Start the sandbox first, in another terminal.
+            """)
+
+    static let markerName = "sandbox.url"
+
+    @Option(name: .long, help: ArgumentHelp("The sandbox's data folder.", valueName: "dir"))
+    var data: String = SandboxConfiguration.defaultDataDirectory
+
+    @Flag(name: .customLong("no-browser"), help: "Only print the URL.")
+    var noBrowser = false
+
+    func run() async throws {
+        let marker = URL(fileURLWithPath: data).appendingPathComponent(Self.markerName)
+        var running: URL?
+        if let text = try? String(contentsOf: marker, encoding: .utf8),
+           let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+           let client = try? OpenMarketClient({
+               var configuration = ClientConfiguration(server: url)
+               configuration.retry = .none
+               return configuration
+           }()),
+           (try? await client.run { try $0.health() }) != nil {
+            running = url
+        }
+        guard let url = running else {
+            Console.error("openmarket open: no sandbox is running with its data in \(data); start one with `openmarket sandbox` (add --data \(data) if it is not the default), then run this again")
+            throw ExitCode(3)
+        }
+        let catalog = url.absoluteString + "/"
+        Console.line(catalog)
+        let environment = ProcessInfo.processInfo.environment
+        guard !noBrowser, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") else { return }
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+        browser.arguments = [catalog]
+        try? browser.run()
     }
 }
