@@ -115,8 +115,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         // Benchmark drivers (see Benchmarks/*.sh), not part of the tool.
         .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
-        .executableTarget(name: "openmarket-bench-manifest", dependencies: ["Manifest"], path: "Benchmarks/ManifestBench"),
-        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport"]),
+        .executableTarget(name: "openmarket-bench-manifest", dependencies: ["Manifest", .product(name: "CSV", package: "CSV.swift")], path: "Benchmarks/ManifestBench"),
+        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",

@@ -36,6 +36,7 @@ public final class ManifestReader {
     public private(set) var unknownColumns: [String] = []
 
     private var csv: CSVReader?
+    private var csvChunks: CSVChunks?
     private var columnIndex: [(Int, Column)] = []
     private var rowNumber = 1
     private var jsonRows: [[String: Any]] = []
@@ -98,11 +99,16 @@ public final class ManifestReader {
     }
 
     private func openCSV(_ source: URL) throws {
-        guard let stream = InputStream(url: source) else { throw ManifestError(file: fileName, message: "cannot open the file") }
+        let chunks: CSVChunks
+        do { chunks = try CSVChunks(url: source, delimiter: delimiter) } catch {
+            throw ManifestError(file: fileName, message: "cannot open the file")
+        }
+        guard let text = chunks.next() else {
+            throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
+        }
         let reader: CSVReader
         do {
-            reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true, trimFields: false,
-                                   delimiter: delimiter.unicodeScalars.first!)
+            reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
         } catch CSVError.cannotReadHeaderRow {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         } catch {
@@ -114,6 +120,13 @@ public final class ManifestReader {
         }
         try mapHeaders(header.enumerated().map { ($0.offset, $0.element) })
         csv = reader
+        csvChunks = chunks
+    }
+
+    /// The reader of the next piece of the file (see `CSVChunks`), or nil at the end.
+    private func nextCSVPiece() -> CSVReader? {
+        guard let text = csvChunks?.next() else { return nil }
+        return try? CSVReader(string: text, hasHeaderRow: false, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
     }
 
     private func mapHeaders(_ headers: [(Int, String)]) throws {
@@ -178,15 +191,17 @@ public final class ManifestReader {
     }
 
     private func nextCSV() -> RawRow? {
-        guard let csv else { return nil }
-        while let fields = csv.next() {
-            rowNumber += 1
-            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            var values: [Column: String] = [:]
-            for (index, column) in columnIndex where index < fields.count {
-                values[column] = fields[index]
+        while let reader = csv {
+            while let fields = reader.next() {
+                rowNumber += 1
+                if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+                var values: [Column: String] = [:]
+                for (index, column) in columnIndex where index < fields.count {
+                    values[column] = fields[index]
+                }
+                return RawRow(number: rowNumber, values: values, imageList: nil)
             }
-            return RawRow(number: rowNumber, values: values, imageList: nil)
+            csv = nextCSVPiece()
         }
         return nil
     }

@@ -56,25 +56,34 @@ struct UTF8Validator {
     private var sequenceStart = 0  // offset of the current sequence's first byte
 
     mutating func feed(_ data: Data, at base: Int) {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            for (i, byte) in bytes.enumerated() {
+        // The state lives in locals during the loop: no exclusivity check per byte.
+        var pending = self.pending
+        var sequenceStart = self.sequenceStart
+        let invalid: Int? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            var i = 0
+            let count = bytes.count
+            while i < count {
+                let byte = bytes[i]
                 if pending > 0 {
-                    if byte & 0xC0 == 0x80 { pending -= 1; continue }
-                    firstInvalid = sequenceStart
-                    return
+                    if byte & 0xC0 == 0x80 { pending -= 1; i += 1; continue }
+                    return sequenceStart
                 }
-                if byte < 0x80 { continue }
-                sequenceStart = base + i
-                switch byte {
-                case 0xC2...0xDF: pending = 1
-                case 0xE0...0xEF: pending = 2
-                case 0xF0...0xF4: pending = 3
-                default:
-                    firstInvalid = base + i
-                    return
+                if byte >= 0x80 {
+                    sequenceStart = base + i
+                    switch byte {
+                    case 0xC2...0xDF: pending = 1
+                    case 0xE0...0xEF: pending = 2
+                    case 0xF0...0xF4: pending = 3
+                    default: return base + i
+                    }
                 }
+                i += 1
             }
+            return nil
         }
+        self.pending = pending
+        self.sequenceStart = sequenceStart
+        if let invalid { firstInvalid = invalid }
     }
 
     /// A sequence cut off by the end of the file.
