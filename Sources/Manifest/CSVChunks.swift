@@ -28,8 +28,9 @@ final class CSVChunks {
 
     deinit { try? handle.close() }
 
-    /// The next piece of whole records as text, or nil at the end of the file.
-    func next() -> String? {
+    /// The next piece of whole records as text, with the number of records in it
+    /// (blank ones included, as the library counts them), or nil at the end of the file.
+    func next() -> (text: String, records: Int)? {
         while true {
             if !atEnd {
                 let chunk = (try? handle.read(upToCount: chunkBytes)) ?? Data()
@@ -42,24 +43,26 @@ final class CSVChunks {
             if atEnd {
                 guard !pending.isEmpty else { return nil }
                 defer { pending = [] }
-                return String(decoding: pending, as: UTF8.self)
+                let (end, records) = Self.lastRecordEnd(pending, delimiter: delimiter)
+                return (String(decoding: pending, as: UTF8.self), records + (end < pending.count ? 1 : 0))
             }
-            let cut = Self.lastRecordEnd(pending, delimiter: delimiter)
+            let (cut, records) = Self.lastRecordEnd(pending, delimiter: delimiter)
             // No whole record yet (a cell longer than a chunk): read more.
             guard cut > 0 else { continue }
             let text = pending.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<cut]), as: UTF8.self) }
             pending.removeFirst(cut)
-            return text
+            return (text, records)
         }
     }
 
     /// The offset just past the last record that ends in `bytes` (which starts at
-    /// a record's start), or 0 when none does.
-    static func lastRecordEnd(_ bytes: [UInt8], delimiter: UInt8) -> Int {
+    /// a record's start), or 0 when none does; and how many records end there.
+    static func lastRecordEnd(_ bytes: [UInt8], delimiter: UInt8) -> (end: Int, records: Int) {
         let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-        return bytes.withUnsafeBufferPointer { buffer -> Int in
+        return bytes.withUnsafeBufferPointer { buffer -> (end: Int, records: Int) in
             let count = buffer.count
             var last = 0
+            var records = 0
             var i = 0
             var quoted = false
             var fieldStart = true
@@ -67,17 +70,18 @@ final class CSVChunks {
                 let b = buffer[i]
                 if quoted {
                     if b == quote {
-                        guard i + 1 < count else { return last }
+                        guard i + 1 < count else { return (last, records) }
                         let n = buffer[i + 1]
                         if n == cr || n == lf {
                             quoted = false
                             fieldStart = true
                             i += 1
                             if n == cr {
-                                guard i + 1 < count else { return last }
+                                guard i + 1 < count else { return (last, records) }
                                 if buffer[i + 1] == lf { i += 1 }
                             }
                             last = i + 1
+                            records += 1
                         } else if n == delimiter {
                             quoted = false
                             fieldStart = true
@@ -89,11 +93,12 @@ final class CSVChunks {
                     }
                 } else if b == cr || b == lf {
                     if b == cr {
-                        guard i + 1 < count else { return last }
+                        guard i + 1 < count else { return (last, records) }
                         if buffer[i + 1] == lf { i += 1 }
                     }
                     fieldStart = true
                     last = i + 1
+                    records += 1
                 } else if b == delimiter {
                     fieldStart = true
                 } else if fieldStart && b == quote {
@@ -104,7 +109,7 @@ final class CSVChunks {
                 }
                 i += 1
             }
-            return last
+            return (last, records)
         }
     }
 }

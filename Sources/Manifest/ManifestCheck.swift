@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 
 /// Counts of a validation run.
@@ -39,6 +40,23 @@ public enum ManifestCheck {
             onFileIssue(issue)
         }
         let validator = ManifestValidator(reader: reader, options: options)
+        func deliver(_ raw: RawRow, _ draft: ProductDraft?, _ issues: [RowIssue]) {
+            summary.rows += 1
+            if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }
+            if issues.contains(where: { $0.severity == .warning }) { summary.withWarnings += 1 }
+            onRow(raw, draft, issues)
+        }
+        let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 4)
+        if workers > 1, let pieces = reader.takePieces() {
+            // CSV: pieces of the file are parsed and checked on all cores; the rules
+            // across rows and `onRow` run here, in row order.
+            ParallelRows.run(workers: workers, next: pieces.next, delimiter: pieces.delimiter, reader: reader,
+                             check: validator.check) { raw, check in
+                let (draft, issues) = validator.acrossRows(check, row: raw.number)
+                deliver(raw, draft, issues)
+            }
+            return summary
+        }
         while true {
             let next: RawRow?
             do { next = try reader.next() }
@@ -46,11 +64,89 @@ public enum ManifestCheck {
             catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
             guard let raw = next else { break }
             let (draft, issues) = validator.validate(raw)
-            summary.rows += 1
-            if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }
-            if issues.contains(where: { $0.severity == .warning }) { summary.withWarnings += 1 }
-            onRow(raw, draft, issues)
+            deliver(raw, draft, issues)
         }
         return summary
+    }
+}
+
+/// Rows of CSV pieces turned into checked rows on `workers` threads, delivered
+/// on the calling thread in file order. At most `workers + 2` pieces are in
+/// flight, so memory stays bounded however long the file.
+enum ParallelRows {
+    static func run(
+        workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: Character,
+        reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+        deliver: (RawRow, ManifestValidator.RowCheck) -> Void
+    ) {
+        final class Shared: @unchecked Sendable {
+            let condition = NSCondition()
+            var taken = 0
+            var delivered = 0
+            var finished = false
+            var active = 0
+            var results: [Int: [(RawRow, ManifestValidator.RowCheck)]] = [:]
+        }
+        let shared = Shared()
+        let window = workers + 2
+        let scalar = delimiter.unicodeScalars.first!
+        // Captured by the worker threads, which only use them under the condition's
+        // lock (`next`) or read what the header fixed (`reader.row`, `check`).
+        nonisolated(unsafe) let next = next
+        nonisolated(unsafe) let check = check
+        nonisolated(unsafe) let reader = reader
+        shared.active = workers
+        for _ in 0..<workers {
+            let thread = Thread {
+                while true {
+                    shared.condition.lock()
+                    while !shared.finished && shared.taken >= shared.delivered + window { shared.condition.wait() }
+                    // Reading the next piece is serial (it is fast); parsing and checking are not.
+                    guard !shared.finished, let (piece, rowBefore) = next() else {
+                        shared.finished = true
+                        shared.active -= 1
+                        shared.condition.broadcast()
+                        shared.condition.unlock()
+                        return
+                    }
+                    let index = shared.taken
+                    shared.taken += 1
+                    shared.condition.unlock()
+
+                    let csv: CSVReader?
+                    switch piece {
+                    case .reader(let first): csv = first
+                    case .text(let text): csv = try? CSVReader(string: text, hasHeaderRow: false, trimFields: false, delimiter: scalar)
+                    }
+                    var rows: [(RawRow, ManifestValidator.RowCheck)] = []
+                    var number = rowBefore
+                    while let fields = csv?.next() {
+                        number += 1
+                        guard let raw = reader.row(fields, number: number) else { continue }
+                        rows.append((raw, check(raw)))
+                    }
+                    shared.condition.lock()
+                    shared.results[index] = rows
+                    shared.condition.broadcast()
+                    shared.condition.unlock()
+                }
+            }
+            thread.name = "openmarket.validate"
+            thread.start()
+        }
+        shared.condition.lock()
+        while true {
+            if let rows = shared.results.removeValue(forKey: shared.delivered) {
+                shared.condition.unlock()
+                for (raw, checked) in rows { deliver(raw, checked) }
+                shared.condition.lock()
+                shared.delivered += 1
+                shared.condition.broadcast()
+                continue
+            }
+            if shared.active == 0 && shared.delivered >= shared.taken { break }
+            shared.condition.wait()
+        }
+        shared.condition.unlock()
     }
 }

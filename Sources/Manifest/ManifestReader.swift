@@ -37,6 +37,7 @@ public final class ManifestReader {
 
     private var csv: CSVReader?
     private var csvChunks: CSVChunks?
+    private var firstPieceRecords = 0
     private var columnIndex: [(Int, Column)] = []
     private var rowNumber = 1
     private var jsonRows: [[String: Any]] = []
@@ -103,9 +104,10 @@ public final class ManifestReader {
         do { chunks = try CSVChunks(url: source, delimiter: delimiter) } catch {
             throw ManifestError(file: fileName, message: "cannot open the file")
         }
-        guard let text = chunks.next() else {
+        guard let (text, records) = chunks.next() else {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         }
+        firstPieceRecords = records
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
@@ -125,7 +127,7 @@ public final class ManifestReader {
 
     /// The reader of the next piece of the file (see `CSVChunks`), or nil at the end.
     private func nextCSVPiece() -> CSVReader? {
-        guard let text = csvChunks?.next() else { return nil }
+        guard let (text, _) = csvChunks?.next() else { return nil }
         return try? CSVReader(string: text, hasHeaderRow: false, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
     }
 
@@ -194,16 +196,63 @@ public final class ManifestReader {
         while let reader = csv {
             while let fields = reader.next() {
                 rowNumber += 1
-                if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-                var values: [Column: String] = [:]
-                for (index, column) in columnIndex where index < fields.count {
-                    values[column] = fields[index]
-                }
-                return RawRow(number: rowNumber, values: values, imageList: nil)
+                if let row = row(fields, number: rowNumber) { return row }
             }
             csv = nextCSVPiece()
         }
         return nil
+    }
+
+    /// A CSV record as a row, or nil when every cell is blank. Reads only what
+    /// the header fixed, so pieces can be turned into rows on several threads.
+    func row(_ fields: [String], number: Int) -> RawRow? {
+        guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
+        var values: [Column: String] = [:]
+        values.reserveCapacity(columnIndex.count)
+        for (index, column) in columnIndex where index < fields.count {
+            values[column] = fields[index]
+        }
+        return RawRow(number: number, values: values, imageList: nil)
+    }
+
+    /// Spaces only (any Unicode space), checked without allocating for ASCII.
+    static func isBlank(_ field: String) -> Bool {
+        var ascii = true
+        for byte in field.utf8 {
+            if byte >= 0x80 { ascii = false; break }
+            if byte != 0x20 && byte != 0x09 { return false }
+        }
+        return ascii || field.trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
+    /// A piece of a CSV file for `CSVPieces`: the first is the reader already
+    /// past the header, the others are text to parse.
+    enum Piece {
+        case reader(CSVReader)
+        case text(String)
+    }
+
+    /// Hands the rest of a CSV file out in pieces of whole records, each with the
+    /// row number before its first record (see `ManifestCheck`). The reader's own
+    /// `next()` returns nothing afterwards. Nil for JSON and JSON Lines.
+    func takePieces() -> (next: () -> (piece: Piece, rowBefore: Int)?, delimiter: Character)? {
+        guard format == .csv, let first = csv else { return nil }
+        csv = nil
+        let chunks = csvChunks
+        csvChunks = nil
+        var pending: CSVReader? = first
+        var rowBefore = rowNumber
+        var recordsBefore = firstPieceRecords
+        return ({
+            if let reader = pending {
+                pending = nil
+                return (.reader(reader), rowBefore)
+            }
+            guard let (text, records) = chunks?.next() else { return nil }
+            rowBefore = recordsBefore
+            recordsBefore += records
+            return (.text(text), rowBefore)
+        }, delimiter)
     }
 
     private func nextJSON() -> RawRow? {

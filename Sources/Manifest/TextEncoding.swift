@@ -35,8 +35,12 @@ public enum TextEncoding: String, Sendable, CaseIterable {
                 first = false
                 if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) { return .utf16 }
             }
-            if let nul = chunk.firstIndex(of: 0) {
-                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul - chunk.startIndex))")
+            let nul: Int? = chunk.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress, let found = memchr(base, 0, bytes.count) else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
+            if let nul {
+                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul))")
             }
             if validator.firstInvalid == nil { validator.feed(chunk, at: offset) }
             offset += chunk.count

@@ -27,7 +27,7 @@ struct ImageProblem: Error {
 /// Turns raw rows into `ProductDraft`s, or into `RowIssue`s that say what to fix.
 /// Keeps only hashes of keys and names across rows, so memory stays small for
 /// millions of rows.
-public final class ManifestValidator {
+public final class ManifestValidator: @unchecked Sendable {
     public let file: String
     public let options: ValidationOptions
     private let imagesRoot: URL
@@ -38,6 +38,7 @@ public final class ManifestValidator {
     private let hasImagesColumn: Bool
     /// Image references already resolved and checked.
     private var resolvedImages: [String: Result<ImageSource, ImageProblem>] = [:]
+    private let imagesLock = NSLock()
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -75,8 +76,55 @@ public final class ManifestValidator {
         return issues
     }
 
+    /// What `check` found in one row on its own, before the rules across rows.
+    struct RowCheck {
+        var draft: ProductDraft?
+        var issues: [RowIssue]
+        var key: String?
+        /// The name, when its length is right (only then is it compared with others).
+        var name: String?
+        /// Where a duplicate-name warning goes among the issues.
+        var nameIssueIndex = 0
+    }
+
     /// Validates one row. Returns the draft when it has no error.
     public func validate(_ raw: RawRow) -> (draft: ProductDraft?, issues: [RowIssue]) {
+        acrossRows(check(raw), row: raw.number)
+    }
+
+    /// The rules across rows (a key used twice is an error, a name used twice a
+    /// warning), applied in row order. Not thread-safe: one caller, in order.
+    func acrossRows(_ check: RowCheck, row: Int) -> (draft: ProductDraft?, issues: [RowIssue]) {
+        var issues = check.issues
+        var draft = check.draft
+        var inserted = 0
+        if let key = check.key {
+            let hash = Self.hash(key)
+            if let first = keys[hash] {
+                issues.insert(RowIssue(file: file, row: row, column: Column.key.rawValue, value: key, severity: .error, rule: "key-duplicate",
+                                       message: "the same key as row \(first); each row needs its own key"), at: 0)
+                inserted = 1
+                draft = nil
+            } else {
+                keys[hash] = Int32(clamping: row)
+            }
+        }
+        if let name = check.name {
+            let hash = Self.hash(name)
+            if let first = names[hash] {
+                issues.insert(RowIssue(file: file, row: row, column: Column.name.rawValue, value: name, severity: .warning,
+                                       rule: "name-duplicate",
+                                       message: "the same name as row \(first); the server allows it, but check it is not a mistake"),
+                              at: min(issues.count, check.nameIssueIndex + inserted))
+            } else {
+                names[hash] = Int32(clamping: row)
+            }
+        }
+        return (draft, issues)
+    }
+
+    /// The rules of one row on its own. Thread-safe: rows can be checked on several threads.
+    func check(_ raw: RawRow) -> RowCheck {
         var issues: [RowIssue] = []
         func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
             issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
@@ -88,16 +136,8 @@ public final class ManifestValidator {
             return trimmed.isEmpty ? nil : restore(trimmed)
         }
 
-        // key and id
+        // key and id (a key used twice: see acrossRows)
         let key = text(.key)
-        if let key {
-            let hash = Self.hash(key)
-            if let first = keys[hash] {
-                issue(.key, key, "key-duplicate", "the same key as row \(first); each row needs its own key")
-            } else {
-                keys[hash] = Int32(clamping: raw.number)
-            }
-        }
         var id: Int? = nil
         if let raw = text(.id) {
             if let value = Int(raw), value > 0 { id = value } else {
@@ -108,16 +148,13 @@ public final class ManifestValidator {
         // name and description, counted as a person counts characters (grapheme clusters)
         let name = text(.name) ?? ""
         let nameLength = Self.characterCount(name)
+        var comparedName: String? = nil
+        let nameIssueIndex = issues.count
         if !ProductRules.nameLength.contains(nameLength) {
             issue(.name, name, "name-length",
                   "must be \(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters, has \(nameLength)")
         } else {
-            let hash = Self.hash(name)
-            if let first = names[hash] {
-                issue(.name, name, "name-duplicate", "the same name as row \(first); the server allows it, but check it is not a mistake", .warning)
-            } else {
-                names[hash] = Int32(clamping: raw.number)
-            }
+            comparedName = name
         }
         let description = raw.values[.description].map { restore(Self.trimmed($0)) } ?? ""
         let descriptionLength = Self.characterCount(description)
@@ -194,9 +231,11 @@ public final class ManifestValidator {
         let images = validateImages(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) })
 
         let hasError = issues.contains { $0.severity == .error }
-        guard !hasError, let amount = price, let code = finalCurrency else { return (nil, issues) }
-        return (ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: amount,
-                             currency: code, discountedPrice: discount, stock: stock, images: images), issues)
+        var result = RowCheck(draft: nil, issues: issues, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
+        guard !hasError, let amount = price, let code = finalCurrency else { return result }
+        result.draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: amount,
+                                    currency: code, discountedPrice: discount, stock: stock, images: images)
+        return result
     }
 
     private func validateImages(_ raw: RawRow, key: String?,
@@ -206,7 +245,7 @@ public final class ManifestValidator {
             references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         } else if let cell = raw.values[.images] {
             references = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-                .map { restore($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.filter { !$0.isEmpty }
+                .map { restore(Self.trimmed(String($0))) }.filter { !$0.isEmpty }
         } else if !hasImagesColumn, let key {
             // No images column: the folder named after the row's key, files in name order.
             let folder = imagesRoot.appendingPathComponent(key, isDirectory: true)
@@ -237,10 +276,15 @@ public final class ManifestValidator {
     /// JPEG or PNG by its first 8 bytes (never decoded). Remembered per reference, since
     /// rows often share photos and resolving symlinks costs system calls.
     private func resolve(_ reference: String) -> Result<ImageSource, ImageProblem> {
-        if let known = resolvedImages[reference] { return known }
+        imagesLock.lock()
+        let known = resolvedImages[reference]
+        imagesLock.unlock()
+        if let known { return known }
         let result = resolveUncached(reference)
+        imagesLock.lock()
         if resolvedImages.count >= 65_536 { resolvedImages.removeAll(keepingCapacity: true) }
         resolvedImages[reference] = result
+        imagesLock.unlock()
         return result
     }
 
