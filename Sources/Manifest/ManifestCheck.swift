@@ -40,6 +40,7 @@ public enum ManifestCheck {
             onFileIssue(issue)
         }
         let validator = ManifestValidator(reader: reader, options: options)
+        if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
         func deliver(_ raw: RawRow, _ draft: ProductDraft?, _ issues: [RowIssue]) {
             summary.rows += 1
             if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }

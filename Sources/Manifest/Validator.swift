@@ -87,6 +87,14 @@ public final class ManifestValidator: @unchecked Sendable {
         var nameIssueIndex = 0
     }
 
+    /// Sizes the tables of keys and names for about `rows` rows at once: growing
+    /// them step by step holds the old and the new table together at every step.
+    public func reserve(rows: Int) {
+        let rows = min(max(rows, 0), 50_000_000)
+        keys.reserveCapacity(rows)
+        names.reserveCapacity(rows)
+    }
+
     /// Validates one row. Returns the draft when it has no error.
     public func validate(_ raw: RawRow) -> (draft: ProductDraft?, issues: [RowIssue]) {
         acrossRows(check(raw), row: raw.number)

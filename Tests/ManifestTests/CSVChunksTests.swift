@@ -54,3 +54,46 @@ struct CSVChunksTests {
         }
     }
 }
+
+@Suite("Validation on all cores gives what one thread gives")
+struct ParallelValidationTests {
+    @Test("a file of many pieces: the same rows, numbers, drafts and issues, duplicates found across pieces")
+    func sameAsSequential() throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        _ = try workspace.files.write(Fixtures.jpeg(width: 8, height: 8), named: "a.jpg")
+        var csv = "key,name,description,price,currency,stock,images\n"
+        var generator = SplitMix(seed: 5)
+        for i in 1...25_000 {
+            let roll = generator.next() % 100
+            let key = roll == 0 ? "K\(i / 2)" : "K\(i)"            // some keys used twice, far apart
+            let name = roll == 1 ? "Same name" : "Item \(i)"        // a repeated name: a warning
+            let description = roll < 10 ? "\"spans\nlines, with \"\"quotes\"\"\"" : "plain \(i)"
+            let price = roll == 2 ? "12.000,50" : "\(1000 + i)"     // an ambiguous price: an error
+            let image = roll == 3 ? "missing.jpg" : "a.jpg"
+            csv += "\(key),\(name),\(description),\(price),KRW,\(i % 9),\(image)\n"
+            if roll == 4 { csv += ",,,,,,\n" }                      // a blank row: counted, skipped
+        }
+        let url = try workspace.write(csv)
+        #expect(csv.utf8.count > 4 * (256 << 10), "the file must span several pieces")
+
+        var parallel: [(Int, ProductDraft?, [RowIssue])] = []
+        let summary = try ManifestCheck.run(url, options: ValidationOptions(), onFileIssue: { _ in },
+                                            onRow: { raw, draft, issues in parallel.append((raw.number, draft, issues)) })
+        let reader = try ManifestReader(url: url)
+        let validator = ManifestValidator(reader: reader, options: ValidationOptions())
+        var sequential: [(Int, ProductDraft?, [RowIssue])] = []
+        while let raw = try reader.next() {
+            let (draft, issues) = validator.validate(raw)
+            sequential.append((raw.number, draft, issues))
+        }
+        #expect(parallel.count == 25_000 && summary.rows == 25_000)
+        #expect(parallel.map(\.0) == sequential.map(\.0))
+        #expect(parallel.map(\.1) == sequential.map(\.1))
+        #expect(parallel.map(\.2) == sequential.map(\.2))
+        #expect(parallel.contains { $0.2.contains { $0.rule == "key-duplicate" } })
+        #expect(parallel.contains { $0.2.contains { $0.rule == "name-duplicate" } })
+        // Row numbers are the spreadsheet's: quoted line breaks do not count, blank rows do.
+        #expect(parallel.map(\.0).last! > 25_001)
+    }
+}
