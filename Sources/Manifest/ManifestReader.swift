@@ -38,6 +38,8 @@ public final class ManifestReader {
     private var csv: CSVReader?
     private var csvChunks: CSVChunks?
     private var firstPieceRecords = 0
+    /// About how many rows a CSV file has, from its size and its first piece.
+    public private(set) var estimatedRows: Int?
     private var columnIndex: [(Int, Column)] = []
     private var rowNumber = 1
     private var jsonRows: [[String: Any]] = []
@@ -108,6 +110,9 @@ public final class ManifestReader {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         }
         firstPieceRecords = records
+        if let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int), text.utf8.count > 0 {
+            estimatedRows = Int(Double(size) / Double(text.utf8.count) * Double(records))
+        }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
