@@ -80,16 +80,18 @@ public final class JPEGCodec {
     }
 
     /// The DCT-scaled size to decode a photo at, for a wanted long edge of at
-    /// most `maxLongEdge`: the largest scale that stays within it when it comes
-    /// within 10 % (no resampling needed at all), else the smallest scale that
-    /// still covers it (to be area-downscaled).
+    /// most `maxLongEdge`: the largest scale that stays within it when it keeps
+    /// at least 75 % of it (no resampling at all, the fastest path: a 3456 px
+    /// photo becomes 1728 px rather than 2048 px, and spends its 300 KB on
+    /// fewer pixels at a higher quality), else the smallest scale that still
+    /// covers it (to be area-downscaled).
     public static func decodeSize(width: Int, height: Int, maxLongEdge: Int) -> (width: Int, height: Int) {
         if max(width, height) <= maxLongEdge { return (width, height) }
         for f in scalingFactors where f.num <= f.denom {
             let w = (width * f.num + f.denom - 1) / f.denom
             let h = (height * f.num + f.denom - 1) / f.denom
             if max(w, h) <= maxLongEdge {
-                if Double(max(w, h)) >= 0.9 * Double(maxLongEdge) { return (w, h) }
+                if Double(max(w, h)) >= 0.75 * Double(maxLongEdge) { return (w, h) }
                 break
             }
         }

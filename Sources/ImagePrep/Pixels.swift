@@ -118,3 +118,23 @@ private struct Coverage {
         }
     }
 }
+
+extension PixelImage {
+    /// Bands of `band` rows taken every `period` rows (rows k·period ..< k·period + band),
+    /// stacked: a smaller image with the photo's own detail at full resolution, whose
+    /// encoded size predicts the whole image's (see `ImagePreparer`).
+    func bandSample(band: Int, period: Int) -> PixelImage {
+        let rowBytes = width * channels
+        var rows = 0
+        var out: [UInt8] = []
+        out.reserveCapacity((height / period + 1) * band * rowBytes)
+        var start = 0
+        while start < height {
+            let end = min(height, start + band)
+            out.append(contentsOf: pixels[(start * rowBytes)..<(end * rowBytes)])
+            rows += end - start
+            start += period
+        }
+        return PixelImage(width: width, height: rows, channels: channels, pixels: out)
+    }
+}

@@ -88,7 +88,9 @@ struct ShrinkCommand: ParsableCommand {
             var line = "\(name): \(size(p.originalBytes)) \(p.originalWidth)×\(p.originalHeight) → "
             line += "\(size(p.data.count)) \(p.width)×\(p.height)"
             if let quality = p.quality { line += " q\(quality)" }
-            line += " \(p.action.rawValue), \(time)"
+            line += " \(p.action.rawValue)"
+            if p.encodes > 0 { line += " (\(p.encodes) \(p.encodes == 1 ? "encode" : "encodes"))" }
+            line += ", \(time)"
             if let output = result.output, output.lastPathComponent != name { line += " (as \(output.lastPathComponent))" }
             for warning in p.warnings { line += "\n  warning: \(warning)" }
             return line

@@ -50,9 +50,12 @@ struct ImageBasicsTests {
         #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 360) == (500, 375))
         // 1/2 would give 2000 < 2048: 5/8 is the smallest that covers it.
         #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048) == (2500, 1875))
-        // Decoding for a 2048 maximum: 1/2 lands within 10 % of it, so no resampling is needed.
+        // Decoding for a 2048 maximum: a scale that keeps at least 75 % of it is taken as is,
+        // with no resampling; below that, the smallest scale that covers it, to be downscaled.
         #expect(JPEGCodec.decodeSize(width: 4000, height: 3000, maxLongEdge: 2048) == (2000, 1500))
-        #expect(JPEGCodec.decodeSize(width: 3600, height: 2700, maxLongEdge: 2048) == (2250, 1688))
+        #expect(JPEGCodec.decodeSize(width: 3600, height: 2700, maxLongEdge: 2048) == (1800, 1350))
+        #expect(JPEGCodec.decodeSize(width: 3000, height: 2000, maxLongEdge: 2048) == (1875, 1250))
+        #expect(JPEGCodec.decodeSize(width: 9000, height: 6000, maxLongEdge: 2048) == (2250, 1500))
         #expect(JPEGCodec.decodeSize(width: 1600, height: 1200, maxLongEdge: 2048) == (1600, 1200))
         #expect(JPEGCodec.scaledSize(width: 300, height: 200, minimumLongEdge: 360) == (300, 200))
     }

@@ -125,12 +125,18 @@ struct PrepareTests {
         let preparer = try ImagePreparer(settings: settings)
         let prepared = try preparer.prepare(jpeg)
         #expect(prepared.data.count <= limit)
-        if let quality = prepared.quality, quality < settings.qualityCeiling, prepared.width == 2048 {
+        #expect(prepared.encodes <= 3, "\(prepared.encodes) full encodes")
+        let quality = try #require(prepared.quality)
+        // At 300 KB and 1 MB the photo is decoded straight at a DCT scale (3/4: 1800×1200), no
+        // resampling; at 100 KB even the floor quality does not fit that, and it gets smaller.
+        #expect((prepared.width == 1800 && prepared.height == 1200) == (limit > 102_400))
+        if quality < settings.qualityCeiling, prepared.width == 1800 {
             // One step up would not have fitted: the search found the highest quality.
-            let source = try Photos.decode(jpeg)
-            let scaled = source.downscaled(toWidth: prepared.width, height: prepared.height)
-            let higher = try JPEGCodec().encode(scaled, quality: quality + 1)
+            let codec = try JPEGCodec()
+            let scaled = try codec.decode(jpeg, header: codec.header(of: jpeg), width: 1800, height: 1200)
+            let higher = try codec.encode(scaled, quality: quality + 1)
             #expect(higher.count > limit, "quality \(quality + 1) also fits (\(higher.count) bytes)")
+            #expect(try codec.encode(scaled, quality: quality) == prepared.data)
         }
     }
 
