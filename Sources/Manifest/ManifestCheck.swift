@@ -67,6 +67,10 @@ public enum ManifestCheck {
             let (draft, issues) = validator.validate(raw)
             deliver(raw, draft, issues)
         }
+        // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
+        if reader.format != .csv && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
+            for issue in ManifestValidator.fileIssues(reader) where issue.rule == "column-unknown" { onFileIssue(issue) }
+        }
         return summary
     }
 }

@@ -42,7 +42,9 @@ public final class ManifestReader {
     public private(set) var estimatedRows: Int?
     private var columnIndex: [(Int, Column)] = []
     private var rowNumber = 1
-    private var jsonRows: [[String: Any]] = []
+    private var jsonElements: JSONArrayElements?
+    private var firstJSON: [String: Any]?
+    private var lastJSONElementBytes = 0
     private var jsonPosition = 0
     private var lines: LineReader?
     private var temporary: URL?
@@ -153,33 +155,47 @@ public final class ManifestReader {
     }
 
     private func openJSON(_ source: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: source) } catch { throw ManifestError(file: fileName, message: "cannot read the file") }
-        guard !data.isEmpty else { throw ManifestError(file: fileName, message: "the file is empty: it needs a JSON array of products") }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ManifestError(file: fileName, message: "not valid JSON (\(Self.jsonErrorDetail(error)))")
+        let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0
+        guard size > 0 else { throw ManifestError(file: fileName, message: "the file is empty: it needs a JSON array of products") }
+        do { jsonElements = try JSONArrayElements(url: source) } catch {
+            throw ManifestError(file: fileName, message: "cannot read the file")
         }
-        guard let array = object as? [Any] else {
-            throw ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
-        }
-        var rows: [[String: Any]] = []
-        var keys: [String] = []
-        var seenKeys = Set<String>()
-        for (index, element) in array.enumerated() {
-            guard let row = element as? [String: Any] else {
-                throw ManifestError(file: fileName, message: "item \(index + 1) is not a JSON object")
-            }
-            for key in row.keys where seenKeys.insert(key).inserted { keys.append(key) }
-            rows.append(row)
-        }
-        try mapJSONKeys(keys)
-        jsonRows = rows
+        // Read the first element now, so that a file that is no array at all fails at once.
+        firstJSON = try nextJSONObject()
+        if lastJSONElementBytes > 0 { estimatedRows = size / (lastJSONElementBytes + 2) }
     }
 
-    private func mapJSONKeys(_ keys: [String]) throws {
+    /// The next object of a JSON array (streamed: see `JSONArrayElements`); columns are
+    /// learned as they appear, as in JSON Lines.
+    private func nextJSONObject() throws -> [String: Any]? {
+        guard let elements = jsonElements else { return nil }
+        let data: Data?
+        do { data = try elements.next() } catch let failure as JSONArrayElements.Failure {
+            switch failure {
+            case .notAnArray: throw ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
+            case .unclosed: throw ManifestError(file: fileName, message: "not valid JSON: the array is not closed (is the file cut off?)")
+            case .trailing: throw ManifestError(file: fileName, message: "not valid JSON: text after the end of the array")
+            }
+        }
+        guard let data else { return nil }
+        jsonPosition += 1
+        lastJSONElementBytes = data.count
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+            throw ManifestError(file: fileName, message: "not valid JSON at item \(jsonPosition) (\(Self.jsonErrorDetail(error)))")
+        }
+        guard let row = object as? [String: Any] else {
+            throw ManifestError(file: fileName, message: "item \(jsonPosition) is not a JSON object")
+        }
+        learnColumns(row.keys)
+        return row
+    }
+
+    /// Columns of JSON objects, learned as rows are read.
+    private func learnColumns<Keys: Sequence<String>>(_ keys: Keys) {
         for key in keys {
-            if let column = Column(header: key) { columns.insert(column) } else { unknownColumns.append(key) }
+            if let column = Column(header: key) { columns.insert(column) }
+            else if !unknownColumns.contains(key) { unknownColumns.append(key) }
         }
     }
 
@@ -192,7 +208,7 @@ public final class ManifestReader {
     public func next() throws -> RawRow? {
         switch format {
         case .csv: return nextCSV()
-        case .json: return nextJSON()
+        case .json: return try nextJSON()
         case .jsonl: return try nextJSONLine()
         }
     }
@@ -260,10 +276,12 @@ public final class ManifestReader {
         }, delimiter)
     }
 
-    private func nextJSON() -> RawRow? {
-        guard jsonPosition < jsonRows.count else { return nil }
-        let row = jsonRows[jsonPosition]
-        jsonPosition += 1
+    private func nextJSON() throws -> RawRow? {
+        if let first = firstJSON {
+            firstJSON = nil
+            return Self.rawRow(first, number: 1)
+        }
+        guard let row = try nextJSONObject() else { return nil }
         return Self.rawRow(row, number: jsonPosition)
     }
 
@@ -278,10 +296,7 @@ public final class ManifestReader {
             guard let row = object as? [String: Any] else {
                 throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
             }
-            for key in row.keys {
-                if let column = Column(header: key) { columns.insert(column) }
-                else if !unknownColumns.contains(key) { unknownColumns.append(key) }
-            }
+            learnColumns(row.keys)
             return Self.rawRow(row, number: number)
         }
         return nil

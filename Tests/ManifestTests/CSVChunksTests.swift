@@ -97,3 +97,67 @@ struct ParallelValidationTests {
         #expect(parallel.map(\.0).last! > 25_001)
     }
 }
+
+@Suite("JSON arrays read one element at a time")
+struct JSONStreamTests {
+    @Test("elements with brackets, commas and escapes in strings, across read chunks, match a whole-file parse")
+    func elements() throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        var objects: [[String: Any]] = []
+        for i in 0..<9_000 {
+            objects.append([
+                "name": "Item \(i) [with] {brackets}, commas and \"quotes\" \\ back\\slash",
+                "price": 1000 + i, "images": i % 2 == 0 ? ["a.jpg", "b.png"] : "a.jpg",
+                "description": i % 3 == 0 ? "줄\n바꿈 ] , }" : "",
+            ])
+        }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted])
+        #expect(data.count > 1 << 20, "must span more than one read chunk")
+        let url = workspace.directory.appendingPathComponent("big.json")
+        try (Data([0xEF, 0xBB, 0xBF]) + data).write(to: url)
+        let reader = try ManifestReader(url: url)
+        var rows: [RawRow] = []
+        while let row = try reader.next() { rows.append(row) }
+        #expect(rows.count == objects.count)
+        for (index, row) in rows.enumerated() where index % 997 == 0 {
+            #expect(row.number == index + 1)
+            #expect(row.values[.name] == objects[index]["name"] as? String)
+            #expect(row.values[.description] == objects[index]["description"] as? String)
+            #expect(row.values[.price] == String(1000 + index))
+        }
+    }
+
+    @Test("broken arrays are refused with the item named; unknown keys are one warning", arguments: [
+        ("[{\"name\": \"ok\"}, {\"name\": ", "not closed"),
+        ("[{\"name\": \"ok\"}] trailing", "after the end"),
+        ("[{\"name\": \"ok\"}, 42]", "item 2 is not a JSON object"),
+        ("[{\"name\": \"ok\"}, {\"name\" \"x\"}]", "not valid JSON at item 2"),
+        ("{\"name\": \"x\"}", "must be a JSON array"),
+        ("   ", "JSON array"),
+    ])
+    func broken(text: String, message: String) throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        let url = try workspace.write(text, named: "p.json")
+        do {
+            _ = try workspace.check(url)
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect("\(error)".contains(message), "\(error)")
+        }
+    }
+
+    @Test("an unknown key in a later object is still reported")
+    func unknownLater() throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        let url = try workspace.write("""
+        [{"name": "Green tea", "price": 1, "images": "a.jpg"},
+         {"name": "Black tea", "price": 2, "images": "a.jpg", "colour": "black"}]
+        """, named: "p.json")
+        let result = try workspace.check(url)
+        #expect(result.issues.map(\.rule) == ["column-unknown"] && result.issues.first?.value == "colour")
+        #expect(result.drafts.count == 2)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The elements of a top-level JSON array, one at a time, so that a manifest
+/// of a million products is never held whole: the file is read in chunks, and
+/// each element's extent is found by tracking strings (with their escapes) and
+/// bracket depth; Foundation's JSONSerialization then parses the element. Only
+/// one element and one chunk are in memory at a time.
+final class JSONArrayElements {
+    enum Failure: Error {
+        case notAnArray
+        case unclosed
+        case trailing
+    }
+
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var atEnd = false
+    private enum State { case beforeArray, beforeElement, done }
+    private var state = State.beforeArray
+
+    init(url: URL) throws {
+        handle = try FileHandle(forReadingFrom: url)
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next element's bytes, or nil after the closing bracket.
+    func next() throws -> Data? {
+        while true {
+            switch state {
+            case .beforeArray:
+                guard let byte = try nextNonSpace() else { throw Failure.notAnArray }
+                guard byte == UInt8(ascii: "[") else { throw Failure.notAnArray }
+                position += 1
+                state = .beforeElement
+            case .beforeElement:
+                guard let byte = try nextNonSpace() else { throw Failure.unclosed }
+                if byte == UInt8(ascii: "]") {
+                    position += 1
+                    state = .done
+                    continue
+                }
+                if byte == UInt8(ascii: ",") { position += 1; continue }
+                return try element()
+            case .done:
+                if try nextNonSpace() != nil { throw Failure.trailing }
+                return nil
+            }
+        }
+    }
+
+    /// From `position` (an element's first byte) to the `,` or `]` that ends it.
+    private func element() throws -> Data {
+        var i = position
+        var depth = 0
+        var inString = false
+        var escaped = false
+        while true {
+            if i >= buffer.count {
+                // Drop what was consumed, keep the element, read on.
+                if position > 0 {
+                    buffer.removeFirst(position)
+                    i -= position
+                    position = 0
+                }
+                guard try fill() else { throw Failure.unclosed }
+                continue
+            }
+            let b = buffer[i]
+            if inString {
+                if escaped { escaped = false }
+                else if b == UInt8(ascii: "\\") { escaped = true }
+                else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+                depth += 1
+            } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                if depth == 0 {
+                    // The array's own closing bracket ends the last element.
+                    let data = Data(buffer[position..<i])
+                    position = i
+                    return data
+                }
+                depth -= 1
+            } else if b == UInt8(ascii: ","), depth == 0 {
+                let data = Data(buffer[position..<i])
+                position = i + 1
+                return data
+            }
+            i += 1
+        }
+    }
+
+    /// The next byte that is not white space (nor a byte-order mark), without consuming it.
+    private func nextNonSpace() throws -> UInt8? {
+        while true {
+            while position < buffer.count {
+                let b = buffer[position]
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { position += 1; continue }
+                if b == 0xEF, position + 2 < buffer.count, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+                    position += 3
+                    continue
+                }
+                return b
+            }
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+            guard try fill() else { return nil }
+        }
+    }
+
+    private func fill() throws -> Bool {
+        guard !atEnd else { return false }
+        let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+        if chunk.isEmpty { atEnd = true; return false }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+}
