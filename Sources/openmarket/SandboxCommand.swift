@@ -149,7 +149,7 @@ struct OpenCommand: AsyncParsableCommand {
             running = url
         }
         guard let url = running else {
-            Console.error("openmarket open: no sandbox is running with its data in \(data); start one with `openmarket sandbox` (add --data \(data) if it is not the default), then run this again")
+            Console.error("openmarket open: no sandbox is running with its data in \(data); start one with `openmarket sandbox` in another terminal (give both commands the same --data), then run this again")
             throw ExitCode(3)
         }
         let catalog = url.absoluteString + "/"

@@ -138,8 +138,15 @@ struct CLITests {
         #expect(text.components(separatedBy: "identifier: ").count == 3)
         #expect(try await curl(["\(url)/healthChecker"]).text == "OK")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/sandbox.sqlite").path))
+        // The catalog pages' URL is printed, and `open` finds it again.
+        #expect(text.contains("Catalog: \(url)/"))
+        let open = try await CLIProcess.run(["open", "--data", "data", "--no-browser"], directory: directory)
+        #expect(open.status == 0 && open.stdout == "\(url)/\n", "\(open.stdout)\(open.stderr)")
+        #expect(try await curl(["\(url)/"]).text.contains("<title>Open Market sandbox</title>"))
         child.signal(SIGTERM)
         #expect(try await child.exit() == 0)
+        let closed = try await CLIProcess.run(["open", "--data", "data", "--no-browser"], directory: directory)
+        #expect(closed.status == 3 && closed.stderr.contains("no sandbox is running"), "\(closed.stderr)")
 
         // An added vendor is printed once, and listed at the next start.
         let added = try await CLIProcess.run(["sandbox", "--data", "data", "--add-vendor", "night-market"], directory: directory)
