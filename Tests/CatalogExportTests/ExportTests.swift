@@ -62,7 +62,7 @@ struct ExportTests {
         let files = try Scratch()
         defer { files.cleanup() }
 
-        for format in [ManifestFormat.csv, .jsonl] {
+        for format in [ManifestFormat.csv, .jsonl, .json] {
             // B starts from its 3 products each time; the imported ones are deleted after each format.
             let exportA = files.directory.appendingPathComponent("a-\(format)")
             var options = ExportOptions(directory: exportA)
