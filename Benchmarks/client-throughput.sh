@@ -8,18 +8,14 @@ cd "$(dirname "$0")/.."
 REQUESTS=${REQUESTS:-3000}
 PRODUCTS=${PRODUCTS:-100}
 work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+source scripts/lib/sandbox.sh
+trap 'stop_sandboxes; rm -rf "$work"' EXIT
 
 swift build -c release --product openmarket >/dev/null
 swift build -c release --product openmarket-bench-client >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
-"$bin/openmarket" sandbox --port 0 --data "$work/data" >"$work/sandbox.log" 2>&1 &
-sandbox_pid=$!
-for _ in $(seq 100); do grep -q "Ctrl-C" "$work/sandbox.log" && break; sleep 0.1; done
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/sandbox.log" | head -1)
-identifier=$(grep demo-shop "$work/sandbox.log" | sed 's/.*identifier: \([^ ]*\).*/\1/')
-secret=$(grep demo-shop "$work/sandbox.log" | sed 's/.*secret: \([^ ]*\).*/\1/')
+start_sandbox "$bin/openmarket" "$work/data"
 
 # A catalog of small products to read back.
 printf '\xff\xd8\xff\xe0fake-but-jpeg-by-magic' >"$work/a.jpg"

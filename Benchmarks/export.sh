@@ -10,17 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${SIZES:-"2000 20000"}
 work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+source scripts/lib/sandbox.sh
+trap 'stop_sandboxes; rm -rf "$work"' EXIT
 
 swift build -c release --product openmarket >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
-"$bin/openmarket" sandbox --port 0 --data "$work/data" >"$work/sandbox.log" 2>&1 &
-sandbox_pid=$!
-for _ in $(seq 100); do grep -q "Ctrl-C" "$work/sandbox.log" && break; sleep 0.1; done
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/sandbox.log" | head -1)
-identifier=$(grep demo-shop "$work/sandbox.log" | sed 's/.*identifier: \([^ ]*\).*/\1/')
-secret=$(grep demo-shop "$work/sandbox.log" | sed 's/.*secret: \([^ ]*\).*/\1/')
+start_sandbox "$bin/openmarket" "$work/data"
 
 # One small real photo (about 25 KB), used by every seeded product.
 convert -size 480x360 plasma:fractal -quality 82 "$work/photo.jpg"

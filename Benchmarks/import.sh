@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 ROWS=${ROWS:-500}
 BIG=${BIG:-50000}
 work=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+source scripts/lib/sandbox.sh
+trap 'stop_sandboxes; rm -rf "$work"' EXIT
 swift build -c release --product openmarket >/dev/null
 bin=$(swift build -c release --show-bin-path)/openmarket
 
@@ -21,14 +21,6 @@ manifest() {  # rows file
   awk -v n="$1" 'BEGIN { print "key,name,price,currency,stock,images"
     for (i = 1; i <= n; i++) printf "B%d,Benchmark product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$2"
 }
-sandbox() {  # data-dir → sets url id secret
-  "$bin" sandbox --port 0 --data "$1" >"$1.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 100); do grep -q "Ctrl-C" "$1.log" 2>/dev/null && break; sleep 0.1; done
-  url=$(grep -o 'http://127.0.0.1:[0-9]*' "$1.log" | head -1)
-  id=$(grep demo-shop "$1.log" | sed 's/.*identifier: \([^ ]*\).*/\1/')
-  secret=$(grep demo-shop "$1.log" | sed 's/.*secret: \([^ ]*\).*/\1/')
-}
 count() { curl -s "$1/api/products?items_per_page=1" | grep -o '"totalCount":[0-9]*' | cut -d: -f2; }
 
 manifest "$ROWS" "$work/products.csv"
@@ -39,18 +31,18 @@ row() { printf '| %-34s | %6s | %8s | %10s | %12s | %9s |\n' "$@"; }
   row "client" "rows" "seconds" "products/s" "peak RSS MB" "on server"
   row "---" "---:" "---:" "---:" "---:" "---:"
   for jobs in 1 4 8; do
-    sandbox "$work/data-$jobs"
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/products.csv" --server "$url" --identifier "$id" \
+    start_sandbox "$bin" "$work/data-$jobs"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/products.csv" --server "$url" --identifier "$identifier" \
       --secret "$secret" --jobs "$jobs" --no-cache --quiet --report "$work/report-$jobs" --journal "$work/journal-$jobs" >/dev/null 2>&1
     read -r seconds kb <"$work/time"
     row "openmarket import --jobs $jobs" "$ROWS" "$seconds" "$(awk -v n="$ROWS" -v s="$seconds" 'BEGIN{printf "%.1f", n/s}')" \
       "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')" "$(count "$url")"
   done
-  sandbox "$work/data-peer"
+  start_sandbox "$bin" "$work/data-peer"
   awk -F, -v s="$secret" 'NR > 1 { printf "{\"name\":\"%s\",\"description\":\"\",\"price\":%s,\"currency\":\"%s\",\"stock\":%s,\"secret\":\"%s\"}\n", $2, $3, $4, $5, s }' \
     "$work/products.csv" >"$work/params"
   start=$(date +%s.%N)
-  xargs -P 8 -d '\n' -I{} curl -s -o /dev/null -H "identifier: $id" -F "params={};type=application/json" \
+  xargs -P 8 -d '\n' -I{} curl -s -o /dev/null -H "identifier: $identifier" -F "params={};type=application/json" \
     -F "images=@$work/a.jpg" -F "images=@$work/b.jpg" -F "images=@$work/c.jpg" "$url/api/products" <"$work/params"
   end=$(date +%s.%N)
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}')
@@ -62,8 +54,8 @@ row() { printf '| %-34s | %6s | %8s | %10s | %12s | %9s |\n' "$@"; }
   printf '| %8s | %8s | %12s |\n' "---:" "---:" "---:"
   for n in "$ROWS" "$BIG"; do
     manifest "$n" "$work/dry.csv"
-    sandbox "$work/data-dry-$n"
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/dry.csv" --server "$url" --identifier "$id" --secret "$secret" \
+    start_sandbox "$bin" "$work/data-dry-$n"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/dry.csv" --server "$url" --identifier "$identifier" --secret "$secret" \
       --dry-run --no-cache --quiet --report "$work/report-dry-$n" --journal "$work/journal-dry-$n" >/dev/null 2>&1
     read -r seconds kb <"$work/time"
     printf '| %8s | %8s | %12s |\n' "$n" "$seconds" "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')"

@@ -170,7 +170,7 @@ public final class CatalogExporter: @unchecked Sendable {
                 case .written(let entry, let images, let downloaded, let reused):
                     try writer.write(entry)
                     for image in images { checksums.add(image) }
-                    state.record(.init(t: .product, id: id, entry: .init(entry), images: images))
+                    state.record(.init(t: .product, id: id, entry: entry, images: images))
                     summary.exported += 1
                     summary.imagesDownloaded += downloaded
                     summary.imagesReused += reused

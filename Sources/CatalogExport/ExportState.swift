@@ -14,37 +14,6 @@ final class ExportState: @unchecked Sendable {
         var bytes: Int
     }
 
-    /// One product as the manifest has it, with prices as text (exact decimals).
-    struct StoredEntry: Codable, Sendable {
-        var id: Int?
-        var key: String?
-        var name: String
-        var description: String
-        var price: String
-        var currency: String
-        var discountedPrice: String
-        var stock: Int
-        var images: [String]
-
-        init(_ entry: ManifestEntry) {
-            id = entry.id
-            key = entry.key
-            name = entry.name
-            description = entry.description
-            price = ManifestWriter.number(entry.price)
-            currency = entry.currency
-            discountedPrice = ManifestWriter.number(entry.discountedPrice)
-            stock = entry.stock
-            images = entry.images
-        }
-
-        var entry: ManifestEntry {
-            ManifestEntry(id: id, key: key, name: name, description: description, price: Decimal(string: price) ?? 0,
-                          currency: currency, discountedPrice: Decimal(string: discountedPrice) ?? 0, stock: stock,
-                          images: images)
-        }
-    }
-
     struct Line: Codable, Sendable {
         enum Kind: String, Codable, Sendable { case begin, page, scanned, image, product, gone, failed }
         var t: Kind
@@ -60,7 +29,7 @@ final class ExportState: @unchecked Sendable {
         var appeared: Int?
         var image: ImageRecord?
         var id: Int?
-        var entry: StoredEntry?
+        var entry: ManifestEntry?
         var images: [ImageRecord]?
         var error: String?
     }
@@ -140,7 +109,7 @@ final class ExportState: @unchecked Sendable {
         try forEachLine(directory.appendingPathComponent(fileName)) { text in
             guard let line = try? decoder.decode(Line.self, from: Data(text.utf8)), line.t == .product,
                   let entry = line.entry else { return }
-            try body(entry.entry, line.images ?? [])
+            try body(entry, line.images ?? [])
         }
     }
 

@@ -76,82 +76,29 @@ public enum ManifestCheck {
 }
 
 /// Rows of CSV pieces turned into checked rows on `workers` threads, delivered
-/// on the calling thread in file order. At most `workers + 2` pieces are in
-/// flight, so memory stays bounded however long the file.
+/// on the calling thread in file order, at most `workers + 2` pieces in flight.
 enum ParallelRows {
     static func run(
         workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: Character,
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
         deliver: (RawRow, ManifestValidator.RowCheck) -> Void
     ) {
-        final class Shared: @unchecked Sendable {
-            let condition = NSCondition()
-            var taken = 0
-            var delivered = 0
-            var finished = false
-            var active = 0
-            var results: [Int: [(RawRow, ManifestValidator.RowCheck)]] = [:]
-        }
-        let shared = Shared()
-        let window = workers + 2
-        let scalar = delimiter.unicodeScalars.first!
-        // Captured by the worker threads, which only use them under the condition's
-        // lock (`next`) or read what the header fixed (`reader.row`, `check`).
-        nonisolated(unsafe) let next = next
-        nonisolated(unsafe) let check = check
-        nonisolated(unsafe) let reader = reader
-        shared.active = workers
-        for _ in 0..<workers {
-            let thread = Thread {
-                while true {
-                    shared.condition.lock()
-                    while !shared.finished && shared.taken >= shared.delivered + window { shared.condition.wait() }
-                    // Reading the next piece is serial (it is fast); parsing and checking are not.
-                    guard !shared.finished, let (piece, rowBefore) = next() else {
-                        shared.finished = true
-                        shared.active -= 1
-                        shared.condition.broadcast()
-                        shared.condition.unlock()
-                        return
-                    }
-                    let index = shared.taken
-                    shared.taken += 1
-                    shared.condition.unlock()
-
-                    let csv: CSVReader?
-                    switch piece {
-                    case .reader(let first): csv = first
-                    case .text(let text): csv = try? CSVReader(string: text, hasHeaderRow: false, trimFields: false, delimiter: scalar)
-                    }
-                    var rows: [(RawRow, ManifestValidator.RowCheck)] = []
-                    var number = rowBefore
-                    while let fields = csv?.next() {
-                        number += 1
-                        guard let raw = reader.row(fields, number: number) else { continue }
-                        rows.append((raw, check(raw)))
-                    }
-                    shared.condition.lock()
-                    shared.results[index] = rows
-                    shared.condition.broadcast()
-                    shared.condition.unlock()
-                }
+        OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
+            let csv: CSVReader?
+            switch piece {
+            case .reader(let first): csv = first
+            case .text(let text): csv = ManifestReader.csvReader(text, delimiter: delimiter, header: false)
             }
-            thread.name = "openmarket.validate"
-            thread.start()
-        }
-        shared.condition.lock()
-        while true {
-            if let rows = shared.results.removeValue(forKey: shared.delivered) {
-                shared.condition.unlock()
-                for (raw, checked) in rows { deliver(raw, checked) }
-                shared.condition.lock()
-                shared.delivered += 1
-                shared.condition.broadcast()
-                continue
+            var rows: [(RawRow, ManifestValidator.RowCheck)] = []
+            var number = rowBefore
+            while let fields = csv?.next() {
+                number += 1
+                guard let raw = reader.row(fields, number: number) else { continue }
+                rows.append((raw, check(raw)))
             }
-            if shared.active == 0 && shared.delivered >= shared.taken { break }
-            shared.condition.wait()
-        }
-        shared.condition.unlock()
+            return rows
+        }, deliver: { rows in
+            for (raw, checked) in rows { deliver(raw, checked) }
+        })
     }
 }

@@ -117,7 +117,7 @@ public final class ManifestReader {
         }
         let reader: CSVReader
         do {
-            reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
+            reader = try Self.makeCSVReader(text, delimiter: delimiter, header: true)
         } catch CSVError.cannotReadHeaderRow {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         } catch {
@@ -135,7 +135,16 @@ public final class ManifestReader {
     /// The reader of the next piece of the file (see `CSVChunks`), or nil at the end.
     private func nextCSVPiece() -> CSVReader? {
         guard let (text, _) = csvChunks?.next() else { return nil }
-        return try? CSVReader(string: text, hasHeaderRow: false, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
+        return Self.csvReader(text, delimiter: delimiter, header: false)
+    }
+
+    /// CSV.swift over a piece of text, cells untrimmed.
+    static func makeCSVReader(_ text: String, delimiter: Character, header: Bool) throws -> CSVReader {
+        try CSVReader(string: text, hasHeaderRow: header, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
+    }
+
+    static func csvReader(_ text: String, delimiter: Character, header: Bool) -> CSVReader? {
+        try? makeCSVReader(text, delimiter: delimiter, header: header)
     }
 
     private func mapHeaders(_ headers: [(Int, String)]) throws {

@@ -59,6 +59,9 @@ public struct ManifestEntry: Sendable, Equatable {
     }
 }
 
+/// As export's state file stores it (JSON keeps the decimals exact).
+extension ManifestEntry: Codable {}
+
 /// Writes a manifest as a stream, to a temporary name renamed into place by
 /// `finish()`, so an interrupted run never leaves a file that looks complete.
 public final class ManifestWriter {

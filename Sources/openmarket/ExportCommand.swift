@@ -103,7 +103,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-image-bytes"), help: "Largest photo downloaded, in bytes; a larger one fails its product.")
     var maxImageBytes = 25 * 1024 * 1024
 
-    @Flag(name: .long, help: "No progress line.")
+    @Flag(name: .long, help: "No progress line; one line per 10 %.")
     var quiet = false
 
     func validate() throws {
@@ -126,8 +126,10 @@ struct ExportCommand: AsyncParsableCommand {
         options.maxImageBytes = maxImageBytes
         let connection = try await Connection.open(server)
         let exporter = CatalogExporter(options: options, client: connection.client)
-        let progress = PhaseProgress(quiet: quiet)
-        exporter.onProgress = { phase, done, total in progress.update(phase, done: done, total: total) }
+        let progress = Progress(quiet: quiet)
+        exporter.onProgress = { phase, done, total in
+            progress.update(phase, done: done, total: total, unit: phase == "listing" ? "pages" : "products")
+        }
         let summary: ExportSummary
         do {
             summary = try await ImportCommand.onThread {
@@ -178,55 +180,5 @@ struct ExportCommand: AsyncParsableCommand {
         if !summary.failed.isEmpty {
             Console.line("\(summary.failed.count) products are missing from the export; --resume tries them again.")
         }
-    }
-}
-
-/// Progress of a command with phases: redrawn in place on a terminal, a line
-/// per phase and per 10 % otherwise.
-final class PhaseProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let tty = isatty(STDERR_FILENO) == 1
-    private let quiet: Bool
-    private var phase = ""
-    private var phaseStarted = Date()
-    private var lastDraw = Date.distantPast
-    private var lastDecile = -1
-    private var drawn = false
-
-    init(quiet: Bool) { self.quiet = quiet }
-
-    func update(_ phase: String, done: Int, total: Int) {
-        guard !quiet else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if phase != self.phase {
-            if drawn && tty { FileHandle.standardError.write(Data("\n".utf8)) }
-            self.phase = phase
-            phaseStarted = Date()
-            lastDecile = -1
-        }
-        let elapsed = Date().timeIntervalSince(phaseStarted)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let percent = total > 0 ? min(100, done * 100 / total) : 100
-        let unit = phase == "listing" ? "pages" : "products"
-        let text = "\(phase): \(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.0f", rate))/s"
-        if tty {
-            guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
-            lastDraw = Date()
-            drawn = true
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
-        } else {
-            let decile = percent / 10
-            guard decile > lastDecile else { return }
-            lastDecile = decile
-            Console.error(text)
-        }
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn && tty { FileHandle.standardError.write(Data("\n".utf8)) }
-        drawn = false
     }
 }

@@ -141,6 +141,9 @@ struct ImportCommand: AsyncParsableCommand {
         progress.finish()
         try report.finish(summary)
         Self.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
+        if connection.sandbox != nil && logFormat != "json" {
+            Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
+        }
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
     }
 
@@ -148,11 +151,6 @@ struct ImportCommand: AsyncParsableCommand {
     /// sandbox's data folder (so that clearing the sandbox clears it); with a real server,
     /// next to the manifest, named after the server and vendor (hashed).
     static func journalLocation(manifest: URL, connection: Connection) -> URL {
-        func tag(_ text: String) -> String {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return String(hash, radix: 16)
-        }
         let name = manifest.lastPathComponent
         if let sandbox = connection.sandbox {
             return sandbox.configuration.dataDirectory.appendingPathComponent("journals")
@@ -160,6 +158,13 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let identity = connection.client.configuration.server.absoluteString + "|" + (connection.client.configuration.credentials?.identifier ?? "")
         return manifest.deletingLastPathComponent().appendingPathComponent(".\(name).\(tag(identity)).openmarket-journal")
+    }
+
+    /// A short stable name for a text (FNV-1a, hex), for file names that must not show it.
+    static func tag(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
     }
 
     /// Reachable, and the credentials accepted, before anything is written (exit 3 if not).
@@ -233,54 +238,6 @@ struct ImportCommand: AsyncParsableCommand {
 }
 
 extension ImportMode: ExpressibleByArgument {}
-
-/// The progress line: redrawn in place on a terminal, a line per 10 % otherwise.
-final class Progress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let tty = isatty(STDERR_FILENO) == 1
-    private let quiet: Bool
-    private let json: Bool
-    private let colour = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    private let started = Date()
-    private var lastDraw = Date.distantPast
-    private var lastDecile = -1
-
-    init(quiet: Bool, json: Bool) {
-        self.quiet = quiet
-        self.json = json
-    }
-
-    func update(done: Int, total: Int, failed: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        let elapsed = Date().timeIntervalSince(started)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let percent = total > 0 ? done * 100 / total : 100
-        if json {
-            let decile = percent / 10
-            guard decile != lastDecile || done == total else { return }
-            lastDecile = decile
-            Console.error("{\"event\":\"progress\",\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
-            return
-        }
-        if tty && !quiet {
-            guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
-            lastDraw = Date()
-            let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
-            let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(done)/\(total) rows (\(percent)%) \(String(format: "%.1f", rate))/s ETA \(eta / 60)m\(eta % 60)s\(failures)".utf8))
-        } else {
-            let decile = percent / 10
-            guard decile > lastDecile else { return }
-            lastDecile = decile
-            Console.error("\(done)/\(total) rows (\(percent)%), \(failed) failed")
-        }
-    }
-
-    func finish() {
-        if tty && !quiet && !json { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
-}
 
 /// Passes the client's 429 waits to the import run once it exists.
 final class ThrottleRelay: @unchecked Sendable {

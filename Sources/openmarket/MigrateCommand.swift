@@ -97,7 +97,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print each request, with secrets removed, to stderr.")
     var verbose = false
 
-    @Flag(name: .long, help: "No progress line.")
+    @Flag(name: .long, help: "No progress line; one line per 10 %.")
     var quiet = false
 
     func validate() throws {
@@ -156,8 +156,7 @@ struct MigrateCommand: AsyncParsableCommand {
             throw reportFailure(CommandFailure("cannot write the report in \(reportURL.path): \(error)", exitCode: 2))
         }
         let filter = CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date)
-        let progress = Progress(quiet: quiet, json: false)
-        let listing = PhaseProgress(quiet: quiet)
+        let progress = Progress(quiet: quiet)
         let settings = options
         let readers = jobs
         let pageSize = perPage
@@ -171,13 +170,12 @@ struct MigrateCommand: AsyncParsableCommand {
                 let run = try ImportRun(options: settings, client: to.client, report: importReport)
                 relay.target = run
                 run.onProgress = { done, total, failed in
-                    listing.finish()
-                    progress.update(done: done, total: total, failed: failed)
+                    progress.update("products", done: done, total: total, failed: failed, unit: "products")
                 }
                 let migration = Migration(source: from.client, run: run, filter: filter)
                 migration.jobs = readers
                 migration.perPage = pageSize
-                migration.onListing = { page, last in listing.update("listing the source", done: page, total: last) }
+                migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
                 let signals = ImportCommand.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do { return try migration.migrate() } catch let error as ExportError {
@@ -209,11 +207,9 @@ struct MigrateCommand: AsyncParsableCommand {
         func identity(_ client: OpenMarketClient) -> String {
             client.configuration.server.absoluteString + "|" + (client.configuration.credentials?.identifier ?? "")
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (identity(source) + ">" + identity(target)).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_STATE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        return base.appendingPathComponent("openmarket/migrations/\(String(hash, radix: 16)).journal")
+        return base.appendingPathComponent("openmarket/migrations/\(ImportCommand.tag(identity(source) + ">" + identity(target))).journal")
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The progress line of a long command: redrawn in place on a terminal; with
+/// `quiet` or when stderr is not a terminal, a line per 10 %; with `json`, a
+/// JSON object per 10 %. A command with several phases (listing, then
+/// products) names them: each phase starts its own count and rate.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let tty = isatty(STDERR_FILENO) == 1
+    private let quiet: Bool
+    private let json: Bool
+    private let colour = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    private var phase: String?
+    private var started = Date()
+    private var lastDraw = Date.distantPast
+    private var lastDecile = -1
+    private var drawn = false
+
+    init(quiet: Bool, json: Bool = false) {
+        self.quiet = quiet
+        self.json = json
+    }
+
+    func update(_ phase: String? = nil, done: Int, total: Int, failed: Int = 0, unit: String = "rows") {
+        lock.lock()
+        defer { lock.unlock() }
+        if phase != self.phase {
+            endLine()
+            self.phase = phase
+            started = Date()
+            lastDecile = -1
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let percent = total > 0 ? min(100, done * 100 / total) : 100
+        let label = phase.map { "\($0): " } ?? ""
+        if tty && !quiet && !json {
+            guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+            lastDraw = Date()
+            drawn = true
+            let eta = rate > 0 ? Int(Double(max(0, total - done)) / rate) : 0
+            let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
+            FileHandle.standardError.write(Data(
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.1f", rate))/s ETA \(eta / 60)m\(eta % 60)s\(failures)".utf8))
+            return
+        }
+        let decile = percent / 10
+        guard decile > lastDecile || (json && done == total) else { return }
+        lastDecile = decile
+        if json {
+            let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
+            Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
+        } else {
+            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed")
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        endLine()
+        lock.unlock()
+    }
+
+    /// Ends a line redrawn in place, so that what follows starts on its own line.
+    private func endLine() {
+        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        drawn = false
+    }
+}
