@@ -612,11 +612,9 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     private func failedRow(_ raw: RawRow, message: String) -> RowOutcome {
-        var values: [String: String] = [:]
-        for (column, value) in raw.values { values[column.rawValue] = value.count > 200 ? String(value.prefix(200)) + "…" : value }
-        if let list = raw.imageList { values["images"] = list.joined(separator: "; ") }
-        return RowOutcome(row: raw.number, key: raw.values[.key] ?? "", name: raw.values[.name] ?? "", status: .failed,
-                          productID: nil, error: message, note: nil, imagesBefore: [], imagesAfter: [], attempts: 0,
-                          seconds: 0, thumbnail: nil, values: values)
+        var outcome = RowOutcome.failed(row: raw.number, key: raw.values[.key] ?? "", name: raw.values[.name] ?? "", error: message)
+        for (column, value) in raw.values { outcome.values[column.rawValue] = value.count > 200 ? String(value.prefix(200)) + "…" : value }
+        if let list = raw.imageList { outcome.values["images"] = list.joined(separator: "; ") }
+        return outcome
     }
 }

@@ -99,16 +99,16 @@ public final class CatalogExporter: @unchecked Sendable {
         if options.resume && hasState {
             let earlier = try ExportState.recover(directory: directory)
             if let print = earlier.fingerprint, print != fingerprint {
-                throw ExportError.resumeMismatch(
+                throw ExportError(
                     "the interrupted export in \(directory.path) was made with other options (\(Self.describe(print))); resume it with the same ones, or start over with --overwrite")
             }
             recovered = earlier
         } else if hasState && !options.overwrite {
-            throw ExportError.earlierExport(
+            throw ExportError(
                 "\(directory.path) holds an interrupted export: add --resume to continue it, or --overwrite to start over")
         } else if !hasState && FileManager.default.fileExists(atPath: manifestURL.path) {
             guard options.overwrite else {
-                throw ExportError.earlierExport(options.resume
+                throw ExportError(options.resume
                     ? "the export in \(directory.path) is already complete: nothing to resume"
                     : "\(directory.path) already holds an export (\(options.manifestName)): choose another --out, or --overwrite to replace it")
             }
@@ -128,7 +128,7 @@ public final class CatalogExporter: @unchecked Sendable {
         let scan = CatalogScan(client: client, filter: options.filter, perPage: options.perPage, maxPasses: options.maxPasses)
         scan.isStopped = { [self] in stopped != nil }
         let progress = onProgress
-        scan.onPage = { _, page, lastPage, found in progress?("listing", page, max(page, lastPage)) ; _ = found }
+        scan.onPage = { page, lastPage in progress?("listing", page, max(page, lastPage)) }
         let listed: CatalogScan.Result
         do {
             listed = try scan.run(state: state, recovered: recovered)
@@ -306,7 +306,7 @@ final class ChecksumWriter {
     init(url: URL) throws {
         self.url = url
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw ExportError.cannotWrite(temporary.path) }
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw ExportError("cannot write \(temporary.path)") }
         handle = try FileHandle(forWritingTo: temporary)
     }
 

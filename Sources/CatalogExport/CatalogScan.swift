@@ -31,8 +31,8 @@ public final class CatalogScan: @unchecked Sendable {
     public let filter: CatalogFilter
     public private(set) var perPage: Int
     public let maxPasses: Int
-    /// After each page: pass, page number, the server's last page, products found so far.
-    public var onPage: (@Sendable (_ pass: Int, _ page: Int, _ lastPage: Int, _ found: Int) -> Void)?
+    /// After each page: its number and the server's last page.
+    public var onPage: (@Sendable (_ page: Int, _ lastPage: Int) -> Void)?
     /// Asked before each page; true ends the scan (it throws `CancellationError`).
     public var isStopped: @Sendable () -> Bool = { false }
 
@@ -53,7 +53,7 @@ public final class CatalogScan: @unchecked Sendable {
     /// Scans; `state` records each page (and `recovered` continues an earlier scan).
     func run(state: ExportState?, recovered: ExportState.Recovered?) throws -> Result {
         if filter.vendor == .me, client.configuration.credentials == nil {
-            throw ExportError.needsCredentials("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")
+            throw ExportError("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")
         }
         var pass = 1
         var page = 1
@@ -128,7 +128,7 @@ public final class CatalogScan: @unchecked Sendable {
             }
             newInPass += keptNew.count
             state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
-            onPage?(pass, page, result.lastPage, ids.count)
+            onPage?(page, result.lastPage)
             guard result.hasNext, !result.pages.isEmpty else { break }
             if page >= limit {
                 warnings.append("the server still said hasNext at page \(page), far past its last page (\(result.lastPage)); pass \(pass) ended there")

@@ -1,19 +1,8 @@
-import Foundation
+/// Why an export or a migration cannot start or go on, said so a person can act on it.
+public struct ExportError: Error, Sendable, CustomStringConvertible {
+    public var description: String
 
-public enum ExportError: Error, Sendable, CustomStringConvertible {
-    case cannotWrite(String)
-    case earlierExport(String)
-    case resumeMismatch(String)
-    case needsCredentials(String)
-    case server(String)
-
-    public var description: String {
-        switch self {
-        case .cannotWrite(let path): "cannot write \(path)"
-        case .earlierExport(let detail): detail
-        case .resumeMismatch(let detail): detail
-        case .needsCredentials(let detail): detail
-        case .server(let detail): detail
-        }
+    public init(_ description: String) {
+        self.description = description
     }
 }

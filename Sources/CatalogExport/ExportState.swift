@@ -60,7 +60,7 @@ final class ExportState: @unchecked Sendable {
         if fresh { try? FileManager.default.removeItem(at: url) }
         if !FileManager.default.fileExists(atPath: url.path) {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw ExportError.cannotWrite(url.path)
+                throw ExportError("cannot write \(url.path)")
             }
         }
         handle = try FileHandle(forWritingTo: url)

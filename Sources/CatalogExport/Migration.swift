@@ -42,7 +42,7 @@ public final class Migration: @unchecked Sendable {
         let scan = CatalogScan(client: source, filter: filter, perPage: perPage, maxPasses: maxPasses)
         scan.isStopped = { [run] in run.isStopping }
         let listing = onListing
-        scan.onPage = { _, page, lastPage, _ in listing?(page, max(page, lastPage)) }
+        scan.onPage = { page, lastPage in listing?(page, max(page, lastPage)) }
         let listed: CatalogScan.Result
         do {
             listed = try scan.run(state: nil, recovered: nil)

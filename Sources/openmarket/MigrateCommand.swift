@@ -55,8 +55,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("to-profile"), help: ArgumentHelp("Config profile for the target.", valueName: "name"))
     var toProfile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Config file (TOML; default ~/.config/openmarket/config.toml).", valueName: "path"))
-    var config: String?
+    @OptionGroup var client: ClientOptions
 
     @Option(name: .long, help: ArgumentHelp("me (the source credentials' vendor), all, or a vendor id.", valueName: "me|all|N"))
     var vendor: VendorChoice?
@@ -91,12 +90,6 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal (default: one per source and target, under ~/.local/state/openmarket).", valueName: "path"))
     var journal: String?
 
-    @Flag(name: .long, help: "Do not verify TLS certificates (only for test servers you trust).")
-    var insecure = false
-
-    @Flag(name: .long, help: "Print each request, with secrets removed, to stderr.")
-    var verbose = false
-
     @Flag(name: .long, help: "No progress line; one line per 10 %.")
     var quiet = false
 
@@ -111,7 +104,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let source: ConnectionSettings
         let target: ConnectionSettings
         do {
-            let file = try OpenMarketConfig.load(path: config)
+            let file = try OpenMarketConfig.load(path: client.config)
             // Each side from its own flags or profile; the config file's top-level
             // defaults and the environment would make the two sides the same.
             source = try ConnectionSettings.resolve(server: from, identifier: fromIdentifier, secret: fromSecret, profile: fromProfile,
@@ -136,8 +129,8 @@ struct MigrateCommand: AsyncParsableCommand {
         }
 
         let relay = ThrottleRelay()
-        let from = try await Connection.open(source, insecure: insecure, verbose: verbose)
-        let to = try await Connection.open(target, insecure: insecure, verbose: verbose) { $0.onThrottle = { relay.forward($0) } }
+        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
+        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { $0.onThrottle = { relay.forward($0) } }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? Self.journalLocation(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(ImportCommand.timestamp())").standardizedFileURL

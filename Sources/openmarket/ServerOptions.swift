@@ -16,12 +16,18 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Vendor secret for writes (or $OPENMARKET_SECRET).", valueName: "secret"))
     var secret: String?
 
+    @Option(name: .long, help: ArgumentHelp("A named [profiles.NAME] section of the config file.", valueName: "name"))
+    var profile: String?
+
+    @OptionGroup var client: ClientOptions
+}
+
+/// The config file and how to speak to any server: shared by the commands
+/// with one server (`ServerOptions`) and by `migrate` with two.
+struct ClientOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Config file (TOML; default ~/.config/openmarket/config.toml; must not be readable by others).", valueName: "path"))
     var config: String?
-
-    @Option(name: .long, help: ArgumentHelp("A named [profiles.NAME] section of the config file.", valueName: "name"))
-    var profile: String?
 
     @Flag(name: .long, help: "Do not verify TLS certificates (only for test servers you trust).")
     var insecure = false
@@ -58,14 +64,14 @@ struct Connection {
     private static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
         do {
-            let config = try OpenMarketConfig.load(path: options.config)
+            let config = try OpenMarketConfig.load(path: options.client.config)
             settings = try ConnectionSettings.resolve(
                 server: options.server, identifier: options.identifier, secret: options.secret,
                 profile: options.profile, environment: ProcessInfo.processInfo.environment, config: config)
         } catch {
             throw CommandFailure(error.description, exitCode: 2)
         }
-        return try await connect(settings, insecure: options.insecure, verbose: options.verbose, configure: configure)
+        return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose, configure: configure)
     }
 
     /// A client for resolved settings; with no server in them, the built-in sandbox.
