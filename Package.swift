@@ -50,16 +50,23 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // Small parts with no dependencies, shared by the modules: the append-only log, FNV.
+        .target(name: "Support"),
         // Reading and writing manifests, their columns, encodings and validation rules.
         .target(
             name: "Manifest",
-            dependencies: ["OpenMarketAPI", "ImagePrep", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: ["OpenMarketAPI", "ImagePrep", "Support", .product(name: "CSV", package: "CSV.swift")]
+        ),
+        // What openmarket remembers of an account: merchant key → product id, and what was last pushed.
+        .target(
+            name: "ShopState",
+            dependencies: ["Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The import pipeline: scheduling, backpressure, journal, resume, reconcile, reports.
         .target(
             name: "BulkImport",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -70,7 +77,7 @@ let package = Package(
         .target(
             name: "CatalogExport",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "BulkImport",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "BulkImport", "ShopState", "Support",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -105,6 +112,8 @@ let package = Package(
                 "Manifest",
                 "BulkImport",
                 "CatalogExport",
+                "ShopState",
+                "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
@@ -130,6 +139,10 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // The import pipeline driven directly against the in-process sandbox.
+        .testTarget(name: "BulkImportTests", dependencies: [
+            "BulkImport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),

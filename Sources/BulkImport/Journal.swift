@@ -1,16 +1,20 @@
 import Foundation
+import Support
 
-/// The import's memory across crashes and re-runs: an append-only file of
-/// JSON lines, each flushed to disk (fsync) before the row counts as done.
+/// One run's memory across crashes and re-runs: an `AppendLog` of JSON lines,
+/// each on disk (fsync) before the write it announces is sent, or before the
+/// row counts as done.
 ///
 /// For every row: `sent` (the write is about to leave, with the time), then
 /// `done` (the product id came back) or `failed`. A `sent` without a `done`
 /// is a write whose outcome is unknown: the next run looks on the server first.
+/// Identity (which product a merchant key is) lives in the account's link
+/// store, not here: this file only carries one manifest's runs through crashes.
 public final class Journal: @unchecked Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public enum Event: String, Codable, Sendable { case sent, done, failed }
         public var event: Event
-        /// The row's key: its `key`/`sku`, or a hash of its content.
+        /// The row's key: its `key`/`sku`, or its name.
         public var key: String
         /// Hash of the row's content, to notice a row edited between runs.
         public var hash: String
@@ -27,42 +31,31 @@ public final class Journal: @unchecked Sendable {
         case failed
     }
 
-    public let url: URL
-    private let handle: FileHandle
+    public var url: URL { log.url }
+    private let log: AppendLog
     private let lock = NSLock()
-    /// One fsync at a time; each covers every line written before it started, so
-    /// that workers recording at the same moment share one (group commit).
-    private let syncLock = NSLock()
-    private var written: UInt64 = 0
-    private var synced: UInt64 = 0
-    public private(set) var states: [String: State] = [:]
+    private var states: [String: State] = [:]
 
-    public init(url: URL) throws {
-        self.url = url
-        if FileManager.default.fileExists(atPath: url.path) {
-            let data = try Data(contentsOf: url)
-            // A crash can cut the last line: everything before it still counts.
-            for line in data.split(separator: 0x0A) {
-                guard let entry = try? JSONDecoder().decode(Entry.self, from: line) else { continue }
-                switch entry.event {
-                case .sent: states[entry.key] = .sent(at: entry.time, hash: entry.hash)
-                case .done: states[entry.key] = .done(id: entry.id ?? 0, hash: entry.hash)
-                case .failed:
-                    // A failure after a success (a later update failing) keeps the product known.
-                    if case .done = states[entry.key] {} else { states[entry.key] = .failed }
-                }
-            }
-        } else {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
+    /// `sink` replaces the file writer (tests of a full disk).
+    public init(url: URL, sink: (any AppendLog.Sink)? = nil) throws {
+        var states: [String: State] = [:]
+        let decoder = JSONDecoder()
+        log = try AppendLog(url: url, sink: sink) { line in
+            guard let entry = try? decoder.decode(Entry.self, from: line) else { return }
+            Self.apply(entry, to: &states)
         }
-        handle = try FileHandle(forWritingTo: url)
-        try handle.seekToEnd()
+        self.states = states
     }
 
-    deinit { try? handle.close() }
+    private static func apply(_ entry: Entry, to states: inout [String: State]) {
+        switch entry.event {
+        case .sent: states[entry.key] = .sent(at: entry.time, hash: entry.hash)
+        case .done: states[entry.key] = .done(id: entry.id ?? 0, hash: entry.hash)
+        case .failed:
+            // A failure after a success (a later update failing) keeps the product known.
+            if case .done = states[entry.key] {} else { states[entry.key] = .failed }
+        }
+    }
 
     public func state(of key: String) -> State? {
         lock.lock()
@@ -70,32 +63,22 @@ public final class Journal: @unchecked Sendable {
         return states[key]
     }
 
-    /// Appends, and returns only once the line is on disk (fsync).
-    public func record(_ event: Entry.Event, key: String, hash: String, row: Int, id: Int? = nil, error: String? = nil) {
-        let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
-        guard var line = try? JSONEncoder().encode(entry) else { return }
-        line.append(0x0A)
+    /// The products this journal has seen created or updated.
+    public var doneIDs: [Int] {
         lock.lock()
-        handle.write(line)
-        written += 1
-        let mine = written
-        switch event {
-        case .sent: states[key] = .sent(at: entry.time, hash: hash)
-        case .done: states[key] = .done(id: id ?? 0, hash: hash)
-        case .failed: if case .done = states[key] {} else { states[key] = .failed }
-        }
-        lock.unlock()
+        defer { lock.unlock() }
+        return states.values.compactMap { if case .done(let id, _) = $0 { id } else { nil } }
+    }
 
-        syncLock.lock()
-        defer { syncLock.unlock() }
+    /// Appends, and returns only once the line is on disk (fsync). Throws when
+    /// it cannot be written: then nothing more may be sent in this run.
+    public func record(_ event: Entry.Event, key: String, hash: String, row: Int, id: Int? = nil,
+                       error: String? = nil) throws(AppendLog.Failure) {
+        let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
+        guard let line = try? JSONEncoder().encode(entry) else { return }
+        try log.append(line, sync: true)
         lock.lock()
-        let covered = synced >= mine
-        let target = written
-        lock.unlock()
-        guard !covered else { return }
-        try? handle.synchronize()
-        lock.lock()
-        synced = max(synced, target)
+        Self.apply(entry, to: &states)
         lock.unlock()
     }
 }

@@ -183,6 +183,8 @@ public final class CatalogExporter: @unchecked Sendable {
                     summary.failed.append(.init(id: id, error: message))
                 }
                 progress?("products", summary.exported + summary.deleted + summary.failed.count, total)
+                // A state that cannot be written (a full disk) could not resume the export: stop now.
+                if let failure = state.failed { throw ExportError("\(failure); free some space and run again with --resume") }
             })
 
         summary.seconds = Date().timeIntervalSince(started)

@@ -1,4 +1,5 @@
 import Foundation
+import ImagePrep
 import Manifest
 
 /// What `export` writes for each product's photos.
@@ -49,7 +50,7 @@ public struct ExportOptions: Sendable {
     /// Start over even when `directory` holds an earlier export.
     public var overwrite = false
     /// Largest image file downloaded.
-    public var maxImageBytes = 25 * 1024 * 1024
+    public var maxImageBytes = ImagePrepSettings.maxDownloadBytes
     /// Full passes over the pages at most (the first one included).
     public var maxPasses = 4
 

@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import Support
 
 /// An export's memory across interruptions: an append-only file of JSON lines
 /// in the output folder. Pages listed, images downloaded (with checksums), and
@@ -48,34 +49,23 @@ final class ExportState: @unchecked Sendable {
         var images: [String: ImageRecord] = [:]
     }
 
-    let url: URL
-    private let handle: FileHandle
-    private let lock = NSLock()
+    var url: URL { log.url }
+    private let log: AppendLog
     private let encoder: JSONEncoder
-    private var lastSync = Date()
 
     /// Opens (creating) the state file; with `fresh`, an earlier one is discarded.
+    /// A line cut by a crash is removed (`AppendLog`).
     init(directory: URL, fresh: Bool) throws {
-        url = directory.appendingPathComponent(Self.fileName)
+        let url = directory.appendingPathComponent(Self.fileName)
         if fresh { try? FileManager.default.removeItem(at: url) }
-        if !FileManager.default.fileExists(atPath: url.path) {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw ExportError("cannot write \(url.path)")
-            }
-        }
-        handle = try FileHandle(forWritingTo: url)
-        // A line cut by a crash is ended, so that the next line stays whole.
-        if try handle.seekToEnd() > 0 {
-            let reader = try FileHandle(forReadingFrom: url)
-            try reader.seek(toOffset: try reader.seekToEnd() - 1)
-            if try reader.read(upToCount: 1) != Data([0x0A]) { handle.write(Data([0x0A])) }
-            try reader.close()
-        }
+        log = try AppendLog(url: url)
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    deinit { try? handle.close() }
+    /// The first write that failed (a full disk): the export stops, since it
+    /// could not be resumed from here.
+    var failed: AppendLog.Failure? { log.failed }
 
     /// Reads what an earlier run recorded (a line cut by a crash is ignored).
     static func recover(directory: URL) throws -> Recovered {
@@ -120,23 +110,12 @@ final class ExportState: @unchecked Sendable {
         }
     }
 
+    /// Records a line; with `sync`, on disk before it returns, otherwise within a second.
+    /// A failure is kept in `failed` (and every later line refused).
     func record(_ line: Line, sync: Bool = false) {
-        guard var data = try? encoder.encode(line) else { return }
-        data.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(data)
-        // A kill loses nothing the kernel has; a power cut loses at most the last second.
-        if sync || Date().timeIntervalSince(lastSync) > 1 {
-            try? handle.synchronize()
-            lastSync = Date()
-        }
+        guard let data = try? encoder.encode(line) else { return }
+        if sync { try? log.append(data, sync: true) } else { try? log.appendSoon(data) }
     }
 
-    func remove() {
-        lock.lock()
-        try? handle.close()
-        lock.unlock()
-        try? FileManager.default.removeItem(at: url)
-    }
+    func remove() { log.remove() }
 }

@@ -13,6 +13,9 @@ public struct ImagePrepSettings: Sendable, Equatable, Hashable {
     /// Images with more pixels are refused before decoding (decompression bombs).
     public var pixelBudget = 100_000_000
 
+    /// The largest photo downloaded from a URL (import, migrate, export): 25 MB.
+    public static let maxDownloadBytes = 25 * 1024 * 1024
+
     public init() {}
 
     /// Part of the cache key: a change of any setting prepares again.

@@ -39,9 +39,7 @@ public struct ManifestEntry: Sendable, Equatable {
 
     /// The server's number as the shortest decimal that reads back as it
     /// (`12.99`, not `12.9900000000000002`).
-    static func decimal(_ value: Double) -> Decimal {
-        Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
-    }
+    static func decimal(_ value: Double) -> Decimal { Money.decimal(value) }
 
     /// A validated row, with image paths made relative to `base` when inside it.
     public init(_ draft: ProductDraft, relativeTo base: URL) {

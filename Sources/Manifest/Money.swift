@@ -4,6 +4,19 @@ import Foundation
 /// `$12.50`, `12.50`. Ambiguous forms such as `12.000,50` are refused with an
 /// explanation instead of guessed.
 public enum Money {
+    /// The server's number as the shortest decimal that reads back as it
+    /// (`12.99`, not `12.9900000000000002`): prices compare exactly as decimals.
+    public static func decimal(_ value: Double) -> Decimal {
+        Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
+    }
+
+    /// A decimal as plain text (`31000`, `24.5`).
+    public static func text(_ value: Decimal) -> String {
+        NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    public static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
+
     public struct Problem: Error, Equatable, Sendable {
         public var rule: String
         public var message: String

@@ -29,6 +29,17 @@ public struct ProductDraft: Sendable, Equatable {
     public var discountedPrice: Decimal
     public var stock: Int
     public var images: [ImageSource]
+    /// The product fields the row sets: a blank cell or a missing column keeps the
+    /// live value. A full row (every field) unless the manifest left some out.
+    public var given: Set<Column> = ProductDraft.allFields
+    /// `+5` / `-3` in the stock column: a change to the live stock, not a value.
+    public var stockDelta: Int?
+    /// What the row lacks to create a product (name, price, photos): errors only if
+    /// it would create one; a row that updates needs none of them.
+    public var createProblems: [RowIssue] = []
+
+    /// The columns that are product fields (not `id` or `key`).
+    public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
 
     public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Decimal,
                 currency: String, discountedPrice: Decimal, stock: Int, images: [ImageSource]) {

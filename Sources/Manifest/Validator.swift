@@ -1,6 +1,7 @@
 import Foundation
 import ImagePrep
 import OpenMarketAPI
+import Support
 
 public struct ValidationOptions: Sendable {
     /// Folder that relative image paths (and per-key image folders) are under;
@@ -11,6 +12,9 @@ public struct ValidationOptions: Sendable {
     public var defaultCurrency = "KRW"
     /// Check that image files exist and are JPEG or PNG by their first bytes (never decoded).
     public var checkImageFiles = true
+    /// The text encoding and delimiter, when not detected.
+    public var encoding: TextEncoding?
+    public var delimiter: Character?
 
     public init() {}
 }
@@ -61,12 +65,10 @@ public final class ManifestValidator: @unchecked Sendable {
     public static func fileIssues(_ reader: ManifestReader) -> [RowIssue] {
         let file = reader.url.lastPathComponent
         var issues: [RowIssue] = []
-        if reader.format == .csv {
-            for column in [Column.name, .price] where !reader.columns.contains(column) {
-                issues.append(RowIssue(file: file, row: 1, column: column.rawValue, value: nil, severity: .error,
-                                       rule: "column-missing",
-                                       message: "no \(column.rawValue) column; add one (accepted headers: \(column.aliases.joined(separator: ", ")))"))
-            }
+        if reader.format == .csv, reader.columns.isDisjoint(with: [.key, .id, .name]) {
+            issues.append(RowIssue(file: file, row: 1, column: Column.key.rawValue, value: nil, severity: .error,
+                                   rule: "column-missing",
+                                   message: "no column says which product a row is: add key (or sku, 상품코드), id, or name"))
         }
         if !reader.unknownColumns.isEmpty {
             issues.append(RowIssue(file: file, row: 1, column: nil, value: reader.unknownColumns.joined(separator: ", "),
@@ -131,12 +133,26 @@ public final class ManifestValidator: @unchecked Sendable {
         return (draft, issues)
     }
 
+    /// The value that clears a description (a blank cell keeps the live one).
+    public static let clearMarker = "[clear]"
+
     /// The rules of one row on its own. Thread-safe: rows can be checked on several threads.
+    ///
+    /// A value that is there must be right (an error otherwise). A value that is not
+    /// there (blank cell, missing column) keeps the live product's; what a new product
+    /// needs (name, price, photos) is kept in `createProblems`, an error only for a row
+    /// that creates (and a warning for `validate`, which does not know the shop).
     func check(_ raw: RawRow) -> RowCheck {
         var issues: [RowIssue] = []
+        var createProblems: [RowIssue] = []
+        var given = Set<Column>()
         func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
             issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
                                    severity: severity, rule: rule, message: message))
+        }
+        func needed(_ column: Column, _ value: String?, _ rule: String, _ message: String) {
+            createProblems.append(RowIssue(file: file, row: raw.number, column: column.rawValue, value: value, severity: .error,
+                                           rule: rule, message: "a new product needs \(message)"))
         }
         func text(_ column: Column) -> String? {
             guard let value = raw.values[column] else { return nil }
@@ -158,24 +174,39 @@ public final class ManifestValidator: @unchecked Sendable {
         let nameLength = Self.characterCount(name)
         var comparedName: String? = nil
         let nameIssueIndex = issues.count
-        if !ProductRules.nameLength.contains(nameLength) {
+        if name.isEmpty {
+            if key == nil && id == nil && text(.id) == nil {
+                issue(.name, nil, "row-identity", "the row has no key, id or name: nothing says which product it is")
+            } else {
+                needed(.name, nil, "name-length",
+                       "a name (\(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters)")
+            }
+        } else if !ProductRules.nameLength.contains(nameLength) {
             issue(.name, name, "name-length",
                   "must be \(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters, has \(nameLength)")
         } else {
             comparedName = name
+            given.insert(.name)
         }
-        let description = raw.values[.description].map { restore(Self.trimmed($0)) } ?? ""
+        var description = raw.values[.description].map { restore(Self.trimmed($0)) } ?? ""
+        if description == Self.clearMarker {
+            description = ""
+            given.insert(.description)
+        } else if !description.isEmpty {
+            given.insert(.description)
+        }
         let descriptionLength = Self.characterCount(description)
         if descriptionLength > ProductRules.descriptionMaxLength {
             issue(.description, description, "description-length",
                   "must be at most \(ProductRules.descriptionMaxLength) characters, has \(descriptionLength)")
         }
 
-        // currency: from the column, else from a symbol in the price, else the default
+        // currency: from the column, else from a symbol in the price, else the default (for a new product)
         var currency: String? = nil
         if let raw = text(.currency) {
             if let code = Money.currencyCode(raw), options.currencies.contains(code) {
                 currency = code
+                given.insert(.currency)
             } else {
                 issue(.currency, raw, "currency-unknown", "must be one of \(options.currencies.joined(separator: ", "))")
             }
@@ -194,13 +225,15 @@ public final class ManifestValidator: @unchecked Sendable {
                         issue(.price, raw, "price-currency", "the price is written in \(symbolCurrency) but the currency column says \(currency)")
                     } else if currency == nil, text(.currency) == nil {
                         currency = symbolCurrency
+                        given.insert(.currency)
                     }
                 }
                 price = parsed.amount
                 priceDecimals = parsed.decimals
+                given.insert(.price)
             }
         } else {
-            issue(.price, nil, "price-missing", "a price is required (0 or more)")
+            needed(.price, nil, "price-missing", "a price (0 or more)")
         }
         let finalCurrency = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
         if let amount = price, let code = finalCurrency, !issues.contains(where: { $0.column == Column.price.rawValue }) {
@@ -216,6 +249,7 @@ public final class ManifestValidator: @unchecked Sendable {
             case .failure(let problem): issue(.discountedPrice, raw, "discount-format", problem.message)
             case .success(let parsed):
                 discount = parsed.amount
+                given.insert(.discountedPrice)
                 if let code = finalCurrency, let problem = Money.check(discount, decimals: parsed.decimals, currency: code) {
                     issue(.discountedPrice, raw, problem.rule.replacingOccurrences(of: "price", with: "discount"), problem.message)
                 } else if let amount = price, amount >= 0, discount > amount {
@@ -224,30 +258,51 @@ public final class ManifestValidator: @unchecked Sendable {
             }
         }
 
-        // stock
+        // stock: a count, or a change to the live count (+5, -3); 0 is a count, never "blank"
         var stock = 0
+        var stockDelta: Int? = nil
         if let raw = text(.stock) {
             let cleaned = raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? raw
                 : raw.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
                     .trimmingCharacters(in: .whitespaces)
-            if let value = Int(cleaned), value >= 0 { stock = value }
-            else if let value = Int(cleaned), value < 0 { issue(.stock, raw, "stock-negative", "must be 0 or more") }
-            else { issue(.stock, raw, "stock-integer", "must be a whole number (0 or more)") }
+            let sign = cleaned.first
+            if sign == "+" || sign == "-" {
+                if let value = Int(cleaned.dropFirst()), value >= 0, !cleaned.dropFirst().hasPrefix("+"), !cleaned.dropFirst().hasPrefix("-") {
+                    stockDelta = sign == "+" ? value : -value
+                    given.insert(.stock)
+                } else {
+                    issue(.stock, raw, "stock-integer", "must be a whole number (0 or more), or a change such as +5 or -3")
+                }
+            } else if let value = Int(cleaned), value >= 0 {
+                stock = value
+                given.insert(.stock)
+            } else {
+                issue(.stock, raw, "stock-integer", "must be a whole number (0 or more), or a change such as +5 or -3")
+            }
         }
 
         // images
-        let images = validateImages(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) })
+        let images = validateImages(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) },
+                                    needed: { value, rule, message in needed(.images, value, rule, message) })
+        if !images.isEmpty { given.insert(.images) }
 
         let hasError = issues.contains { $0.severity == .error }
-        var result = RowCheck(draft: nil, issues: issues, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
-        guard !hasError, let amount = price, let code = finalCurrency else { return result }
-        result.draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: amount,
-                                    currency: code, discountedPrice: discount, stock: stock, images: images)
+        // validate shows what a new product would lack, as warnings after the errors.
+        let shown = issues + createProblems.map { var warning = $0; warning.severity = .warning; return warning }
+        var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
+        guard !hasError, let code = finalCurrency else { return result }
+        var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: price ?? 0,
+                                 currency: code, discountedPrice: discount, stock: stock, images: images)
+        draft.given = given
+        draft.stockDelta = stockDelta
+        draft.createProblems = createProblems
+        result.draft = draft
         return result
     }
 
     private func validateImages(_ raw: RawRow, key: String?,
-                                issue: (Column?, String?, String, String) -> Void) -> [ImageSource] {
+                                issue: (Column?, String?, String, String) -> Void,
+                                needed: (String?, String, String) -> Void) -> [ImageSource] {
         var references: [String]
         if let list = raw.imageList {
             references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
@@ -258,12 +313,16 @@ public final class ManifestValidator: @unchecked Sendable {
             // No images column: the folder named after the row's key, files in name order.
             let folder = imagesRoot.appendingPathComponent(key, isDirectory: true)
             guard isInside(folder), let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-                issue(.images, key, "images-folder", "no images column, and no folder \(key)/ under \(imagesRoot.path)")
+                needed(key, "images-folder", "photos: there is no images column, and no folder \(key)/ under \(imagesRoot.path)")
                 return []
             }
             references = files.filter { !$0.hasPrefix(".") }.sorted().map { "\(key)/\($0)" }
         } else {
             references = []
+        }
+        if references.isEmpty {
+            needed(nil, "images-count", "1 to 5 photos; separate several with ; or |")
+            return []
         }
         guard ProductRules.imageCount.contains(references.count) else {
             issue(.images, references.joined(separator: ";"), "images-count",
@@ -353,9 +412,5 @@ public final class ManifestValidator: @unchecked Sendable {
     }
 
     /// FNV-1a of the text, to remember keys and names without keeping them.
-    static func hash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func hash(_ text: String) -> UInt64 { FNV.hash(text) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogExport
 import Foundation
+import ImagePrep
 import Manifest
 import OpenMarketAPI
 
@@ -101,7 +102,7 @@ struct ExportCommand: AsyncParsableCommand {
     var overwrite = false
 
     @Option(name: .customLong("max-image-bytes"), help: "Largest photo downloaded, in bytes; a larger one fails its product.")
-    var maxImageBytes = 25 * 1024 * 1024
+    var maxImageBytes = ImagePrepSettings.maxDownloadBytes
 
     @Flag(name: .long, help: "No progress line; one line per 10 %.")
     var quiet = false

@@ -5,29 +5,57 @@ import Foundation
 import ImagePrep
 import Manifest
 import OpenMarketAPI
+import ShopState
+import Support
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Upload a manifest and its photos: every valid row becomes exactly one product.",
+        abstract: "Make the shop equal to a manifest: create what is missing, update what differs, nothing twice.",
         discussion: """
-            Rows are validated, their photos shrunk under the server's limit on all cores, and \
-            uploaded by --jobs workers. A journal next to the manifest records every write, so a \
-            run that was stopped, crashed or lost its network can be run again (or with --resume): \
-            finished rows are skipped, and a row whose answer was lost is looked for on the server \
-            before it is sent again. Invalid rows are reported and skipped; the rest go on.
+            One merchant key is one product of the account, whatever the file is called: the \
+            `key` column (or sku, 상품코드, 판매자상품코드, 관리코드), or, without one, the name. \
+            openmarket remembers which product each key is in a link store per account (under \
+            $XDG_STATE_HOME/openmarket, by default ~/.local/state/openmarket; for the built-in \
+            sandbox, in its data folder). A key it does not know is matched with the product of \
+            this vendor that has exactly its name (reported as linked); two such products make \
+            the row fail, naming both. Nothing is ever guessed or created twice.
+
+            The shop is read first (in pages). Then each row: a new key creates a product, a \
+            known one sends only the fields that differ (a PATCH), an equal one sends nothing. \
+            The report says what changed: `price 32000 → 31000; stock 8 → 0`.
+
+            Partial files: a file with a key (or id, or name) column and any other columns \
+            changes only those columns. A blank cell keeps the shop's value; 0 is a value. \
+            Stock accepts changes: +5, -3 (never below 0). To empty a description, write \
+            [clear] in its cell. A row that would create needs a name, a price and 1 to 5 photos.
+
+            Photos cannot be changed through the API: a row whose photos differ from the ones \
+            its product was created with is reported, and the product keeps its photos.
+
+            Guardrails: a price moved by more than --max-price-change percent (50) fails its row \
+            unless --force; --max-creates and --max-updates cap what one run does (rows past the \
+            cap fail). Use --dry-run to see every change first.
+
+            Photos are shrunk under the server's limit on all cores and uploaded by --jobs \
+            workers. A journal records every write, so a run that was stopped, crashed or lost \
+            its network can simply be run again: a write whose answer was lost is looked for on \
+            the server before anything is sent again.
 
             The report (report.csv, report.json, report.html) goes to --report, by default a \
             folder named by date and time next to the manifest.
 
-            Exit codes: 0 every row succeeded; 1 some rows failed (see the report); 2 usage or an \
-            unreadable manifest; 3 the server is unreachable or refused the credentials before \
-            anything was written.
+            Exit codes: 0 every row succeeded; 1 some rows failed (see the report) or the run \
+            stopped; 2 an unreadable manifest; 3 the server is unreachable, refused the \
+            credentials, or its products could not be read, before anything was written; 64 a \
+            usage error (an unknown option, a bad value).
 
             Examples:
               openmarket import samples/products.csv
+              openmarket import november.csv --dry-run
+              openmarket import stock.csv                  (key,stock: only stock changes)
               openmarket import products.csv --images photos/ --server https://market.example --jobs 8
-              openmarket import products.csv --dry-run
+              openmarket import backup/products.csv --mode create   (restore into an empty account)
             """)
 
     @Argument(help: "The manifest: .csv, .tsv, .json or .jsonl.")
@@ -35,11 +63,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under (default: the manifest's folder).", valueName: "dir"))
-    var images: String?
+    @OptionGroup var reading: ManifestOptions
 
-    @Option(name: .long, help: "create (every row a new product), update (rows with id), upsert (id, else same name, else create).")
-    var mode: ImportMode = .create
+    @Option(name: .long, help: "sync (default: create missing, update what differs; upsert is another name for it), create (always new products, for restoring a backup into an empty account), update (only existing products; a row matching none fails).")
+    var mode: ImportMode = .sync
 
     @Option(name: .long, help: "Upload workers.")
     var jobs = 4
@@ -47,23 +74,38 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("At most this many requests per second across workers.", valueName: "R"))
     var rate: Double?
 
-    @Flag(name: .customLong("dry-run"), help: "Everything but the writes: validation, photos, matching; the report says what would happen.")
+    @Flag(name: .customLong("dry-run"), help: "Read the shop and report what each row would do (would-create, would-update with each change); nothing is written to the shop or the link store.")
     var dryRun = false
 
     @Option(name: .customLong("max-errors"), help: ArgumentHelp("Stop after this many failed rows.", valueName: "N"))
     var maxErrors: Int?
 
-    @Flag(name: .long, help: "Continue an earlier run (a plain re-run with the same journal does the same).")
+    @Option(name: .customLong("max-price-change"), help: ArgumentHelp("A row moving a price by more than this percentage fails (unless --force).", valueName: "PCT"))
+    var maxPriceChange: Double = 50
+
+    @Option(name: .customLong("max-creates"), help: ArgumentHelp("Create at most N products; rows past it fail.", valueName: "N"))
+    var maxCreates: Int?
+
+    @Option(name: .customLong("max-updates"), help: ArgumentHelp("Update at most N products; rows past it fail.", valueName: "N"))
+    var maxUpdates: Int?
+
+    @Flag(name: .long, help: "Apply price changes over --max-price-change.")
+    var force = false
+
+    @Flag(name: .long, help: "Continue an earlier run (a plain re-run does the same).")
     var resume = false
 
     @Option(name: .long, help: ArgumentHelp("Folder for report.csv, report.json and report.html.", valueName: "dir"))
     var report: String?
 
-    @Option(name: .long, help: ArgumentHelp("The journal file (default: .NAME.openmarket-journal next to the manifest).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The journal file (default: one per manifest name and account, in the state folder).", valueName: "path"))
     var journal: String?
 
+    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
+    var links: String?
+
     @Option(name: .customLong("max-bytes"), help: "Largest image sent, in bytes (the server's limit).")
-    var maxBytes = 307_200
+    var maxBytes = ProductRules.maxImageBytes
 
     @Option(name: .customLong("max-dimension"), help: ArgumentHelp("Longest edge of a re-encoded photo.", valueName: "px"))
     var maxDimension = 2048
@@ -81,6 +123,9 @@ struct ImportCommand: AsyncParsableCommand {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
+        if maxPriceChange < 0 { throw ValidationError("--max-price-change must be 0 or more") }
+        if let maxCreates, maxCreates < 0 { throw ValidationError("--max-creates must be 0 or more") }
+        if let maxUpdates, maxUpdates < 0 { throw ValidationError("--max-updates must be 0 or more") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
     }
 
@@ -90,14 +135,17 @@ struct ImportCommand: AsyncParsableCommand {
             Console.error("openmarket import: \(manifest): no such file")
             throw ExitCode(2)
         }
-        var options = ImportOptions(manifest: manifestURL)
-        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
-        options.validation.imagesDirectory = options.imagesDirectory
+        var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
+        options.validation = reading.validation
         options.mode = mode
         options.jobs = jobs
         options.rate = rate
         options.dryRun = dryRun
         options.maxErrors = maxErrors
+        options.maxPriceChange = maxPriceChange
+        options.maxCreates = maxCreates
+        options.maxUpdates = maxUpdates
+        options.force = force
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
         if !noCache { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
@@ -110,6 +158,7 @@ struct ImportCommand: AsyncParsableCommand {
         let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
+        options.links = links.map { URL(fileURLWithPath: $0) } ?? Self.linksLocation(connection: connection)
         let progress = Progress(quiet: quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
         let summary: ImportSummary
@@ -129,7 +178,13 @@ struct ImportCommand: AsyncParsableCommand {
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Self.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
-                do { return try run.run() } catch { throw CommandFailure("\(error)", exitCode: 2) }
+                do {
+                    return try run.run()
+                } catch let stop as ImportStop {
+                    throw CommandFailure(stop.description, exitCode: 3)
+                } catch {
+                    throw CommandFailure("\(error)", exitCode: 2)
+                }
             }
         } catch {
             await connection.close()
@@ -147,24 +202,26 @@ struct ImportCommand: AsyncParsableCommand {
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
     }
 
-    /// One journal per manifest and server: with the built-in sandbox it lives in the
-    /// sandbox's data folder (so that clearing the sandbox clears it); with a real server,
-    /// next to the manifest, named after the server and vendor (hashed).
-    static func journalLocation(manifest: URL, connection: Connection) -> URL {
-        let name = manifest.lastPathComponent
-        if let sandbox = connection.sandbox {
-            return sandbox.configuration.dataDirectory.appendingPathComponent("journals")
-                .appendingPathComponent("\(name)-\(tag(manifest.path)).journal")
-        }
-        let identity = connection.client.configuration.server.absoluteString + "|" + (connection.client.configuration.credentials?.identifier ?? "")
-        return manifest.deletingLastPathComponent().appendingPathComponent(".\(name).\(tag(identity)).openmarket-journal")
+    /// The state folder of the account: the built-in sandbox's data folder (clearing
+    /// the sandbox clears it), else `$XDG_STATE_HOME/openmarket`.
+    static func stateFolder(_ connection: Connection) -> URL {
+        connection.sandbox?.configuration.dataDirectory ?? StateFolder.url
     }
 
-    /// A short stable name for a text (FNV-1a, hex), for file names that must not show it.
-    static func tag(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
+    /// The account's link store (merchant key → product), whatever folder the command runs in.
+    static func linksLocation(connection: Connection) -> URL {
+        let configuration = connection.client.configuration
+        return LinkStore.location(in: stateFolder(connection), server: configuration.server.absoluteString,
+                                  identifier: configuration.credentials?.identifier ?? "")
+    }
+
+    /// One journal per manifest name and account, in the state folder. It only carries
+    /// runs of that file through crashes: identity is in the link store.
+    static func journalLocation(manifest: URL, connection: Connection) -> URL {
+        let configuration = connection.client.configuration
+        let account = configuration.server.absoluteString + "|" + (configuration.credentials?.identifier ?? "")
+        return stateFolder(connection).appendingPathComponent("journals")
+            .appendingPathComponent("\(manifest.lastPathComponent)-\(FNV.tag(manifest.path + "|" + account)).journal")
     }
 
     /// Reachable, and the credentials accepted, before anything is written (exit 3 if not).
@@ -223,8 +280,18 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return
         }
-        let counts = summary.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let order = ["created", "would-create", "updated", "would-update", "unchanged", "linked", "skipped", "failed"]
+        let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
+        if !summary.fieldsChanged.isEmpty {
+            let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+            Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
+                         + (summary.stockToZero > 0 ? "; stock set to 0: \(summary.stockToZero)" : ""))
+        }
+        if summary.photosDiffer > 0 {
+            Console.line("  \(summary.photosDiffer) rows have photos that differ from their product's: the API cannot replace photos (see the report)")
+        }
         for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
             Console.line("  row \(row.row) failed: \(row.error ?? "")")
         }
@@ -237,7 +304,10 @@ struct ImportCommand: AsyncParsableCommand {
     }
 }
 
-extension ImportMode: ExpressibleByArgument {}
+extension ImportMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { ["sync", "upsert", "create", "update"] }
+}
 
 /// Passes the client's 429 waits to the import run once it exists.
 final class ThrottleRelay: @unchecked Sendable {

@@ -4,6 +4,8 @@ import CatalogExport
 import Foundation
 import ImagePrep
 import OpenMarketAPI
+import ShopState
+import Support
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -134,8 +136,9 @@ struct MigrateCommand: AsyncParsableCommand {
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? Self.journalLocation(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(ImportCommand.timestamp())").standardizedFileURL
-        var options = ImportOptions(manifest: reportURL.appendingPathComponent("migration"))
-        options.journal = journalURL
+        var options = ImportOptions(manifest: reportURL.appendingPathComponent("migration"), journal: journalURL)
+        // The target's link store: each source product (by its id) is one product of the target.
+        options.links = ImportCommand.linksLocation(connection: to)
         options.jobs = jobs
         options.rate = rate
         options.dryRun = dryRun
@@ -173,6 +176,8 @@ struct MigrateCommand: AsyncParsableCommand {
                 defer { signals.forEach { $0.cancel() } }
                 do { return try migration.migrate() } catch let error as ExportError {
                     throw CommandFailure(error.description, exitCode: 2)
+                } catch let stop as ImportStop {
+                    throw CommandFailure(stop.description, exitCode: 3)
                 }
             }
         } catch {
@@ -200,9 +205,6 @@ struct MigrateCommand: AsyncParsableCommand {
         func identity(_ client: OpenMarketClient) -> String {
             client.configuration.server.absoluteString + "|" + (client.configuration.credentials?.identifier ?? "")
         }
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_STATE_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        return base.appendingPathComponent("openmarket/migrations/\(ImportCommand.tag(identity(source) + ">" + identity(target))).journal")
+        return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
     }
 }

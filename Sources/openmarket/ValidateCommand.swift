@@ -21,44 +21,17 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl.")
     var manifest: String
 
-    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under (default: the manifest's folder).", valueName: "dir"))
-    var images: String?
-
-    @Option(name: .long, help: ArgumentHelp("Column delimiter: , ; or tab (default: detected).", valueName: "char"))
-    var delimiter: String?
-
-    @Option(name: .long, help: ArgumentHelp("utf-8, utf-16 or cp949 (default: detected).", valueName: "name"))
-    var encoding: String?
-
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Accepted currencies.", valueName: "code"))
-    var currencies: [String] = ["KRW", "USD", "JPY"]
+    @OptionGroup var reading: ManifestOptions
 
     @Option(name: .long, help: "text or json.")
     var format: String = "text"
 
     func validate() throws {
-        if let delimiter, Self.delimiterCharacter(delimiter) == nil {
-            throw ValidationError("--delimiter must be one of , ; tab")
-        }
-        if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError("--encoding must be utf-8, utf-16 or cp949")
-        }
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
     }
 
-    static func delimiterCharacter(_ text: String) -> Character? {
-        switch text {
-        case ",": ","
-        case ";": ";"
-        case "\t", "tab", "\\t": "\t"
-        default: nil
-        }
-    }
-
     func run() throws {
-        var options = ValidationOptions()
-        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
-        options.currencies = currencies.map { $0.uppercased() }
+        let options = reading.validation
         let url = URL(fileURLWithPath: manifest)
         let json = format == "json"
         let encoder = JSONEncoder()
@@ -74,8 +47,7 @@ struct ValidateCommand: ParsableCommand {
         let summary: ValidationSummary
         do {
             summary = try ManifestCheck.run(
-                url, encoding: encoding.flatMap(TextEncoding.init(name:)),
-                delimiter: delimiter.flatMap(Self.delimiterCharacter), options: options,
+                url, encoding: options.encoding, delimiter: options.delimiter, options: options,
                 onFileIssue: { issue in
                     if json { emitJSON(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
                 },

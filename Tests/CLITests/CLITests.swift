@@ -14,6 +14,11 @@ final class CLIProcess: Sendable {
             .deletingLastPathComponent().appendingPathComponent("openmarket")
     }
 
+    /// One state folder for the whole test run; every sandbox's vendor is new, so
+    /// each test's account has its own link store in it.
+    static let stateHome = FileManager.default.temporaryDirectory
+        .appendingPathComponent("openmarket-test-state-\(ProcessInfo.processInfo.processIdentifier)")
+
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = Self.binary
@@ -22,6 +27,8 @@ final class CLIProcess: Sendable {
         for key in ["OPENMARKET_SERVER", "OPENMARKET_IDENTIFIER", "OPENMARKET_SECRET"] { env[key] = nil }
         // A home of its own, so that no real config file is read.
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString)").path
+        // State (link stores, journals) of the test run's own, never the user's.
+        env["XDG_STATE_HOME"] = Self.stateHome.path
         env.merge(environment) { $1 }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }

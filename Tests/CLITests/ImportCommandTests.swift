@@ -168,7 +168,7 @@ struct ImportCommandTests {
         await sandbox.stop()
     }
 
-    @Test("update and upsert round trips")
+    @Test("update and upsert (sync) round trips; a large price change needs --force")
     func updateAndUpsert() async throws {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
@@ -177,31 +177,35 @@ struct ImportCommandTests {
         #expect(try await CLIProcess.run(importArguments(manifest, sandbox)).status == 0)
         let products = try await allProducts(sandbox)
         let first = try #require(products.first { $0.name == "Item number 1" })
-        // update: a row with an id changes the product; images cannot change and the report says so.
+        // update: a row with an id changes the product; photos cannot change and the report says so.
         let update = files.directory.appendingPathComponent("update.csv")
         try "id,name,price,currency,stock,images\n\(first.id),Item number 1 (new),5555,KRW,9,p.jpg;p.jpg\n"
             .write(to: update, atomically: true, encoding: .utf8)
-        let updated = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update"]))
+        // 1001 → 5555 is +455 %: refused without --force, nothing changes.
+        let guarded = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update"]))
+        #expect(guarded.status == 1 && guarded.stdout.contains("--max-price-change 50"), "\(guarded.stdout)")
+        #expect(try await curl(["\(sandbox.url)/api/products/\(first.id)"]).decode(ProductDetail.self).summary.price == 1001)
+        let updated = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update", "--force"]))
         #expect(updated.status == 0 && updated.stdout.contains("1 updated"), "\(updated.stdout)\(updated.stderr)")
         let detail = try await curl(["\(sandbox.url)/api/products/\(first.id)"]).decode(ProductDetail.self)
         #expect(detail.summary.name == "Item number 1 (new)" && detail.summary.price == 5555 && detail.summary.stock == 9)
         let report = try String(contentsOf: files.directory.appendingPathComponent("report/report.csv"), encoding: .utf8)
-        #expect(report.contains("images cannot be changed"))
-        // update without an id is an error for that row
+        #expect(report.contains("photos differ") && report.contains("price 1001 → 5555"), "\(report)")
+        // update of a row that matches no product fails that row
         let noID = files.directory.appendingPathComponent("noid.csv")
         try "name,price,images\nNo id here,1000,p.jpg\n".write(to: noID, atomically: true, encoding: .utf8)
         let refused = try await CLIProcess.run(importArguments(noID, sandbox, ["--mode", "update"]))
-        #expect(refused.status == 1 && refused.stdout.contains("needs an id"))
-        // upsert: an existing name is updated, a new name is created.
+        #expect(refused.status == 1 && refused.stdout.contains("--mode update only changes existing products"), "\(refused.stdout)")
+        // upsert (another name for sync): an existing name is updated, a new name is created.
         let upsert = files.directory.appendingPathComponent("upsert.csv")
-        try "name,price,currency,stock,images\nItem number 2,7777,KRW,1,p.jpg\nBrand new item,100,KRW,1,p.jpg\n"
+        try "name,price,currency,stock,images\nItem number 2,1200,KRW,1,p.jpg\nBrand new item,100,KRW,1,p.jpg\n"
             .write(to: upsert, atomically: true, encoding: .utf8)
         let upserted = try await CLIProcess.run(importArguments(upsert, sandbox, ["--mode", "upsert"]))
         #expect(upserted.status == 0 && upserted.stdout.contains("1 created") && upserted.stdout.contains("1 updated"),
                 "\(upserted.stdout)\(upserted.stderr)")
         let after = try await allProducts(sandbox)
         #expect(after.count == 4)
-        #expect(after.first { $0.name == "Item number 2" }?.price == 7777)
+        #expect(after.first { $0.name == "Item number 2" }?.price == 1200)
         await sandbox.stop()
     }
 

@@ -71,8 +71,9 @@ struct ExportTests {
             let first = try await export(options, a)
             #expect(first.exported == tricky.count && first.failed.isEmpty)
 
-            var importOptions = ImportOptions(manifest: exportA.appendingPathComponent(options.manifestName))
-            importOptions.journal = files.directory.appendingPathComponent("journal-\(format)")
+            var importOptions = ImportOptions(manifest: exportA.appendingPathComponent(options.manifestName),
+                                              journal: files.directory.appendingPathComponent("journal-\(format)"))
+            importOptions.mode = .create
             let b = try client(sandbox, sandbox.other)
             let settings = importOptions
             let report = try ImportReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: settings.manifest)

@@ -126,14 +126,19 @@ struct ReadingTests {
         #expect(headerOnly.summary.rows == 0 && !headerOnly.summary.hasErrors)
     }
 
-    @Test("a missing required column is one error for the file, not one per row")
+    @Test("a file with no column that says which product a row is: one error for the file, not one per row")
     func missingColumn() throws {
         let space = try Workspace()
         defer { space.cleanup() }
-        let result = try space.check(space.write("name,images\nOne product,a.jpg\nTwo product,a.jpg\n"))
+        let result = try space.check(space.write("price,images\n1000,a.jpg\n2000,a.jpg\n"))
         let columnErrors = result.issues.filter { $0.rule == "column-missing" }
-        #expect(columnErrors.count == 1 && columnErrors[0].column == "price" && columnErrors[0].row == 1)
+        #expect(columnErrors.count == 1 && columnErrors[0].column == "key" && columnErrors[0].row == 1)
+        #expect(columnErrors.first?.message.contains("key (or sku") == true)
         #expect(result.summary.fileErrors == 1 && result.summary.hasErrors)
+        // A partial file (name and photos, no price) is fine: it can update; a create would need the price.
+        let partial = try space.check(space.write("name,images\nOne product,a.jpg\n", named: "partial.csv"))
+        #expect(!partial.summary.hasErrors && partial.issues.map(\.rule) == ["price-missing"])
+        #expect(partial.issues.allSatisfy { $0.severity == .warning })
     }
 
     @Test("unknown columns: one warning for the file")

@@ -40,7 +40,7 @@ struct RuleTests {
     @Test("ambiguous or wrong prices are refused with an explanation", arguments: [
         ("12.000,50", "price-format", "European"), ("12,5", "price-format", "thousands"), ("12.000", "price-format", "ambiguous"),
         ("1.000.000", "price-format", "several dots"), ("abc", "price-format", "not a number"), ("-5", "price-negative", "0 or more"),
-        ("", "price-missing", "required"), ("$1.999", "price-format", "ambiguous"),
+        ("$1.999", "price-format", "ambiguous"),
     ])
     func badPrices(_ input: String, _ rule: String, _ words: String) throws {
         let result = try check(["price": input])
@@ -70,12 +70,29 @@ struct RuleTests {
         #expect(try check(["discounted_price": "lots"]).rules == ["discount-format"])
     }
 
-    @Test("stock: a whole number ≥ 0, default 0")
+    @Test("a blank price is not an error of the row: only a row that creates needs one")
+    func blankPrice() throws {
+        let result = try check(["price": ""])
+        #expect(result.rules == ["price-missing"] && result.issues.first?.severity == .warning, "\(result.issues)")
+        let draft = try #require(result.draft)
+        #expect(!draft.given.contains(.price))
+        #expect(draft.createProblems.map(\.rule) == ["price-missing"] && draft.createProblems[0].column == "price")
+        #expect(draft.createProblems[0].message.contains("a new product needs a price"))
+    }
+
+    @Test("stock: a whole number ≥ 0, or a change (+5, -3); 0 is a value, blank keeps the shop's")
     func stock() throws {
-        #expect(try check([:]).draft?.stock == 0)
+        let blank = try #require(try check([:]).draft)
+        #expect(blank.stock == 0 && !blank.given.contains(.stock))
+        let zero = try #require(try check(["stock": "0"]).draft)
+        #expect(zero.stock == 0 && zero.given.contains(.stock) && zero.stockDelta == nil)
         #expect(try check(["stock": "12"]).draft?.stock == 12)
         #expect(try check(["stock": "1,200"]).draft?.stock == 1200)
-        #expect(try check(["stock": "-1"]).rules == ["stock-negative"])
+        #expect(try check(["stock": "-1"]).draft?.stockDelta == -1)
+        #expect(try check(["stock": "+5"]).draft?.stockDelta == 5)
+        #expect(try check(["stock": "+5"]).draft?.given.contains(.stock) == true)
+        #expect(try check(["stock": "--1"]).rules == ["stock-integer"])
+        #expect(try check(["stock": "+"]).rules == ["stock-integer"])
         #expect(try check(["stock": "1.5"]).rules == ["stock-integer"])
         #expect(try check(["stock": "many"]).rules == ["stock-integer"])
     }

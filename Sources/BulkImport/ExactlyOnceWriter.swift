@@ -1,0 +1,206 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// The write stage (`jobs` workers): every write goes journal (sent) → server →
+/// journal (done) → link store, and a write whose answer was lost is looked for
+/// on the server before anything is sent again. A journal or link store that
+/// cannot be written stops the run before another request leaves.
+extension ImportRun {
+    func write(_ item: WorkItem) -> RowOutcome {
+        if options.dryRun { return planned(item) }
+        switch item.decision.action {
+        case .create: return create(item)
+        case .update(let id, let changes): return update(item, id: id, changes: changes)
+        case .unchanged(let id): return relink(item, id: id)
+        }
+    }
+
+    /// A dry run: what the row would do.
+    private func planned(_ item: WorkItem) -> RowOutcome {
+        switch item.decision.action {
+        case .create:
+            var outcome = outcome(item, status: .wouldCreate)
+            outcome.imagesBefore = item.before
+            outcome.imagesAfter = item.after
+            outcome.note = item.decision.note
+            return outcome
+        case .update(let id, let changes):
+            var outcome = outcome(item, status: .wouldUpdate)
+            outcome.productID = id
+            describe(&outcome, changes)
+            outcome.note = item.decision.note
+            notePhotos(&outcome, item)
+            return outcome
+        case .unchanged:
+            return unchangedOutcome(item)
+        }
+    }
+
+    private func describe(_ outcome: inout RowOutcome, _ changes: FieldChanges) {
+        outcome.changes = changes.text
+        outcome.changedFields = changes.fields
+        outcome.stockToZero = changes.stockToZero
+    }
+
+    /// Before a request: the run must not be stopping, and the journal must take the line.
+    private func announce(_ item: WorkItem) -> String? {
+        if isStopping { return "not sent: the run stopped before this row" }
+        do {
+            try journal.record(.sent, key: item.key, hash: item.hash, row: item.draft.row)
+        } catch {
+            stop("\(error)")
+            return "not sent: \(error)"
+        }
+        return nil
+    }
+
+    /// After the server's answer: the journal and the link store learn the product.
+    /// Returns the problem when they cannot be written (the run then stops).
+    private func record(_ item: WorkItem, id: Int, product: ProductSummary?, photos: [String]?) -> String? {
+        do {
+            try journal.record(.done, key: item.key, hash: item.hash, row: item.draft.row, id: id)
+            try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
+                                        pushed: product.map(Self.pushed), photos: photos))
+        } catch {
+            stop("\(error)")
+            return "\(error); the next run finds the product on the server and links it"
+        }
+        return nil
+    }
+
+    static func pushed(_ product: ProductSummary) -> PushedProduct {
+        PushedProduct(name: product.name, description: product.description ?? "",
+                      price: Money.text(Money.decimal(product.price)), currency: product.currency,
+                      discountedPrice: Money.text(Money.decimal(product.discountedPrice)), stock: product.stock)
+    }
+
+    private func create(_ item: WorkItem) -> RowOutcome {
+        let draft = item.draft
+        var outcome = outcome(item, status: .created)
+        outcome.imagesBefore = item.before
+        outcome.imagesAfter = item.after
+        outcome.note = item.decision.note
+        // An earlier run of this manifest sent this row without hearing back: look first.
+        if case .sent? = journal.state(of: item.key) {
+            switch matcher.look(draft) {
+            case .success(let found?):
+                return adopt(found, item, outcome, note: "found on the server from an earlier run whose answer was lost; not sent again")
+            case .success(nil):
+                break
+            case .failure(let error):
+                return failed(item, "an earlier run's write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
+            }
+        }
+        for attempt in 1...3 {
+            outcome.attempts = attempt
+            limiter.acquire()
+            if let problem = announce(item) { return failed(item, problem, attempts: attempt - 1) }
+            do {
+                try links?.save(ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending,
+                                            pushed: nil, photos: item.photoHashes))
+            } catch {
+                stop("\(error)")
+                return failed(item, "not sent: \(error)", attempts: attempt - 1)
+            }
+            do {
+                let created = try client.register(Self.newProduct(draft), images: item.images)
+                _ = matcher.claim(created.id, row: draft.row)
+                outcome.productID = created.id
+                outcome.thumbnail = created.summary.thumbnail
+                if let problem = record(item, id: created.id, product: created.summary, photos: item.photoHashes) {
+                    outcome.note = [outcome.note, "created, but \(problem)"].compactMap { $0 }.joined(separator: "; ")
+                }
+                return timed(outcome, item)
+            } catch let error where error.isAmbiguous {
+                // The product may exist: look before sending again. If the server cannot be
+                // asked, nothing is sent: the journal keeps the row as sent, and the next run
+                // looks again.
+                Thread.sleep(forTimeInterval: 0.2)
+                switch matcher.look(draft) {
+                case .success(let found?):
+                    return adopt(found, item, outcome, note: "the answer was lost; found on the server instead of sending again")
+                case .success(nil):
+                    continue
+                case .failure(let lookError):
+                    return failed(item, "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
+                }
+            } catch {
+                try? journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "\(error)")
+                return failed(item, "\(error)", attempts: attempt)
+            }
+        }
+        try? journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "no answer after 3 attempts")
+        return failed(item, "no answer from the server after 3 attempts, and the product is not on the server", attempts: 3)
+    }
+
+    /// Records a product found on the server as this row's, instead of sending the row again.
+    private func adopt(_ found: ProductSummary, _ item: WorkItem, _ start: RowOutcome, note: String) -> RowOutcome {
+        var outcome = start
+        outcome.productID = found.id
+        outcome.thumbnail = found.thumbnail
+        outcome.note = note
+        if let problem = record(item, id: found.id, product: found, photos: item.photoHashes) {
+            outcome.note = note + "; but \(problem)"
+        }
+        return timed(outcome, item)
+    }
+
+    private func update(_ item: WorkItem, id: Int, changes: FieldChanges) -> RowOutcome {
+        var outcome = outcome(item, status: .updated)
+        outcome.productID = id
+        outcome.note = item.decision.note
+        limiter.acquire()
+        if let problem = announce(item) { return failed(item, problem) }
+        outcome.attempts = 1
+        do {
+            let updated = try client.edit(id: id, changes.body)
+            describe(&outcome, changes)
+            outcome.thumbnail = updated.summary.thumbnail
+            notePhotos(&outcome, item)
+            if let problem = record(item, id: id, product: updated.summary, photos: item.decision.link?.photos) {
+                outcome.note = [outcome.note, "updated, but \(problem)"].compactMap { $0 }.joined(separator: "; ")
+            }
+            return timed(outcome, item)
+        } catch {
+            try? journal.record(.failed, key: item.key, hash: item.hash, row: item.draft.row, error: "\(error)")
+            return failed(item, "\(changes.text): \(error)", attempts: 1)
+        }
+    }
+
+    /// An equal row whose link must be written (adopted, or linked by its id): no request.
+    private func relink(_ item: WorkItem, id: Int) -> RowOutcome {
+        var outcome = unchangedOutcome(item)
+        guard item.decision.relink else { return outcome }
+        do {
+            try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
+                                        pushed: item.decision.live.map(Self.pushed), photos: nil))
+        } catch {
+            stop("\(error)")
+            outcome.note = [outcome.note, "not linked: \(error)"].compactMap { $0 }.joined(separator: "; ")
+        }
+        return outcome
+    }
+
+    static func newProduct(_ draft: ProductDraft) -> NewProduct {
+        NewProduct(name: draft.name, description: draft.description, price: Money.double(draft.price), currency: draft.currency,
+                   discountedPrice: Money.double(draft.discountedPrice), stock: max(0, draft.stockDelta ?? draft.stock))
+    }
+
+    /// The row's time, from when it was read to now.
+    private func timed(_ outcome: RowOutcome, _ item: WorkItem) -> RowOutcome {
+        var outcome = outcome
+        outcome.seconds = Date().timeIntervalSince(item.started)
+        return outcome
+    }
+}
+
+extension OpenMarketError {
+    /// The request may or may not have reached the server.
+    var isAmbiguous: Bool {
+        if case .ambiguous = self { return true }
+        return false
+    }
+}

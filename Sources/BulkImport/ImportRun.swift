@@ -1,0 +1,254 @@
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Why a run could not start or had to stop as a whole (the shop could not be
+/// read, the link store could not be opened): nothing more is sent.
+public struct ImportStop: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A row on its way through the pipeline.
+struct WorkItem: Sendable {
+    var draft: ProductDraft
+    /// The row's link key: its merchant key, else `name:` and its name.
+    var key: String
+    var byName: Bool
+    var hash: String
+    var started: Date
+    var decision: RowDecision
+    var images: [UploadImage] = []
+    var before: [Int] = []
+    var after: [Int] = []
+    /// Content hashes of the row's photos (computed when they are read).
+    var photoHashes: [String]?
+    var photosDiffer = false
+}
+
+/// read → validate → decide (against the live shop) → prepare images (all cores)
+/// → write (`jobs` workers) → record. The stages overlap through bounded
+/// queues, so memory stays flat.
+public final class ImportRun: @unchecked Sendable {
+    public let options: ImportOptions
+    let client: OpenMarketClient
+    let journal: Journal
+    let links: LinkStore?
+    let limiter: RateLimiter
+    let matcher: ServerMatcher
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    private var fieldsChanged: [String: Int] = [:]
+    private var stockToZero = 0
+    private var photosDiffer = 0
+    private var finished = 0
+    private var failures = 0
+    private var total = 0
+    private var stopReason: String?
+    /// Where finished rows go (streamed: the run keeps no row in memory).
+    public let report: ImportReport?
+    /// Told after each row, with the counts so far.
+    public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
+    /// Told while the live catalog is read (pages so far).
+    public var onReadingShop: (@Sendable (_ pages: Int) -> Void)?
+
+    /// `journalSink` replaces the journal's file writer (tests of a full disk).
+    public init(options: ImportOptions, client: OpenMarketClient, report: ImportReport?,
+                journalSink: (any AppendLog.Sink)? = nil) throws {
+        self.options = options
+        self.report = report
+        self.client = client
+        self.journal = try Journal(url: options.journal, sink: journalSink)
+        do {
+            self.links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
+        } catch {
+            throw ImportStop(error.description)
+        }
+        self.limiter = RateLimiter(perSecond: options.rate)
+        self.matcher = ServerMatcher(client: client)
+    }
+
+    /// The server answered 429: every worker waits before its next request.
+    public func throttle(for seconds: Double) {
+        limiter.pause(for: seconds)
+    }
+
+    /// Graceful stop: no new rows start; rows in flight finish.
+    public func stop(_ reason: String) {
+        lock.lock()
+        if stopReason == nil { stopReason = reason }
+        lock.unlock()
+    }
+
+    /// Whether a stop was asked for (a feed stops reading when it is).
+    public var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopReason != nil
+    }
+
+    func finish(_ outcome: RowOutcome) {
+        report?.add(outcome)
+        lock.lock()
+        finished += 1
+        counts[outcome.status.rawValue, default: 0] += 1
+        for field in outcome.changedFields { fieldsChanged[field, default: 0] += 1 }
+        if outcome.stockToZero { stockToZero += 1 }
+        if outcome.photosDiffer { photosDiffer += 1 }
+        if outcome.isFailure {
+            failures += 1
+            if let max = options.maxErrors, failures >= max, stopReason == nil {
+                stopReason = "stopped after \(failures) failed rows (--max-errors \(max))"
+            }
+        }
+        let (done, failed, total) = (finished, failures, self.total)
+        lock.unlock()
+        onProgress?(done, total, failed)
+    }
+
+    /// Runs the import of the manifest. Blocking: call from a thread of its own.
+    /// Throws `ManifestError` when the file cannot be read, `ImportStop` when the
+    /// shop or the link store cannot be.
+    public func run() throws -> ImportSummary {
+        let started = Date()
+        // First pass: count rows (for progress and the ETA), reading only. The second
+        // pass reuses what this one detected, instead of scanning the file again.
+        var rowCount = 0
+        let counter = try ManifestReader(url: options.manifest, encoding: options.validation.encoding,
+                                         delimiter: options.validation.delimiter)
+        var validation = options.validation
+        validation.encoding = counter.encoding
+        validation.delimiter = counter.delimiter
+        while try counter.next() != nil { rowCount += 1 }
+        lock.lock(); total = rowCount; lock.unlock()
+
+        return try runStages(started: started) { (submit, reject) in
+            var fileErrors: [RowIssue] = []
+            _ = try ManifestCheck.run(
+                options.manifest, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
+                onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
+                onRow: { [self] raw, draft, issues in
+                    if isStopping { return }
+                    guard fileErrors.isEmpty, let draft else {
+                        let message = (fileErrors + issues.filter { $0.severity == .error })
+                            .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
+                            .joined(separator: "; ")
+                        reject(Self.failedRow(raw, message: message))
+                        return
+                    }
+                    submit(draft)
+                })
+        }
+    }
+
+    /// Runs the import of rows that do not come from a manifest file (`migrate`):
+    /// `feed` hands each row to `submit` in order, or a row that cannot be sent to
+    /// `reject`, and returns when there are no more. `rows` is the count for
+    /// progress, when known. Blocking: call from a thread of its own.
+    public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
+        throws -> ImportSummary {
+        lock.lock(); total = rows; lock.unlock()
+        return try runStages(started: Date(), feed: feed)
+    }
+
+    private func runStages(
+        started: Date,
+        feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
+    ) throws -> ImportSummary {
+        let planner = try plan()
+
+        let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
+        let uploadQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
+        let preparing = DispatchGroup()
+        for _ in 0..<options.prepareWorkers {
+            preparing.enter()
+            startThread("openmarket.prepare") { [self] in
+                defer { preparing.leave() }
+                guard let preparer = try? ImagePreparer(settings: options.images) else { return }
+                while let item = prepareQueue.take() {
+                    if isStopping { continue }
+                    if let ready = prepare(item, preparer) { uploadQueue.put(ready) }
+                }
+            }
+        }
+        let uploading = DispatchGroup()
+        for _ in 0..<options.jobs {
+            uploading.enter()
+            startThread("openmarket.upload") { [self] in
+                defer { uploading.leave() }
+                while let item = uploadQueue.take() {
+                    if isStopping { continue }
+                    finish(write(item))
+                }
+            }
+        }
+
+        defer {
+            prepareQueue.close()
+            uploadQueue.close()
+        }
+        try feed({ [self] draft in
+            if isStopping { return }
+            if let item = decide(draft, planner) {
+                // Nothing to send, nothing to record, no photos to compare: done here.
+                if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
+                    finish(unchangedOutcome(item))
+                } else {
+                    prepareQueue.put(item)
+                }
+            }
+        }, { [self] outcome in finish(outcome) })
+        prepareQueue.close()
+        preparing.wait()
+        uploadQueue.close()
+        uploading.wait()
+
+        lock.lock()
+        var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
+                                   dryRun: options.dryRun, journal: options.journal.path)
+        result.links = options.links?.path
+        result.counts = counts
+        result.fieldsChanged = fieldsChanged
+        result.stockToZero = stockToZero
+        result.photosDiffer = photosDiffer
+        result.rows = total
+        result.stopped = stopReason
+        lock.unlock()
+        result.seconds = Date().timeIntervalSince(started)
+        let written = (result.counts["created"] ?? 0) + (result.counts["updated"] ?? 0)
+        result.productsPerSecond = result.seconds > 0 ? Double(written) / result.seconds : 0
+        return result
+    }
+
+    /// Reads the account's links and the live shop, before any row is decided.
+    private func plan() throws -> SyncPlanner {
+        let known: [String: ProductLink]
+        var vendor: Int?
+        do {
+            known = try links?.all() ?? [:]
+            vendor = try links?.fact("vendor_id").flatMap { Int($0) }
+        } catch {
+            throw ImportStop(error.description)
+        }
+        let live: LiveCatalog
+        do {
+            live = try LiveCatalog.read(client: client, knownVendor: vendor, pageSize: options.catalogPageSize, matcher: matcher)
+        } catch {
+            throw ImportStop(error.description)
+        }
+        if vendor == nil, let found = live.vendorID, !options.dryRun {
+            vendor = found
+            do { try links?.setFact("vendor_id", String(found)) } catch { throw ImportStop(error.description) }
+        }
+        return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
+    }
+
+    private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
+    }
+}

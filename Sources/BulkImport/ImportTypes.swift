@@ -1,0 +1,166 @@
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+
+public enum ImportMode: String, Sendable, CaseIterable, Codable {
+    /// The default: the shop is made equal to the manifest. A row whose key (or,
+    /// without a key, name) is a product of this vendor updates the fields that
+    /// differ; a row that is not creates a product; an equal row sends nothing.
+    case sync
+    /// Every row is a new product (restoring a backup into an empty account); an
+    /// `id` column is ignored. A key already linked to a product of the account is
+    /// skipped, never created twice.
+    case create
+    /// Only existing products are changed; a row that matches none fails.
+    case update
+
+    /// `upsert` is accepted as another name for `sync`.
+    public init?(name: String) {
+        if name == "upsert" { self = .sync } else if let mode = ImportMode(rawValue: name) { self = mode } else { return nil }
+    }
+}
+
+public struct ImportOptions: Sendable {
+    public var manifest: URL
+    public var mode: ImportMode = .sync
+    /// Upload workers.
+    public var jobs = 4
+    /// Image preparation workers (CPU).
+    public var prepareWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Requests per second across workers; nil: no cap.
+    public var rate: Double?
+    public var dryRun = false
+    /// Stop after this many failed rows; nil: never.
+    public var maxErrors: Int?
+    /// The journal (crash recovery of this manifest's runs).
+    public var journal: URL
+    /// The account's link store (merchant key → product); nil: none is kept.
+    public var links: URL?
+    public var images = ImagePrepSettings()
+    public var cache: ImageCache?
+    public var validation = ValidationOptions()
+    /// Largest image downloaded from a URL in the manifest.
+    public var maxDownloadBytes = ImagePrepSettings.maxDownloadBytes
+    /// A row moving a price by more than this percentage fails (unless `force`).
+    public var maxPriceChange: Double = 50
+    /// At most this many products created / updated by the run; rows past it fail.
+    public var maxCreates: Int?
+    public var maxUpdates: Int?
+    /// Lifts `maxPriceChange`.
+    public var force = false
+    /// Page size for reading the live catalog.
+    public var catalogPageSize = 500
+
+    public init(manifest: URL, journal: URL) {
+        self.manifest = manifest
+        self.journal = journal
+    }
+}
+
+/// What became of one row.
+public struct RowOutcome: Sendable, Codable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        case created, updated, unchanged, skipped, failed
+        /// An existing product adopted for the row's key (same name), equal to the row.
+        case linked
+        case wouldCreate = "would-create"
+        case wouldUpdate = "would-update"
+    }
+
+    public var row: Int
+    public var key: String
+    public var name: String
+    public var status: Status
+    public var productID: Int?
+    public var error: String?
+    public var note: String?
+    /// What the row changed (or would change): `price 32000 → 31000; stock 8 → 0`.
+    public var changes: String?
+    /// Image sizes before and after preparation, in bytes.
+    public var imagesBefore: [Int]
+    public var imagesAfter: [Int]
+    public var attempts: Int
+    public var seconds: Double
+    /// The server's thumbnail of a created or updated product.
+    public var thumbnail: String?
+    /// The row's values, for the report of a failed row.
+    public var values: [String: String]
+    /// Fields changed, by name (for the summary's counts).
+    public var changedFields: [String] = []
+    public var stockToZero = false
+    public var photosDiffer = false
+
+    enum CodingKeys: String, CodingKey {
+        case row, key, name, status
+        case productID = "product_id"
+        case error, note, changes
+        case imagesBefore = "images_before"
+        case imagesAfter = "images_after"
+        case attempts, seconds, thumbnail, values
+    }
+
+    public init(row: Int, key: String, name: String, status: Status, productID: Int? = nil, error: String? = nil,
+                note: String? = nil, imagesBefore: [Int] = [], imagesAfter: [Int] = [], attempts: Int = 0, seconds: Double = 0,
+                thumbnail: String? = nil, values: [String: String] = [:]) {
+        self.row = row
+        self.key = key
+        self.name = name
+        self.status = status
+        self.productID = productID
+        self.error = error
+        self.note = note
+        self.imagesBefore = imagesBefore
+        self.imagesAfter = imagesAfter
+        self.attempts = attempts
+        self.seconds = seconds
+        self.thumbnail = thumbnail
+        self.values = values
+    }
+
+    public var isFailure: Bool { status == .failed }
+
+    /// A row with nothing to do (`migrate`: gone from the source).
+    public static func skipped(row: Int, key: String, note: String) -> RowOutcome {
+        RowOutcome(row: row, key: key, name: "", status: .skipped, note: note)
+    }
+
+    /// A row that failed before it reached the pipeline.
+    public static func failed(row: Int, key: String, name: String, error: String) -> RowOutcome {
+        RowOutcome(row: row, key: key, name: name, status: .failed, error: error)
+    }
+}
+
+public struct ImportSummary: Sendable, Codable {
+    public var server: String
+    public var mode: ImportMode
+    public var dryRun: Bool
+    public var rows = 0
+    public var counts: [String: Int] = [:]
+    /// Updated rows by field changed (`price`: 12).
+    public var fieldsChanged: [String: Int] = [:]
+    /// Products whose stock the run set to 0.
+    public var stockToZero = 0
+    /// Rows whose photos differ from the ones the product was created with.
+    public var photosDiffer = 0
+    public var seconds = 0.0
+    public var productsPerSecond = 0.0
+    /// Why the run stopped before the end, if it did.
+    public var stopped: String?
+    public var journal: String
+    public var links: String?
+
+    enum CodingKeys: String, CodingKey {
+        case server, mode
+        case dryRun = "dry_run"
+        case rows, counts
+        case fieldsChanged = "fields_changed"
+        case stockToZero = "stock_to_zero"
+        case photosDiffer = "photos_differ"
+        case seconds
+        case productsPerSecond = "products_per_second"
+        case stopped, journal, links
+    }
+
+    public var failed: Int { counts[RowOutcome.Status.failed.rawValue] ?? 0 }
+}

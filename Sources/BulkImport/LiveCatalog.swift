@@ -1,0 +1,63 @@
+import Foundation
+import OpenMarketAPI
+import ShopState
+
+/// This vendor's products as the shop has them now, read in pages before a run
+/// decides anything (the list answer carries every field but the photos).
+/// A page that cannot be read stops the run: it never becomes "no products".
+struct LiveCatalog: Sendable {
+    /// This vendor's products, by id.
+    var products: [Int: ProductSummary] = [:]
+    /// This vendor's id, when known (from the link store, or asked of the server).
+    var vendorID: Int?
+    /// Pages read.
+    var pages = 0
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads every page. `knownVendor` saves asking the server whose products are ours;
+    /// otherwise one product of each vendor seen is asked for its delete key (only its
+    /// owner gets it; nothing changes).
+    static func read(client: OpenMarketClient, knownVendor: Int?, pageSize: Int,
+                     matcher: ServerMatcher) throws(Failure) -> LiveCatalog {
+        var all: [Int: ProductSummary] = [:]
+        var page = 1
+        var perPage = pageSize
+        var catalog = LiveCatalog(vendorID: knownVendor)
+        while page <= 100_000 {
+            let result: ProductPage
+            do {
+                result = try client.page(page, perPage: perPage)
+            } catch {
+                if error.status == 400 && perPage > 20 && page == 1 {
+                    perPage = max(20, perPage / 2)
+                    continue
+                }
+                throw Failure(description: "reading the shop's products (page \(page)) failed: \(error); nothing was written. Run again when the server answers")
+            }
+            catalog.pages += 1
+            for product in result.pages { all[product.id] = product }
+            guard result.hasNext, !result.pages.isEmpty else { break }
+            page += 1
+        }
+        if catalog.vendorID == nil {
+            var firstByVendor: [Int: Int] = [:]
+            for product in all.values where firstByVendor[product.vendorId].map({ product.id < $0 }) ?? true {
+                firstByVendor[product.vendorId] = product.id
+            }
+            for (vendor, id) in firstByVendor.sorted(by: { $0.key < $1.key }) {
+                do {
+                    if try matcher.owns(id) { catalog.vendorID = vendor; break }
+                } catch {
+                    throw Failure(description: "asking the server which products are this vendor's failed: \(error); nothing was written")
+                }
+            }
+        }
+        if let vendor = catalog.vendorID {
+            for product in all.values where product.vendorId == vendor { catalog.products[product.id] = product }
+        }
+        return catalog
+    }
+}

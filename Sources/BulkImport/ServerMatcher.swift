@@ -1,0 +1,80 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+
+/// Finds this vendor's products on the server, and makes sure two rows of one
+/// run never take the same product: a product is claimed in the same step that
+/// finds it.
+final class ServerMatcher: @unchecked Sendable {
+    private let client: OpenMarketClient
+    private let lock = NSLock()
+    private var claimed: [Int: Int] = [:]
+
+    init(client: OpenMarketClient) { self.client = client }
+
+    /// Takes the product for `row`; returns the row that took it first, if another did.
+    func claim(_ id: Int, row: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let first = claimed[id], first != row { return first }
+        claimed[id] = row
+        return nil
+    }
+
+    func isClaimed(_ id: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return claimed[id] != nil
+    }
+
+    /// Whether the product is this vendor's: asking for its delete key changes nothing
+    /// and answers only the owner (403 for another vendor's, 404 for none).
+    func owns(_ id: Int) throws(OpenMarketError) -> Bool {
+        do {
+            _ = try client.deleteKey(id: id)
+            return true
+        } catch {
+            if error.status == 403 || error.status == 404 { return false }
+            throw error
+        }
+    }
+
+    /// A product of this vendor with exactly this row's fields, not claimed by another
+    /// row, claimed for `row` when found. Throws when the server cannot be asked: then
+    /// nothing may be sent again.
+    func find(_ draft: ProductDraft) throws(OpenMarketError) -> ProductSummary? {
+        var page = 1
+        while page <= 50 {
+            let result = try client.page(page, perPage: 100, search: draft.name)
+            for product in result.pages where Self.matches(product, draft) && !isClaimed(product.id) {
+                guard try owns(product.id) else { continue }
+                if claim(product.id, row: draft.row) != nil { continue }
+                return product
+            }
+            guard result.hasNext, !result.pages.isEmpty else { return nil }
+            page += 1
+        }
+        return nil
+    }
+
+    /// `find`, asked a few times over a few seconds while the server is flaky.
+    func look(_ draft: ProductDraft) -> Result<ProductSummary?, OpenMarketError> {
+        var last: OpenMarketError = .invalidRequest("not asked")
+        for attempt in 0..<4 {
+            if attempt > 0 { Thread.sleep(forTimeInterval: 0.5 * Double(attempt)) }
+            do {
+                return .success(try find(draft))
+            } catch {
+                last = error
+            }
+        }
+        return .failure(last)
+    }
+
+    /// Every field a new product would have, exactly (prices as decimals).
+    static func matches(_ product: ProductSummary, _ draft: ProductDraft) -> Bool {
+        product.name == draft.name && product.currency == draft.currency && product.stock == max(0, draft.stockDelta ?? draft.stock)
+            && (product.description ?? draft.description) == draft.description
+            && Money.decimal(product.price) == draft.price && Money.decimal(product.discountedPrice) == draft.discountedPrice
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+
+/// The fields a row changes on a live product, and the PATCH body that changes only them.
+struct FieldChanges: Sendable {
+    var body = ProductChanges()
+    var lines: [(field: String, old: String, new: String)] = []
+    var isEmpty: Bool { lines.isEmpty }
+    var fields: [String] { lines.map(\.field) }
+    /// `price 32000 → 31000; stock 8 → 0`
+    var text: String { lines.map { "\($0.field) \($0.old) → \($0.new)" }.joined(separator: "; ") }
+    var stockToZero: Bool { body.stock == 0 }
+}
+
+/// What a row will do, decided before anything is sent.
+enum RowAction: Sendable {
+    case create
+    case update(id: Int, changes: FieldChanges)
+    case unchanged(id: Int)
+
+    var productID: Int? {
+        switch self {
+        case .create: nil
+        case .update(let id, _), .unchanged(let id): id
+        }
+    }
+}
+
+/// A row's decision: the action, how its product was found, and what to tell.
+struct RowDecision: Sendable {
+    var action: RowAction
+    /// The product was adopted for this key now (same name, not linked before).
+    var adopted = false
+    /// Whether the link store must be written even when nothing is sent.
+    var relink = false
+    var link: ProductLink?
+    var note: String?
+    /// The live product the row was compared with.
+    var live: ProductSummary?
+}
+
+/// Decides, row by row in manifest order, what each row does to the shop: which
+/// product it is (its link, its id, or a product of the vendor with exactly its
+/// name), and which fields differ. One caller, in order (the feed's thread).
+final class SyncPlanner {
+    let options: ImportOptions
+    private(set) var links: [String: ProductLink]
+    private var live: LiveCatalog
+    private let matcher: ServerMatcher
+    private let client: OpenMarketClient
+    /// Products of this vendor not linked to any key, by exact name.
+    private var unlinkedByName: [String: [Int]] = [:]
+    /// Every product of this vendor, by exact name (rows without a key: the name is the key).
+    private var allByName: [String: [Int]] = [:]
+    /// The key each linked product is linked to.
+    private var keyOfProduct: [Int: String] = [:]
+    private var creates = 0
+    private var updates = 0
+
+    init(options: ImportOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
+         client: OpenMarketClient) {
+        self.options = options
+        self.links = links
+        self.live = live
+        self.matcher = matcher
+        self.client = client
+        for link in links.values where link.state == .linked {
+            if let id = link.productID { keyOfProduct[id] = link.key }
+        }
+        for product in live.products.values {
+            allByName[product.name, default: []].append(product.id)
+            if keyOfProduct[product.id] == nil { unlinkedByName[product.name, default: []].append(product.id) }
+        }
+        for key in unlinkedByName.keys { unlinkedByName[key]?.sort() }
+        for key in allByName.keys { allByName[key]?.sort() }
+    }
+
+    struct Refusal: Error {
+        var message: String
+    }
+
+    /// What the row does. Throws a refusal (the row fails with it) or, when the server
+    /// cannot be asked, an `OpenMarketError` (the row fails; nothing is sent).
+    func decide(_ draft: ProductDraft, identity: String) throws -> RowDecision {
+        let link = links[identity]
+        var decision: RowDecision
+        if options.mode == .create {
+            if let link, link.state == .linked, let id = link.productID, try isLive(id) {
+                throw Skip(note: "already product \(id) in this account (key \(shown(identity))): create makes new products only; run without --mode create to update it")
+            }
+            decision = RowDecision(action: .create, link: link)
+        } else if let found = try target(draft, identity: identity, link: link) {
+            decision = found
+        } else {
+            if options.mode == .update {
+                throw Refusal(message: "no product of this vendor has this key or name, and --mode update only changes existing products")
+            }
+            decision = RowDecision(action: .create, link: link)
+        }
+
+        switch decision.action {
+        case .create:
+            if !draft.createProblems.isEmpty {
+                throw Refusal(message: "the key \(shown(identity)) is not in the shop, so this row would create a product, and "
+                    + draft.createProblems.map { "\($0.column ?? ""): \($0.message) [\($0.rule)]" }.joined(separator: "; "))
+            }
+            if let delta = draft.stockDelta, delta < 0 {
+                throw Refusal(message: "stock \(delta): a new product starts at 0 and cannot go below it")
+            }
+            if let max = options.maxCreates, creates >= max {
+                throw Refusal(message: "not created: the run already created \(max) products (--max-creates \(max))")
+            }
+            creates += 1
+        case .update(let id, let changes):
+            if let max = options.maxUpdates, updates >= max {
+                throw Refusal(message: "not updated (\(changes.text)): the run already updated \(max) products (--max-updates \(max))")
+            }
+            updates += 1
+            _ = id
+        case .unchanged:
+            break
+        }
+        if let id = decision.action.productID, let first = matcher.claim(id, row: draft.row) {
+            throw Refusal(message: "product \(id) is already the product of row \(first) in this file; two rows cannot be one product")
+        }
+        return decision
+    }
+
+    /// A row with nothing to do (create mode, key already in the shop).
+    struct Skip: Error { var note: String }
+
+    /// The product the row is, and how it differs; nil when the shop has none.
+    private func target(_ draft: ProductDraft, identity: String, link: ProductLink?) throws -> RowDecision? {
+        // An id column names the product, when it is this vendor's.
+        var note: String?
+        if let id = draft.id {
+            if let product = live.products[id] {
+                var decision = try compare(draft, product)
+                decision.relink = link?.productID != id || link?.state != .linked
+                if draft.key != nil, decision.relink {
+                    note = link?.productID.map { "key moved from product \($0) to product \(id) (the id column)" } ?? "linked by its id"
+                }
+                decision.note = note
+                return decision
+            }
+            note = "id \(id) is not a product of this vendor; matched by its key or name instead"
+        }
+        if let link, link.state == .linked, let id = link.productID {
+            if let product = try liveProduct(id) {
+                var decision = try compare(draft, product)
+                decision.link = link
+                decision.note = note
+                return decision
+            }
+            note = "product \(id), linked to this key, is no longer in the shop; a new one is made"
+        }
+        if link?.state == .pending, let product = pendingMatch(draft) {
+            // An earlier run sent this create and lost the answer: the product is there.
+            var decision = try compare(draft, product)
+            decision.relink = true
+            decision.link = link
+            decision.note = "found the product an interrupted run created (\(product.id)); not created again"
+            return decision
+        }
+        // Not linked: a product of this vendor with exactly this name, if there is one. A row
+        // with a key takes only a product no other key has; a row without one (its name is
+        // its key) is the product of that name, whatever key it was linked to.
+        guard !draft.name.isEmpty else { return note.map { RowDecision(action: .create, note: $0) } }
+        let byName = draft.key == nil
+        let pool = (byName ? allByName[draft.name] : unlinkedByName[draft.name]) ?? []
+        let candidates = pool.filter { !matcher.isClaimed($0) }
+        if candidates.count > 1 {
+            throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
+        }
+        guard let id = candidates.first, let product = live.products[id] else {
+            return note.map { RowDecision(action: .create, note: $0) }
+        }
+        var decision = try compare(draft, product)
+        unlinkedByName[draft.name]?.removeAll { $0 == id }
+        if let otherKey = keyOfProduct[id] {
+            decision.note = [note, "matched by its name: product \(id) (key \(otherKey))"].compactMap { $0 }.joined(separator: "; ")
+            return decision
+        }
+        decision.adopted = true
+        decision.relink = true
+        decision.note = [note, "linked to product \(id), which has the same name"].compactMap { $0 }.joined(separator: "; ")
+        return decision
+    }
+
+    /// An unlinked product of this vendor with exactly the row's fields (a create whose
+    /// answer was lost).
+    private func pendingMatch(_ draft: ProductDraft) -> ProductSummary? {
+        let ids = (unlinkedByName[draft.name] ?? []).filter { !matcher.isClaimed($0) }
+        let matching = ids.compactMap { live.products[$0] }.filter { ServerMatcher.matches($0, draft) }
+        guard matching.count == 1, let product = matching.first else { return nil }
+        unlinkedByName[draft.name]?.removeAll { $0 == product.id }
+        return product
+    }
+
+    /// The live product with this id: from the listing, or, when the listing missed it
+    /// (deleted and re-listed during the read), asked for directly.
+    private func liveProduct(_ id: Int) throws -> ProductSummary? {
+        if let product = live.products[id] { return product }
+        do {
+            let detail = try client.product(id: id)
+            guard live.vendorID == nil || detail.summary.vendorId == live.vendorID else { return nil }
+            live.products[id] = detail.summary
+            return detail.summary
+        } catch {
+            if error.status == 404 { return nil }
+            throw error
+        }
+    }
+
+    private func isLive(_ id: Int) throws -> Bool { try liveProduct(id) != nil }
+
+    /// The fields of the row that differ from the live product.
+    func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
+        var changes = FieldChanges()
+        let given = draft.given
+        if given.contains(.name), draft.name != product.name {
+            changes.body.name = draft.name
+            changes.lines.append(("name", product.name, draft.name))
+        }
+        if given.contains(.description), draft.description != (product.description ?? "") {
+            changes.body.description = draft.description
+            changes.lines.append(("description", Self.short(product.description ?? ""), Self.short(draft.description)))
+        }
+        if given.contains(.currency), draft.currency != product.currency {
+            changes.body.currency = draft.currency
+            changes.lines.append(("currency", product.currency, draft.currency))
+        }
+        let livePrice = Money.decimal(product.price)
+        if given.contains(.price), draft.price != livePrice {
+            if !options.force, livePrice > 0 {
+                let percent = Money.double((draft.price - livePrice) / livePrice * 100)
+                if abs(percent) > options.maxPriceChange {
+                    throw Refusal(message: "price \(Money.text(livePrice)) → \(Money.text(draft.price)) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
+                }
+            }
+            changes.body.price = Money.double(draft.price)
+            changes.lines.append(("price", Money.text(livePrice), Money.text(draft.price)))
+        }
+        let liveDiscount = Money.decimal(product.discountedPrice)
+        if given.contains(.discountedPrice), draft.discountedPrice != liveDiscount {
+            changes.body.discountedPrice = Money.double(draft.discountedPrice)
+            changes.lines.append(("discounted_price", Money.text(liveDiscount), Money.text(draft.discountedPrice)))
+        }
+        if given.contains(.stock) {
+            var stock = draft.stock
+            if let delta = draft.stockDelta {
+                stock = product.stock + delta
+                if stock < 0 {
+                    throw Refusal(message: "stock \(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) would be \(stock): stock cannot go below 0")
+                }
+            }
+            if stock != product.stock {
+                changes.body.stock = stock
+                changes.lines.append(("stock", String(product.stock), String(stock)))
+            }
+        }
+        return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
+                           live: product)
+    }
+
+    /// Records a link made by the run, so that later rows see it.
+    func remember(_ link: ProductLink) {
+        if let id = link.productID {
+            for (key, other) in links where key != link.key && other.productID == id { links[key] = nil }
+        }
+        links[link.key] = link
+    }
+
+    private func shown(_ identity: String) -> String {
+        identity.hasPrefix("name:") ? "\"\(identity.dropFirst(5))\" (no key column: the name is the key)" : identity
+    }
+
+    static func short(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > 40 ? String(flat.prefix(39)) + "…" : (flat.isEmpty ? "(empty)" : flat)
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

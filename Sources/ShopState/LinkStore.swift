@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+import Support
+
+/// What was last sent to the shop for one merchant key: the product's fields
+/// as the server took them, and the content hashes of the photos it was
+/// created with (nil when openmarket did not send them: an adopted product).
+public struct PushedProduct: Codable, Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// Exact decimal text (`31000`, `24.5`).
+    public var price: String
+    public var currency: String
+    public var discountedPrice: String
+    public var stock: Int
+
+    public init(name: String, description: String, price: String, currency: String, discountedPrice: String, stock: Int) {
+        self.name = name
+        self.description = description
+        self.price = price
+        self.currency = currency
+        self.discountedPrice = discountedPrice
+        self.stock = stock
+    }
+}
+
+/// One merchant key of one account, and the product it is.
+public struct ProductLink: Sendable, Equatable {
+    public enum State: String, Sendable, Codable {
+        /// A create was sent and its answer not yet recorded: the product may exist.
+        case pending
+        case linked
+    }
+
+    /// The merchant's key, or, for a row without one, `name:` and the name.
+    public var key: String
+    /// Whether `key` is a name (a row without a key column).
+    public var byName: Bool
+    public var productID: Int?
+    public var state: State
+    public var pushed: PushedProduct?
+    /// SHA-256 of each photo's source bytes (a URL's text for URL photos), in order.
+    public var photos: [String]?
+    public var updatedAt: Date
+
+    public init(key: String, byName: Bool, productID: Int?, state: State, pushed: PushedProduct?, photos: [String]?,
+                updatedAt: Date = Date()) {
+        self.key = key
+        self.byName = byName
+        self.productID = productID
+        self.state = state
+        self.pushed = pushed
+        self.photos = photos
+        self.updatedAt = updatedAt
+    }
+
+    /// The link key of a row: its merchant key, else its name.
+    public static func identity(key: String?, name: String) -> (key: String, byName: Bool) {
+        if let key, !key.isEmpty { return (key, false) }
+        return ("name:" + name, true)
+    }
+}
+
+extension ProductLink: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "link"
+
+    public init(row: Row) throws {
+        key = row["key"]
+        byName = row["by_name"]
+        productID = row["product_id"]
+        state = State(rawValue: row["state"]) ?? .pending
+        let decoder = JSONDecoder()
+        pushed = (row["pushed"] as String?).flatMap { try? decoder.decode(PushedProduct.self, from: Data($0.utf8)) }
+        photos = (row["photos"] as String?).flatMap { try? decoder.decode([String].self, from: Data($0.utf8)) }
+        updatedAt = Date(timeIntervalSince1970: row["updated_at"])
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        container["key"] = key
+        container["by_name"] = byName
+        container["product_id"] = productID
+        container["state"] = state.rawValue
+        container["pushed"] = try pushed.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        container["photos"] = try photos.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        container["updated_at"] = updatedAt.timeIntervalSince1970
+    }
+}
+
+/// The identity of one vendor account's products: merchant key → product id,
+/// with what was last pushed. One SQLite file per account (server + vendor),
+/// under `$XDG_STATE_HOME/openmarket/links/` (for the built-in sandbox, in its
+/// data folder). Every change is one transaction, on disk when it returns
+/// (WAL, synchronous=FULL), so that a crash never loses a product's link.
+public final class LinkStore: @unchecked Sendable {
+    public let url: URL
+    private let queue: DatabaseQueue
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(url: URL) throws(Failure) {
+        self.url = url
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            try Self.migrator.migrate(queue)
+        } catch {
+            throw Failure(description: "cannot open the link store \(url.path): \(Self.reason(error))")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: links and account facts") { db in
+            try db.create(table: "link") { t in
+                t.primaryKey("key", .text)
+                t.column("by_name", .boolean).notNull()
+                t.column("product_id", .integer).indexed()
+                t.column("state", .text).notNull()
+                t.column("pushed", .text)
+                t.column("photos", .text)
+                t.column("updated_at", .double).notNull()
+            }
+            try db.create(table: "fact") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// The store of an account: `folder/links/<hash of server and identifier>.sqlite`.
+    /// The file name does not show the identifier.
+    public static func location(in folder: URL, server: String, identifier: String) -> URL {
+        folder.appendingPathComponent("links", isDirectory: true)
+            .appendingPathComponent("\(FNV.tag(server + "|" + identifier)).sqlite")
+    }
+
+    public func link(_ key: String) throws(Failure) -> ProductLink? {
+        try read { db in try ProductLink.fetchOne(db, key: key) }
+    }
+
+    /// Every link, by key.
+    public func all() throws(Failure) -> [String: ProductLink] {
+        try read { db in
+            var links: [String: ProductLink] = [:]
+            for link in try ProductLink.fetchAll(db) { links[link.key] = link }
+            return links
+        }
+    }
+
+    /// Merchant keys (not names) by product id, for `export`'s key column.
+    public func keysByProductID() throws(Failure) -> [Int: String] {
+        try read { db in
+            var keys: [Int: String] = [:]
+            for link in try ProductLink.filter(sql: "by_name = 0 AND state = 'linked'").fetchAll(db) {
+                if let id = link.productID { keys[id] = link.key }
+            }
+            return keys
+        }
+    }
+
+    /// Writes the link (replacing the key's earlier one, and any other key's link
+    /// to the same product: one product has one key).
+    public func save(_ link: ProductLink) throws(Failure) {
+        try write { db in
+            if let id = link.productID {
+                try db.execute(sql: "DELETE FROM link WHERE product_id = ? AND key <> ?", arguments: [id, link.key])
+            }
+            try link.save(db)
+        }
+    }
+
+    public func remove(_ key: String) throws(Failure) {
+        try write { db in _ = try ProductLink.deleteOne(db, key: key) }
+    }
+
+    /// A fact about the account (`vendor_id`).
+    public func fact(_ name: String) throws(Failure) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM fact WHERE name = ?", arguments: [name]) }
+    }
+
+    public func setFact(_ name: String, _ value: String) throws(Failure) {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO fact (name, value) VALUES (?, ?)", arguments: [name, value])
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
+        do { return try queue.read(body) } catch { throw Failure(description: "cannot read the link store \(url.path): \(Self.reason(error))") }
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws(Failure) {
+        do { try queue.write(body) } catch { throw Failure(description: "cannot write the link store \(url.path): \(Self.reason(error))") }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}
+
+/// Where openmarket keeps what it remembers of accounts.
+public enum StateFolder {
+    /// `$XDG_STATE_HOME/openmarket`, by default `~/.local/state/openmarket`.
+    public static var url: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("openmarket", isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local/state/openmarket", isDirectory: true)
+    }
+
+}

@@ -1,0 +1,12 @@
+/// FNV-1a, 64 bits: a fast, stable hash of text, for tables of keys that need
+/// not keep the text, and for file names that must not show it.
+public enum FNV {
+    public static func hash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// The hash in hexadecimal.
+    public static func tag(_ text: String) -> String { String(hash(text), radix: 16) }
+}
