@@ -108,6 +108,7 @@ extension ImportRun {
             do {
                 let created = try client.register(Self.newProduct(draft), images: item.images)
                 _ = matcher.claim(created.id, row: draft.row)
+                learnVendor(created.summary.vendorId)
                 outcome.productID = created.id
                 outcome.thumbnail = created.summary.thumbnail
                 if let problem = record(item, id: created.id, product: created.summary, photos: item.photoHashes) {

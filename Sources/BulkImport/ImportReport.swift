@@ -42,7 +42,7 @@ public final class ImportReport: @unchecked Sendable {
         stream.open()
         csvStream = stream
         csv = try CSVWriter(stream: stream, newline: .crlf)
-        try csv.write(row: ["row", "key", "name", "status", "product_id", "error", "images (bytes before → after)",
+        try csv.write(row: ["row", "key", "name", "status", "product_id", "changes", "error", "images (bytes before → after)",
                             "attempts", "seconds", "note"])
         rowsFile = directory.appendingPathComponent(".rows.partial")
         guard FileManager.default.createFile(atPath: rowsFile.path, contents: nil) else {
@@ -58,7 +58,7 @@ public final class ImportReport: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try? csv.write(row: [String(row.row), row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
-                             row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
+                             row.changes ?? "", row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
                              String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
         if let line = try? encoder.encode(row) {
             rowsHandle.write((rowCount == 0 ? Data() : Data(",\n  ".utf8)) + line)

@@ -48,6 +48,8 @@ public final class ImportRun: @unchecked Sendable {
     private var failures = 0
     private var total = 0
     private var stopReason: String?
+    /// This vendor's id, once known (saved in the link store when first learned).
+    private var vendorKnown = false
     /// Where finished rows go (streamed: the run keeps no row in memory).
     public let report: ImportReport?
     /// Told after each row, with the counts so far.
@@ -243,7 +245,17 @@ public final class ImportRun: @unchecked Sendable {
             vendor = found
             do { try links?.setFact("vendor_id", String(found)) } catch { throw ImportStop(error.description) }
         }
+        lock.lock(); vendorKnown = vendor != nil; lock.unlock()
         return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
+    }
+
+    /// A created product tells whose it is: saved once, so that later runs need not ask.
+    func learnVendor(_ id: Int) {
+        lock.lock()
+        let known = vendorKnown
+        vendorKnown = true
+        lock.unlock()
+        if !known { try? links?.setFact("vendor_id", String(id)) }
     }
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -139,6 +139,7 @@ final class SyncPlanner {
             if let product = live.products[id] {
                 var decision = try compare(draft, product)
                 decision.relink = link?.productID != id || link?.state != .linked
+                if link?.productID == id { decision.link = link }
                 if draft.key != nil, decision.relink {
                     note = link?.productID.map { "key moved from product \($0) to product \(id) (the id column)" } ?? "linked by its id"
                 }

@@ -93,3 +93,34 @@ final class RateWindow: Sendable {
         }
     }
 }
+
+/// Requests answered, by method (`GET`, `POST`, `PATCH`, `DELETE`): what a client
+/// really sent, for tests and benchmarks (`GET /sandbox/requests`).
+public final class RequestCounts: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    public init() {}
+
+    public var byMethod: [String: Int] { counts.withLock { $0 } }
+
+    /// Requests that change the catalog (POST, PATCH, DELETE; asking for a delete key,
+    /// `POST …/archived`, changes nothing and is counted apart as `ARCHIVED`).
+    public var writes: Int { counts.withLock { ($0["POST"] ?? 0) + ($0["PATCH"] ?? 0) + ($0["DELETE"] ?? 0) } }
+
+    func add(_ method: String) { counts.withLock { $0[method, default: 0] += 1 } }
+}
+
+struct CountRequestsMiddleware: RouterMiddleware {
+    typealias Context = SandboxContext
+    let counts: RequestCounts
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if path.hasSuffix("/archived") {
+            counts.add("ARCHIVED")
+        } else if path != "/sandbox/requests" {
+            counts.add(request.method.rawValue)
+        }
+        return try await next(request, context)
+    }
+}

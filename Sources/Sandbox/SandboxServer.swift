@@ -14,11 +14,14 @@ public final class SandboxServer: Sendable {
     public let configuration: SandboxConfiguration
     /// The vendor accounts, demo vendors first.
     public let vendors: [SandboxVendor]
+    /// Requests answered so far, by method.
+    public let requests: RequestCounts
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     private init(url: URL, port: Int, configuration: SandboxConfiguration, vendors: [SandboxVendor],
-                 group: ServiceGroup, task: Task<Void, any Error>) {
+                 requests: RequestCounts, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.requests = requests
         self.url = url
         self.port = port
         self.configuration = configuration
@@ -37,7 +40,14 @@ public final class SandboxServer: Sendable {
         logger.logLevel = configuration.logRequests ? .info : .warning
 
         let router = Router(context: SandboxContext.self)
+        let requests = RequestCounts()
+        router.add(middleware: CountRequestsMiddleware(counts: requests))
         router.add(middleware: JSONErrorMiddleware())
+        // Sandbox only (not in the contract): the requests answered so far, by method.
+        router.get("/sandbox/requests") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: (try? JSONEncoder().encode(requests.byMethod)) ?? Data())))
+        }
         if configuration.logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         router.add(middleware: FaultMiddleware(faults: configuration.faults, maxBodyBytes: configuration.limits.maxBodyBytes))
         let (ports, portSink) = AsyncStream<Int>.makeStream()
@@ -74,7 +84,7 @@ public final class SandboxServer: Sendable {
         }
         let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
         return SandboxServer(url: URL(string: "http://\(authority)")!, port: port,
-                             configuration: configuration, vendors: vendors, group: group, task: task)
+                             configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
     }
 
     /// Runs until the server stops (by a signal when started with `handleSignals`).
