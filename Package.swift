@@ -142,7 +142,7 @@ let package = Package(
         ]),
         // The import pipeline driven directly against the in-process sandbox.
         .testTarget(name: "BulkImportTests", dependencies: [
-            "BulkImport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
+            "BulkImport", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),

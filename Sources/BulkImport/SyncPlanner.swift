@@ -138,12 +138,17 @@ final class SyncPlanner {
         if let id = draft.id {
             if let product = live.products[id] {
                 var decision = try compare(draft, product)
-                decision.relink = link?.productID != id || link?.state != .linked
-                if link?.productID == id { decision.link = link }
-                if draft.key != nil, decision.relink {
-                    note = link?.productID.map { "key moved from product \($0) to product \(id) (the id column)" } ?? "linked by its id"
+                let owner = keyOfProduct[id].flatMap { links[$0] }
+                decision.link = owner
+                if draft.key != nil {
+                    decision.relink = owner?.key != identity || owner?.state != .linked
+                    if decision.relink {
+                        decision.note = owner.map { "key moved from \($0.key) to \(identity) (the id column)" } ?? "linked by its id"
+                    }
+                } else {
+                    // A row without a key links by name only a product that no key has.
+                    decision.relink = owner == nil
                 }
-                decision.note = note
                 return decision
             }
             note = "id \(id) is not a product of this vendor; matched by its key or name instead"
@@ -181,6 +186,7 @@ final class SyncPlanner {
         var decision = try compare(draft, product)
         unlinkedByName[draft.name]?.removeAll { $0 == id }
         if let otherKey = keyOfProduct[id] {
+            decision.link = links[otherKey]
             decision.note = [note, "matched by its name: product \(id) (key \(otherKey))"].compactMap { $0 }.joined(separator: "; ")
             return decision
         }
@@ -264,14 +270,6 @@ final class SyncPlanner {
         }
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
                            live: product)
-    }
-
-    /// Records a link made by the run, so that later rows see it.
-    func remember(_ link: ProductLink) {
-        if let id = link.productID {
-            for (key, other) in links where key != link.key && other.productID == id { links[key] = nil }
-        }
-        links[link.key] = link
     }
 
     private func shown(_ identity: String) -> String {

@@ -231,7 +231,9 @@ public final class CatalogExporter: @unchecked Sendable {
             for image in images where !Self.isWeb(image.url) {
                 return .failed("image URL '\(image.url)' is not http or https: refused")
             }
-            return .written(ManifestEntry(detail, images: images.map(\.url)), images: [], downloaded: 0, reused: 0)
+            var entry = ManifestEntry(detail, images: images.map(\.url))
+            entry.key = options.keys[detail.id]
+            return .written(entry, images: [], downloaded: 0, reused: 0)
         }
         var paths: [String] = []
         var records: [ExportState.ImageRecord] = []
@@ -276,7 +278,9 @@ public final class CatalogExporter: @unchecked Sendable {
             records.append(record)
             downloaded += 1
         }
-        return .written(ManifestEntry(detail, images: paths), images: records, downloaded: downloaded, reused: reused)
+        var entry = ManifestEntry(detail, images: paths)
+        entry.key = options.keys[detail.id]
+        return .written(entry, images: records, downloaded: downloaded, reused: reused)
     }
 
     static func isWeb(_ address: String) -> Bool {

@@ -53,6 +53,8 @@ public struct ExportOptions: Sendable {
     public var maxImageBytes = ImagePrepSettings.maxDownloadBytes
     /// Full passes over the pages at most (the first one included).
     public var maxPasses = 4
+    /// Merchant keys by product id (from the account's link store): the `key` column.
+    public var keys: [Int: String] = [:]
 
     public init(directory: URL) {
         self.directory = directory

@@ -4,6 +4,7 @@ import Foundation
 import ImagePrep
 import Manifest
 import OpenMarketAPI
+import ShopState
 
 /// `--vendor me|all|N`, shared by export and migrate.
 enum VendorChoice: ExpressibleByArgument, Equatable {
@@ -126,6 +127,15 @@ struct ExportCommand: AsyncParsableCommand {
         options.overwrite = overwrite
         options.maxImageBytes = maxImageBytes
         let connection = try await Connection.open(server)
+        // The key column: the merchant keys this account's imports linked to its products.
+        let links = ImportCommand.linksLocation(connection: connection)
+        if FileManager.default.fileExists(atPath: links.path) {
+            do {
+                options.keys = try LinkStore(url: links).keysByProductID()
+            } catch {
+                Console.error("openmarket export: \(error); the key column stays empty")
+            }
+        }
         let exporter = CatalogExporter(options: options, client: connection.client)
         let progress = Progress(quiet: quiet)
         exporter.onProgress = { phase, done, total in

@@ -1,4 +1,5 @@
 import BulkImport
+import CatalogExport
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -133,5 +134,38 @@ struct SyncTests {
         await shop.sandbox.stop(removeData: false)
         await #expect(throws: ImportStop.self) { try await shop.run(sheet) }
         shop.files.cleanup()
+    }
+}
+
+@Suite("Export and links")
+struct ExportLinkTests {
+    @Test("export fills the key column from the link store; importing the export restores lost links, sending nothing")
+    func exportRestoresLinks() async throws {
+        let shop = try await Shop.open()
+        _ = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 5)))
+        var options = ExportOptions(directory: shop.files.directory.appendingPathComponent("backup"))
+        options.filter.vendor = .me
+        options.keys = try LinkStore(url: shop.links).keysByProductID()
+        let reader = try client(shop.sandbox, shop.sandbox.demo)
+        let settings = options
+        let exported = try await blocking { try CatalogExporter(options: settings, client: reader).run() }
+        #expect(exported.exported == 5)
+        let manifest = options.directory.appendingPathComponent(options.manifestName)
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        for i in 1...5 { #expect(text.contains("K\(i),Item \(i)"), "key K\(i) in the export") }
+
+        // The state folder is lost (a new machine): importing the backup links every key again.
+        try FileManager.default.removeItem(at: shop.state)
+        let before = shop.writes
+        let restored = try await shop.run(manifest)
+        #expect(restored.summary.counts == ["unchanged": 5], "\(restored.summary.counts) \(restored.rows.map { $0.error ?? $0.note ?? "" })")
+        #expect(shop.writes == before)
+        let links = try LinkStore(url: shop.links).all()
+        #expect(Set(links.keys) == Set((1...5).map { "K\($0)" }) && links.values.allSatisfy { $0.state == .linked })
+        // And a sheet under yet another name finds them by key.
+        let renamed = try await shop.run(try shop.sheet("renamed.csv", Shop.sheetText(rows: 5, priceOf: { 1100 + $0 })))
+        let afterRename = try await shop.products()
+        #expect(renamed.summary.counts == ["updated": 5] && afterRename.count == 5)
+        await shop.close()
     }
 }
