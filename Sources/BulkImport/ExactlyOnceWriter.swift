@@ -15,6 +15,7 @@ extension ImportRun {
         case .create: return create(item)
         case .update(let id, let changes): return update(item, id: id, changes: changes)
         case .unchanged(let id): return relink(item, id: id)
+        case .replace(let oldID): return replace(item, oldID: oldID)
         }
     }
 
@@ -36,6 +37,11 @@ extension ImportRun {
             return outcome
         case .unchanged:
             return unchangedOutcome(item)
+        case .replace(let oldID):
+            var outcome = outcome(item, status: .wouldCreate)
+            outcome.productID = oldID
+            outcome.note = "would replace product \(oldID): a new product with the row's photos, then \(oldID) deleted"
+            return outcome
         }
     }
 
@@ -183,6 +189,77 @@ extension ImportRun {
             outcome.note = [outcome.note, "not linked: \(error)"].compactMap { $0 }.joined(separator: "; ")
         }
         return outcome
+    }
+
+    /// `--replace-photos`, exactly once through crashes: the link is marked pending (still
+    /// naming the old product) → the new product is registered (or, after a crash, found on
+    /// the server) → the old one is deleted → the link names the new one.
+    private func replace(_ item: WorkItem, oldID: Int) -> RowOutcome {
+        var merged = item
+        merged.draft = Self.merged(item.draft, item.decision.live)
+        var outcome = outcome(item, status: .replaced)
+        outcome.imagesBefore = item.before
+        outcome.imagesAfter = item.after
+        var newID: Int?
+        if item.decision.link?.state == .pending {
+            // An interrupted replacement may have made the new product already.
+            switch matcher.look(merged.draft) {
+            case .success(let found?) where found.id != oldID: newID = found.id
+            case .success: break
+            case .failure(let error):
+                return failed(item, "an earlier replacement has no known outcome and the server cannot be checked now (\(error)); run again")
+            }
+        }
+        if newID == nil {
+            limiter.acquire()
+            if let problem = announce(item) { return failed(item, problem) }
+            do {
+                try links?.save(ProductLink(key: item.key, byName: item.byName, productID: oldID, state: .pending,
+                                            pushed: item.decision.live.map(Self.pushed), photos: item.decision.link?.photos))
+            } catch {
+                stop("\(error)")
+                return failed(item, "not sent: \(error)")
+            }
+            do {
+                let created = try client.register(Self.newProduct(merged.draft), images: item.images)
+                _ = matcher.claim(created.id, row: item.draft.row)
+                newID = created.id
+                outcome.thumbnail = created.summary.thumbnail
+            } catch {
+                // Ambiguous or refused: the link stays pending on the old product, and the next
+                // run looks for the new one before sending again.
+                return failed(item, "replacing the photos: \(error); the old product \(oldID) is kept")
+            }
+        }
+        guard let newID else { return failed(item, "replacing the photos: no new product") }
+        outcome.productID = newID
+        var notes = ["replaced product \(oldID) with \(newID) (new photos)"]
+        do {
+            try client.delete(id: oldID)
+            notes[0] += "; \(oldID) deleted"
+        } catch {
+            notes.append("the old product \(oldID) could not be deleted (\(error)): delete it by hand")
+        }
+        if let problem = record(item, id: newID, product: nil, photos: item.photoHashes) { notes.append(problem) }
+        outcome.note = notes.joined(separator: "; ")
+        outcome.photosDiffer = true
+        return timed(outcome, item)
+    }
+
+    /// The row's fields, with the live product's for the ones it leaves out.
+    static func merged(_ draft: ProductDraft, _ live: ProductSummary?) -> ProductDraft {
+        guard let live else { return draft }
+        var full = draft
+        let given = draft.given
+        if !given.contains(.name) { full.name = live.name }
+        if !given.contains(.description) { full.description = live.description ?? "" }
+        if !given.contains(.price) { full.price = Money.decimal(live.price) }
+        if !given.contains(.currency) { full.currency = live.currency }
+        if !given.contains(.discountedPrice) { full.discountedPrice = Money.decimal(live.discountedPrice) }
+        if !given.contains(.stock) { full.stock = live.stock } else if let delta = draft.stockDelta { full.stock = max(0, live.stock + delta) }
+        full.stockDelta = nil
+        full.given = ProductDraft.allFields
+        return full
     }
 
     static func newProduct(_ draft: ProductDraft) -> NewProduct {

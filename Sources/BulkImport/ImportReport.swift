@@ -116,7 +116,8 @@ public final class ImportReport: @unchecked Sendable {
                 before == after ? Self.kilobytes(after) : "\(Self.kilobytes(before)) → \(Self.kilobytes(after))"
             }.joined(separator: ", ")
             var item: [String: Any] = ["row": row.row, "name": row.name, "status": row.status.rawValue,
-                                       "images": images, "note": row.note ?? ""]
+                                       "images": images,
+                                       "note": [row.changes, row.note].compactMap { $0 }.joined(separator: " — ")]
             if let id = row.productID { item["product_id"] = id }
             if let thumbnail = row.thumbnail, thumbnail.hasPrefix("http://") || thumbnail.hasPrefix("https://") {
                 item["thumbnail"] = thumbnail

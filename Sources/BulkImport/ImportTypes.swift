@@ -49,6 +49,9 @@ public struct ImportOptions: Sendable {
     public var maxUpdates: Int?
     /// Lifts `maxPriceChange`.
     public var force = false
+    /// A product whose photos differ from the row's is made again with the row's
+    /// photos (new product, then the old one deleted, the key moved to the new one).
+    public var replacePhotos = false
     /// Page size for reading the live catalog.
     public var catalogPageSize = 500
 
@@ -62,6 +65,8 @@ public struct ImportOptions: Sendable {
 public struct RowOutcome: Sendable, Codable, Equatable {
     public enum Status: String, Sendable, Codable {
         case created, updated, unchanged, skipped, failed
+        /// Made again with new photos: a new product, the old one deleted.
+        case replaced
         /// An existing product adopted for the row's key (same name), equal to the row.
         case linked
         case wouldCreate = "would-create"

@@ -29,12 +29,22 @@ extension ImportRun {
                 }
                 item.photosDiffer = hashes != pushed
             }
+            if item.photosDiffer, options.replacePhotos, let id = item.decision.action.productID {
+                item.decision.action = .replace(oldID: id)
+                return preparePhotos(item, preparer)
+            }
             if case .unchanged = item.decision.action, !item.decision.relink {
                 finish(unchangedOutcome(item))
                 return nil
             }
             return item
         }
+        return preparePhotos(item, preparer)
+    }
+
+    /// A new product's photos, read (or downloaded) and shrunk.
+    private func preparePhotos(_ item: WorkItem, _ preparer: ImagePreparer) -> WorkItem? {
+        var item = item
         var hashes: [String] = []
         for (index, source) in item.draft.images.enumerated() {
             let bytes: [UInt8]

@@ -19,11 +19,13 @@ enum RowAction: Sendable {
     case create
     case update(id: Int, changes: FieldChanges)
     case unchanged(id: Int)
+    /// `--replace-photos`: a new product with the row's photos, then the old one deleted.
+    case replace(oldID: Int)
 
     var productID: Int? {
         switch self {
         case .create: nil
-        case .update(let id, _), .unchanged(let id): id
+        case .update(let id, _), .unchanged(let id), .replace(let id): id
         }
     }
 }
@@ -119,7 +121,7 @@ final class SyncPlanner {
             }
             updates += 1
             _ = id
-        case .unchanged:
+        case .unchanged, .replace:
             break
         }
         if let id = decision.action.productID, let first = matcher.claim(id, row: draft.row) {
@@ -153,7 +155,9 @@ final class SyncPlanner {
             }
             note = "id \(id) is not a product of this vendor; matched by its key or name instead"
         }
-        if let link, link.state == .linked, let id = link.productID {
+        // A replacement of photos that a crash cut short keeps its old product linked
+        // (pending) until the new one is made and the old one deleted.
+        if let link, link.state == .linked || link.productID != nil, let id = link.productID {
             if let product = try liveProduct(id) {
                 var decision = try compare(draft, product)
                 decision.link = link

@@ -15,7 +15,7 @@ public enum Column: String, CaseIterable, Sendable, Codable {
     public var aliases: [String] {
         switch self {
         case .id: ["id", "상품번호", "productid"]
-        case .key: ["key", "sku", "상품코드"]
+        case .key: ["key", "sku", "상품코드", "판매자상품코드", "관리코드", "merchantkey", "handle"]
         case .name: ["name", "상품명", "productname", "이름"]
         case .description: ["description", "설명", "상품설명"]
         case .price: ["price", "가격", "판매가"]

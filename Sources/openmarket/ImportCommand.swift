@@ -31,7 +31,8 @@ struct ImportCommand: AsyncParsableCommand {
             [clear] in its cell. A row that would create needs a name, a price and 1 to 5 photos.
 
             Photos cannot be changed through the API: a row whose photos differ from the ones \
-            its product was created with is reported, and the product keeps its photos.
+            its product was created with is reported, and the product keeps its photos; with \
+            --replace-photos it is made again (new product, old one deleted, key moved).
 
             Guardrails: a price moved by more than --max-price-change percent (50) fails its row \
             unless --force; --max-creates and --max-updates cap what one run does (rows past the \
@@ -92,6 +93,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Apply price changes over --max-price-change.")
     var force = false
 
+    @Flag(name: .customLong("replace-photos"), help: "A product whose photos differ from the row's is made again: a new product with the row's photos, then the old one deleted and the key moved (both ids in the report).")
+    var replacePhotos = false
+
     @Flag(name: .long, help: "Continue an earlier run (a plain re-run does the same).")
     var resume = false
 
@@ -146,6 +150,7 @@ struct ImportCommand: AsyncParsableCommand {
         options.maxCreates = maxCreates
         options.maxUpdates = maxUpdates
         options.force = force
+        options.replacePhotos = replacePhotos
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
         if !noCache { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
@@ -280,7 +285,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return
         }
-        let order = ["created", "would-create", "updated", "would-update", "unchanged", "linked", "skipped", "failed"]
+        let order = ["created", "would-create", "updated", "would-update", "replaced", "unchanged", "linked", "skipped", "failed"]
         let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
             .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")

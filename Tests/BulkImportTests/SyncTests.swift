@@ -169,3 +169,44 @@ struct ExportLinkTests {
         await shop.close()
     }
 }
+
+@Suite("Photos that differ")
+struct ReplacePhotosTests {
+    @Test("photos differ: reported and left; --replace-photos makes the product again exactly once, also after a crash")
+    func replacePhotos() async throws {
+        let shop = try await Shop.open()
+        let header = "key,name,description,price,currency,stock,images\n"
+        _ = try await shop.run(try shop.sheet("products.csv", header + "R1,Round vase,clay,5000,KRW,2,p.jpg\nR2,Square vase,clay,6000,KRW,3,p.jpg\n"))
+        let old = try #require(try await shop.products()["Round vase"]?.first?.id)
+        let newPhotos = try shop.sheet("products.csv", header + "R1,Round vase,clay,5000,KRW,2,q.jpg\nR2,Square vase,clay,6000,KRW,3,q.jpg\n")
+        let reported = try await shop.run(newPhotos)
+        #expect(reported.summary.photosDiffer == 2 && reported.row(2)?.note?.contains("the API cannot replace photos") == true)
+        #expect(reported.summary.counts == ["unchanged": 2])
+
+        // A crash in the middle of R2's replacement: the new product was made, the old one not
+        // yet deleted, the link still pending on the old one.
+        let square = try #require(try await shop.products()["Square vase"]?.first?.id)
+        let links = try LinkStore(url: shop.links)
+        var pending = try #require(try links.link("R2"))
+        pending.state = .pending
+        try links.save(pending)
+        let writer = try client(shop.sandbox, shop.sandbox.demo)
+        let madeBeforeCrash = try await blocking {
+            try writer.register(NewProduct(name: "Square vase", description: "clay", price: 6000, currency: "KRW", discountedPrice: 0, stock: 3),
+                                images: [UploadImage(data: Data(try Fixtures.jpeg(width: 48, height: 36, seed: 2)), filename: "q.jpg", mimeType: "image/jpeg")]).id
+        }
+        let postsBefore = shop.sandbox.server.requests.byMethod["POST"] ?? 0
+        let replaced = try await shop.run(newPhotos) { $0.replacePhotos = true }
+        #expect(replaced.summary.counts == ["replaced": 2], "\(replaced.rows.map { $0.error ?? $0.note ?? "" })")
+        #expect(shop.sandbox.server.requests.byMethod["POST"] == postsBefore + 1, "only R1's new product is registered")
+        let round = try #require(replaced.row(2))
+        #expect(round.productID != old && round.note?.contains("replaced product \(old) with") == true)
+        #expect(replaced.row(3)?.productID == madeBeforeCrash)
+        let after = try await shop.products()
+        #expect(after["Round vase"]?.map(\.id) == [round.productID!] && after["Square vase"]?.map(\.id) == [madeBeforeCrash])
+        #expect(after.values.allSatisfy { !$0.contains { $0.id == old || $0.id == square } }, "the old products are deleted")
+        let again = try await shop.run(newPhotos) { $0.replacePhotos = true }
+        #expect(again.summary.counts == ["unchanged": 2] && again.summary.photosDiffer == 0)
+        await shop.close()
+    }
+}
