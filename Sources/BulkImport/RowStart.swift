@@ -73,11 +73,19 @@ extension ImportRun {
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     func outcome(_ item: WorkItem, status: RowOutcome.Status) -> RowOutcome {
-        RowOutcome(row: item.draft.row, key: item.byName ? "" : item.key, name: item.draft.name, status: status,
+        RowOutcome(row: item.draft.row, key: item.byName ? "" : item.key,
+                   name: item.draft.name.isEmpty ? (item.decision.live?.name ?? "") : item.draft.name, status: status,
                    seconds: Date().timeIntervalSince(item.started))
     }
 

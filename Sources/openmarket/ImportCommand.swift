@@ -215,16 +215,21 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// The account's link store (merchant key → product), whatever folder the command runs in.
     static func linksLocation(connection: Connection) -> URL {
-        let configuration = connection.client.configuration
-        return LinkStore.location(in: stateFolder(connection), server: configuration.server.absoluteString,
-                                  identifier: configuration.credentials?.identifier ?? "")
+        LinkStore.location(in: stateFolder(connection), server: serverName(connection),
+                           identifier: connection.client.configuration.credentials?.identifier ?? "")
+    }
+
+    /// The server as part of an account's name: the built-in sandbox listens on a new
+    /// port each run, so it is named by its data folder (where this state lives anyway).
+    static func serverName(_ connection: Connection) -> String {
+        connection.sandbox != nil ? "built-in sandbox" : connection.client.configuration.server.absoluteString
     }
 
     /// One journal per manifest name and account, in the state folder. It only carries
     /// runs of that file through crashes: identity is in the link store.
     static func journalLocation(manifest: URL, connection: Connection) -> URL {
         let configuration = connection.client.configuration
-        let account = configuration.server.absoluteString + "|" + (configuration.credentials?.identifier ?? "")
+        let account = serverName(connection) + "|" + (configuration.credentials?.identifier ?? "")
         return stateFolder(connection).appendingPathComponent("journals")
             .appendingPathComponent("\(manifest.lastPathComponent)-\(FNV.tag(manifest.path + "|" + account)).journal")
     }

@@ -92,6 +92,33 @@ struct ImportCommandTests {
         await sandbox.stop()
     }
 
+    @Test("built-in sandbox, as a merchant works: the sheet again under a new name, one price edited, a stock file")
+    func merchantMonth() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let shop = files.directory.appendingPathComponent("shop")
+        try FileManager.default.copyItem(at: Self.samples, to: shop)
+        let first = try await CLIProcess.run(["import", "products.csv", "--quiet"], directory: shop)
+        #expect(first.status == 0 && first.stdout.contains("20 created"), "\(first.stdout)\(first.stderr)")
+        // A copy under a new name, one price edited: one PATCH, no duplicate (the sandbox
+        // listens on a new port each run; the account is the same).
+        let sheet = try String(contentsOf: shop.appendingPathComponent("products.csv"), encoding: .utf8)
+        let edited = sheet.replacingOccurrences(of: "첫물 찻잎.\",32000,", with: "첫물 찻잎.\",31000,")
+        #expect(edited != sheet)
+        try edited.write(to: shop.appendingPathComponent("products-november.csv"), atomically: true, encoding: .utf8)
+        let november = try await CLIProcess.run(["import", "products-november.csv", "--quiet"], directory: shop)
+        #expect(november.status == 0 && november.stdout.contains("1 updated, 19 unchanged"), "\(november.stdout)\(november.stderr)")
+        #expect(november.stdout.contains("fields changed: price 1"))
+        try "key,stock\nTEA-001,0\nTEA-002,+5\n".write(to: shop.appendingPathComponent("stock.csv"), atomically: true, encoding: .utf8)
+        let stock = try await CLIProcess.run(["import", "stock.csv", "--quiet", "--report", "stock-report"], directory: shop)
+        #expect(stock.status == 0 && stock.stdout.contains("2 updated") && stock.stdout.contains("stock set to 0: 1"), "\(stock.stdout)")
+        let report = try String(contentsOf: shop.appendingPathComponent("stock-report/report.csv"), encoding: .utf8)
+        #expect(report.contains("stock 25 → 0") && report.contains("stock 12 → 17"), "\(report)")
+        let list = try await CLIProcess.run(["list", "--all", "--format", "json"], directory: shop)
+        let products = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(products.count == 20, "no duplicate: \(products.count) products")
+    }
+
     @Test("faults: 20 % failures, 10 % dropped answers, 20 requests/s: 200 rows, each created exactly once")
     func faults() async throws {
         let sandbox = try await TestSandbox.start {
