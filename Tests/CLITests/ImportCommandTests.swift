@@ -171,7 +171,38 @@ struct ImportCommandTests {
         let names = try await allProducts(sandbox).map(\.name)
         #expect(names.count == 300, "\(names.count) products for 300 rows")
         #expect(Set(names).count == 300)
-        await sandbox.stop()
+        await sandbox.stop(removeData: false)
+
+        // Next month, the same shop behind a flaky network (20 % failures, 10 % dropped answers):
+        // the sheet under a new name with every price and stock edited, killed at 3 random moments.
+        let flaky = try await TestSandbox.start(directory: sandbox.directory) {
+            $0.port = sandbox.server.port   // the same server: the same account, the same link store
+            $0.faults.failRate = 0.2
+            $0.faults.dropRate = 0.1
+            $0.faults.latencyMilliseconds = 15
+        }
+        var edited = "key,name,price,currency,discounted_price,stock,images\n"
+        for i in 1...300 { edited += "K\(i),Item number \(i),\(1200 + i),KRW,\(i % 3 == 0 ? 100 : 0),\(i % 11),p.jpg\n" }
+        let november = files.directory.appendingPathComponent("november.csv")
+        try edited.write(to: november, atomically: true, encoding: .utf8)
+        let arguments = importArguments(november, flaky, ["--jobs", "4"])
+        #expect(flaky.url == sandbox.url)
+        for _ in 1...3 {
+            let child = try CLIProcess(arguments)
+            try await Task.sleep(for: .milliseconds(200 + Int(generator.next() % 800)))
+            child.signal(SIGKILL)
+            _ = try await child.exit()
+        }
+        var last = try await CLIProcess.run(arguments)
+        for _ in 0..<3 where last.status != 0 { last = try await CLIProcess.run(arguments) }   // rows the faults failed
+        #expect(last.status == 0, "\(last.stdout)\(last.stderr)")
+        let synced = try await allProducts(flaky)
+        #expect(synced.count == 300 && Set(synced.map(\.name)).count == 300, "every key exactly one product")
+        for product in synced {
+            let i = try #require(Int(product.name.dropFirst("Item number ".count)))
+            #expect(product.price == Double(1200 + i) && product.stock == i % 11, "\(product.name): the sheet's values")
+        }
+        await flaky.stop()
     }
 
     @Test("dry run writes nothing; a row with a missing image fails alone; exit 1 lists it")
