@@ -43,17 +43,6 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
-
-    /// Drops what is waiting (a stop: those rows do not start).
-    func drain() -> [Element] {
-        condition.lock()
-        defer { condition.unlock() }
-        let rest = items[head...].compactMap { $0 }
-        items = []
-        head = 0
-        condition.broadcast()
-        return rest
-    }
 }
 
 /// Requests per second across all workers, and a shared pause after a 429.

@@ -92,6 +92,12 @@ struct SyncTests {
         let again = try await shop.run(try shop.sheet("copy.csv",
             "key,name,price,currency,stock,images\nS1,Seeded 1 renamed,1001,KRW,1,p.jpg\n"))
         #expect(again.row(2)?.status == .updated && again.row(2)?.changes == "name Seeded 1 → Seeded 1 renamed")
+        // A blank description keeps the shop's; [clear] empties it.
+        let kept = try await shop.run(try shop.sheet("descriptions.csv", "key,description\nS1,\n"))
+        #expect(kept.row(2)?.status == .unchanged)
+        let cleared = try await shop.run(try shop.sheet("descriptions.csv", "key,description\nS1,[clear]\n"))
+        #expect(cleared.row(2)?.changes == "description seeded 1 → (empty)", "\(cleared.rows)")
+        #expect(try await shop.products()["Seeded 1 renamed"]?.first?.description == "")
         await shop.close()
     }
 
