@@ -63,13 +63,18 @@ extension ImportRun {
         return nil
     }
 
-    /// After the server's answer: the journal and the link store learn the product.
-    /// Returns the problem when they cannot be written (the run then stops).
-    private func record(_ item: WorkItem, id: Int, product: ProductSummary?, photos: [String]?) -> String? {
+    /// After the server's answer: the journal, the link store and (for a product the
+    /// run made, `created`) the run's record learn the product. Returns the problem
+    /// when they cannot be written (the run then stops).
+    private func record(_ item: WorkItem, id: Int, product: ProductSummary?, photos: [String]?, created: Bool = false) -> String? {
         do {
             try journal.record(.done, key: item.key, hash: item.hash, row: item.draft.row, id: id)
             try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
                                         pushed: product.map(Self.pushed), photos: photos))
+            if created, let product {
+                try recorder?.created(id: id, key: item.key, byName: item.byName, row: item.draft.row,
+                                      after: Self.pushed(product), photoHashes: photos)
+            }
         } catch {
             stop("\(error)")
             return "\(error); the next run finds the product on the server and links it"
@@ -117,7 +122,7 @@ extension ImportRun {
                 learnVendor(created.summary.vendorId)
                 outcome.productID = created.id
                 outcome.thumbnail = created.summary.thumbnail
-                if let problem = record(item, id: created.id, product: created.summary, photos: item.photoHashes) {
+                if let problem = record(item, id: created.id, product: created.summary, photos: item.photoHashes, created: true) {
                     outcome.note = [outcome.note, "created, but \(problem)"].compactMap { $0 }.joined(separator: "; ")
                 }
                 return timed(outcome, item)
@@ -149,7 +154,7 @@ extension ImportRun {
         outcome.productID = found.id
         outcome.thumbnail = found.thumbnail
         outcome.note = note
-        if let problem = record(item, id: found.id, product: found, photos: item.photoHashes) {
+        if let problem = record(item, id: found.id, product: found, photos: item.photoHashes, created: true) {
             outcome.note = note + "; but \(problem)"
         }
         return timed(outcome, item)
@@ -161,6 +166,16 @@ extension ImportRun {
         outcome.note = item.decision.note
         limiter.acquire()
         if let problem = announce(item) { return failed(item, problem) }
+        if let recorder, let live = item.decision.live {
+            let before = Self.pushed(live)
+            do {
+                try recorder.updating(id: id, key: item.key, byName: item.byName, row: item.draft.row, before: before,
+                                      after: before.applying(changes.body))
+            } catch {
+                stop("\(error)")
+                return failed(item, "not sent: the run's record for undo cannot be written (\(error))")
+            }
+        }
         outcome.attempts = 1
         do {
             let updated = try client.edit(id: id, changes.body)
@@ -235,6 +250,13 @@ extension ImportRun {
         outcome.productID = newID
         var notes = ["replaced product \(oldID) with \(newID) (new photos)"]
         do {
+            if let recorder {
+                let made = try client.product(id: newID).summary
+                try recorder.created(id: newID, key: item.key, byName: item.byName, row: item.draft.row,
+                                     after: Self.pushed(made), photoHashes: item.photoHashes)
+                try recorder.deleting(id: oldID, key: item.key, byName: item.byName, row: item.draft.row,
+                                      photoHashes: item.decision.link?.photos)
+            }
             try client.delete(id: oldID)
             notes[0] += "; \(oldID) deleted"
         } catch {

@@ -24,7 +24,9 @@ public final class ImportReport: @unchecked Sendable {
     private var rowCount = 0
     public private(set) var failures: [RowOutcome] = []
     public private(set) var failureCount = 0
-    private var products: [RowOutcome] = []
+    /// Rows that did not fail, by status, the first `htmlProductLimit` of each.
+    private var groups: [RowOutcome.Status: [RowOutcome]] = [:]
+    private var groupCounts: [RowOutcome.Status: Int] = [:]
     private var productCount = 0
 
     /// What the rows came from, as the report's title names it.
@@ -57,7 +59,7 @@ public final class ImportReport: @unchecked Sendable {
     public func add(_ row: RowOutcome) {
         lock.lock()
         defer { lock.unlock() }
-        try? csv.write(row: [String(row.row), row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
+        try? csv.write(row: [row.row > 0 ? String(row.row) : "", row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
                              row.changes ?? "", row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
                              String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
         if let line = try? encoder.encode(row) {
@@ -69,7 +71,8 @@ public final class ImportReport: @unchecked Sendable {
             if failures.count < Self.failureLimit { failures.append(row) }
         } else {
             productCount += 1
-            if products.count < Self.htmlProductLimit { products.append(row) }
+            groupCounts[row.status, default: 0] += 1
+            if groups[row.status, default: []].count < Self.htmlProductLimit { groups[row.status, default: []].append(row) }
         }
     }
 
@@ -101,6 +104,41 @@ public final class ImportReport: @unchecked Sendable {
         bytes >= 1_048_576 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : "\(max(1, bytes / 1024)) KB"
     }
 
+    /// The report's sections, changes first.
+    static let sectionOrder: [RowOutcome.Status] = [.wouldUpdate, .updated, .wouldRestore, .restored, .wouldCreate, .created,
+                                                    .replaced, .wouldDelete, .deleted, .linked, .skipped, .unchanged]
+
+    static func sectionTitle(_ status: RowOutcome.Status) -> String {
+        switch status {
+        case .wouldUpdate: "Would update"
+        case .updated: "Updated"
+        case .wouldRestore: "Would restore"
+        case .restored: "Restored"
+        case .wouldCreate: "Would create"
+        case .created: "Created"
+        case .replaced: "Replaced (new photos)"
+        case .wouldDelete: "Would delete"
+        case .deleted: "Deleted"
+        case .linked: "Linked to an existing product"
+        case .skipped: "Skipped"
+        case .unchanged: "Unchanged"
+        case .failed: "Failed"
+        }
+    }
+
+    static func htmlRow(_ row: RowOutcome) -> [String: Any] {
+        let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
+            before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
+        }.joined(separator: ", ")
+        var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
+                                   "images": images, "changes": row.changes ?? "", "note": row.note ?? ""]
+        if let id = row.productID { item["product_id"] = id }
+        if let thumbnail = row.thumbnail, thumbnail.hasPrefix("http://") || thumbnail.hasPrefix("https://") {
+            item["thumbnail"] = thumbnail
+        }
+        return item
+    }
+
     private func html(_ summary: ImportSummary) throws -> String {
         let url = Bundle.module.url(forResource: "report.html", withExtension: "mustache")
         guard let url, let text = try? String(contentsOf: url, encoding: .utf8) else {
@@ -111,18 +149,14 @@ public final class ImportReport: @unchecked Sendable {
             ["row": row.row, "name": row.name, "error": row.error ?? "",
              "values": row.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: " · ")]
         }
-        let shown = products.sorted { $0.row < $1.row }.map { row -> [String: Any] in
-            let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
-                before == after ? Self.kilobytes(after) : "\(Self.kilobytes(before)) → \(Self.kilobytes(after))"
-            }.joined(separator: ", ")
-            var item: [String: Any] = ["row": row.row, "name": row.name, "status": row.status.rawValue,
-                                       "images": images,
-                                       "note": [row.changes, row.note].compactMap { $0 }.joined(separator: " — ")]
-            if let id = row.productID { item["product_id"] = id }
-            if let thumbnail = row.thumbnail, thumbnail.hasPrefix("http://") || thumbnail.hasPrefix("https://") {
-                item["thumbnail"] = thumbnail
-            }
-            return item
+        let sections = Self.sectionOrder.compactMap { status -> [String: Any]? in
+            guard let rows = groups[status], !rows.isEmpty else { return nil }
+            let count = groupCounts[status] ?? rows.count
+            return ["title": Self.sectionTitle(status), "status": status.rawValue, "count": count,
+                    "collapsed": status == .unchanged || status == .skipped,
+                    "more": count > rows.count ? count - rows.count : 0,
+                    "rows": rows.sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+                        .map(Self.htmlRow)]
         }
         let context: [String: Any] = [
             "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
@@ -130,8 +164,9 @@ public final class ImportReport: @unchecked Sendable {
             "rate": String(format: "%.1f", summary.productsPerSecond), "stopped": summary.stopped ?? "",
             "counts": summary.counts.sorted { $0.key < $1.key }.map { ["status": $0.key, "count": $0.value] },
             "has_failures": !failed.isEmpty, "failure_count": failureCount, "failures": failed,
-            "has_products": !shown.isEmpty, "product_count": productCount, "products": shown,
-            "more_products": productCount > shown.count ? productCount - shown.count : 0,
+            "has_products": !sections.isEmpty, "product_count": productCount, "sections": sections,
+            "title": summary.undoes != nil ? "Undo of \(source.replacingOccurrences(of: "undo of ", with: ""))" : "Import of \(source)",
+            "plan": summary.dryRun,
         ]
         return template.render(context)
     }

@@ -9,7 +9,12 @@ import Support
 /// read, the link store could not be opened): nothing more is sent.
 public struct ImportStop: Error, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
+    public var exitCode: Int32
+    public init(_ description: String, exitCode: Int32 = 3) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }
 
 /// A row on its way through the pipeline.
@@ -39,6 +44,8 @@ public final class ImportRun: @unchecked Sendable {
     let links: LinkStore?
     let limiter: RateLimiter
     let matcher: ServerMatcher
+    /// What the run does, for `undo` (nil in a dry run, or when not asked for).
+    let recorder: RunRecorder?
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var fieldsChanged: [String: Int] = [:]
@@ -71,6 +78,25 @@ public final class ImportRun: @unchecked Sendable {
         }
         self.limiter = RateLimiter(perSecond: options.rate)
         self.matcher = ServerMatcher(client: client)
+        if let folder = options.record, !options.dryRun {
+            let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.configuration.server.absoluteString,
+                                   source: options.manifest.path)
+            do {
+                let recorder = try RunRecorder(folder: folder, header: header, client: client)
+                self.recorder = recorder
+                try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
+                                    resumed: recorder.resumed)
+            } catch {
+                throw ImportStop("cannot record the run for undo in \(folder.path): \(error)")
+            }
+        } else {
+            recorder = nil
+        }
+    }
+
+    /// The account an undo must be run against: the link store's file name.
+    public static func accountTag(_ links: URL?) -> String {
+        links?.deletingPathExtension().lastPathComponent ?? ""
     }
 
     /// The server answered 429: every worker waits before its next request.
@@ -124,10 +150,17 @@ public final class ImportRun: @unchecked Sendable {
         var validation = options.validation
         validation.encoding = counter.encoding
         validation.delimiter = counter.delimiter
-        while try counter.next() != nil { rowCount += 1 }
+        // --delete-missing: what the file names, read from the cells whether or not
+        // the row is valid (a broken row must not delete its product).
+        var listed: ListedProducts? = options.deleteMissing ? ListedProducts() : nil
+        let reading = ManifestValidator(reader: counter, options: validation)
+        while let raw = try counter.next() {
+            rowCount += 1
+            if listed != nil { listed?.add(reading.identity(of: raw)) }
+        }
         lock.lock(); total = rowCount; lock.unlock()
 
-        return try runStages(started: started) { (submit, reject) in
+        return try runStages(started: started, listed: listed) { (submit, reject) in
             var fileErrors: [RowIssue] = []
             _ = try ManifestCheck.run(
                 options.manifest, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
@@ -153,14 +186,20 @@ public final class ImportRun: @unchecked Sendable {
     public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
         throws -> ImportSummary {
         lock.lock(); total = rows; lock.unlock()
-        return try runStages(started: Date(), feed: feed)
+        return try runStages(started: Date(), listed: nil, feed: feed)
     }
 
     private func runStages(
-        started: Date,
+        started: Date, listed: ListedProducts?,
         feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
     ) throws -> ImportSummary {
         let planner = try plan()
+        var missing: [MissingProduct] = []
+        var deletesRefused: String?
+        if let listed {
+            (missing, deletesRefused) = try missingProducts(listed, planner)
+            lock.lock(); total += missing.count; lock.unlock()
+        }
 
         let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
         let uploadQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
@@ -207,6 +246,7 @@ public final class ImportRun: @unchecked Sendable {
         preparing.wait()
         uploadQueue.close()
         uploading.wait()
+        if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
 
         lock.lock()
         var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
@@ -218,15 +258,20 @@ public final class ImportRun: @unchecked Sendable {
         result.photosDiffer = photosDiffer
         result.rows = total
         result.stopped = stopReason
+        result.deletesRefused = deletesRefused
         lock.unlock()
+        recorder?.end(counts: result.counts)
+        if let folder = options.record, recorder != nil {
+            try? links?.finishRun(folder: folder.path, counts: result.counts)
+        }
         result.seconds = Date().timeIntervalSince(started)
-        let written = (result.counts["created"] ?? 0) + (result.counts["updated"] ?? 0)
+        let written = ["created", "updated", "replaced", "deleted"].reduce(0) { $0 + (result.counts[$1] ?? 0) }
         result.productsPerSecond = result.seconds > 0 ? Double(written) / result.seconds : 0
         return result
     }
 
     /// Reads the account's links and the live shop, before any row is decided.
-    private func plan() throws -> SyncPlanner {
+    func plan() throws -> SyncPlanner {
         let known: [String: ProductLink]
         var vendor: Int?
         do {

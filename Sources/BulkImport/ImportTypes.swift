@@ -54,6 +54,13 @@ public struct ImportOptions: Sendable {
     public var replacePhotos = false
     /// Page size for reading the live catalog.
     public var catalogPageSize = 500
+    /// Where the run records what it does, for `undo` (`run.jsonl`, photos of what
+    /// it deletes); nil: not recorded. Never written by a dry run.
+    public var record: URL?
+    /// Delete this vendor's products that the manifest no longer lists.
+    public var deleteMissing = false
+    /// `deleteMissing` is refused as a whole (nothing sent at all) above this many.
+    public var maxDeletes = 0
 
     public init(manifest: URL, journal: URL) {
         self.manifest = manifest
@@ -69,8 +76,14 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         case replaced
         /// An existing product adopted for the row's key (same name), equal to the row.
         case linked
+        /// Deleted: not in the manifest (`--delete-missing`), or taken back by `undo`.
+        case deleted
+        /// `undo`: the fields the run changed are back as they were.
+        case restored
         case wouldCreate = "would-create"
         case wouldUpdate = "would-update"
+        case wouldDelete = "would-delete"
+        case wouldRestore = "would-restore"
     }
 
     public var row: Int
@@ -152,6 +165,10 @@ public struct ImportSummary: Sendable, Codable {
     public var productsPerSecond = 0.0
     /// Why the run stopped before the end, if it did.
     public var stopped: String?
+    /// An undo: the folder of the run it takes back.
+    public var undoes: String?
+    /// Why `--delete-missing` deleted nothing although products left the sheet.
+    public var deletesRefused: String?
     public var journal: String
     public var links: String?
 
@@ -164,7 +181,8 @@ public struct ImportSummary: Sendable, Codable {
         case photosDiffer = "photos_differ"
         case seconds
         case productsPerSecond = "products_per_second"
-        case stopped, journal, links
+        case stopped, journal, links, undoes
+        case deletesRefused = "deletes_refused"
     }
 
     public var failed: Int { counts[RowOutcome.Status.failed.rawValue] ?? 0 }

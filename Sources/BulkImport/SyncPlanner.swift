@@ -9,8 +9,18 @@ struct FieldChanges: Sendable {
     var lines: [(field: String, old: String, new: String)] = []
     var isEmpty: Bool { lines.isEmpty }
     var fields: [String] { lines.map(\.field) }
-    /// `price 32000 → 31000; stock 8 → 0`
-    var text: String { lines.map { "\($0.field) \($0.old) → \($0.new)" }.joined(separator: "; ") }
+    /// `price 32000 → 31000 (-3.1 %); stock 8 → 0`: prices with the change in percent.
+    var text: String {
+        lines.map { line in
+            var text = "\(line.field) \(line.old) → \(line.new)"
+            if line.field == "price" || line.field == "discounted_price",
+               let old = Decimal(string: line.old, locale: Locale(identifier: "en_US_POSIX")), old > 0,
+               let new = Decimal(string: line.new, locale: Locale(identifier: "en_US_POSIX")) {
+                text += String(format: " (%+.1f %%)", Money.double((new - old) / old * 100))
+            }
+            return text
+        }.joined(separator: "; ")
+    }
     var stockToZero: Bool { body.stock == 0 }
 }
 
@@ -49,7 +59,7 @@ struct RowDecision: Sendable {
 final class SyncPlanner {
     let options: ImportOptions
     private(set) var links: [String: ProductLink]
-    private var live: LiveCatalog
+    private(set) var live: LiveCatalog
     private let matcher: ServerMatcher
     private let client: OpenMarketClient
     /// Products of this vendor not linked to any key, by exact name.

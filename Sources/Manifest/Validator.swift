@@ -19,6 +19,14 @@ public struct ValidationOptions: Sendable {
     public init() {}
 }
 
+/// The cells that say which product a row is.
+public struct RowIdentity: Sendable, Equatable {
+    public var row: Int
+    public var key: String?
+    public var id: Int?
+    public var name: String?
+}
+
 struct ImageProblem: Error {
     var rule: String
     var message: String
@@ -131,6 +139,17 @@ public final class ManifestValidator: @unchecked Sendable {
             }
         }
         return (draft, issues)
+    }
+
+    /// What names a row's product, read from its cells as `check` reads them, whether
+    /// or not the row is valid.
+    public func identity(of raw: RawRow) -> RowIdentity {
+        func text(_ column: Column) -> String? {
+            guard let value = raw.values[column] else { return nil }
+            let trimmed = Self.trimmed(value)
+            return trimmed.isEmpty ? nil : restore(trimmed)
+        }
+        return RowIdentity(row: raw.number, key: text(.key), id: text(.id).flatMap { Int($0) }, name: text(.name))
     }
 
     /// The value that clears a description (a blank cell keeps the live one).

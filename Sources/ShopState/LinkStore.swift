@@ -132,6 +132,16 @@ public final class LinkStore: @unchecked Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: runs") { db in
+            try db.create(table: "run") { t in
+                t.primaryKey("folder", .text)
+                t.column("kind", .text).notNull()
+                t.column("started", .double).notNull().indexed()
+                t.column("source", .text).notNull()
+                t.column("counts", .text)
+                t.column("finished", .double)
+            }
+        }
         return migrator
     }
 
@@ -192,11 +202,11 @@ public final class LinkStore: @unchecked Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
         do { return try queue.read(body) } catch { throw Failure(description: "cannot read the link store \(url.path): \(Self.reason(error))") }
     }
 
-    private func write(_ body: (Database) throws -> Void) throws(Failure) {
+    func write(_ body: (Database) throws -> Void) throws(Failure) {
         do { try queue.write(body) } catch { throw Failure(description: "cannot write the link store \(url.path): \(Self.reason(error))") }
     }
 

@@ -36,7 +36,18 @@ struct ImportCommand: AsyncParsableCommand {
 
             Guardrails: a price moved by more than --max-price-change percent (50) fails its row \
             unless --force; --max-creates and --max-updates cap what one run does (rows past the \
-            cap fail). Use --dry-run to see every change first.
+            cap fail). Use --dry-run to see every change first: the report lists what each row \
+            would do, each changed field old → new, price changes in percent.
+
+            Products that left the sheet: --delete-missing deletes this vendor's products the \
+            file no longer lists (keys no longer in it, and products never linked to a key whose \
+            name and id no row has). Deleting needs a cap: over --max-deletes N (default 0) the \
+            run is refused as a whole before anything is sent. A row that fails still keeps its \
+            product. Try it with --dry-run (would-delete rows).
+
+            Every run that writes records what it did next to its report (run.jsonl, and the \
+            photos of what it deletes): `openmarket undo REPORT_DIR` takes it back, and \
+            `openmarket runs` lists the runs of the account.
 
             Photos are shrunk under the server's limit on all cores and uploaded by --jobs \
             workers. A journal records every write, so a run that was stopped, crashed or lost \
@@ -54,6 +65,7 @@ struct ImportCommand: AsyncParsableCommand {
             Examples:
               openmarket import samples/products.csv
               openmarket import november.csv --dry-run
+              openmarket import november.csv --delete-missing --max-deletes 20
               openmarket import stock.csv                  (key,stock: only stock changes)
               openmarket import products.csv --images photos/ --server https://market.example --jobs 8
               openmarket import backup/products.csv --mode create   (restore into an empty account)
@@ -96,6 +108,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("replace-photos"), help: "A product whose photos differ from the row's is made again: a new product with the row's photos, then the old one deleted and the key moved (both ids in the report).")
     var replacePhotos = false
 
+    @Flag(name: .customLong("delete-missing"), help: "Delete this vendor's products that the file no longer lists (refused as a whole above --max-deletes).")
+    var deleteMissing = false
+
+    @Option(name: .customLong("max-deletes"), help: ArgumentHelp("With --delete-missing: delete at most N products; more refuses the run, nothing sent.", valueName: "N"))
+    var maxDeletes = 0
+
     @Flag(name: .long, help: "Continue an earlier run (a plain re-run does the same).")
     var resume = false
 
@@ -130,6 +148,8 @@ struct ImportCommand: AsyncParsableCommand {
         if maxPriceChange < 0 { throw ValidationError("--max-price-change must be 0 or more") }
         if let maxCreates, maxCreates < 0 { throw ValidationError("--max-creates must be 0 or more") }
         if let maxUpdates, maxUpdates < 0 { throw ValidationError("--max-updates must be 0 or more") }
+        if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
+        if deleteMissing && mode == .create { throw ValidationError("--delete-missing works with --mode sync or update, not create") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
     }
 
@@ -151,6 +171,8 @@ struct ImportCommand: AsyncParsableCommand {
         options.maxUpdates = maxUpdates
         options.force = force
         options.replacePhotos = replacePhotos
+        options.deleteMissing = deleteMissing
+        options.maxDeletes = maxDeletes
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
         if !noCache { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
@@ -164,10 +186,12 @@ struct ImportCommand: AsyncParsableCommand {
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
         options.links = links.map { URL(fileURLWithPath: $0) } ?? Self.linksLocation(connection: connection)
+        options.record = reportURL
         let progress = Progress(quiet: quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
         let summary: ImportSummary
         let report: ImportReport
+        let reportFolderExisted = FileManager.default.fileExists(atPath: reportURL.path)
         do {
             report = try ImportReport(directory: reportURL, manifest: manifestURL)
         } catch {
@@ -186,15 +210,20 @@ struct ImportCommand: AsyncParsableCommand {
                 do {
                     return try run.run()
                 } catch let stop as ImportStop {
-                    throw CommandFailure(stop.description, exitCode: 3)
+                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
                 } catch {
                     throw CommandFailure("\(error)", exitCode: 2)
                 }
             }
         } catch {
             await connection.close()
-            // Nothing was imported: leave no half-written report behind.
-            try? FileManager.default.removeItem(at: reportURL)
+            // Nothing was imported: leave no half-written report behind (in a folder given
+            // again, only this run's files: earlier runs' records stay for undo).
+            if reportFolderExisted {
+                for name in ["report.csv", ".rows.partial"] { try? FileManager.default.removeItem(at: reportURL.appendingPathComponent(name)) }
+            } else {
+                try? FileManager.default.removeItem(at: reportURL)
+            }
             throw reportFailure(error)
         }
         await connection.close()
@@ -290,7 +319,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return
         }
-        let order = ["created", "would-create", "updated", "would-update", "replaced", "unchanged", "linked", "skipped", "failed"]
+        let order = ["created", "would-create", "updated", "would-update", "restored", "would-restore", "deleted", "would-delete",
+                     "replaced", "unchanged", "linked", "skipped", "failed"]
         let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
             .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
@@ -298,6 +328,9 @@ struct ImportCommand: AsyncParsableCommand {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
                          + (summary.stockToZero > 0 ? "; stock set to 0: \(summary.stockToZero)" : ""))
+        }
+        if let refused = summary.deletesRefused {
+            Console.line("  \(refused)")
         }
         if summary.photosDiffer > 0 {
             Console.line("  \(summary.photosDiffer) rows have photos that differ from their product's: the API cannot replace photos (see the report)")
@@ -311,6 +344,9 @@ struct ImportCommand: AsyncParsableCommand {
             Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped:\n  \(again) --resume")
         }
         Console.line("Report: \(report.appendingPathComponent("report.html").path)")
+        if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {
+            Console.line("To take this run back: openmarket undo \(report.path)")
+        }
     }
 }
 

@@ -44,7 +44,10 @@ struct Shop {
     struct Result {
         var summary: ImportSummary
         var rows: [RowOutcome]
+        /// The report folder (with the run's record, for undo).
+        var folder: URL
         func row(_ number: Int) -> RowOutcome? { rows.first { $0.row == number } }
+        func product(_ id: Int) -> RowOutcome? { rows.first { $0.productID == id } }
     }
 
     /// Imports `manifest` as the demo vendor; the journal is per manifest name, as the CLI's.
@@ -52,19 +55,39 @@ struct Shop {
              _ configure: (inout ImportOptions) -> Void = { _ in }) async throws -> Result {
         var options = ImportOptions(manifest: manifest,
                                     journal: state.appendingPathComponent("journals/\(manifest.lastPathComponent).journal"))
+        let reportDirectory = files.directory.appendingPathComponent("report-\(UUID().uuidString)")
         options.links = links
         options.jobs = 4
+        options.record = reportDirectory
         configure(&options)
         let settings = options
-        let reportDirectory = files.directory.appendingPathComponent("report-\(UUID().uuidString)")
         let report = try ImportReport(directory: reportDirectory, manifest: manifest)
         let writer = try client(sandbox, sandbox.demo)
         let summary = try await blocking { try ImportRun(options: settings, client: writer, report: report, journalSink: sink).run() }
         try report.finish(summary)
         let data = try Data(contentsOf: reportDirectory.appendingPathComponent("report.json"))
         struct Report: Decodable { var rows: [RowOutcome] }
-        return Result(summary: summary, rows: try JSONDecoder().decode(Report.self, from: data).rows)
+        return Result(summary: summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: reportDirectory)
     }
+
+    /// Takes back the run whose report is in `folder`, as the demo vendor.
+    func undo(_ folder: URL, _ configure: (inout UndoOptions) -> Void = { _ in }) async throws -> Result {
+        var options = UndoOptions(folder: folder)
+        options.links = links
+        configure(&options)
+        let settings = options
+        let reportDirectory = options.dryRun ? folder.appendingPathComponent("undo-plan") : options.undoFolder
+        let report = try ImportReport(directory: reportDirectory, manifest: folder)
+        let writer = try client(sandbox, sandbox.demo)
+        let summary = try await blocking { try UndoRun(options: settings, client: writer, report: report).run() }
+        try report.finish(summary)
+        let data = try Data(contentsOf: reportDirectory.appendingPathComponent("report.json"))
+        struct Report: Decodable { var rows: [RowOutcome] }
+        return Result(summary: summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: reportDirectory)
+    }
+
+    /// The demo vendor's client (for edits a person makes in the shop between runs).
+    var vendor: OpenMarketClient { get throws { try client(sandbox, sandbox.demo) } }
 
     /// Every product of the demo vendor, by name.
     func products() async throws -> [String: [ProductSummary]] {

@@ -34,7 +34,7 @@ struct SyncTests {
         let before = shop.writes
         let edited = try await shop.run(try shop.sheet("products.csv", "key,name,price,currency,stock,images\nA1,Green tea,31000,KRW,0,p.jpg\nA2,Celadon cup,24.50,USD,3,p.jpg\nA3,Tea pot,12.99,USD,1,p.jpg\n"))
         #expect(edited.summary.counts == ["updated": 1, "unchanged": 2], "\(edited.summary.counts)")
-        #expect(edited.row(2)?.changes == "price 32000 → 31000; stock 8 → 0")
+        #expect(edited.row(2)?.changes == "price 32000 → 31000 (-3.1 %); stock 8 → 0")
         #expect(edited.summary.fieldsChanged == ["price": 1, "stock": 1] && edited.summary.stockToZero == 1)
         #expect(shop.writes == before + 1)
         let tea = try #require(try await shop.products()["Green tea"]?.first)
@@ -78,7 +78,7 @@ struct SyncTests {
         let result = try await shop.run(try shop.sheet("products.csv",
             "key,name,price,currency,stock,images\nS1,Seeded 1,1001,KRW,1,p.jpg\nS2,Seeded 2,1500,KRW,2,p.jpg\nS0,Seeded 0,1000,KRW,0,p.jpg\n"))
         #expect(result.row(2)?.status == .linked && result.row(2)?.productID == ids[1])
-        #expect(result.row(3)?.status == .updated && result.row(3)?.productID == ids[2] && result.row(3)?.changes == "price 1002 → 1500",
+        #expect(result.row(3)?.status == .updated && result.row(3)?.productID == ids[2] && result.row(3)?.changes == "price 1002 → 1500 (+49.7 %)",
                 "\(result.rows)")
         let ambiguous = try #require(result.row(4))
         #expect(ambiguous.status == .failed && ambiguous.error?.contains("2 products of this vendor are named \"Seeded 0\"") == true,
@@ -126,7 +126,7 @@ struct SyncTests {
             $0.dryRun = true
         }
         #expect(plan.summary.counts == ["would-update": 1, "would-create": 1, "unchanged": 2], "\(plan.summary.counts)")
-        #expect(plan.row(3)?.changes == "price 1002 → 990")
+        #expect(plan.row(3)?.changes == "price 1002 → 990 (-1.2 %)")
         #expect(shop.writes == before)
         #expect(try LinkStore(url: shop.links).all() == linksBefore)
         await shop.close()

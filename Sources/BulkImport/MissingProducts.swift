@@ -1,0 +1,108 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// What a manifest names, read before anything is sent (`--delete-missing`).
+struct ListedProducts: Sendable {
+    var keys = Set<String>()
+    var ids = Set<Int>()
+    /// Every row's name (a keyed row may adopt an unlinked product of its name).
+    var names = Set<String>()
+    /// Names of rows without a key: such a row is the product of its name, linked or not.
+    var keylessNames = Set<String>()
+    /// Rows with no key, id or name: nothing says which product they keep.
+    var unnamed: [Int] = []
+
+    mutating func add(_ identity: RowIdentity) {
+        if let key = identity.key { keys.insert(key) }
+        if let id = identity.id { ids.insert(id) }
+        if let name = identity.name {
+            names.insert(name)
+            if identity.key == nil { keylessNames.insert(name) }
+        }
+        if identity.key == nil && identity.id == nil && identity.name == nil { unnamed.append(identity.row) }
+    }
+}
+
+/// A product of this vendor that the manifest no longer lists.
+struct MissingProduct: Sendable {
+    var product: ProductSummary
+    var link: ProductLink?
+    var reason: String
+}
+
+extension ImportRun {
+    /// The vendor's products the manifest does not list, and why deleting them is refused,
+    /// if it is. Over `--max-deletes`, a real run is refused as a whole before anything
+    /// is sent (exit 1); a dry run lists them and says it would be refused.
+    func missingProducts(_ listed: ListedProducts, _ planner: SyncPlanner) throws -> ([MissingProduct], String?) {
+        var linkOfProduct: [Int: ProductLink] = [:]
+        for link in planner.links.values { if let id = link.productID { linkOfProduct[id] = link } }
+        var missing: [MissingProduct] = []
+        for product in planner.live.products.values.sorted(by: { $0.id < $1.id }) where !listed.ids.contains(product.id) {
+            // A row without a key is the product of its name, whichever key it has.
+            if listed.keylessNames.contains(product.name) { continue }
+            if let link = linkOfProduct[product.id] {
+                if link.byName ? listed.keylessNames.contains(String(link.key.dropFirst(5))) : listed.keys.contains(link.key) { continue }
+                let reason = link.byName ? "its name is not in the file (linked without a key)" : "its key \(link.key) is not in the file"
+                missing.append(MissingProduct(product: product, link: link, reason: reason))
+            } else if !listed.names.contains(product.name) {
+                missing.append(MissingProduct(product: product, link: nil,
+                                              reason: "not linked to any key, and no row has its id or name"))
+            }
+        }
+        if !listed.unnamed.isEmpty {
+            let rows = listed.unnamed.prefix(5).map(String.init).joined(separator: ", ")
+            return (options.dryRun ? missing : [], "nothing deleted: row\(listed.unnamed.count == 1 ? "" : "s") \(rows)\(listed.unnamed.count > 5 ? " …" : "") name\(listed.unnamed.count == 1 ? "s" : "") no key, id or name, so the file cannot say which products it keeps")
+        }
+        if missing.count > options.maxDeletes {
+            let linked = missing.filter { $0.link != nil }.count
+            let message = "--delete-missing would delete \(missing.count) products (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes): nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right"
+            if !options.dryRun { throw ImportStop(message, exitCode: 1) }
+            return (missing, message)
+        }
+        return (missing, nil)
+    }
+
+    /// Deletes (or, in a dry run, lists) the products the manifest no longer lists, after
+    /// every row is done; a product a row took after all is kept.
+    func deleteMissing(_ missing: [MissingProduct]) {
+        for item in missing {
+            if isStopping { return }
+            let product = item.product
+            if matcher.isClaimed(product.id) { continue }
+            let key = item.link.flatMap { $0.byName ? nil : $0.key } ?? ""
+            var outcome = RowOutcome(row: 0, key: key, name: product.name, status: options.dryRun ? .wouldDelete : .deleted,
+                                     productID: product.id, note: item.reason)
+            outcome.thumbnail = product.thumbnail
+            if options.dryRun {
+                finish(outcome)
+                continue
+            }
+            let started = Date()
+            limiter.acquire()
+            do {
+                try recorder?.deleting(id: product.id, key: item.link?.key, byName: item.link?.byName ?? false, row: 0,
+                                       photoHashes: item.link?.photos)
+            } catch {
+                if error is AppendLog.Failure { stop("\(error)") }
+                outcome.status = .failed
+                outcome.error = "not deleted: its photos could not be saved for undo (\(error))"
+                finish(outcome)
+                continue
+            }
+            do {
+                try client.delete(id: product.id)
+                outcome.attempts = 1
+                if let link = item.link { try links?.remove(link.key) }
+            } catch {
+                outcome.status = .failed
+                outcome.error = "not deleted: \(error)"
+            }
+            outcome.seconds = Date().timeIntervalSince(started)
+            finish(outcome)
+        }
+    }
+}

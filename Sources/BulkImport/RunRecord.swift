@@ -1,0 +1,233 @@
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// What a run did to the shop, kept next to its report (`run.jsonl`) so that
+/// `openmarket undo` can take it back. Each line is on disk (fsync) before the
+/// write it describes is sent, or, for a product the run created, as soon as
+/// its id is known:
+///
+/// - `begin`: the account, the kind of run, what it read.
+/// - `updating`: a product's fields before and as the run leaves them.
+/// - `deleting`: a product as it was, with its photos saved in the folder,
+///   before the delete is sent.
+/// - `recreating` (undo): a deleted product is about to be made again.
+/// - `created`: a product the run made (an undo's re-created product names the
+///   id it brings back).
+/// - `end`: the counts.
+///
+/// Undo decides each step against the live shop, so a line whose request
+/// never reached the server undoes to nothing.
+public struct RunEntry: Codable, Sendable, Equatable {
+    public enum Event: String, Codable, Sendable { case begin, updating, deleting, recreating, created, end }
+    public var event: Event
+    public var time: Double
+    public var header: RunHeader?
+    public var row: Int?
+    public var id: Int?
+    public var key: String?
+    public var byName: Bool?
+    /// `updating`: the fields before; `deleting`: the product as it was.
+    public var before: PushedProduct?
+    /// `updating`: the fields as the run leaves them; `created`: as made.
+    public var after: PushedProduct?
+    /// `deleting`: the saved photos, relative to the record's folder.
+    public var photos: [String]?
+    /// Content hashes of the photos (the link's), for a product made again.
+    public var photoHashes: [String]?
+    /// `recreating`/`created` by an undo: the deleted product it brings back.
+    public var restores: Int?
+    public var counts: [String: Int]?
+
+    public init(event: Event, id: Int? = nil, key: String? = nil, byName: Bool? = nil, row: Int? = nil) {
+        self.event = event
+        self.time = Date().timeIntervalSince1970
+        self.id = id
+        self.key = key
+        self.byName = byName
+        self.row = row
+    }
+}
+
+public struct RunHeader: Codable, Sendable, Equatable {
+    /// `import` or `undo`.
+    public var kind: String
+    /// The account's tag (the link store's file name): undo refuses another account.
+    public var account: String
+    public var server: String
+    /// The manifest, or for an undo the folder of the run it takes back.
+    public var source: String
+    public var started: Double
+
+    public init(kind: String, account: String, server: String, source: String) {
+        self.kind = kind
+        self.account = account
+        self.server = server
+        self.source = source
+        self.started = Date().timeIntervalSince1970
+    }
+}
+
+/// Writes a run's `run.jsonl`. A line that cannot be written throws: the write it
+/// announces must not be sent.
+public final class RunRecorder: @unchecked Sendable {
+    public static let fileName = "run.jsonl"
+    public let folder: URL
+    private let log: AppendLog
+    private let encoder = JSONEncoder()
+    private let client: OpenMarketClient
+    private let lock = NSLock()
+    private var pendingBegin: RunEntry?
+    /// Entries of this run already in the file: a run stopped or killed and run again
+    /// in the same folder is one run (a resumed undo reads what it already did).
+    public let existing: [RunEntry]
+    /// Whether this continues a run that did not end.
+    public let resumed: Bool
+
+    /// Opens the record in `folder`. A folder whose last run ended starts a new run in the
+    /// same file (`begin`); undo takes back the last run of a folder.
+    public init(folder: URL, header: RunHeader, client: OpenMarketClient) throws {
+        self.folder = folder
+        self.client = client
+        var lines: [RunEntry] = []
+        let decoder = JSONDecoder()
+        log = try AppendLog(url: folder.appendingPathComponent(Self.fileName)) { line in
+            if let entry = try? decoder.decode(RunEntry.self, from: line) { lines.append(entry) }
+        }
+        encoder.outputFormatting = .sortedKeys
+        let last = Self.lastRun(lines)
+        if last.isEmpty || last.contains(where: { $0.event == .end }) {
+            existing = []
+            resumed = false
+            // Written with the run's first step: a run that changes nothing leaves the file as it was.
+            var begin = RunEntry(event: .begin)
+            begin.header = header
+            pendingBegin = begin
+        } else {
+            existing = last
+            resumed = true
+        }
+    }
+
+    /// The entries of the last run in a file: from its last `begin`.
+    static func lastRun(_ lines: [RunEntry]) -> [RunEntry] {
+        guard let start = lines.lastIndex(where: { $0.event == .begin }) else { return [] }
+        return Array(lines[start...])
+    }
+
+    public func append(_ entry: RunEntry) throws {
+        let line = try encoder.encode(entry)
+        lock.lock()
+        defer { lock.unlock() }
+        if let begin = pendingBegin {
+            if entry.event == .end { return }
+            try log.append(try encoder.encode(begin), sync: false)
+            pendingBegin = nil
+        }
+        try log.append(line, sync: true)
+    }
+
+    /// Before an update is sent: the product's fields now and as the update leaves them.
+    func updating(id: Int, key: String, byName: Bool, row: Int, before: PushedProduct, after: PushedProduct) throws {
+        var entry = RunEntry(event: .updating, id: id, key: key, byName: byName, row: row)
+        entry.before = before
+        entry.after = after
+        try append(entry)
+    }
+
+    func created(id: Int, key: String, byName: Bool, row: Int, after: PushedProduct, photoHashes: [String]?,
+                 restores: Int? = nil) throws {
+        var entry = RunEntry(event: .created, id: id, key: key, byName: byName, row: row)
+        entry.after = after
+        entry.photoHashes = photoHashes
+        entry.restores = restores
+        try append(entry)
+    }
+
+    /// Before a delete is sent: the product and its photos are saved in the folder
+    /// (`deleted/<id>/N.jpg`), so that undo can make it again.
+    func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?) throws {
+        let detail = try client.product(id: id)
+        let photosFolder = folder.appendingPathComponent("deleted/\(id)", isDirectory: true)
+        try FileManager.default.createDirectory(at: photosFolder, withIntermediateDirectories: true)
+        var saved: [String] = []
+        for (index, image) in (detail.images ?? []).enumerated() {
+            let bytes = try client.download(image.url, maxBytes: ImagePrepSettings.maxDownloadBytes)
+            let ext = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
+            let name = "deleted/\(id)/\(index + 1).\(ext)"
+            try bytes.write(to: folder.appendingPathComponent(name), options: .atomic)
+            saved.append(name)
+        }
+        var entry = RunEntry(event: .deleting, id: id, key: key, byName: byName, row: row)
+        entry.before = ImportRun.pushed(detail.summary)
+        entry.photos = saved
+        entry.photoHashes = photoHashes
+        try append(entry)
+    }
+
+    func end(counts: [String: Int]) {
+        var entry = RunEntry(event: .end)
+        entry.counts = counts
+        try? append(entry)
+    }
+
+    /// Reads the record of the last run in a folder; nil when the folder has none.
+    public static func read(_ folder: URL) throws -> [RunEntry]? {
+        let url = folder.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data = try Data(contentsOf: url)
+        let decoder = JSONDecoder()
+        return lastRun(data.split(separator: 0x0A).compactMap { try? decoder.decode(RunEntry.self, from: Data($0)) })
+    }
+}
+
+extension PushedProduct {
+    /// The fields with `changes` applied (what an update leaves).
+    func applying(_ changes: ProductChanges) -> PushedProduct {
+        var result = self
+        if let name = changes.name { result.name = name }
+        if let description = changes.description { result.description = description }
+        if let price = changes.price { result.price = Money.text(Money.decimal(price)) }
+        if let currency = changes.currency { result.currency = currency }
+        if let discounted = changes.discountedPrice { result.discountedPrice = Money.text(Money.decimal(discounted)) }
+        if let stock = changes.stock { result.stock = stock }
+        return result
+    }
+
+    /// The fields that take `self` to `target`, as a PATCH body.
+    func changes(to target: PushedProduct) -> ProductChanges {
+        var changes = ProductChanges()
+        if name != target.name { changes.name = target.name }
+        if description != target.description { changes.description = target.description }
+        if price != target.price { changes.price = Money.double(Money.decimal(target.price)) }
+        if currency != target.currency { changes.currency = target.currency }
+        if discountedPrice != target.discountedPrice { changes.discountedPrice = Money.double(Money.decimal(target.discountedPrice)) }
+        if stock != target.stock { changes.stock = target.stock }
+        return changes
+    }
+
+    /// `price 31000 → 32000; stock 0 → 8`
+    func describeChanges(to target: PushedProduct) -> String {
+        var lines: [String] = []
+        if name != target.name { lines.append("name \(name) → \(target.name)") }
+        if description != target.description { lines.append("description \(SyncPlanner.short(description)) → \(SyncPlanner.short(target.description))") }
+        if price != target.price { lines.append("price \(price) → \(target.price)") }
+        if currency != target.currency { lines.append("currency \(currency) → \(target.currency)") }
+        if discountedPrice != target.discountedPrice { lines.append("discounted_price \(discountedPrice) → \(target.discountedPrice)") }
+        if stock != target.stock { lines.append("stock \(stock) → \(target.stock)") }
+        return lines.joined(separator: "; ")
+    }
+
+    var newProduct: NewProduct {
+        NewProduct(name: name, description: description, price: Money.double(Money.decimal(price)), currency: currency,
+                   discountedPrice: Money.double(Money.decimal(discountedPrice)), stock: stock)
+    }
+}
+
+extension Money {
+    /// Decimal text parsed back (the record keeps prices as exact text).
+    static func decimal(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
+}

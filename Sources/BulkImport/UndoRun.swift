@@ -1,0 +1,370 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+
+public struct UndoOptions: Sendable {
+    /// The report folder of the run to take back (it holds `run.jsonl`).
+    public var folder: URL
+    /// Also take back what changed since the run (a product edited after it).
+    public var force = false
+    /// Report what undo would do; nothing is written.
+    public var dryRun = false
+    /// The account's link store.
+    public var links: URL?
+    public var rate: Double?
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// Where the undo keeps its own record and report: `folder/undo`.
+    public var undoFolder: URL { folder.appendingPathComponent("undo", isDirectory: true) }
+}
+
+/// Takes back one recorded run: products it created are deleted, fields it updated
+/// restored, products it deleted made again with their saved photos, and the keys
+/// linked as they were. Each step is decided against the live shop, so a product
+/// changed since the run is left alone (and reported) unless `force`, and a step an
+/// interrupted undo already took is not taken twice. The undo records itself in the
+/// same form (`undo/run.jsonl`), so it can be taken back too.
+public final class UndoRun: @unchecked Sendable {
+    public let options: UndoOptions
+    let client: OpenMarketClient
+    let links: LinkStore?
+    let report: ImportReport?
+    let matcher: ServerMatcher
+    let limiter: RateLimiter
+    private var recorder: RunRecorder?
+    private var counts: [String: Int] = [:]
+    private let lock = NSLock()
+    private var stopReason: String?
+    /// Told after each step (done, total, failed).
+    public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
+
+    public init(options: UndoOptions, client: OpenMarketClient, report: ImportReport?) throws {
+        self.options = options
+        self.client = client
+        self.report = report
+        self.matcher = ServerMatcher(client: client)
+        self.limiter = RateLimiter(perSecond: options.rate)
+        do {
+            links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
+        } catch {
+            throw ImportStop(error.description)
+        }
+    }
+
+    public func stop(_ reason: String) {
+        lock.lock()
+        if stopReason == nil { stopReason = reason }
+        lock.unlock()
+    }
+
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopReason != nil
+    }
+
+    /// What undo would take back, in the order it does it (the run's last step first),
+    /// one step per product.
+    static func steps(_ entries: [RunEntry]) -> [RunEntry] {
+        var seen = Set<Int>()
+        var steps: [RunEntry] = []
+        for entry in entries.reversed() {
+            guard let id = entry.id, [.created, .updating, .deleting].contains(entry.event) else { continue }
+            // A product made and then deleted by the same run (replaced twice) is one step.
+            if seen.insert(id).inserted { steps.append(entry) }
+        }
+        return steps
+    }
+
+    /// Blocking: call from a thread of its own. Throws `ImportStop` when the run cannot
+    /// be undone at all (no record, another account, already undone).
+    public func run() throws -> ImportSummary {
+        let started = Date()
+        let folder = options.folder
+        guard let entries = try RunRecorder.read(folder), let header = entries.first(where: { $0.event == .begin })?.header else {
+            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: 2)
+        }
+        let account = ImportRun.accountTag(options.links)
+        guard header.account == account else {
+            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: 2)
+        }
+        var mine = try RunRecorder.read(options.undoFolder) ?? []
+        let runStarted = header.started
+        if let undoStarted = mine.first?.header?.started, undoStarted < runStarted {
+            // The folder holds a later run than the one this undo took back: keep that undo aside.
+            let aside = options.folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
+            try FileManager.default.moveItem(at: options.undoFolder, to: aside)
+            mine = []
+        }
+        if mine.contains(where: { $0.event == .end }) && !options.dryRun {
+            throw ImportStop("already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)", exitCode: 0)
+        }
+        if !options.dryRun {
+            do {
+                let recorder = try RunRecorder(folder: options.undoFolder,
+                                               header: RunHeader(kind: "undo", account: account, server: header.server, source: folder.path),
+                                               client: client)
+                self.recorder = recorder
+                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: "undo", started: Date(), source: folder.path),
+                                    resumed: recorder.resumed)
+            } catch {
+                throw ImportStop("cannot record the undo in \(options.undoFolder.path): \(error)")
+            }
+        }
+        // What an interrupted attempt of this undo already did.
+        var remade: [Int: Int] = [:]
+        var remaking = Set<Int>()
+        var done = Set<Int>()
+        for entry in mine {
+            if entry.event == .recreating, let old = entry.restores { remaking.insert(old) }
+            if entry.event == .created, let old = entry.restores, let id = entry.id { remade[old] = id }
+            if (entry.event == .deleting || entry.event == .updating), let id = entry.id { done.insert(id) }
+        }
+
+        let steps = Self.steps(entries)
+        var failed = 0
+        for (index, step) in steps.enumerated() {
+            if isStopping { break }
+            var outcome: RowOutcome
+            do {
+                switch step.event {
+                case .created: outcome = try undoCreate(step, doneBefore: done.contains(step.id ?? 0))
+                case .updating: outcome = try undoUpdate(step, doneBefore: done.contains(step.id ?? 0))
+                default: outcome = try undoDelete(step, remade: remade[step.id ?? 0], remaking: remaking.contains(step.id ?? 0))
+                }
+            } catch {
+                if error is RecordFailure { stop("\(error)") }
+                outcome = row(step, .failed)
+                outcome.error = "\(error)"
+            }
+            if outcome.isFailure { failed += 1 }
+            lock.lock()
+            counts[outcome.status.rawValue, default: 0] += 1
+            lock.unlock()
+            report?.add(outcome)
+            onProgress?(index + 1, steps.count, failed)
+        }
+
+        lock.lock()
+        var summary = ImportSummary(server: header.server, mode: .sync, dryRun: options.dryRun,
+                                    journal: options.undoFolder.appendingPathComponent(RunRecorder.fileName).path)
+        summary.counts = counts
+        summary.rows = steps.count
+        summary.stopped = stopReason
+        lock.unlock()
+        summary.undoes = folder.path
+        summary.links = options.links?.path
+        summary.seconds = Date().timeIntervalSince(started)
+        if stopReason == nil {
+            recorder?.end(counts: summary.counts)
+            if recorder != nil { try? links?.finishRun(folder: options.undoFolder.path, counts: summary.counts) }
+        }
+        return summary
+    }
+
+    /// A record line that cannot be written: the request it announces is not sent, and the undo stops.
+    struct RecordFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func record(_ body: () throws -> Void) throws {
+        do { try body() } catch { throw RecordFailure(description: "not sent: the undo's record cannot be written (\(error))") }
+    }
+
+    private func row(_ step: RunEntry, _ status: RowOutcome.Status, name: String = "") -> RowOutcome {
+        RowOutcome(row: step.row ?? 0, key: step.byName == true ? "" : (step.key ?? ""), name: name, status: status,
+                   productID: step.id)
+    }
+
+    /// The product as the shop has it now; nil when it is gone.
+    private func live(_ id: Int) throws -> ProductSummary? {
+        do {
+            return try client.product(id: id).summary
+        } catch {
+            if error.status == 404 { return nil }
+            throw error
+        }
+    }
+
+    /// A product the run created: deleted, unless it changed since.
+    private func undoCreate(_ step: RunEntry, doneBefore: Bool) throws -> RowOutcome {
+        let id = step.id ?? 0
+        var outcome = row(step, .unchanged, name: step.after?.name ?? "")
+        guard let product = try live(id) else {
+            if doneBefore { outcome.status = .deleted; outcome.note = "deleted by an earlier attempt of this undo" } else {
+                outcome.note = "product \(id), created by the run, is already gone"
+            }
+            return outcome
+        }
+        let now = ImportRun.pushed(product)
+        if let after = step.after, now != after {
+            let changed = after.describeChanges(to: now)
+            if !options.force {
+                outcome.status = .skipped
+                outcome.note = "changed since the run (\(changed)): left alone; undo --force deletes it anyway"
+                return outcome
+            }
+            outcome.note = "changed since the run (\(changed)); deleted because of --force"
+        }
+        outcome.thumbnail = product.thumbnail
+        if options.dryRun {
+            outcome.status = .wouldDelete
+            return outcome
+        }
+        var link: ProductLink?
+        if let key = step.key { link = try links?.link(key) }
+        limiter.acquire()
+        try record { try recorder?.deleting(id: id, key: step.key, byName: step.byName ?? false, row: step.row ?? 0,
+                                           photoHashes: link?.photos ?? step.photoHashes) }
+        try client.delete(id: id)
+        if let link, link.productID == id { try links?.remove(link.key) }
+        outcome.status = .deleted
+        outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
+        if outcome.note?.isEmpty == true { outcome.note = nil }
+        return outcome
+    }
+
+    /// A product the run updated: the fields back as they were, unless it changed since.
+    private func undoUpdate(_ step: RunEntry, doneBefore: Bool) throws -> RowOutcome {
+        let id = step.id ?? 0
+        guard let before = step.before, let after = step.after else { return row(step, .skipped) }
+        var outcome = row(step, .unchanged, name: before.name)
+        guard let product = try live(id) else {
+            outcome.status = .skipped
+            outcome.note = "product \(id) is no longer in the shop: nothing to restore"
+            return outcome
+        }
+        outcome.thumbnail = product.thumbnail
+        let now = ImportRun.pushed(product)
+        if now == before {
+            if doneBefore { outcome.status = .restored; outcome.note = "restored by an earlier attempt of this undo" } else {
+                outcome.note = "already as before the run"
+            }
+            return outcome
+        }
+        if now != after {
+            let changed = after.describeChanges(to: now)
+            if !options.force {
+                outcome.status = .skipped
+                outcome.note = "changed since the run (\(changed)): left alone; undo --force restores it anyway"
+                return outcome
+            }
+            outcome.note = "changed since the run (\(changed)); restored because of --force"
+        }
+        outcome.changes = now.describeChanges(to: before)
+        if options.dryRun {
+            outcome.status = .wouldRestore
+            return outcome
+        }
+        limiter.acquire()
+        try record { try recorder?.updating(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
+                                           before: now, after: before) }
+        _ = try client.edit(id: id, now.changes(to: before))
+        if let key = step.key, var link = try links?.link(key), link.productID == id {
+            link.pushed = before
+            link.updatedAt = Date()
+            try links?.save(link)
+        }
+        outcome.status = .restored
+        return outcome
+    }
+
+    /// A product the run deleted: made again from what was saved, and its key linked to it.
+    private func undoDelete(_ step: RunEntry, remade: Int?, remaking: Bool) throws -> RowOutcome {
+        let id = step.id ?? 0
+        guard let before = step.before else { return row(step, .skipped) }
+        var outcome = row(step, .unchanged, name: before.name)
+        if try live(id) != nil {
+            outcome.note = "product \(id) is still in the shop: the run did not delete it"
+            return outcome
+        }
+        if let remade {
+            outcome.status = .created
+            outcome.productID = remade
+            outcome.note = "product \(id) made again as \(remade) by an earlier attempt of this undo"
+            return outcome
+        }
+        var draft = ProductDraft(row: step.row ?? 0, key: step.key, id: nil, name: before.name, description: before.description,
+                                 price: Money.decimal(before.price), currency: before.currency,
+                                 discountedPrice: Money.decimal(before.discountedPrice), stock: before.stock, images: [])
+        draft.given = ProductDraft.allFields
+        if remaking {
+            // An earlier attempt sent the register and was cut off: look before sending again.
+            switch matcher.look(draft) {
+            case .success(let found?):
+                try relink(step, id: found.id, restores: id, product: found)
+                outcome.status = .created
+                outcome.productID = found.id
+                outcome.note = "product \(id) made again as \(found.id) (found on the server: an earlier attempt's answer was lost)"
+                return outcome
+            case .success(nil): break
+            case .failure(let error): throw error
+            }
+        }
+        if !options.force, let key = step.key, let other = try otherProduct(of: key, than: id) {
+            outcome.status = .skipped
+            outcome.note = "the key \(key) is now product \(other): \(id) is not made again (undo --force makes it anyway)"
+            return outcome
+        }
+        let files = step.photos ?? []
+        guard !files.isEmpty else {
+            outcome.status = .failed
+            outcome.error = "no saved photos for product \(id): it cannot be made again"
+            return outcome
+        }
+        if options.dryRun {
+            outcome.status = .wouldCreate
+            outcome.note = "would make product \(id) again with its \(files.count) saved photos"
+            return outcome
+        }
+        let images = try files.map { name in
+            let data = try Data(contentsOf: options.folder.appendingPathComponent(name))
+            return UploadImage(data: data, filename: (name as NSString).lastPathComponent,
+                               mimeType: name.hasSuffix(".png") ? "image/png" : "image/jpeg")
+        }
+        var intent = RunEntry(event: .recreating, id: nil, key: step.key, byName: step.byName, row: step.row)
+        intent.restores = id
+        limiter.acquire()
+        try record { try recorder?.append(intent) }
+        let made: ProductDetail
+        switch register(before.newProduct, images: images) {
+        case .success(let detail):
+            made = detail
+        case .failure(let error):
+            guard error.isAmbiguous, case .success(let found?) = matcher.look(draft) else { throw error }
+            try relink(step, id: found.id, restores: id, product: found)
+            outcome.status = .created
+            outcome.productID = found.id
+            outcome.note = "product \(id) made again as \(found.id) (the answer was lost; found on the server)"
+            return outcome
+        }
+        _ = matcher.claim(made.id, row: step.row ?? 0)
+        try relink(step, id: made.id, restores: id, product: made.summary)
+        outcome.status = .created
+        outcome.productID = made.id
+        outcome.thumbnail = made.summary.thumbnail
+        outcome.note = "product \(id) made again as \(made.id) with its \(images.count) saved photos"
+        return outcome
+    }
+
+    private func register(_ product: NewProduct, images: [UploadImage]) -> Result<ProductDetail, OpenMarketError> {
+        do { return .success(try client.register(product, images: images)) } catch { return .failure(error) }
+    }
+
+    /// The live product other than `id` that `key` is linked to now, if any.
+    private func otherProduct(of key: String, than id: Int) throws -> Int? {
+        guard let link = try links?.link(key), let other = link.productID, other != id else { return nil }
+        return try live(other) != nil ? other : nil
+    }
+
+    private func relink(_ step: RunEntry, id: Int, restores: Int, product: ProductSummary) throws {
+        try record { try recorder?.created(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
+                                          after: ImportRun.pushed(product), photoHashes: step.photoHashes, restores: restores) }
+        if let key = step.key {
+            try links?.save(ProductLink(key: key, byName: step.byName ?? false, productID: id, state: .linked,
+                                        pushed: ImportRun.pushed(product), photos: step.photoHashes))
+        }
+    }
+}

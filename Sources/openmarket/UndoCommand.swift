@@ -1,0 +1,152 @@
+import ArgumentParser
+import BulkImport
+import Foundation
+import ShopState
+
+struct UndoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Take back a run of import (or of undo): products it created deleted, fields restored, deleted products made again.",
+        discussion: """
+            REPORT_DIR is the report folder of the run (printed at its end, listed by \
+            `openmarket runs`). A run that wrote to the shop recorded there what it did \
+            (run.jsonl, and the photos of the products it deleted). Undo:
+              - deletes the products the run created,
+              - puts back the fields the run updated, as they were before it,
+              - makes again the products the run deleted, with their saved photos, and links \
+            their keys to them.
+            Each product is checked first: one changed since the run (its fields differ from \
+            what the run left) is left alone and reported, unless --force.
+
+            Undo records itself in REPORT_DIR/undo (report and run.jsonl): stopped or crashed, \
+            run the same command again to finish it, nothing is done twice. An undo can itself \
+            be undone: openmarket undo REPORT_DIR/undo.
+
+            Give the same server and credentials as the run (undo refuses another account).
+
+            Exit codes: 0 everything taken back (or it already was); 1 some products were left \
+            alone or failed (see the report); 2 no record in REPORT_DIR or another account; 3 \
+            the server is unreachable or refused the credentials.
+            """)
+
+    @Argument(help: ArgumentHelp("The report folder of the run to take back.", valueName: "REPORT_DIR"))
+    var folder: String
+
+    @OptionGroup var server: ServerOptions
+
+    @Flag(name: .long, help: "Also take back products changed since the run.")
+    var force = false
+
+    @Flag(name: .customLong("dry-run"), help: "Report what undo would do; nothing is written.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("At most this many requests per second.", valueName: "R"))
+    var rate: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
+    var links: String?
+
+    @Flag(name: .long, help: "No progress line.")
+    var quiet = false
+
+    func run() async throws {
+        let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
+            Console.error("openmarket undo: \(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing")
+            throw ExitCode(2)
+        }
+        let connection = try await Connection.open(server)
+        var options = UndoOptions(folder: folderURL)
+        options.force = force
+        options.dryRun = dryRun
+        options.rate = rate
+        options.links = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
+        let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(ImportCommand.timestamp())") : options.undoFolder
+        let report: ImportReport
+        do {
+            report = try ImportReport(directory: reportURL, manifest: folderURL, source: "undo of \(folderURL.lastPathComponent)")
+        } catch {
+            await connection.close()
+            Console.error("openmarket undo: cannot write the report in \(reportURL.path): \(error)")
+            throw ExitCode(2)
+        }
+        let client = connection.client
+        let settings = options
+        let progress = Progress(quiet: quiet, json: false)
+        let summary: ImportSummary
+        do {
+            summary = try await ImportCommand.onThread {
+                try ImportCommand.preflight(client, dryRun: settings.dryRun)
+                let undo = try UndoRun(options: settings, client: client, report: report)
+                undo.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+                let signals = ImportCommand.stopOnSignals { undo.stop("stopped by a signal") }
+                defer { signals.forEach { $0.cancel() } }
+                do {
+                    return try undo.run()
+                } catch let stop as ImportStop {
+                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
+                }
+            }
+        } catch let failure as CommandFailure where failure.exitCode == 0 {
+            await connection.close()
+            Console.line(failure.description)
+            return
+        } catch {
+            await connection.close()
+            throw reportFailure(error)
+        }
+        await connection.close()
+        progress.finish()
+        try report.finish(summary)
+        ImportCommand.printSummary(summary, failures: report.failures, report: reportURL, json: false, command: CommandLine.arguments)
+        if summary.failed > 0 || summary.stopped != nil || (summary.counts["skipped"] ?? 0) > 0 { throw ExitCode(1) }
+    }
+}
+
+struct RunsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "List the import and undo runs of an account, newest first, with their report folders.",
+        discussion: """
+            Each line: when the run started, import or undo, what it read (the manifest, or \
+            the run an undo took back), its counts (or "did not finish"), and the report \
+            folder to give `openmarket undo`. Dry runs are not listed (they change nothing).
+            """)
+
+    @OptionGroup var server: ServerOptions
+
+    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
+    var links: String?
+
+    @Option(name: .long, help: "Show at most this many runs.")
+    var limit = 50
+
+    func run() async throws {
+        let connection = try await Connection.open(server)
+        let url = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
+        await connection.close()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Console.line("No runs recorded for this account yet.")
+            return
+        }
+        let runs: [RecordedRun]
+        do {
+            runs = try LinkStore(url: url).runs(limit: limit)
+        } catch {
+            Console.error("openmarket runs: \(error)")
+            throw ExitCode(1)
+        }
+        if runs.isEmpty { Console.line("No runs recorded for this account yet.") }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        for run in runs {
+            let counts = run.counts.map { counts in
+                counts.isEmpty ? "nothing to do" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            } ?? "did not finish (run it again to finish)"
+            let source = run.kind == "undo" ? "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)" : URL(fileURLWithPath: run.source).lastPathComponent
+            Console.line("\(formatter.string(from: run.started))  \(run.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(source): \(counts)")
+            Console.line("    \(run.folder)")
+        }
+    }
+}
