@@ -69,12 +69,14 @@ extension ImportRun {
     private func record(_ item: WorkItem, id: Int, product: ProductSummary?, photos: [String]?, created: Bool = false) -> String? {
         do {
             try journal.record(.done, key: item.key, hash: item.hash, row: item.draft.row, id: id)
-            try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
-                                        pushed: product.map(Self.pushed), photos: photos))
+            // The record first: a crash before the link is saved leaves a pending link, which the
+            // next run resolves without recording the product again.
             if created, let product {
                 try recorder?.created(id: id, key: item.key, byName: item.byName, row: item.draft.row,
                                       after: Self.pushed(product), photoHashes: photos)
             }
+            try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
+                                        pushed: product.map(Self.pushed), photos: photos))
         } catch {
             stop("\(error)")
             return "\(error); the next run finds the product on the server and links it"
@@ -197,6 +199,11 @@ extension ImportRun {
         var outcome = unchangedOutcome(item)
         guard item.decision.relink else { return outcome }
         do {
+            if item.decision.madeByInterruptedRun, let live = item.decision.live {
+                // Made by a run whose answer was lost: taken back with this run.
+                try recorder?.created(id: id, key: item.key, byName: item.byName, row: item.draft.row,
+                                      after: Self.pushed(live), photoHashes: item.photoHashes)
+            }
             try links?.save(ProductLink(key: item.key, byName: item.byName, productID: id, state: .linked,
                                         pushed: item.decision.live.map(Self.pushed), photos: nil))
         } catch {

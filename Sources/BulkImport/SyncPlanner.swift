@@ -47,6 +47,8 @@ struct RowDecision: Sendable {
     var adopted = false
     /// Whether the link store must be written even when nothing is sent.
     var relink = false
+    /// The product is one an interrupted run created (its answer lost): this run records it as created.
+    var madeByInterruptedRun = false
     var link: ProductLink?
     var note: String?
     /// The live product the row was compared with.
@@ -180,6 +182,7 @@ final class SyncPlanner {
             // An earlier run sent this create and lost the answer: the product is there.
             var decision = try compare(draft, product)
             decision.relink = true
+            decision.madeByInterruptedRun = true
             decision.link = link
             decision.note = "found the product an interrupted run created (\(product.id)); not created again"
             return decision

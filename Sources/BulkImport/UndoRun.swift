@@ -193,6 +193,7 @@ public final class UndoRun: @unchecked Sendable {
         let id = step.id ?? 0
         var outcome = row(step, .unchanged, name: step.after?.name ?? "")
         guard let product = try live(id) else {
+            if let key = step.key, let link = try links?.link(key), link.productID == id { try links?.remove(key) }
             if doneBefore { outcome.status = .deleted; outcome.note = "deleted by an earlier attempt of this undo" } else {
                 outcome.note = "product \(id), created by the run, is already gone"
             }
@@ -239,6 +240,10 @@ public final class UndoRun: @unchecked Sendable {
         outcome.thumbnail = product.thumbnail
         let now = ImportRun.pushed(product)
         if now == before {
+            if doneBefore, let key = step.key, var link = try links?.link(key), link.productID == id, link.pushed != before {
+                link.pushed = before
+                try links?.save(link)
+            }
             if doneBefore { outcome.status = .restored; outcome.note = "restored by an earlier attempt of this undo" } else {
                 outcome.note = "already as before the run"
             }
@@ -280,7 +285,9 @@ public final class UndoRun: @unchecked Sendable {
             outcome.note = "product \(id) is still in the shop: the run did not delete it"
             return outcome
         }
-        if let remade {
+        if let remade, let product = try live(remade) {
+            // The attempt may have been cut off before it linked the key.
+            try link(step, to: remade, product: product)
             outcome.status = .created
             outcome.productID = remade
             outcome.note = "product \(id) made again as \(remade) by an earlier attempt of this undo"
@@ -362,9 +369,13 @@ public final class UndoRun: @unchecked Sendable {
     private func relink(_ step: RunEntry, id: Int, restores: Int, product: ProductSummary) throws {
         try record { try recorder?.created(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
                                           after: ImportRun.pushed(product), photoHashes: step.photoHashes, restores: restores) }
-        if let key = step.key {
-            try links?.save(ProductLink(key: key, byName: step.byName ?? false, productID: id, state: .linked,
-                                        pushed: ImportRun.pushed(product), photos: step.photoHashes))
-        }
+        try link(step, to: id, product: product)
+    }
+
+    /// The step's key names the product made again (done again when a crash cut it off).
+    private func link(_ step: RunEntry, to id: Int, product: ProductSummary) throws {
+        guard let key = step.key, try links?.link(key)?.productID != id else { return }
+        try links?.save(ProductLink(key: key, byName: step.byName ?? false, productID: id, state: .linked,
+                                    pushed: ImportRun.pushed(product), photos: step.photoHashes))
     }
 }

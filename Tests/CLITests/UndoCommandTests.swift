@@ -1,0 +1,97 @@
+import Foundation
+import OpenMarketAPI
+import Testing
+import TestSupport
+
+@Suite("openmarket undo and runs", .serialized)
+struct UndoCommandTests {
+    static func account(_ sandbox: TestSandbox) -> [String] {
+        ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+    }
+
+    @Test("kill -9 during undo, then the same command again: exactly once; an undo of the undo too; runs lists them newest first")
+    func killedUndo() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 15 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 120)
+        let created = files.directory.appendingPathComponent("report-created")
+        let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--report", created.path] + Self.account(sandbox))
+        #expect(first.status == 0 && first.stdout.contains("To take this run back: openmarket undo \(created.path)"), "\(first.stdout)\(first.stderr)")
+        #expect(try await allProducts(sandbox).count == 120)
+
+        // Take the import back (120 deletes), killed at two random moments, then finished.
+        var generator = SplitMix(seed: 7)
+        let undo = ["undo", created.path] + Self.account(sandbox)
+        var left: [Int] = []
+        for _ in 1...2 {
+            let child = try CLIProcess(undo)
+            try await Task.sleep(for: .milliseconds(400 + Int(generator.next() % 1200)))
+            child.signal(SIGKILL)
+            _ = try await child.exit()
+            left.append(try await allProducts(sandbox).count)
+        }
+        #expect(left.contains { $0 > 0 && $0 < 120 }, "a kill landed in the middle of the undo: \(left)")
+        let finished = try await CLIProcess.run(undo)
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        #expect(finished.stdout.contains("deleted"), "\(finished.stdout)")
+        #expect(try await allProducts(sandbox).isEmpty, "every product the import made is gone")
+        let again = try await CLIProcess.run(undo)
+        #expect(again.status == 0 && again.stdout.contains("already undone"), "\(again.stdout)\(again.stderr)")
+
+        // Take the undo back: the 120 made again from the saved photos, killed three times.
+        let redo = ["undo", created.appendingPathComponent("undo").path] + Self.account(sandbox)
+        for _ in 1...3 {
+            let child = try CLIProcess(redo)
+            try await Task.sleep(for: .milliseconds(400 + Int(generator.next() % 1500)))
+            child.signal(SIGKILL)
+            _ = try await child.exit()
+            let names = try await allProducts(sandbox).map(\.name)
+            #expect(Set(names).count == names.count, "no product made twice after a kill")
+        }
+        let remade = try await CLIProcess.run(redo)
+        #expect(remade.status == 0, "\(remade.stdout)\(remade.stderr)")
+        let products = try await allProducts(sandbox)
+        #expect(products.count == 120 && Set(products.map(\.name)).count == 120, "\(products.count) products")
+        for product in products {
+            let i = try #require(Int(product.name.dropFirst("Item number ".count)))
+            #expect(product.price == Double(1000 + i) && product.stock == i % 7)
+        }
+        // The keys are linked to the products made again: the sheet changes nothing.
+        let sync = try await CLIProcess.run(importArguments(manifest, sandbox))
+        #expect(sync.status == 0 && sync.stdout.contains("120 unchanged"), "\(sync.stdout)\(sync.stderr)")
+
+        let runs = try await CLIProcess.run(["runs"] + Self.account(sandbox))
+        #expect(runs.status == 0)
+        let lines = runs.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+        #expect(lines.count == 4, "\(runs.stdout)")
+        #expect(lines.first?.contains("import products.csv: 120 unchanged") == true, "newest first: \(runs.stdout)")
+        #expect(lines.dropFirst().first?.contains("undo   undo of undo: 120 created") == true, "\(runs.stdout)")
+        #expect(lines.last?.contains("import products.csv: 120 created") == true, "\(runs.stdout)")
+        #expect(!runs.stdout.contains(sandbox.demo.secret) && !runs.stdout.contains(sandbox.demo.identifier))
+        await sandbox.stop()
+    }
+
+    @Test("undo refuses a folder without a record and another account; --delete-missing over the cap exits 1 with the count")
+    func refusals() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let none = try await CLIProcess.run(["undo", files.directory.path] + Self.account(sandbox))
+        #expect(none.status == 2 && none.stderr.contains("has no record of a run"), "\(none.stderr)")
+
+        let manifest = try writeManifest(files, rows: 4)
+        let report = files.directory.appendingPathComponent("report-a")
+        _ = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--report", report.path] + Self.account(sandbox))
+        let other = ["--server", sandbox.url, "--identifier", sandbox.other.identifier, "--secret", sandbox.other.secret]
+        let wrong = try await CLIProcess.run(["undo", report.path] + other)
+        #expect(wrong.status == 2 && wrong.stderr.contains("another account"), "\(wrong.stderr)")
+
+        let two = try writeManifest(files, rows: 2, name: "two.csv")
+        let refused = try await CLIProcess.run(importArguments(two, sandbox, ["--delete-missing"]))
+        #expect(refused.status == 1 && refused.stderr.contains("would delete 2 products") && refused.stderr.contains("--max-deletes 0"),
+                "\(refused.stdout)\(refused.stderr)")
+        #expect(try await allProducts(sandbox).count == 4)
+        await sandbox.stop()
+    }
+}
