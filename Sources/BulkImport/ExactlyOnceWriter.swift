@@ -26,6 +26,7 @@ extension ImportRun {
             var outcome = outcome(item, status: .wouldCreate)
             outcome.imagesBefore = item.before
             outcome.imagesAfter = item.after
+            outcome.photo = item.images.first?.data
             outcome.note = item.decision.note
             return outcome
         case .update(let id, let changes):
@@ -95,6 +96,7 @@ extension ImportRun {
         var outcome = outcome(item, status: .created)
         outcome.imagesBefore = item.before
         outcome.imagesAfter = item.after
+        outcome.photo = item.images.first?.data
         outcome.note = item.decision.note
         // An earlier run of this manifest sent this row without hearing back: look first.
         if case .sent? = journal.state(of: item.key) {
@@ -222,6 +224,7 @@ extension ImportRun {
         var outcome = outcome(item, status: .replaced)
         outcome.imagesBefore = item.before
         outcome.imagesAfter = item.after
+        outcome.photo = item.images.first?.data
         var newID: Int?
         if item.decision.link?.state == .pending {
             // An interrupted replacement may have made the new product already.

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import ImagePrep
 import Manifest
 import Mustache
 
@@ -28,9 +29,16 @@ public final class ImportReport: @unchecked Sendable {
     private var groups: [RowOutcome.Status: [RowOutcome]] = [:]
     private var groupCounts: [RowOutcome.Status: Int] = [:]
     private var productCount = 0
+    /// Makes the thumbnails (used under `lock`).
+    private var codec: JPEGCodec?
 
     /// What the rows came from, as the report's title names it.
     public let source: String
+    /// Longest edge of the thumbnails the report keeps in `thumbnails/`.
+    public static let thumbnailEdge = 96
+    /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
+    /// so that report.html needs no server to show it. Called by `finish`.
+    public var fetchThumbnail: (@Sendable (String) -> [UInt8]?)?
 
     /// `source` names where the rows came from (default: the manifest's file name).
     public init(directory: URL, manifest: URL, source: String? = nil) throws {
@@ -72,7 +80,13 @@ public final class ImportReport: @unchecked Sendable {
         } else {
             productCount += 1
             groupCounts[row.status, default: 0] += 1
-            if groups[row.status, default: []].count < Self.htmlProductLimit { groups[row.status, default: []].append(row) }
+            if groups[row.status, default: []].count < Self.htmlProductLimit {
+                var kept = row
+                if let photo = row.photo, let small = thumbnail(of: Array(photo)) { kept.localThumbnail = saveThumbnail(small, for: row) }
+                kept.photo = nil
+                kept.values = [:]
+                groups[row.status, default: []].append(kept)
+            }
         }
     }
 
@@ -93,7 +107,43 @@ public final class ImportReport: @unchecked Sendable {
         out.write(Data("\n]\n}\n".utf8))
         try out.close()
         try? FileManager.default.removeItem(at: rowsFile)
+        fetchMissingThumbnails()
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
+    }
+
+    /// A JPEG at most `thumbnailEdge` pixels long, of a JPEG or PNG; nil for anything else.
+    private func thumbnail(of image: [UInt8]) -> [UInt8]? {
+        if codec == nil { codec = try? JPEGCodec() }
+        guard let codec else { return nil }
+        return try? Thumbnailer.thumbnail(of: image, maxEdge: Self.thumbnailEdge, codec: codec)
+    }
+
+    /// Writes a thumbnail into `thumbnails/`; returns its path relative to the report.
+    private func saveThumbnail(_ jpeg: [UInt8], for row: RowOutcome) -> String? {
+        let name = "thumbnails/\(row.row)-\(row.productID ?? 0)-\(row.status.rawValue).jpg"
+        let url = directory.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(jpeg).write(to: url)
+            return name
+        } catch {
+            return nil
+        }
+    }
+
+    /// Rows shown with a picture that has none yet: their server thumbnail, made small
+    /// and kept in the folder (the report never points at a server).
+    private func fetchMissingThumbnails() {
+        guard let fetch = fetchThumbnail else { return }
+        for status in Self.sectionOrder where status != .unchanged && status != .skipped {
+            guard var rows = groups[status] else { continue }
+            for index in rows.indices where rows[index].localThumbnail == nil {
+                guard let url = rows[index].thumbnail, url.hasPrefix("http://") || url.hasPrefix("https://"),
+                      let bytes = fetch(url), let small = thumbnail(of: bytes) else { continue }
+                rows[index].localThumbnail = saveThumbnail(small, for: rows[index])
+            }
+            groups[status] = rows
+        }
     }
 
     static func sizes(_ before: [Int], _ after: [Int]) -> String {
@@ -133,9 +183,7 @@ public final class ImportReport: @unchecked Sendable {
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
                                    "images": images, "changes": row.changes ?? "", "note": row.note ?? ""]
         if let id = row.productID { item["product_id"] = id }
-        if let thumbnail = row.thumbnail, thumbnail.hasPrefix("http://") || thumbnail.hasPrefix("https://") {
-            item["thumbnail"] = thumbnail
-        }
+        if let thumbnail = row.localThumbnail { item["thumbnail"] = thumbnail }
         return item
     }
 

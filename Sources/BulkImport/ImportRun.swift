@@ -82,10 +82,7 @@ public final class ImportRun: @unchecked Sendable {
             let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.configuration.server.absoluteString,
                                    source: options.manifest.path)
             do {
-                let recorder = try RunRecorder(folder: folder, header: header, client: client)
-                self.recorder = recorder
-                try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
-                                    resumed: recorder.resumed)
+                recorder = try RunRecorder(folder: folder, header: header, client: client)
             } catch {
                 throw ImportStop("cannot record the run for undo in \(folder.path): \(error)")
             }
@@ -199,6 +196,15 @@ public final class ImportRun: @unchecked Sendable {
         if let listed {
             (missing, deletesRefused) = try missingProducts(listed, planner)
             lock.lock(); total += missing.count; lock.unlock()
+        }
+        // Listed by `openmarket runs` once it may write (not when refused before).
+        if let recorder, let folder = options.record {
+            do {
+                try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
+                                    resumed: recorder.resumed)
+            } catch {
+                throw ImportStop(error.description)
+            }
         }
 
         let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)

@@ -108,6 +108,11 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     public var changedFields: [String] = []
     public var stockToZero = false
     public var photosDiffer = false
+    /// The row's first prepared photo (JPEG), from which the report makes the thumbnail
+    /// it keeps (not in report.json).
+    public var photo: Data?
+    /// Where the report saved `preview`, relative to its folder.
+    public var localThumbnail: String?
 
     enum CodingKeys: String, CodingKey {
         case row, key, name, status

@@ -17,4 +17,22 @@ public enum Thumbnailer {
             height: max(1, min(decoded.height, Int((Double(decoded.height) * ratio).rounded()))))
         return try codec.encode(target, quality: quality)
     }
+
+    /// A JPEG thumbnail of a JPEG or PNG (a PNG is decoded within `pixelBudget`); nil
+    /// for anything else. A JPEG already small enough is returned as it is.
+    public static func thumbnail(of bytes: [UInt8], maxEdge: Int, quality: Int = 75, codec: JPEGCodec,
+                                 pixelBudget: Int = 40_000_000) throws -> [UInt8]? {
+        switch ImageFormat.sniff(bytes) {
+        case .jpeg:
+            return try thumbnail(ofJPEG: bytes, maxEdge: maxEdge, quality: quality, codec: codec) ?? bytes
+        case .png:
+            let decoded = try PNGDecoder.decode(bytes, pixelBudget: pixelBudget)
+            let ratio = min(1, Double(maxEdge) / Double(max(decoded.width, decoded.height)))
+            let target = decoded.downscaled(toWidth: max(1, Int((Double(decoded.width) * ratio).rounded())),
+                                            height: max(1, Int((Double(decoded.height) * ratio).rounded())))
+            return try codec.encode(target, quality: quality)
+        default:
+            return nil
+        }
+    }
 }

@@ -226,9 +226,17 @@ struct ImportCommand: AsyncParsableCommand {
             }
             throw reportFailure(error)
         }
-        await connection.close()
         progress.finish()
-        try report.finish(summary)
+        // Thumbnails the run did not make are fetched from the server now, while it is
+        // there (the built-in sandbox stops with the command): the report stands alone.
+        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        do {
+            try await ImportCommand.onThread { try report.finish(summary) }
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
         Self.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")

@@ -61,7 +61,7 @@ final class CLIProcess: Sendable {
         throw CLIFailure("timed out; stdout so far: \(stdout)")
     }
 
-    func exit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    func exit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {

@@ -40,6 +40,18 @@ struct ImportCommandTests {
             .appendingPathComponent("samples")
     }
 
+    /// Every picture of the report is a small JPEG in its folder; none points at a server.
+    static func expectStandalone(_ html: String, in folder: URL, pictures: Int) throws {
+        let sources = html.components(separatedBy: "<img src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(sources.count == pictures, "\(sources.count) pictures in the report")
+        for source in sources {
+            #expect(source.hasPrefix("thumbnails/"), "\(source)")
+            let data = try Data(contentsOf: folder.appendingPathComponent(String(source)))
+            #expect(data.starts(with: [0xFF, 0xD8]) && data.count < 20_000, "\(source): \(data.count) bytes")
+        }
+        #expect(!html.contains("src=\"http"))
+    }
+
     @Test("all samples imported; every product matches its row; a re-run changes nothing")
     func samples() async throws {
         let sandbox = try await TestSandbox.start()
@@ -81,13 +93,26 @@ struct ImportCommandTests {
         let cupDetail = try await curl(["\(sandbox.url)/api/products/\(cup.id)"]).decode(ProductDetail.self)
         let first = try await curl([try #require(cupDetail.images?.first?.url)])
         #expect(first.body.count <= 307_200 && first.body.count > 100_000)
-        // The HTML report lists the products with their thumbnails.
+        // The HTML report lists the products with thumbnails kept in its own folder: it
+        // stands alone (no server, any folder).
         let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
-        #expect(html.contains("녹차 라떼") && html.contains("/thumbnails/") && html.contains("<meta charset=\"utf-8\">"))
+        #expect(html.contains("녹차 라떼") && html.contains("<meta charset=\"utf-8\">"))
         #expect(!html.contains(sandbox.demo.secret) && !html.contains(sandbox.demo.identifier))
+        try Self.expectStandalone(html, in: report, pictures: 20)
 
+        // A re-run's report (nothing prepared: the thumbnails come from the server) stands alone too.
         let again = try await CLIProcess.run(arguments)
         #expect(again.status == 0 && again.stdout.contains("20 unchanged"))
+        let edited = csv.replacingOccurrences(of: ",4500,KRW,", with: ",4400,KRW,")
+        let editedURL = files.directory.appendingPathComponent("edited.csv")
+        try edited.write(to: editedURL, atomically: true, encoding: .utf8)
+        let updateReport = files.directory.appendingPathComponent("report-edited")
+        let update = try await CLIProcess.run(["import", editedURL.path, "--images", Self.samples.path, "--server", sandbox.url,
+                                               "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                                               "--report", updateReport.path, "--no-cache"])
+        #expect(update.status == 0 && update.stdout.contains("1 updated"), "\(update.stdout)\(update.stderr)")
+        try Self.expectStandalone(try String(contentsOf: updateReport.appendingPathComponent("report.html"), encoding: .utf8),
+                                  in: updateReport, pictures: 1)
         #expect(try await allProducts(sandbox).count == 20)
         await sandbox.stop()
     }
