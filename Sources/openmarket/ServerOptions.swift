@@ -61,7 +61,7 @@ struct Connection {
         }
     }
 
-    private static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
+    static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
         do {
             let config = try OpenMarketConfig.load(path: options.client.config)

@@ -9,6 +9,17 @@ struct UndoCommandTests {
         ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
     }
 
+    /// Starts the command, waits until it has visibly done something (however slow the
+    /// machine is), then kills it with SIGKILL a random moment later.
+    static func kill(_ arguments: [String], after progressed: () async throws -> Bool, generator: inout SplitMix) async throws {
+        let child = try CLIProcess(arguments)
+        let deadline = ContinuousClock.now + .seconds(90)
+        while try await !progressed(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        try await Task.sleep(for: .milliseconds(Int(generator.next() % 500)))
+        child.signal(SIGKILL)
+        _ = try await child.exit()
+    }
+
     @Test("kill -9 during undo, then the same command again: exactly once; an undo of the undo too; runs lists them newest first")
     func killedUndo() async throws {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 15 }
@@ -25,10 +36,8 @@ struct UndoCommandTests {
         let undo = ["undo", created.path] + Self.account(sandbox)
         var left: [Int] = []
         for _ in 1...2 {
-            let child = try CLIProcess(undo)
-            try await Task.sleep(for: .milliseconds(400 + Int(generator.next() % 1200)))
-            child.signal(SIGKILL)
-            _ = try await child.exit()
+            let before = try await allProducts(sandbox).count
+            try await Self.kill(undo, after: { try await allProducts(sandbox).count < before }, generator: &generator)
             left.append(try await allProducts(sandbox).count)
         }
         #expect(left.contains { $0 > 0 && $0 < 120 }, "a kill landed in the middle of the undo: \(left)")
@@ -42,10 +51,8 @@ struct UndoCommandTests {
         // Take the undo back: the 120 made again from the saved photos, killed three times.
         let redo = ["undo", created.appendingPathComponent("undo").path] + Self.account(sandbox)
         for _ in 1...3 {
-            let child = try CLIProcess(redo)
-            try await Task.sleep(for: .milliseconds(400 + Int(generator.next() % 1500)))
-            child.signal(SIGKILL)
-            _ = try await child.exit()
+            let before = try await allProducts(sandbox).count
+            try await Self.kill(redo, after: { try await allProducts(sandbox).count > before }, generator: &generator)
             let names = try await allProducts(sandbox).map(\.name)
             #expect(Set(names).count == names.count, "no product made twice after a kill")
         }
