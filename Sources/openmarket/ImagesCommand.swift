@@ -67,10 +67,16 @@ struct ShrinkCommand: ParsableCommand {
         settings.pixelBudget = pixelBudget * 1_000_000
         let inputs = files.map { URL(fileURLWithPath: $0) }
         let started = Date()
+        // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
+        let progress = Progress(quiet: inputs.count < 2)
+        let done = Counter()
         let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
                                           workers: jobs) { result in
+            progress.clear()
             Console.line(Self.describe(result))
+            progress.update("shrinking", done: done.next(), total: inputs.count, unit: "files")
         }
+        progress.clear()
         let failed = results.filter { if case .failure = $0.outcome { return true } else { return false } }.count
         let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
         let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }

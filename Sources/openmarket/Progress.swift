@@ -38,10 +38,10 @@ final class Progress: @unchecked Sendable {
             guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
             lastDraw = Date()
             drawn = true
-            let eta = rate > 0 ? Int(Double(max(0, total - done)) / rate) : 0
+            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
             FileHandle.standardError.write(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.1f", rate))/s ETA \(eta / 60)m\(eta % 60)s\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.1f", rate))/s, \(Self.duration(eta)) left\(failures)".utf8))
             return
         }
         let decile = percent / 10
@@ -51,8 +51,38 @@ final class Progress: @unchecked Sendable {
             let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
-            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed")
+            let left = rate > 0 && done < total ? ", about \(Self.duration(Double(total - done) / rate)) left" : ""
+            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed, \(String(format: "%.1f", rate))/s\(left)")
         }
+    }
+
+    /// `45 s`, `3 min 20 s`, `1 h 05 min`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return "\(total / 60) min \(String(format: "%02d", total % 60)) s" }
+        return "\(total / 3600) h \(String(format: "%02d", (total % 3600) / 60)) min"
+    }
+
+    /// A count with no known total (rows read so far): redrawn on a terminal only.
+    func counting(_ label: String, done: Int, unit: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard tty && !quiet && !json, Date().timeIntervalSince(lastDraw) > 0.2 else { return }
+        if !drawn { started = Date() }
+        lastDraw = Date()
+        drawn = true
+        let elapsed = Date().timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label): \(done) \(unit), \(String(format: "%.0f", rate))/s".utf8))
+    }
+
+    /// Removes a line redrawn in place (before other output is printed; the next update redraws it).
+    func clear() {
+        lock.lock()
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        drawn = false
+        lock.unlock()
     }
 
     func finish() {

@@ -44,6 +44,10 @@ struct ValidateCommand: ParsableCommand {
             first = false
         }
         if json { FileHandle.standardOutput.write(Data("{\"issues\": [\n  ".utf8)) }
+        // On a terminal, a big file shows rows checked and the rate (on stderr).
+        let progress = Progress(quiet: json)
+        var checked = 0
+        defer { progress.clear() }
         let summary: ValidationSummary
         do {
             summary = try ManifestCheck.run(
@@ -52,8 +56,11 @@ struct ValidateCommand: ParsableCommand {
                     if json { emitJSON(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
                 },
                 onRow: { raw, _, issues in
+                    checked += 1
+                    if checked % 1000 == 0 { progress.counting("checking \(url.lastPathComponent)", done: checked, unit: "rows") }
                     guard !issues.isEmpty else { return }
                     if json { issues.forEach(emitJSON); return }
+                    progress.clear()
                     Console.line("row \(raw.number):")
                     for issue in issues {
                         let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
