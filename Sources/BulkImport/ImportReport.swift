@@ -158,6 +158,12 @@ public final class ImportReport: @unchecked Sendable {
     static let sectionOrder: [RowOutcome.Status] = [.wouldUpdate, .updated, .wouldRestore, .restored, .wouldCreate, .created,
                                                     .replaced, .wouldDelete, .deleted, .linked, .skipped, .unchanged]
 
+    /// Counts in the header: failures, then changes, then the rest.
+    static func countOrder(_ status: String) -> Int {
+        if status == RowOutcome.Status.failed.rawValue { return -1 }
+        return sectionOrder.firstIndex { $0.rawValue == status } ?? sectionOrder.count
+    }
+
     static func sectionTitle(_ status: RowOutcome.Status) -> String {
         switch status {
         case .wouldUpdate: "Would update"
@@ -197,20 +203,33 @@ public final class ImportReport: @unchecked Sendable {
             ["row": row.row, "name": row.name, "error": row.error ?? "",
              "values": row.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: " · ")]
         }
-        let sections = Self.sectionOrder.compactMap { status -> [String: Any]? in
-            guard let rows = groups[status], !rows.isEmpty else { return nil }
+        var sections: [[String: Any]] = []
+        for status in Self.sectionOrder {
+            guard let rows = groups[status], !rows.isEmpty else { continue }
             let count = groupCounts[status] ?? rows.count
-            return ["title": Self.sectionTitle(status), "status": status.rawValue, "count": count,
-                    "collapsed": status == .unchanged || status == .skipped,
-                    "more": count > rows.count ? count - rows.count : 0,
-                    "rows": rows.sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
-                        .map(Self.htmlRow)]
+            let sorted = rows.sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+            func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
+                ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
+                 "more": count > rows.count ? String(count - rows.count) : false, "rows": rows.map(Self.htmlRow)]
+            }
+            if status == .wouldDelete || status == .deleted {
+                // Products whose key left the sheet, apart from products no key ever named.
+                let keyed = sorted.filter { !$0.key.isEmpty }
+                let unkeyed = sorted.filter { $0.key.isEmpty }
+                let title = Self.sectionTitle(status)
+                if !keyed.isEmpty { sections.append(section("\(title): keys no longer in the file", keyed, count: keyed.count)) }
+                if !unkeyed.isEmpty { sections.append(section("\(title): products no key names", unkeyed, count: count - keyed.count)) }
+            } else {
+                sections.append(section(Self.sectionTitle(status), sorted, count: count))
+            }
         }
         let context: [String: Any] = [
             "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
             "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
             "rate": String(format: "%.1f", summary.productsPerSecond), "stopped": summary.stopped ?? "",
-            "counts": summary.counts.sorted { $0.key < $1.key }.map { ["status": $0.key, "count": $0.value] },
+            "counts": summary.counts.sorted { (Self.countOrder($0.key), $0.key) < (Self.countOrder($1.key), $1.key) }
+                .map { ["status": $0.key, "count": $0.value] },
+            "deletes_refused": summary.deletesRefused ?? false,
             "has_failures": !failed.isEmpty, "failure_count": failureCount, "failures": failed,
             "has_products": !sections.isEmpty, "product_count": productCount, "sections": sections,
             "title": summary.undoes != nil ? "Undo of \(source.replacingOccurrences(of: "undo of ", with: ""))" : "Import of \(source)",

@@ -59,9 +59,11 @@ extension ImportRun {
         }
         if missing.count > options.maxDeletes {
             let linked = missing.filter { $0.link != nil }.count
-            let message = "--delete-missing would delete \(missing.count) products (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes): nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right"
-            if !options.dryRun { throw ImportStop(message, exitCode: 1) }
-            return (missing, message)
+            let what = "--delete-missing would delete \(missing.count) products (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
+            if !options.dryRun {
+                throw ImportStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: 1)
+            }
+            return (missing, what + ": a real run would be refused as a whole. If the list is right, run with --max-deletes \(missing.count)")
         }
         return (missing, nil)
     }

@@ -86,7 +86,7 @@ extension ImportRun {
     func outcome(_ item: WorkItem, status: RowOutcome.Status) -> RowOutcome {
         RowOutcome(row: item.draft.row, key: item.byName ? "" : item.key,
                    name: item.draft.name.isEmpty ? (item.decision.live?.name ?? "") : item.draft.name, status: status,
-                   seconds: Date().timeIntervalSince(item.started))
+                   seconds: Date().timeIntervalSince(item.started), thumbnail: item.decision.live?.thumbnail)
     }
 
     func failed(_ item: WorkItem, _ message: String, attempts: Int = 0) -> RowOutcome {

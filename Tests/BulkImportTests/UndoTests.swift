@@ -31,7 +31,7 @@ struct UndoTests {
 
         let html = try String(contentsOf: plan.folder.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("the plan") && html.contains("Would update (1)") && html.contains("price 1002 → 990 (-1.2 %)")
-                && html.contains("Would create (1)") && html.contains("Would delete (1)"))
+                && html.contains("Would create (1)") && html.contains("Would delete: keys no longer in the file (1)"))
         let csv = try String(contentsOf: plan.folder.appendingPathComponent("report.csv"), encoding: .utf8)
         #expect(csv.contains("3,K2,Item 2,would-update,\(first.row(3)?.productID ?? 0),price 1002 → 990 (-1.2 %)"), "\(csv)")
         await shop.close()
