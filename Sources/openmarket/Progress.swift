@@ -16,6 +16,9 @@ final class Progress: @unchecked Sendable {
     private var lastDecile = -1
     private var drawn = false
 
+    /// Whether the line is redrawn in place (a terminal, not quiet): only then is a rate shown as it goes.
+    var isRedrawn: Bool { tty && !quiet && !json }
+
     init(quiet: Bool, json: Bool = false) {
         self.quiet = quiet
         self.json = json

@@ -47,6 +47,9 @@ struct ValidateCommand: ParsableCommand {
         // On a terminal, a big file shows rows checked and the rate (on stderr).
         let progress = Progress(quiet: json)
         var checked = 0
+        // For the time left: a line count of a big CSV or JSON Lines file (a cell with a line
+        // break counts twice, so the total is an upper bound), only where it is shown.
+        let expected = progress.isRedrawn ? Self.lineCount(url, above: 8 << 20) : nil
         defer { progress.clear() }
         let summary: ValidationSummary
         do {
@@ -57,7 +60,13 @@ struct ValidateCommand: ParsableCommand {
                 },
                 onRow: { raw, _, issues in
                     checked += 1
-                    if checked % 1000 == 0 { progress.counting("checking \(url.lastPathComponent)", done: checked, unit: "rows") }
+                    if checked % 1000 == 0 {
+                        if let lines = expected, lines > checked {
+                            progress.update("checking \(url.lastPathComponent)", done: checked, total: lines, unit: "rows")
+                        } else {
+                            progress.counting("checking \(url.lastPathComponent)", done: checked, unit: "rows")
+                        }
+                    }
                     guard !issues.isEmpty else { return }
                     if json { issues.forEach(emitJSON); return }
                     progress.clear()
@@ -68,10 +77,12 @@ struct ValidateCommand: ParsableCommand {
                     }
                 })
         } catch {
+            progress.clear()
             if json { FileHandle.standardOutput.write(Data("]}\n".utf8)) }
             Console.error("openmarket validate: \(error.description)")
             throw ExitCode(2)
         }
+        progress.clear()
         if json {
             let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
             FileHandle.standardOutput.write(Data("\n], \"summary\": \(text)}\n".utf8))
@@ -80,6 +91,30 @@ struct ValidateCommand: ParsableCommand {
                          + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
         }
         if summary.hasErrors { throw ExitCode(1) }
+    }
+}
+
+extension ValidateCommand {
+    /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.
+    static func lineCount(_ url: URL, above: Int) -> Int? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > above, ["csv", "tsv", "txt", "jsonl", "ndjson"].contains(url.pathExtension.lowercased()),
+              let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var lines = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            lines += chunk.withUnsafeBytes { buffer -> Int in
+                guard var cursor = buffer.baseAddress else { return 0 }
+                let end = cursor + buffer.count
+                var found = 0
+                while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
+                    found += 1
+                    cursor = UnsafeRawPointer(hit) + 1
+                }
+                return found
+            }
+        }
+        return url.pathExtension.lowercased() == "jsonl" || url.pathExtension.lowercased() == "ndjson" ? lines : max(0, lines - 1)
     }
 }
 

@@ -30,6 +30,10 @@ struct UndoCommandTests {
         let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--report", created.path] + Self.account(sandbox))
         #expect(first.status == 0 && first.stdout.contains("To take this run back: openmarket undo \(created.path)"), "\(first.stdout)\(first.stderr)")
         #expect(try await allProducts(sandbox).count == 120)
+        // Not a terminal: a progress line per 10 % on stderr, with the rate and the time left.
+        let progress = first.stderr.split(separator: "\n").filter { $0.contains("/120 rows (") }
+        #expect(progress.count >= 5 && progress.contains { $0.contains("/s, about") && $0.hasSuffix(" left") }
+                && progress.last?.hasPrefix("120/120 rows (100%), 0 failed, ") == true, "\(first.stderr)")
 
         // Take the import back (120 deletes), killed at two random moments, then finished.
         var generator = SplitMix(seed: 7)
