@@ -25,7 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        // C libraries from Debian, nothing else in these two targets.
+        // C libraries from Debian, nothing else in these three targets.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -41,21 +41,23 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
-        // Wire models, rules of the contract, and (later) the libcurl transport.
+        // Wire models, rules of the contract, and the libcurl transport.
         .target(
             name: "OpenMarketAPI",
             dependencies: [
                 "CCurl",
+                "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // Small parts with no dependencies, shared by the modules: the append-only log, FNV.
+        // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
+        // image formats by content, parallel work in order, bounded queues.
         .target(name: "Support"),
         // Reading and writing manifests, their columns, encodings and validation rules.
         .target(
             name: "Manifest",
-            dependencies: ["OpenMarketAPI", "ImagePrep", "Support", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: ["OpenMarketAPI", "Support", .product(name: "CSV", package: "CSV.swift")]
         ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed.
         .target(
@@ -73,18 +75,20 @@ let package = Package(
             ],
             resources: [.copy("Resources/report.html.mustache")]
         ),
-        // Export and migration: paging, detail fetch, image download, manifest output.
+        // Export: paging, detail fetch, image download, manifest output.
         .target(
             name: "CatalogExport",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "BulkImport", "ShopState", "Support",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // JPEG/PNG work: thumbnails now, the shrink pipeline later.
+        // Migration: an export's scan of one account streamed into an import on another.
+        .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Support"]),
+        // JPEG/PNG work: decoding, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CPNG", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CTurboJPEG", "CPNG", "Support", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The local Open Market server.
         .target(
@@ -92,6 +96,7 @@ let package = Package(
             dependencies: [
                 "OpenMarketAPI",
                 "ImagePrep",
+                "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -112,6 +117,7 @@ let package = Package(
                 "Manifest",
                 "BulkImport",
                 "CatalogExport",
+                "Migration",
                 "ShopState",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -126,7 +132,7 @@ let package = Package(
         .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
         .executableTarget(name: "openmarket-bench-manifest", dependencies: ["Manifest", .product(name: "CSV", package: "CSV.swift")], path: "Benchmarks/ManifestBench"),
         .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift")]),
-        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "CTurboJPEG", "CPNG"]),
+        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import Foundation
 import ImagePrep
 import Manifest
 import Mustache
+import Support
 
 /// The run's report, written as the rows finish so that memory stays flat:
 /// `report.csv` and `report.json` (one line per row, in the order rows
@@ -12,7 +13,6 @@ import Mustache
 /// sees the identifier or the secret.
 public final class ImportReport: @unchecked Sendable {
     public let directory: URL
-    public let manifest: URL
     public static let htmlProductLimit = 1000
     public static let failureLimit = 10_000
 
@@ -40,11 +40,15 @@ public final class ImportReport: @unchecked Sendable {
     /// so that report.html needs no server to show it. Called by `finish`.
     public var fetchThumbnail: (@Sendable (String) -> [UInt8]?)?
 
-    /// `source` names where the rows came from (default: the manifest's file name).
-    public init(directory: URL, manifest: URL, source: String? = nil) throws {
+    /// The report of a manifest's import (named by the file).
+    public convenience init(directory: URL, manifest: URL) throws {
+        try self.init(directory: directory, source: manifest.lastPathComponent)
+    }
+
+    /// `source` names where the rows came from, as the report's title says it.
+    public init(directory: URL, source: String) throws {
         self.directory = directory
-        self.manifest = manifest
-        self.source = source ?? manifest.lastPathComponent
+        self.source = source
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let stream = OutputStream(url: directory.appendingPathComponent("report.csv"), append: false) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
@@ -150,9 +154,7 @@ public final class ImportReport: @unchecked Sendable {
         zip(before, after).map { "\($0) → \($1)" }.joined(separator: "; ")
     }
 
-    static func kilobytes(_ bytes: Int) -> String {
-        bytes >= 1_048_576 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : "\(max(1, bytes / 1024)) KB"
-    }
+    static func kilobytes(_ bytes: Int) -> String { ByteCount.text(bytes) }
 
     /// The report's sections, changes first.
     static let sectionOrder: [RowOutcome.Status] = [.wouldUpdate, .updated, .wouldRestore, .restored, .wouldCreate, .created,

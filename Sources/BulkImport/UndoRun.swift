@@ -2,6 +2,7 @@ import Foundation
 import Manifest
 import OpenMarketAPI
 import ShopState
+import Support
 
 public struct UndoOptions: Sendable {
     /// The report folder of the run to take back (it holds `run.jsonl`).

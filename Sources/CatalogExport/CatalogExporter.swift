@@ -3,6 +3,7 @@ import Foundation
 import ImagePrep
 import Manifest
 import OpenMarketAPI
+import Support
 
 /// What an export did.
 public struct ExportSummary: Sendable, Codable {

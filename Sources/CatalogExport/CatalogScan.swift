@@ -12,6 +12,8 @@ import OpenMarketAPI
 /// last page the server itself announced.
 public final class CatalogScan: @unchecked Sendable {
     public struct Result: Sendable, Equatable {
+        /// Nothing listed (a scan stopped before its first page).
+        public static let empty = Result(ids: [], passes: 0, totalCount: 0, seen: 0, appeared: 0, warnings: [], vendorID: nil)
         /// Products that pass the filter, in ascending id order (oldest first).
         public var ids: [Int]
         public var passes: Int
@@ -51,6 +53,9 @@ public final class CatalogScan: @unchecked Sendable {
     }
 
     /// Scans; `state` records each page (and `recovered` continues an earlier scan).
+    /// Scans with no export state (`migrate`).
+    public func run() throws -> Result { try run(state: nil, recovered: nil) }
+
     func run(state: ExportState?, recovered: ExportState.Recovered?) throws -> Result {
         if filter.vendor == .me, client.configuration.credentials == nil {
             throw ExportError("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Prepares many files on all cores, one `ImagePreparer` per thread, and
 /// writes each result under an output folder (used by `openmarket images shrink`).

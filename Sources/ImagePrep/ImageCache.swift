@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Support
 
 /// Prepared images by content: SHA-256 of the input bytes and the settings →
 /// the prepared bytes, one file each in `directory`. A resumed or repeated

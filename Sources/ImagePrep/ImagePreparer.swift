@@ -1,9 +1,10 @@
 import CTurboJPEG
 import Foundation
+import Support
 
 public struct ImagePrepSettings: Sendable, Equatable, Hashable {
     /// The server's limit per image.
-    public var maxBytes = 307_200
+    public var maxBytes = ServerLimits.maxImageBytes
     /// The long edge of a re-encoded photo is at most this many pixels.
     public var maxDimension = 2048
     /// The lowest JPEG quality tried before the dimensions shrink further.

@@ -1,3 +1,5 @@
+import Support
+
 /// Thumbnails for the sandbox's `thumbnail_url`: a JPEG whose long edge is at
 /// most `maxEdge`, decoded at reduced DCT scale and area-averaged.
 public enum Thumbnailer {

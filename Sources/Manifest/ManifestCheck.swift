@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import Support
 
 /// Counts of a validation run.
 public struct ValidationSummary: Sendable, Equatable, Codable {

@@ -1,5 +1,4 @@
 import Foundation
-import ImagePrep
 import OpenMarketAPI
 import Support
 

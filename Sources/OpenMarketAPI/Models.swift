@@ -1,6 +1,6 @@
 import Foundation
 
-// Wire models of the Open Market API (see shared/openmarket-api.md).
+// Wire models of the Open Market API (its endpoints are listed in the README's sandbox section).
 // Page-level keys are camelCase, product-level keys are snake_case: that is
 // how the real server answers, and both the sandbox and the client use these
 // types so that the two can never disagree on a key.

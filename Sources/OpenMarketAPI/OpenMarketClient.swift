@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Support
 import Synchronization
 
 /// A new product's fields, as `POST /api/products` takes them.
@@ -226,11 +227,7 @@ public final class OpenMarketClient: Sendable {
     // MARK: Async variants (same calls, on a thread of their own)
 
     public func run<T: Sendable>(_ call: @escaping @Sendable (OpenMarketClient) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try call(self) }) }
-            thread.name = "openmarket.client"
-            thread.start()
-        }
+        try await BlockingThread.run("openmarket.client") { try call(self) }
     }
 
     // MARK: The exchange, with retries

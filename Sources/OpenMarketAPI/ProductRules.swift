@@ -1,11 +1,13 @@
-/// The rules of the contract, in one place, for the sandbox (which enforces
-/// them) and the client (which checks them before sending).
+import Support
+
+/// The rules of the contract, in one place: the sandbox enforces them, and manifest
+/// validation checks rows against them before an import sends anything.
 public enum ProductRules {
     public static let nameLength = 3...100
     public static let descriptionMaxLength = 1_000
     public static let imageCount = 1...5
     /// The server's limit per image file: 300 KB.
-    public static let maxImageBytes = 307_200
+    public static let maxImageBytes = ServerLimits.maxImageBytes
     /// What the contract accepts; the sandbox also accepts JPY by default.
     public static let contractCurrencies: [String] = ["KRW", "USD"]
     public static let sandboxCurrencies: [String] = ["KRW", "USD", "JPY"]

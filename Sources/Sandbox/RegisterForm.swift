@@ -2,6 +2,7 @@ import Foundation
 import ImagePrep
 import MultipartKit
 import NIOCore
+import Support
 
 /// One part of a `multipart/form-data` body.
 struct FormPart: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ImagePrep
+import Support
 
 /// A vendor account of the sandbox, with the credentials a client sends.
 public struct SandboxVendor: Sendable, Equatable, Codable {

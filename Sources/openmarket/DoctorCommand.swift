@@ -3,6 +3,7 @@ import Foundation
 import ImagePrep
 import OpenMarketAPI
 import ShopState
+import Support
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -163,7 +164,5 @@ struct DoctorCommand: AsyncParsableCommand {
         return "unknown reason"
     }
 
-    static func size(_ bytes: Int64) -> String {
-        bytes >= 1 << 30 ? String(format: "%.1f GB", Double(bytes) / Double(1 << 30)) : "\(bytes >> 20) MB"
-    }
+    static func size(_ bytes: Int64) -> String { ByteCount.text(bytes) }
 }

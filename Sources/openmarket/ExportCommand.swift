@@ -5,6 +5,7 @@ import ImagePrep
 import Manifest
 import OpenMarketAPI
 import ShopState
+import Support
 
 /// `--vendor me|all|N`, shared by export and migrate.
 enum VendorChoice: ExpressibleByArgument, Equatable {
@@ -137,7 +138,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
-        let progress = Progress(quiet: quiet)
+        let progress = ProgressLine(quiet: quiet)
         exporter.onProgress = { phase, done, total in
             progress.update(phase, done: done, total: total, unit: phase == "listing" ? "pages" : "products")
         }
@@ -173,7 +174,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         var line = "Exported \(summary.exported) products to \(summary.manifest) in \(String(format: "%.1f", summary.seconds)) s (\(rate) products/s)"
         if options.images != .none {
-            line += "; \(summary.imagesDownloaded) photos downloaded (\(ByteCountFormatter.string(fromByteCount: Int64(summary.imageBytes), countStyle: .file)))"
+            line += "; \(summary.imagesDownloaded) photos downloaded (\(ByteCount.text(summary.imageBytes)))"
             if summary.imagesReused > 0 { line += ", \(summary.imagesReused) kept from the interrupted run" }
             line += ", checksums in checksums.sha256"
         }

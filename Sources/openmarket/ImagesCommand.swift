@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ImagePrep
+import OpenMarketAPI
+import Support
 
 struct ImagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +30,7 @@ struct ShrinkCommand: ParsableCommand {
     var out: String
 
     @Option(name: .customLong("max-bytes"), help: "Largest file size allowed, in bytes (the server's limit).")
-    var maxBytes = 307_200
+    var maxBytes = ProductRules.maxImageBytes
 
     @Option(name: .customLong("max-dimension"), help: ArgumentHelp("Longest edge of a re-encoded photo, in pixels.", valueName: "px"))
     var maxDimension = 2048
@@ -68,7 +70,7 @@ struct ShrinkCommand: ParsableCommand {
         let inputs = files.map { URL(fileURLWithPath: $0) }
         let started = Date()
         // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
-        let progress = Progress(quiet: inputs.count < 2)
+        let progress = ProgressLine(quiet: inputs.count < 2)
         let done = Counter()
         let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
                                           workers: jobs) { result in
@@ -103,9 +105,5 @@ struct ShrinkCommand: ParsableCommand {
         }
     }
 
-    static func size(_ bytes: Int) -> String {
-        if bytes >= 1_048_576 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
-        if bytes >= 10_240 { return String(format: "%.0f KB", Double(bytes) / 1024) }
-        return "\(bytes) B"
-    }
+    static func size(_ bytes: Int) -> String { ByteCount.text(bytes) }
 }

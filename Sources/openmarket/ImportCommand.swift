@@ -114,9 +114,6 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-deletes"), help: ArgumentHelp("With --delete-missing: delete at most N products; more refuses the run, nothing sent.", valueName: "N"))
     var maxDeletes = 0
 
-    @Flag(name: .long, help: "Continue an earlier run (a plain re-run does the same).")
-    var resume = false
-
     @Option(name: .long, help: ArgumentHelp("Folder for report.csv, report.json and report.html.", valueName: "dir"))
     var report: String?
 
@@ -187,7 +184,7 @@ struct ImportCommand: AsyncParsableCommand {
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
         options.links = links.map { URL(fileURLWithPath: $0) } ?? Self.linksLocation(connection: connection)
         options.record = reportURL
-        let progress = Progress(quiet: quiet || logFormat == "json", json: logFormat == "json")
+        let progress = ProgressLine(quiet: quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
         let summary: ImportSummary
         let report: ImportReport
@@ -287,11 +284,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.name = "openmarket.import"
-            thread.start()
-        }
+        try await BlockingThread.run("openmarket.run", body)
     }
 
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
@@ -315,6 +308,27 @@ struct ImportCommand: AsyncParsableCommand {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return formatter.string(from: Date())
+    }
+
+    /// The command line with the values of --secret and --identifier (and their `=` forms) hidden.
+    static func redacted(_ command: [String]) -> [String] {
+        var out: [String] = []
+        var hideNext = false
+        for argument in command {
+            if hideNext {
+                out.append("…")
+                hideNext = false
+            } else if argument == "--secret" || argument == "--identifier" || argument.hasSuffix("-secret") || argument.hasSuffix("-identifier") {
+                out.append(argument)
+                hideNext = true
+            } else if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
+                      argument[..<equals].hasSuffix("secret") || argument[..<equals].hasSuffix("identifier") {
+                out.append(argument[...equals] + "…")
+            } else {
+                out.append(argument)
+            }
+        }
+        return out
     }
 
     static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String]) {
@@ -348,8 +362,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if summary.failed > 10 { Console.line("  … and \(summary.failed - 10) more in the report") }
         if let stopped = summary.stopped {
-            let again = command.filter { $0 != "--resume" }.joined(separator: " ")
-            Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped:\n  \(again) --resume")
+            Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
         }
         Console.line("Report: \(report.appendingPathComponent("report.html").path)")
         if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {

@@ -3,6 +3,7 @@ import BulkImport
 import CatalogExport
 import Foundation
 import ImagePrep
+import Migration
 import OpenMarketAPI
 import ShopState
 import Support
@@ -16,7 +17,7 @@ struct MigrateCommand: AsyncParsableCommand {
             the target like import: photos are fetched from the source as they are needed (nothing \
             but photos in flight is kept), shrunk if over the target's limit, and uploaded by --jobs \
             workers. The import's journal records every product by its source id, so running the \
-            same command again (or with --resume) after a stop, a crash or a lost network creates \
+            same command again after a stop, a crash or a lost network creates \
             nothing twice and continues where it stopped. A report (report.csv, report.json, \
             report.html) is written to --report.
 
@@ -83,9 +84,6 @@ struct MigrateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Read the source and prepare the photos; write nothing to the target.")
     var dryRun = false
 
-    @Flag(name: .long, help: "Continue an earlier run (a plain re-run with the same journal does the same).")
-    var resume = false
-
     @Option(name: .long, help: ArgumentHelp("Folder for the report (default: ./openmarket-report-DATE).", valueName: "dir"))
     var report: String?
 
@@ -146,13 +144,12 @@ struct MigrateCommand: AsyncParsableCommand {
         options.cache = nil
         let importReport: ImportReport
         do {
-            importReport = try ImportReport(directory: reportURL, manifest: options.manifest,
-                                            source: "the products of \(sourceURL.absoluteString)")
+            importReport = try ImportReport(directory: reportURL, source: "the products of \(sourceURL.absoluteString)")
         } catch {
             throw reportFailure(CommandFailure("cannot write the report in \(reportURL.path): \(error)", exitCode: 2))
         }
         let filter = CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date)
-        let progress = Progress(quiet: quiet)
+        let progress = ProgressLine(quiet: quiet)
         let settings = options
         let readers = jobs
         let pageSize = perPage

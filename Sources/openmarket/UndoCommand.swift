@@ -64,7 +64,7 @@ struct UndoCommand: AsyncParsableCommand {
         let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(ImportCommand.timestamp())") : options.undoFolder
         let report: ImportReport
         do {
-            report = try ImportReport(directory: reportURL, manifest: folderURL, source: "undo of \(folderURL.lastPathComponent)")
+            report = try ImportReport(directory: reportURL, source: "undo of \(folderURL.lastPathComponent)")
         } catch {
             await connection.close()
             Console.error("openmarket undo: cannot write the report in \(reportURL.path): \(error)")
@@ -72,7 +72,7 @@ struct UndoCommand: AsyncParsableCommand {
         }
         let client = connection.client
         let settings = options
-        let progress = Progress(quiet: quiet, json: false)
+        let progress = ProgressLine(quiet: quiet, json: false)
         let summary: ImportSummary
         do {
             summary = try await ImportCommand.onThread {

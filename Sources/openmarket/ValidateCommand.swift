@@ -45,7 +45,7 @@ struct ValidateCommand: ParsableCommand {
         }
         if json { FileHandle.standardOutput.write(Data("{\"issues\": [\n  ".utf8)) }
         // On a terminal, a big file shows rows checked and the rate (on stderr).
-        let progress = Progress(quiet: json)
+        let progress = ProgressLine(quiet: json)
         var checked = 0
         // For the time left: a line count of a big CSV or JSON Lines file (a cell with a line
         // break counts twice, so the total is an upper bound), only where it is shown.

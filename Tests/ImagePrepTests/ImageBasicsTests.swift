@@ -1,4 +1,5 @@
 import ImagePrep
+import Support
 import Testing
 
 @Suite("Image formats, JPEG coding, thumbnails")

@@ -1,6 +1,7 @@
 import CTurboJPEG
 import Foundation
 import ImagePrep
+import Support
 import Testing
 
 /// Test images, made here with TurboJPEG.

@@ -4,7 +4,7 @@ import Foundation
 /// `quiet` or when stderr is not a terminal, a line per 10 %; with `json`, a
 /// JSON object per 10 %. A command with several phases (listing, then
 /// products) names them: each phase starts its own count and rate.
-final class Progress: @unchecked Sendable {
+final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private let tty = isatty(STDERR_FILENO) == 1
     private let quiet: Bool

@@ -1,7 +1,9 @@
 import BulkImport
+import CatalogExport
 import Foundation
 import Manifest
 import OpenMarketAPI
+import Support
 
 /// `openmarket migrate`: the products of one account (or server) imported into
 /// another, as a stream. The source is scanned like an export, each product's
@@ -45,9 +47,9 @@ public final class Migration: @unchecked Sendable {
         scan.onPage = { page, lastPage in listing?(page, max(page, lastPage)) }
         let listed: CatalogScan.Result
         do {
-            listed = try scan.run(state: nil, recovered: nil)
+            listed = try scan.run()
         } catch is CancellationError {
-            listed = CatalogScan.Result(ids: [], passes: 0, totalCount: 0, seen: 0, appeared: 0, warnings: [], vendorID: nil)
+            listed = .empty
         }
         let ids = listed.ids
         let source = self.source

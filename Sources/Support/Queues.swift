@@ -2,7 +2,7 @@ import Foundation
 
 /// A FIFO with a capacity: `put` waits while it is full (backpressure),
 /// `take` waits while it is empty, and returns nil once closed and drained.
-final class BoundedQueue<Element>: @unchecked Sendable {
+public final class BoundedQueue<Element>: @unchecked Sendable {
     /// Taken slots are cleared at once, so that a taken item (a row with its photos)
     /// is freed as soon as its taker is done with it.
     private var items: [Element?] = []
@@ -11,9 +11,9 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     private var closed = false
     private let condition = NSCondition()
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    func put(_ item: Element) {
+    public func put(_ item: Element) {
         condition.lock()
         while items.count - head >= capacity && !closed { condition.wait() }
         if !closed { items.append(item) }
@@ -21,7 +21,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
-    func take() -> Element? {
+    public func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.count == head && !closed { condition.wait() }
@@ -37,7 +37,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     /// No more items will come; waiting takers get nil once it is empty.
-    func close() {
+    public func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -46,16 +46,16 @@ final class BoundedQueue<Element>: @unchecked Sendable {
 }
 
 /// Requests per second across all workers, and a shared pause after a 429.
-final class RateLimiter: @unchecked Sendable {
+public final class RateLimiter: @unchecked Sendable {
     private let interval: Double?
     private var next = 0.0
     private var pausedUntil = 0.0
     private let lock = NSLock()
 
-    init(perSecond: Double?) { interval = perSecond.map { 1 / $0 } }
+    public init(perSecond: Double?) { interval = perSecond.map { 1 / $0 } }
 
     /// Waits for this worker's turn.
-    func acquire() {
+    public func acquire() {
         lock.lock()
         let now = Date().timeIntervalSince1970
         var at = max(now, pausedUntil)
@@ -69,9 +69,21 @@ final class RateLimiter: @unchecked Sendable {
     }
 
     /// The server said 429: every worker waits this long before its next request.
-    func pause(for seconds: Double) {
+    public func pause(for seconds: Double) {
         lock.lock()
         pausedUntil = max(pausedUntil, Date().timeIntervalSince1970 + seconds)
         lock.unlock()
+    }
+}
+
+/// Blocking work run on a thread of its own, awaited from async code (the commands'
+/// bridge from ArgumentParser's async `run` to the blocking pipelines and libcurl).
+public enum BlockingThread {
+    public static func run<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.name = name
+            thread.start()
+        }
     }
 }
