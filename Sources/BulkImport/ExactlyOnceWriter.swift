@@ -111,7 +111,6 @@ extension ImportRun {
         }
         for attempt in 1...3 {
             outcome.attempts = attempt
-            limiter.acquire()
             if let problem = announce(item) { return failed(item, problem, attempts: attempt - 1) }
             do {
                 try links?.save(ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending,
@@ -168,7 +167,6 @@ extension ImportRun {
         var outcome = outcome(item, status: .updated)
         outcome.productID = id
         outcome.note = item.decision.note
-        limiter.acquire()
         if let problem = announce(item) { return failed(item, problem) }
         if let recorder, let live = item.decision.live {
             let before = Self.pushed(live)
@@ -236,7 +234,6 @@ extension ImportRun {
             }
         }
         if newID == nil {
-            limiter.acquire()
             if let problem = announce(item) { return failed(item, problem) }
             do {
                 try links?.save(ProductLink(key: item.key, byName: item.byName, productID: oldID, state: .pending,

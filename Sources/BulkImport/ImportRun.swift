@@ -42,7 +42,6 @@ public final class ImportRun: @unchecked Sendable {
     let client: OpenMarketClient
     let journal: Journal
     let links: LinkStore?
-    let limiter: RateLimiter
     let matcher: ServerMatcher
     /// What the run does, for `undo` (nil in a dry run, or when not asked for).
     let recorder: RunRecorder?
@@ -76,7 +75,6 @@ public final class ImportRun: @unchecked Sendable {
         } catch {
             throw ImportStop(error.description)
         }
-        self.limiter = RateLimiter(perSecond: options.rate)
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
             let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.configuration.server.absoluteString,
@@ -94,11 +92,6 @@ public final class ImportRun: @unchecked Sendable {
     /// The account an undo must be run against: the link store's file name.
     public static func accountTag(_ links: URL?) -> String {
         links?.deletingPathExtension().lastPathComponent ?? ""
-    }
-
-    /// The server answered 429: every worker waits before its next request.
-    public func throttle(for seconds: Double) {
-        limiter.pause(for: seconds)
     }
 
     /// Graceful stop: no new rows start; rows in flight finish.

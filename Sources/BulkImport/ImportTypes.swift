@@ -28,8 +28,6 @@ public struct ImportOptions: Sendable {
     public var jobs = 4
     /// Image preparation workers (CPU).
     public var prepareWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Requests per second across workers; nil: no cap.
-    public var rate: Double?
     public var dryRun = false
     /// Stop after this many failed rows; nil: never.
     public var maxErrors: Int?

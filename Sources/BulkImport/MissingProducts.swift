@@ -84,7 +84,6 @@ extension ImportRun {
                 continue
             }
             let started = Date()
-            limiter.acquire()
             do {
                 try recorder?.deleting(id: product.id, key: item.link?.key, byName: item.link?.byName ?? false, row: 0,
                                        photoHashes: item.link?.photos)

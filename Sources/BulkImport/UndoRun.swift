@@ -13,7 +13,6 @@ public struct UndoOptions: Sendable {
     public var dryRun = false
     /// The account's link store.
     public var links: URL?
-    public var rate: Double?
 
     public init(folder: URL) { self.folder = folder }
 
@@ -33,7 +32,6 @@ public final class UndoRun: @unchecked Sendable {
     let links: LinkStore?
     let report: ImportReport?
     let matcher: ServerMatcher
-    let limiter: RateLimiter
     private var recorder: RunRecorder?
     private var counts: [String: Int] = [:]
     private let lock = NSLock()
@@ -46,7 +44,6 @@ public final class UndoRun: @unchecked Sendable {
         self.client = client
         self.report = report
         self.matcher = ServerMatcher(client: client)
-        self.limiter = RateLimiter(perSecond: options.rate)
         do {
             links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
         } catch {
@@ -217,7 +214,6 @@ public final class UndoRun: @unchecked Sendable {
         }
         var link: ProductLink?
         if let key = step.key { link = try links?.link(key) }
-        limiter.acquire()
         try record { try recorder?.deleting(id: id, key: step.key, byName: step.byName ?? false, row: step.row ?? 0,
                                            photoHashes: link?.photos ?? step.photoHashes) }
         try client.delete(id: id)
@@ -264,7 +260,6 @@ public final class UndoRun: @unchecked Sendable {
             outcome.status = .wouldRestore
             return outcome
         }
-        limiter.acquire()
         try record { try recorder?.updating(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
                                            before: now, after: before) }
         _ = try client.edit(id: id, now.changes(to: before))
@@ -334,7 +329,6 @@ public final class UndoRun: @unchecked Sendable {
         }
         var intent = RunEntry(event: .recreating, id: nil, key: step.key, byName: step.byName, row: step.row)
         intent.restores = id
-        limiter.acquire()
         try record { try recorder?.append(intent) }
         let made: ProductDetail
         switch register(before.newProduct, images: images) {

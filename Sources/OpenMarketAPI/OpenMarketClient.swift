@@ -68,9 +68,10 @@ public struct ClientConfiguration: Sendable {
     /// Request lines (`GET /api/products → 200 in 12 ms`) at debug level, and
     /// libcurl's header exchange at trace level; secrets are scrubbed from both.
     public var logger = Logger(label: "openmarket.client", factory: { _ in SwiftLogNoOpLogHandler() })
-    /// Told the wait, in seconds, whenever the server answers 429, so that a
-    /// caller with many workers can slow all of them down, not just one.
-    public var onThrottle: (@Sendable (Double) -> Void)? = nil
+    /// Paces every request of this client (all its workers): a rate cap, and, when the
+    /// server answers 429, a pause that every worker waits out, not only the one that
+    /// was told (rclone's pacer). Nil: no pacing.
+    public var pacer: RateLimiter? = nil
 
     public init(server: URL, credentials: VendorCredentials? = nil) {
         self.server = server
@@ -245,6 +246,7 @@ public final class OpenMarketClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            configuration.pacer?.acquire()
             let started = ContinuousClock.now
             let outcome: Result<HTTPResponse, TransportFailure>
             let easy = borrowHandle()
@@ -272,7 +274,7 @@ public final class OpenMarketClient: Sendable {
                     throw .ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))")
                 }
                 retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
-                if response.status == 429 { configuration.onThrottle?(retryAfter ?? policy.backoff(afterAttempt: attempt)) }
+                if response.status == 429 { configuration.pacer?.pause(for: retryAfter ?? policy.backoff(afterAttempt: attempt)) }
             case .failure(let transport):
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
                 failure = .transport(endpoint: endpoint, code: transport.code, message: transport.message)

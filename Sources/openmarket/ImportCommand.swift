@@ -160,7 +160,6 @@ struct ImportCommand: AsyncParsableCommand {
         options.validation = reading.validation
         options.mode = mode
         options.jobs = jobs
-        options.rate = rate
         options.dryRun = dryRun
         options.maxErrors = maxErrors
         options.maxPriceChange = maxPriceChange
@@ -176,9 +175,9 @@ struct ImportCommand: AsyncParsableCommand {
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
             .appendingPathComponent("openmarket-report-\(Self.timestamp())").path)
 
-        // A 429 seen by one worker's client slows every worker (the run is made later).
-        let relay = ThrottleRelay()
-        let connection = try await Connection.open(server, configure: { $0.onThrottle = { relay.forward($0) } })
+        // One pacer for every request of the run: --rate, and a 429 seen by one worker
+        // pauses them all.
+        let connection = try await Connection.open(server, configure: { [rate] in $0.pacer = RateLimiter(perSecond: rate) })
         let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? Self.journalLocation(manifest: manifestURL, connection: connection)
@@ -200,7 +199,6 @@ struct ImportCommand: AsyncParsableCommand {
             summary = try await Self.onThread {
                 try Self.preflight(client, dryRun: settings.dryRun)
                 let run = try ImportRun(options: settings, client: client, report: report)
-                relay.target = run
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Self.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
@@ -374,17 +372,6 @@ struct ImportCommand: AsyncParsableCommand {
 extension ImportMode: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { ["sync", "upsert", "create", "update"] }
-}
-
-/// Passes the client's 429 waits to the import run once it exists.
-final class ThrottleRelay: @unchecked Sendable {
-    private let lock = NSLock()
-    private var run: ImportRun?
-    var target: ImportRun? {
-        get { lock.lock(); defer { lock.unlock() }; return run }
-        set { lock.lock(); run = newValue; lock.unlock() }
-    }
-    func forward(_ seconds: Double) { target?.throttle(for: seconds) }
 }
 
 final class Counter: @unchecked Sendable {

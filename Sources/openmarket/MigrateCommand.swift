@@ -128,9 +128,8 @@ struct MigrateCommand: AsyncParsableCommand {
             throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
         }
 
-        let relay = ThrottleRelay()
         let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
-        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { $0.onThrottle = { relay.forward($0) } }
+        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? Self.journalLocation(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(ImportCommand.timestamp())").standardizedFileURL
@@ -138,7 +137,6 @@ struct MigrateCommand: AsyncParsableCommand {
         // The target's link store: each source product (by its id) is one product of the target.
         options.links = ImportCommand.linksLocation(connection: to)
         options.jobs = jobs
-        options.rate = rate
         options.dryRun = dryRun
         options.maxErrors = maxErrors
         options.cache = nil
@@ -161,7 +159,6 @@ struct MigrateCommand: AsyncParsableCommand {
                 }
                 try ImportCommand.preflight(to.client, dryRun: settings.dryRun)
                 let run = try ImportRun(options: settings, client: to.client, report: importReport)
-                relay.target = run
                 run.onProgress = { done, total, failed in
                     progress.update("products", done: done, total: total, failed: failed, unit: "products")
                 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BulkImport
 import Foundation
 import ShopState
+import Support
 
 struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,11 +56,10 @@ struct UndoCommand: AsyncParsableCommand {
             Console.error("openmarket undo: \(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing")
             throw ExitCode(2)
         }
-        let connection = try await Connection.open(server)
+        let connection = try await Connection.open(server, configure: { [rate] in $0.pacer = RateLimiter(perSecond: rate) })
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
-        options.rate = rate
         options.links = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
         let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(ImportCommand.timestamp())") : options.undoFolder
         let report: ImportReport
