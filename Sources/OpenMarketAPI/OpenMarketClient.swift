@@ -3,48 +3,6 @@ import Logging
 import Support
 import Synchronization
 
-/// A new product's fields, as `POST /api/products` takes them.
-public struct NewProduct: Sendable, Equatable {
-    public var name: String
-    public var description: String
-    public var price: Double
-    public var currency: String
-    public var discountedPrice: Double?
-    public var stock: Int?
-
-    public init(name: String, description: String, price: Double, currency: String,
-                discountedPrice: Double? = nil, stock: Int? = nil) {
-        self.name = name
-        self.description = description
-        self.price = price
-        self.currency = currency
-        self.discountedPrice = discountedPrice
-        self.stock = stock
-    }
-}
-
-/// Changes for `PATCH /api/products/{id}`; nil fields are left alone.
-public struct ProductChanges: Sendable, Equatable {
-    public var name: String?
-    public var description: String?
-    public var price: Double?
-    public var currency: String?
-    public var discountedPrice: Double?
-    public var stock: Int?
-    public var thumbnailID: Int?
-
-    public init(name: String? = nil, description: String? = nil, price: Double? = nil, currency: String? = nil,
-                discountedPrice: Double? = nil, stock: Int? = nil, thumbnailID: Int? = nil) {
-        self.name = name
-        self.description = description
-        self.price = price
-        self.currency = currency
-        self.discountedPrice = discountedPrice
-        self.stock = stock
-        self.thumbnailID = thumbnailID
-    }
-}
-
 /// An image to upload: its bytes, file name and MIME type.
 public struct UploadImage: Sendable, Equatable {
     public var data: Data
@@ -145,13 +103,8 @@ public final class OpenMarketClient: Sendable {
     public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "POST /api/products"
         let credentials = try requireCredentials(for: endpoint)
-        var params: [String: Any] = [
-            "name": product.name, "description": product.description, "price": product.price,
-            "currency": product.currency, "secret": credentials.secret,
-        ]
-        if let discount = product.discountedPrice { params["discounted_price"] = discount }
-        if let stock = product.stock { params["stock"] = stock }
-        var fields = [MultipartField(name: "params", data: try json(params), contentType: "application/json", filename: nil)]
+        let params = try json(WriteBody(fields: product, secret: credentials.secret))
+        var fields = [MultipartField(name: "params", data: params, contentType: "application/json", filename: nil)]
         for image in images {
             fields.append(MultipartField(name: "images", data: image.data, contentType: image.mimeType, filename: image.filename))
         }
@@ -166,15 +119,8 @@ public final class OpenMarketClient: Sendable {
     public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "PATCH /api/products/\(id)"
         let credentials = try requireCredentials(for: endpoint)
-        var body: [String: Any] = ["secret": credentials.secret]
-        if let v = changes.name { body["name"] = v }
-        if let v = changes.description { body["description"] = v }
-        if let v = changes.price { body["price"] = v }
-        if let v = changes.currency { body["currency"] = v }
-        if let v = changes.discountedPrice { body["discounted_price"] = v }
-        if let v = changes.stock { body["stock"] = v }
-        if let v = changes.thumbnailID { body["thumbnail_id"] = v }
-        var request = HTTPRequest(method: .patch, url: base + "/api/products/\(id)", body: .json(try json(body)))
+        let body = try json(WriteBody(fields: changes, secret: credentials.secret))
+        var request = HTTPRequest(method: .patch, url: base + "/api/products/\(id)", body: .json(body))
         request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
         let response = try send(request, endpoint: endpoint)
         return try decode(ProductDetail.self, from: response, endpoint: endpoint)
@@ -339,9 +285,10 @@ public final class OpenMarketClient: Sendable {
         return credentials
     }
 
-    private func json(_ object: [String: Any]) throws(OpenMarketError) -> Data {
-        do { return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
-        catch { throw .invalidRequest("cannot encode the request body") }
+    private func json<Body: Encodable>(_ body: Body) throws(OpenMarketError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do { return try encoder.encode(body) } catch { throw .invalidRequest("cannot encode the request body") }
     }
 
     private func borrowHandle() -> CurlEasyBox {

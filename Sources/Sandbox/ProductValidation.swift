@@ -6,8 +6,8 @@ import OpenMarketAPI
 struct ProductValidation: Sendable {
     var currencies: [String]
 
-    static let registerKeys: Set<String> = ["name", "description", "price", "currency", "discounted_price", "stock", "secret"]
-    static let editKeys: Set<String> = registerKeys.union(["thumbnail_id"])
+    static let registerKeys = Set(ProductKey.register.map(\.rawValue))
+    static let editKeys = Set(ProductKey.edit.map(\.rawValue))
 
     /// Refuses keys the endpoint does not know, so that a misspelt field
     /// (`discountedPrice`) is an error instead of a silent default.
@@ -19,12 +19,13 @@ struct ProductValidation: Sendable {
     }
 
     static func secret(in object: [String: JSONValue]) throws -> String {
-        guard let value = object["secret"] else { throw SandboxError.badRequest("secret: required") }
+        guard let value = object[ProductKey.secret.rawValue] else { throw SandboxError.badRequest("secret: required") }
         guard case .string(let secret) = value else { throw SandboxError.badRequest("secret: must be a string") }
         return secret
     }
 
-    func string(_ key: String, in object: [String: JSONValue]) throws -> String? {
+    func string(_ field: ProductKey, in object: [String: JSONValue]) throws -> String? {
+        let key = field.rawValue
         guard let value = object[key], value != .null else { return nil }
         guard case .string(let text) = value else {
             throw SandboxError.badRequest("\(key): must be a string, got \(value.kind)")
@@ -32,7 +33,8 @@ struct ProductValidation: Sendable {
         return text
     }
 
-    func number(_ key: String, in object: [String: JSONValue]) throws -> Double? {
+    func number(_ field: ProductKey, in object: [String: JSONValue]) throws -> Double? {
+        let key = field.rawValue
         guard let value = object[key], value != .null else { return nil }
         guard case .number(let number) = value, number.isFinite else {
             throw SandboxError.badRequest("\(key): must be a number, got \(value.kind)")
@@ -40,8 +42,9 @@ struct ProductValidation: Sendable {
         return number
     }
 
-    func integer(_ key: String, in object: [String: JSONValue]) throws -> Int? {
-        guard let number = try number(key, in: object) else { return nil }
+    func integer(_ field: ProductKey, in object: [String: JSONValue]) throws -> Int? {
+        let key = field.rawValue
+        guard let number = try number(field, in: object) else { return nil }
         guard number.rounded() == number, abs(number) < 1e15, let integer = Int(exactly: number) else {
             throw SandboxError.badRequest("\(key): must be a whole number, got \(plain(number))")
         }
@@ -50,29 +53,29 @@ struct ProductValidation: Sendable {
 
     /// Reads a register body: every required field present, all rules met.
     func registerFields(_ object: [String: JSONValue]) throws -> ProductFields {
-        func require<T>(_ key: String, _ value: T?) throws -> T {
-            guard let value else { throw SandboxError.badRequest("\(key): required") }
+        func require<T>(_ key: ProductKey, _ value: T?) throws -> T {
+            guard let value else { throw SandboxError.badRequest("\(key.rawValue): required") }
             return value
         }
         var fields = ProductFields(
-            name: try require("name", string("name", in: object)),
-            description: try require("description", string("description", in: object)),
-            currency: try require("currency", string("currency", in: object)),
-            price: try require("price", number("price", in: object)),
-            discountedPrice: try number("discounted_price", in: object) ?? 0,
-            stock: try integer("stock", in: object) ?? 0)
+            name: try require(ProductKey.name, string(ProductKey.name, in: object)),
+            description: try require(ProductKey.description, string(ProductKey.description, in: object)),
+            currency: try require(ProductKey.currency, string(ProductKey.currency, in: object)),
+            price: try require(ProductKey.price, number(ProductKey.price, in: object)),
+            discountedPrice: try number(ProductKey.discountedPrice, in: object) ?? 0,
+            stock: try integer(ProductKey.stock, in: object) ?? 0)
         try check(&fields)
         return fields
     }
 
     /// Applies the fields present in an edit body, then checks the whole.
     func applyEdit(_ object: [String: JSONValue], to fields: inout ProductFields) throws {
-        if let name = try string("name", in: object) { fields.name = name }
-        if let description = try string("description", in: object) { fields.description = description }
-        if let currency = try string("currency", in: object) { fields.currency = currency }
-        if let price = try number("price", in: object) { fields.price = price }
-        if let discount = try number("discounted_price", in: object) { fields.discountedPrice = discount }
-        if let stock = try integer("stock", in: object) { fields.stock = stock }
+        if let name = try string(ProductKey.name, in: object) { fields.name = name }
+        if let description = try string(ProductKey.description, in: object) { fields.description = description }
+        if let currency = try string(ProductKey.currency, in: object) { fields.currency = currency }
+        if let price = try number(ProductKey.price, in: object) { fields.price = price }
+        if let discount = try number(ProductKey.discountedPrice, in: object) { fields.discountedPrice = discount }
+        if let stock = try integer(ProductKey.stock, in: object) { fields.stock = stock }
         try check(&fields)
     }
 

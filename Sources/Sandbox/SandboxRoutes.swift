@@ -97,7 +97,7 @@ struct SandboxRoutes: Sendable {
         let object = try JSONValue.object(from: Data(buffer: try await collect(request)), what: "body")
         try ProductValidation.rejectUnknownKeys(object, allowed: ProductValidation.editKeys, what: "body")
         try checkSecret(object, of: vendor)
-        let thumbnailID = try validation.integer("thumbnail_id", in: object)
+        let thumbnailID = try validation.integer(.thumbnailID, in: object)
         let validation = self.validation
         let stored = try await store.update(id: id, vendorId: vendor.id!, thumbnailImageId: thumbnailID) { fields in
             try validation.applyEdit(object, to: &fields)
@@ -109,7 +109,7 @@ struct SandboxRoutes: Sendable {
         let vendor = try await authenticate(request)
         let id = try productID(context)
         let object = try JSONValue.object(from: Data(buffer: try await collect(request)), what: "body")
-        try ProductValidation.rejectUnknownKeys(object, allowed: ["secret"], what: "body")
+        try ProductValidation.rejectUnknownKeys(object, allowed: [ProductKey.secret.rawValue], what: "body")
         try checkSecret(object, of: vendor)
         let key = try await store.deleteKey(id: id, vendorId: vendor.id!)
         return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
