@@ -144,11 +144,11 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let summary: ExportSummary
         do {
-            summary = try await ImportCommand.onThread {
+            summary = try await Runner.onThread {
                 do { _ = try connection.client.health() } catch {
                     throw CommandFailure("the server does not answer: \(error)", exitCode: 3)
                 }
-                let signals = ImportCommand.stopOnSignals { exporter.stop("stopped by a signal") }
+                let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do { return try exporter.run() } catch let error as ExportError {
                     throw CommandFailure(error.description, exitCode: 2)

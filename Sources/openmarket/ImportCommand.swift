@@ -173,7 +173,7 @@ struct ImportCommand: AsyncParsableCommand {
         options.images.maxDimension = maxDimension
         if !noCache { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
-            .appendingPathComponent("openmarket-report-\(Self.timestamp())").path)
+            .appendingPathComponent("openmarket-report-\(Runner.timestamp())").path)
 
         // One pacer for every request of the run: --rate, and a 429 seen by one worker
         // pauses them all.
@@ -196,11 +196,11 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            summary = try await Self.onThread {
+            summary = try await Runner.onThread {
                 try Self.preflight(client, dryRun: settings.dryRun)
                 let run = try ImportRun(options: settings, client: client, report: report)
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-                let signals = Self.stopOnSignals { run.stop("stopped by a signal") }
+                let signals = Runner.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do {
                     return try run.run()
@@ -226,13 +226,13 @@ struct ImportCommand: AsyncParsableCommand {
         // there (the built-in sandbox stops with the command): the report stands alone.
         report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
         do {
-            try await ImportCommand.onThread { try report.finish(summary) }
+            try await Runner.onThread { try report.finish(summary) }
         } catch {
             await connection.close()
             throw error
         }
         await connection.close()
-        Self.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
+        Runner.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
@@ -281,101 +281,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await BlockingThread.run("openmarket.run", body)
-    }
-
-    /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
-    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            let count = Counter()
-            source.setEventHandler {
-                if count.next() > 1 { Foundation.exit(130) }
-                Console.error("\nStopping: rows in flight finish, no new rows start (again to stop at once)…")
-                stop()
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: Date())
-    }
-
-    /// The command line with the values of --secret and --identifier (and their `=` forms) hidden.
-    static func redacted(_ command: [String]) -> [String] {
-        var out: [String] = []
-        var hideNext = false
-        for argument in command {
-            if hideNext {
-                out.append("…")
-                hideNext = false
-            } else if argument == "--secret" || argument == "--identifier" || argument.hasSuffix("-secret") || argument.hasSuffix("-identifier") {
-                out.append(argument)
-                hideNext = true
-            } else if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
-                      argument[..<equals].hasSuffix("secret") || argument[..<equals].hasSuffix("identifier") {
-                out.append(argument[...equals] + "…")
-            } else {
-                out.append(argument)
-            }
-        }
-        return out
-    }
-
-    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String]) {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            struct Event: Encodable { var event = "summary"; var summary: ImportSummary; var report: String }
-            if let data = try? encoder.encode(Event(summary: summary, report: report.path)) {
-                Console.line(String(decoding: data, as: UTF8.self))
-            }
-            return
-        }
-        let order = ["created", "would-create", "updated", "would-update", "restored", "would-restore", "deleted", "would-delete",
-                     "replaced", "unchanged", "linked", "skipped", "failed"]
-        let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
-            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
-        if !summary.fieldsChanged.isEmpty {
-            let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
-            Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
-                         + (summary.stockToZero > 0 ? "; stock set to 0: \(summary.stockToZero)" : ""))
-        }
-        if let refused = summary.deletesRefused {
-            Console.line("  \(refused)")
-        }
-        if summary.photosDiffer > 0 {
-            Console.line("  \(summary.photosDiffer) rows have photos that differ from their product's: the API cannot replace photos (see the report)")
-        }
-        for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
-            Console.line("  row \(row.row) failed: \(row.error ?? "")")
-        }
-        if summary.failed > 10 { Console.line("  … and \(summary.failed - 10) more in the report") }
-        if let stopped = summary.stopped {
-            Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
-        }
-        Console.line("Report: \(report.appendingPathComponent("report.html").path)")
-        if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {
-            Console.line("To take this run back: openmarket undo \(report.path)")
-        }
-    }
 }
 
 extension ImportMode: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { ["sync", "upsert", "create", "update"] }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
 }

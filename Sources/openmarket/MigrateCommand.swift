@@ -132,7 +132,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? Self.journalLocation(source: from.client, target: to.client)
-        let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(ImportCommand.timestamp())").standardizedFileURL
+        let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
         var options = ImportOptions(manifest: reportURL.appendingPathComponent("migration"), journal: journalURL)
         // The target's link store: each source product (by its id) is one product of the target.
         options.links = ImportCommand.linksLocation(connection: to)
@@ -153,7 +153,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let pageSize = perPage
         let result: (ImportSummary, Migration.SourceSummary)
         do {
-            result = try await ImportCommand.onThread {
+            result = try await Runner.onThread {
                 do { _ = try from.client.health() } catch {
                     throw CommandFailure("the source does not answer: \(error)", exitCode: 3)
                 }
@@ -166,7 +166,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 migration.jobs = readers
                 migration.perPage = pageSize
                 migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
-                let signals = ImportCommand.stopOnSignals { run.stop("stopped by a signal") }
+                let signals = Runner.stopOnSignals { run.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do { return try migration.migrate() } catch let error as ExportError {
                     throw CommandFailure(error.description, exitCode: 2)
@@ -185,7 +185,7 @@ struct MigrateCommand: AsyncParsableCommand {
         progress.finish()
         let (summary, sourceSummary) = result
         try importReport.finish(summary)
-        ImportCommand.printSummary(summary, failures: importReport.failures, report: reportURL, json: false, command: CommandLine.arguments)
+        Runner.printSummary(summary, failures: importReport.failures, report: reportURL, json: false, command: CommandLine.arguments)
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }

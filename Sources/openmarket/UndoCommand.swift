@@ -61,7 +61,7 @@ struct UndoCommand: AsyncParsableCommand {
         options.force = force
         options.dryRun = dryRun
         options.links = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
-        let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(ImportCommand.timestamp())") : options.undoFolder
+        let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(Runner.timestamp())") : options.undoFolder
         let report: ImportReport
         do {
             report = try ImportReport(directory: reportURL, source: "undo of \(folderURL.lastPathComponent)")
@@ -75,11 +75,11 @@ struct UndoCommand: AsyncParsableCommand {
         let progress = ProgressLine(quiet: quiet, json: false)
         let summary: ImportSummary
         do {
-            summary = try await ImportCommand.onThread {
+            summary = try await Runner.onThread {
                 try ImportCommand.preflight(client, dryRun: settings.dryRun)
                 let undo = try UndoRun(options: settings, client: client, report: report)
                 undo.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-                let signals = ImportCommand.stopOnSignals { undo.stop("stopped by a signal") }
+                let signals = Runner.stopOnSignals { undo.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do {
                     return try undo.run()
@@ -100,13 +100,13 @@ struct UndoCommand: AsyncParsableCommand {
         // there (the built-in sandbox stops with the command): the report stands alone.
         report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
         do {
-            try await ImportCommand.onThread { try report.finish(summary) }
+            try await Runner.onThread { try report.finish(summary) }
         } catch {
             await connection.close()
             throw error
         }
         await connection.close()
-        ImportCommand.printSummary(summary, failures: report.failures, report: reportURL, json: false, command: CommandLine.arguments)
+        Runner.printSummary(summary, failures: report.failures, report: reportURL, json: false, command: CommandLine.arguments)
         if summary.failed > 0 || summary.stopped != nil || (summary.counts["skipped"] ?? 0) > 0 { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,102 @@
+import BulkImport
+import Dispatch
+import Foundation
+import Support
+
+/// What every long command (import, export, migrate, undo) does around its blocking
+/// work: a thread of its own, Ctrl-C and SIGTERM turned into a graceful stop, and
+/// the summary printed the same way.
+enum Runner {
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await BlockingThread.run("openmarket.run", body)
+    }
+
+    /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            let count = Counter()
+            source.setEventHandler {
+                if count.next() > 1 { Foundation.exit(130) }
+                Console.error("\nStopping: rows in flight finish, no new rows start (again to stop at once)…")
+                stop()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: Date())
+    }
+
+    /// The command line with the values of --secret and --identifier (and their `=` forms) hidden.
+    static func redacted(_ command: [String]) -> [String] {
+        var out: [String] = []
+        var hideNext = false
+        for argument in command {
+            if hideNext {
+                out.append("…")
+                hideNext = false
+            } else if argument == "--secret" || argument == "--identifier" || argument.hasSuffix("-secret") || argument.hasSuffix("-identifier") {
+                out.append(argument)
+                hideNext = true
+            } else if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
+                      argument[..<equals].hasSuffix("secret") || argument[..<equals].hasSuffix("identifier") {
+                out.append(argument[...equals] + "…")
+            } else {
+                out.append(argument)
+            }
+        }
+        return out
+    }
+
+    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String]) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            struct Event: Encodable { var event = "summary"; var summary: ImportSummary; var report: String }
+            if let data = try? encoder.encode(Event(summary: summary, report: report.path)) {
+                Console.line(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        let order = ["created", "would-create", "updated", "would-update", "restored", "would-restore", "deleted", "would-delete",
+                     "replaced", "unchanged", "linked", "skipped", "failed"]
+        let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
+        if !summary.fieldsChanged.isEmpty {
+            let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+            Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
+                         + (summary.stockToZero > 0 ? "; stock set to 0: \(summary.stockToZero)" : ""))
+        }
+        if let refused = summary.deletesRefused {
+            Console.line("  \(refused)")
+        }
+        if summary.photosDiffer > 0 {
+            Console.line("  \(summary.photosDiffer) rows have photos that differ from their product's: the API cannot replace photos (see the report)")
+        }
+        for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
+            Console.line("  row \(row.row) failed: \(row.error ?? "")")
+        }
+        if summary.failed > 10 { Console.line("  … and \(summary.failed - 10) more in the report") }
+        if let stopped = summary.stopped {
+            Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
+        }
+        Console.line("Report: \(report.appendingPathComponent("report.html").path)")
+        if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {
+            Console.line("To take this run back: openmarket undo \(report.path)")
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}
