@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "OpenMarketAPI", targets: ["OpenMarketAPI"]),
         .library(name: "ImagePrep", targets: ["ImagePrep"]),
+        // For the benchmarks package (Benchmarks/Package.swift).
+        .library(name: "Manifest", targets: ["Manifest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,9 +130,6 @@ let package = Package(
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"], path: "Tests/TestSupport"),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
-        // Benchmark drivers (see Benchmarks/*.sh), not part of the tool.
-        .executableTarget(name: "openmarket-bench-client", dependencies: ["OpenMarketAPI"], path: "Benchmarks/ClientBench"),
-        .executableTarget(name: "openmarket-bench-manifest", dependencies: ["Manifest", .product(name: "CSV", package: "CSV.swift")], path: "Benchmarks/ManifestBench"),
         .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [

@@ -12,8 +12,10 @@ source scripts/lib/sandbox.sh
 trap 'stop_sandboxes; rm -rf "$work"' EXIT
 
 swift build -c release --product openmarket >/dev/null
-swift build -c release --product openmarket-bench-client >/dev/null
 bin=$(swift build -c release --show-bin-path)
+# The driver lives in the benchmarks package (Benchmarks/Package.swift).
+swift build -c release --package-path Benchmarks --product openmarket-bench-client >/dev/null
+bench_bin=$(swift build -c release --package-path Benchmarks --show-bin-path)
 
 start_sandbox "$bin/openmarket" "$work/data"
 
@@ -34,7 +36,7 @@ row() { printf '| %-34s | %7s | %9s | %8s | %11s |\n' "$@"; }
   row "client" "workers" "seconds" "req/s" "connections"
   row "---" "---:" "---:" "---:" "---:"
   for workers in 1 4 16; do
-    read -r done seconds connections < <("$bin/openmarket-bench-client" "$url" "$work/ids" "$workers" "$REQUESTS")
+    read -r done seconds connections < <("$bench_bin/openmarket-bench-client" "$url" "$work/ids" "$workers" "$REQUESTS")
     row "openmarket (libcurl, shared)" "$workers" "$(printf %.2f "$seconds")" "$(awk -v n="$done" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$connections"
     for batch in 1 50; do
       start=$(date +%s.%N)
