@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Two revisions of openmarket side by side, in one run, on the same machine: validate of a
+# 100,000-row CSV, a first import of 500 products × 3 small photos into a fresh sandbox
+# (--jobs 4), and images shrink of the sample photos. Rounds alternate between the two
+# builds (A B A B A B) so that a noisy neighbour hits both; the table shows the median.
+#   Benchmarks/compare-revisions.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
+# Each revision is built in release in a git worktree under $WORK (default /tmp/openmarket-compare).
+# Writes Benchmarks/results/compare-revisions.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=${1:?usage: Benchmarks/compare-revisions.sh BEFORE [AFTER]}
+after=${2:-}
+ROUNDS=${ROUNDS:-3}
+work=${WORK:-/tmp/openmarket-compare}
+mkdir -p "$work"
+source scripts/lib/sandbox.sh
+trap 'stop_sandboxes' EXIT
+
+build() {  # revision → path of its release binary
+  local rev=$1 dir
+  if [ -z "$rev" ]; then
+    swift build -c release --product openmarket >/dev/null
+    echo "$(swift build -c release --show-bin-path)/openmarket"
+    return
+  fi
+  dir="$work/tree-$(git rev-parse --short "$rev")"
+  [ -d "$dir" ] || git worktree add -q "$dir" "$rev"
+  (cd "$dir" && swift build -c release --product openmarket >/dev/null)
+  echo "$(cd "$dir" && swift build -c release --show-bin-path)/openmarket"
+}
+bin_a=$(build "$before")
+bin_b=$(build "$after")
+label_a=$(git rev-parse --short "$before")
+label_b=${after:+$(git rev-parse --short "$after")}
+label_b=${label_b:-"$(git rev-parse --short HEAD) (tree)"}
+
+cp samples/images/TEA-003/1.jpg "$work/a.jpg"
+cp samples/images/SNK-002/1.jpg "$work/b.jpg"
+cp samples/images/TEA-004/1.jpg "$work/c.jpg"
+awk 'BEGIN { print "key,name,price,currency,stock,images"
+  for (i = 1; i <= 500; i++) printf "B%d,Benchmark product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+awk 'BEGIN { print "key,name,description,price,currency,discounted_price,stock,images"
+  for (i = 1; i <= 100000; i++) printf "SKU-%07d,\"상품 %d, 녹차 라떼\",\"Row %d, with commas\",%d,KRW,0,%d,a.jpg;b.jpg\n", i, i, i, 1000 + i % 900, i % 50 }' >"$work/validate.csv"
+photos=$(ls samples/images/*/1.jpg)
+
+measure() {  # binary kind → "seconds peakKB"
+  local bin=$1 kind=$2
+  case $kind in
+    validate) /usr/bin/time -f "%e %M" -o "$work/time" "$bin" validate "$work/validate.csv" >/dev/null 2>&1 || true ;;
+    import)
+      rm -rf "$work/data" "$work/report" "$work/state" "$work/journal"
+      start_sandbox "$bin_b" "$work/data"
+      XDG_STATE_HOME="$work/state" /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/import.csv" --server "$url" \
+        --identifier "$identifier" --secret "$secret" --jobs 4 --no-cache --quiet --report "$work/report" --journal "$work/journal" >/dev/null 2>&1
+      kill "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true ;;
+    shrink)
+      rm -rf "$work/shrunk"
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%e %M" -o "$work/time" "$bin" images shrink $photos --out "$work/shrunk" --jobs 2 >/dev/null 2>&1 ;;
+  esac
+  cat "$work/time"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+row() { printf '| %-44s | %12s | %12s | %8s |\n' "$@"; }
+{
+  echo "openmarket $label_a (A) and $label_b (B), side by side, $ROUNDS alternating rounds, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  row "benchmark (median of $ROUNDS)" "A seconds / MB" "B seconds / MB" "B ÷ A"
+  row "---" "---:" "---:" "---:"
+  for kind in validate import shrink; do
+    : >"$work/a.txt"; : >"$work/b.txt"
+    for _ in $(seq "$ROUNDS"); do
+      measure "$bin_a" "$kind" >>"$work/a.txt"
+      measure "$bin_b" "$kind" >>"$work/b.txt"
+    done
+    sa=$(cut -d' ' -f1 "$work/a.txt" | median); sb=$(cut -d' ' -f1 "$work/b.txt" | median)
+    ma=$(cut -d' ' -f2 "$work/a.txt" | median); mb=$(cut -d' ' -f2 "$work/b.txt" | median)
+    case $kind in
+      validate) name="validate 100,000 CSV rows" ;;
+      import) name="import 500 products × 3 photos, --jobs 4" ;;
+      shrink) name="images shrink of the $(echo "$photos" | wc -w) sample photos" ;;
+    esac
+    row "$name" "$sa / $(awk -v k="$ma" 'BEGIN{printf "%.0f", k/1024}')" "$sb / $(awk -v k="$mb" 'BEGIN{printf "%.0f", k/1024}')" \
+      "$(awk -v a="$sa" -v b="$sb" 'BEGIN{printf "%.2f", b/a}')"
+  done
+} | tee Benchmarks/results/compare-revisions.md
