@@ -222,16 +222,7 @@ struct ImportCommand: AsyncParsableCommand {
             throw reportFailure(error)
         }
         progress.finish()
-        // Thumbnails the run did not make are fetched from the server now, while it is
-        // there (the built-in sandbox stops with the command): the report stands alone.
-        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
-        do {
-            try await Runner.onThread { try report.finish(summary) }
-        } catch {
-            await connection.close()
-            throw error
-        }
-        await connection.close()
+        try await Runner.finish(report, summary, connection: connection)
         Runner.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")

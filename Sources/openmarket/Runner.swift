@@ -11,6 +11,21 @@ enum Runner {
         try await BlockingThread.run("openmarket.run", body)
     }
 
+    /// Completes the report, then closes the connection. Thumbnails the run did not make
+    /// are fetched from the server first, while it is there (the built-in sandbox stops
+    /// with the command): the report stands alone.
+    static func finish(_ report: ImportReport, _ summary: ImportSummary, connection: Connection) async throws {
+        let client = connection.client
+        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        do {
+            try await onThread { try report.finish(summary) }
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
     static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { signalNumber in

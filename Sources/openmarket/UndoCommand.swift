@@ -96,16 +96,7 @@ struct UndoCommand: AsyncParsableCommand {
             throw reportFailure(error)
         }
         progress.finish()
-        // Thumbnails the run did not make are fetched from the server now, while it is
-        // there (the built-in sandbox stops with the command): the report stands alone.
-        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
-        do {
-            try await Runner.onThread { try report.finish(summary) }
-        } catch {
-            await connection.close()
-            throw error
-        }
-        await connection.close()
+        try await Runner.finish(report, summary, connection: connection)
         Runner.printSummary(summary, failures: report.failures, report: reportURL, json: false, command: CommandLine.arguments)
         if summary.failed > 0 || summary.stopped != nil || (summary.counts["skipped"] ?? 0) > 0 { throw ExitCode(1) }
     }
