@@ -80,22 +80,13 @@ public final class JPEGCodec {
     }
 
     /// The DCT-scaled size to decode a photo at, for a wanted long edge of at
-    /// most `maxLongEdge`: the largest scale that stays within it when it keeps
-    /// at least 75 % of it (no resampling at all, the fastest path: a 3456 px
-    /// photo becomes 1728 px rather than 2048 px, and spends its 300 KB on
-    /// fewer pixels at a higher quality), else the smallest scale that still
-    /// covers it (to be area-downscaled).
+    /// most `maxLongEdge`: the smallest scale that leaves a quarter of room above
+    /// it (full size when none does), to be resampled down with Lanczos-3. A
+    /// scale right at the target loses detail: a 5640 px photo decoded at 3/8
+    /// (2115 px) scored 5.3 by butteraugli, at 1/2 (2820 px) 3.7, at full size 3.4.
     public static func decodeSize(width: Int, height: Int, maxLongEdge: Int) -> (width: Int, height: Int) {
         if max(width, height) <= maxLongEdge { return (width, height) }
-        for f in scalingFactors where f.num <= f.denom {
-            let w = (width * f.num + f.denom - 1) / f.denom
-            let h = (height * f.num + f.denom - 1) / f.denom
-            if max(w, h) <= maxLongEdge {
-                if Double(max(w, h)) >= 0.75 * Double(maxLongEdge) { return (w, h) }
-                break
-            }
-        }
-        return scaledSize(width: width, height: height, minimumLongEdge: maxLongEdge)
+        return scaledSize(width: width, height: height, minimumLongEdge: maxLongEdge + maxLongEdge / 4)
     }
 
     /// Decodes to grey (for greyscale JPEGs) or RGB at the given DCT-scaled
@@ -168,20 +159,41 @@ public final class JPEGCodec {
         return false
     }
 
-    /// Encodes at `quality` (1–100), 4:2:0 for colour, grey for grey.
-    public func encode(_ image: PixelImage, quality: Int) throws -> [UInt8] {
+    /// Encodes at `quality` (1–100) with the given chroma subsampling (grey
+    /// images are grey whatever it says). Progressive encoding also optimises
+    /// the Huffman tables: several percent fewer bytes at the same quality,
+    /// which the quality search turns into quality.
+    public func encode(_ image: PixelImage, quality: Int, chroma: Chroma = .s420, progressive: Bool = false) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         let format = image.channels == 1 ? TJPF_GRAY : TJPF_RGB
-        let subsampling = image.channels == 1 ? TJSAMP_GRAY : TJSAMP_420
+        let subsampling = image.channels == 1 ? TJSAMP_GRAY : chroma.turboJPEG
+        let flags = TJFLAG_ACCURATEDCT | (progressive ? TJFLAG_PROGRESSIVE : 0)
         let status = image.pixels.withUnsafeBufferPointer { src in
             tjCompress2(
                 compressor, src.baseAddress, Int32(image.width), 0, Int32(image.height),
                 Int32(format.rawValue), &output, &size, Int32(subsampling.rawValue),
-                Int32(max(1, min(100, quality))), Int32(TJFLAG_ACCURATEDCT))
+                Int32(max(1, min(100, quality))), Int32(flags))
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else { throw JPEGError("cannot encode JPEG: \(lastError(compressor))") }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+}
+
+/// How much colour detail a JPEG keeps: full (4:4:4), half across (4:2:2),
+/// or half across and down (4:2:0, the usual camera choice). Less colour
+/// leaves more of the byte budget for brightness detail.
+public enum Chroma: String, Sendable, CaseIterable, Hashable {
+    case s444 = "4:4:4"
+    case s422 = "4:2:2"
+    case s420 = "4:2:0"
+
+    var turboJPEG: TJSAMP {
+        switch self {
+        case .s444: TJSAMP_444
+        case .s422: TJSAMP_422
+        case .s420: TJSAMP_420
+        }
     }
 }

@@ -16,7 +16,7 @@ public enum Thumbnailer {
         let ratio = Double(maxEdge) / Double(max(decoded.width, decoded.height))
         let target = decoded.downscaled(
             toWidth: max(1, min(decoded.width, Int((Double(decoded.width) * ratio).rounded()))),
-            height: max(1, min(decoded.height, Int((Double(decoded.height) * ratio).rounded()))))
+            height: max(1, min(decoded.height, Int((Double(decoded.height) * ratio).rounded()))), filter: .area)
         return try codec.encode(target, quality: quality)
     }
 
@@ -31,7 +31,7 @@ public enum Thumbnailer {
             let decoded = try PNGDecoder.decode(bytes, pixelBudget: pixelBudget)
             let ratio = min(1, Double(maxEdge) / Double(max(decoded.width, decoded.height)))
             let target = decoded.downscaled(toWidth: max(1, Int((Double(decoded.width) * ratio).rounded())),
-                                            height: max(1, Int((Double(decoded.height) * ratio).rounded())))
+                                            height: max(1, Int((Double(decoded.height) * ratio).rounded())), filter: .area)
             return try codec.encode(target, quality: quality)
         default:
             return nil

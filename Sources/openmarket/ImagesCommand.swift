@@ -36,10 +36,18 @@ struct ShrinkCommand: ParsableCommand {
     var maxDimension = 2048
 
     @Option(name: .customLong("quality-floor"), help: "Lowest JPEG quality before dimensions shrink further.")
-    var qualityFloor = 60
+    var qualityFloor = ImagePrepSettings().qualityFloor
 
     @Option(name: .customLong("pixel-budget"), help: ArgumentHelp("Refuse images over this many megapixels (decompression bombs).", valueName: "MP"))
     var pixelBudget = 100
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Colour detail: auto (per photo, whichever is closest at the limit), 4:4:4, 4:2:2 or 4:2:0.",
+        valueName: "mode"))
+    var chroma = ChromaOption.auto
+
+    @Flag(name: .long, help: "Baseline JPEG instead of progressive (progressive is a few percent smaller, so its quality is higher).")
+    var baseline = false
 
     @Option(name: .long, help: "Worker threads (default: all cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -67,11 +75,14 @@ struct ShrinkCommand: ParsableCommand {
         settings.qualityFloor = qualityFloor
         settings.qualityCeiling = max(qualityFloor, settings.qualityCeiling)
         settings.pixelBudget = pixelBudget * 1_000_000
+        settings.chroma = chroma.chroma
+        settings.progressive = !baseline
         let inputs = files.map { URL(fileURLWithPath: $0) }
         let started = Date()
         // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
         let progress = ProgressLine(quiet: inputs.count < 2)
         let done = Counter()
+        progress.update("shrinking", done: 0, total: inputs.count, unit: "files")
         let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
                                           workers: jobs) { result in
             progress.clear()
@@ -96,6 +107,7 @@ struct ShrinkCommand: ParsableCommand {
             var line = "\(name): \(size(p.originalBytes)) \(p.originalWidth)×\(p.originalHeight) → "
             line += "\(size(p.data.count)) \(p.width)×\(p.height)"
             if let quality = p.quality { line += " q\(quality)" }
+            if let chroma = p.chroma { line += " \(chroma.rawValue)" }
             line += " \(p.action.rawValue)"
             if p.encodes > 0 { line += " (\(p.encodes) \(p.encodes == 1 ? "encode" : "encodes"))" }
             line += ", \(time)"
@@ -106,4 +118,13 @@ struct ShrinkCommand: ParsableCommand {
     }
 
     static func size(_ bytes: Int) -> String { ByteCount.text(bytes) }
+}
+
+enum ChromaOption: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case s444 = "4:4:4"
+    case s422 = "4:2:2"
+    case s420 = "4:2:0"
+
+    var chroma: Chroma? { Chroma(rawValue: rawValue) }
 }

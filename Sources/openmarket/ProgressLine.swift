@@ -34,7 +34,9 @@ final class ProgressLine: @unchecked Sendable {
             lastDecile = -1
         }
         let elapsed = Date().timeIntervalSince(started)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        // Under half a second a rate says nothing (one file done in 1 ms is not 1,000/s).
+        let rate = elapsed >= 0.5 ? Double(done) / elapsed : 0
+        let rateText = rate > 0 ? " \(String(format: "%.1f", rate))/s," : ""
         let percent = total > 0 ? min(100, done * 100 / total) : 100
         let label = phase.map { "\($0): " } ?? ""
         if tty && !quiet && !json {
@@ -44,7 +46,7 @@ final class ProgressLine: @unchecked Sendable {
             let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
             FileHandle.standardError.write(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%) \(String(format: "%.1f", rate))/s, \(Self.duration(eta)) left\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
             return
         }
         let decile = percent / 10
@@ -55,7 +57,7 @@ final class ProgressLine: @unchecked Sendable {
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
             let left = rate > 0 && done < total ? ", about \(Self.duration(Double(total - done) / rate)) left" : ""
-            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed, \(String(format: "%.1f", rate))/s\(left)")
+            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
         }
     }
 

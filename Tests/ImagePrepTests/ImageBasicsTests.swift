@@ -51,12 +51,13 @@ struct ImageBasicsTests {
         #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 360) == (500, 375))
         // 1/2 would give 2000 < 2048: 5/8 is the smallest that covers it.
         #expect(JPEGCodec.scaledSize(width: 4000, height: 3000, minimumLongEdge: 2048) == (2500, 1875))
-        // Decoding for a 2048 maximum: a scale that keeps at least 75 % of it is taken as is,
-        // with no resampling; below that, the smallest scale that covers it, to be downscaled.
-        #expect(JPEGCodec.decodeSize(width: 4000, height: 3000, maxLongEdge: 2048) == (2000, 1500))
-        #expect(JPEGCodec.decodeSize(width: 3600, height: 2700, maxLongEdge: 2048) == (1800, 1350))
-        #expect(JPEGCodec.decodeSize(width: 3000, height: 2000, maxLongEdge: 2048) == (1875, 1250))
-        #expect(JPEGCodec.decodeSize(width: 9000, height: 6000, maxLongEdge: 2048) == (2250, 1500))
+        // Decoding for a 2048 maximum: the smallest scale at least 2560 px (a quarter of room
+        // for Lanczos-3), never one right at or below the target.
+        #expect(JPEGCodec.decodeSize(width: 4000, height: 3000, maxLongEdge: 2048) == (3000, 2250))
+        #expect(JPEGCodec.decodeSize(width: 3840, height: 2400, maxLongEdge: 2048) == (2880, 1800))
+        #expect(JPEGCodec.decodeSize(width: 5640, height: 3172, maxLongEdge: 2048) == (2820, 1586))
+        #expect(JPEGCodec.decodeSize(width: 2560, height: 1600, maxLongEdge: 2048) == (2560, 1600))
+        #expect(JPEGCodec.decodeSize(width: 12000, height: 8000, maxLongEdge: 2048) == (3000, 2000))
         #expect(JPEGCodec.decodeSize(width: 1600, height: 1200, maxLongEdge: 2048) == (1600, 1200))
         #expect(JPEGCodec.scaledSize(width: 300, height: 200, minimumLongEdge: 360) == (300, 200))
     }
@@ -64,7 +65,7 @@ struct ImageBasicsTests {
     @Test("area downscale averages blocks exactly")
     func downscale() {
         let image = PixelImage(width: 4, height: 2, channels: 1, pixels: [0, 100, 200, 50, 100, 200, 0, 150])
-        let half = image.downscaled(toWidth: 2, height: 1)
+        let half = image.downscaled(toWidth: 2, height: 1, filter: .area)
         #expect(half.pixels == [100, 100])
     }
 

@@ -111,14 +111,14 @@ struct PrepareTests {
         #expect(prepared.data.count <= 307_200)
         #expect(prepared.action == .resized)
         #expect(prepared.width == 2048 && prepared.height == 1365)
-        #expect((prepared.quality ?? 0) >= 60)
+        #expect((prepared.quality ?? 0) >= ImagePrepSettings().qualityFloor)
         #expect(prepared.encodes <= 5, "\(prepared.encodes) encodes")
         #expect(ImageFormat.sniff(prepared.data) == .jpeg)
         let header = try JPEGCodec().header(of: prepared.data)
         #expect(header.width == 2048 && header.height == 1365)
     }
 
-    @Test("the limit is honoured at 100 KB, 300 KB and 1 MB, with the highest quality that fits", arguments: [102_400, 307_200, 1_048_576])
+    @Test("the limit is honoured at 50 KB, 300 KB and 1 MB, with the highest quality that fits", arguments: [51_200, 307_200, 1_048_576])
     func limits(_ limit: Int) throws {
         let jpeg = try Photos.jpeg(Photos.photo(width: 2400, height: 1600, seed: 3), quality: 97)
         var settings = ImagePrepSettings()
@@ -126,18 +126,21 @@ struct PrepareTests {
         let preparer = try ImagePreparer(settings: settings)
         let prepared = try preparer.prepare(jpeg)
         #expect(prepared.data.count <= limit)
-        #expect(prepared.encodes <= 3, "\(prepared.encodes) full encodes")
+        #expect(prepared.encodes <= (limit > 51_200 ? 3 : 5), "\(prepared.encodes) full encodes")
         let quality = try #require(prepared.quality)
-        // At 300 KB and 1 MB the photo is decoded straight at a DCT scale (3/4: 1800×1200), no
-        // resampling; at 100 KB even the floor quality does not fit that, and it gets smaller.
-        #expect((prepared.width == 1800 && prepared.height == 1200) == (limit > 102_400))
-        if quality < settings.qualityCeiling, prepared.width == 1800 {
+        let chroma = try #require(prepared.chroma)
+        // At 300 KB and 1 MB the photo is resampled to the 2048 px allowed (decoded at full size,
+        // as 7/8 would leave no room above 2048); at 50 KB even the floor quality does not fit
+        // that, and it gets smaller.
+        #expect((prepared.width == 2048 && prepared.height == 1365) == (limit > 51_200))
+        if quality < settings.qualityCeiling, prepared.width == 2048 {
             // One step up would not have fitted: the search found the highest quality.
             let codec = try JPEGCodec()
-            let scaled = try codec.decode(jpeg, header: codec.header(of: jpeg), width: 1800, height: 1200)
-            let higher = try codec.encode(scaled, quality: quality + 1)
+            let scaled = try codec.decode(jpeg, header: codec.header(of: jpeg), width: 2400, height: 1600)
+                .downscaled(toWidth: 2048, height: 1365)
+            let higher = try codec.encode(scaled, quality: quality + 1, chroma: chroma, progressive: true)
             #expect(higher.count > limit, "quality \(quality + 1) also fits (\(higher.count) bytes)")
-            #expect(try codec.encode(scaled, quality: quality) == prepared.data)
+            #expect(try codec.encode(scaled, quality: quality, chroma: chroma, progressive: true) == prepared.data)
         }
     }
 
@@ -149,7 +152,7 @@ struct PrepareTests {
         let prepared = try ImagePreparer(settings: settings).prepare(jpeg)
         #expect(prepared.data.count <= 40_000)
         #expect(prepared.width < 2000 && prepared.action == .resized)
-        #expect((prepared.quality ?? 0) >= 60)
+        #expect((prepared.quality ?? 0) >= settings.qualityFloor)
     }
 
     @Test("EXIF orientation 1–8 turns the picture upright", arguments: 1...8)
