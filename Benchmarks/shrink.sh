@@ -3,90 +3,164 @@
 #   openmarket images shrink (all cores)
 #   ImageMagick: convert IN -resize 2048x2048\> -define jpeg:extent=300kb OUT  (xargs -P cores)
 #   the floor: djpeg -scale 1/2 IN | cjpeg -quality 85 > OUT                   (xargs -P cores)
-# on 20 photo-like JPEGs of 8–12 MP, with output sizes and quality (PSNR and
-# SSIM against the source scaled to the same dimensions) of openmarket's output
-# and ImageMagick's. Needs: imagemagick, libjpeg-turbo-progs, python3 with numpy.
+# on two sets: 15 real photographs (1680–5640 px) from Debian's ukui-wallpapers and
+# mate-backgrounds packages (fetched once with apt-get download into $PHOTOS), and
+# COUNT generated photo-like JPEGs of 8–12 MP.
+#
+# Quality is what the buyer sees: butteraugli (lower is closer) of every output against
+# the source resized with Lanczos to fit 2048 px (ImageMagick's own dimensions), a smaller
+# output scaled up to them first. An output over the limit counts as a loss.
+# The quality anchor: guetzli at its lowest quality (84) on the GUETZLI photos, and
+# openmarket given guetzli's byte count as its limit.
+#
+# Times: the best of ROUNDS rounds, the tools alternating within each round.
+# Needs: imagemagick libjpeg-turbo-progs butteraugli guetzli (apt-get install -y ...).
 # Writes Benchmarks/results/shrink.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-20}
+ROUNDS=${ROUNDS:-2}
+GUETZLI=${GUETZLI-"Dune Storm"}
+PHOTOS=${PHOTOS:-${XDG_CACHE_HOME:-$HOME/.cache}/openmarket-bench/photos}
 cores=$(nproc)
 work=${WORK:-$(mktemp -d)}
 trap '[ -z "${WORK:-}" ] && rm -rf "$work"' EXIT
-command -v convert >/dev/null && command -v djpeg >/dev/null || {
-  echo "needs: apt-get install -y imagemagick libjpeg-turbo-progs" >&2; exit 2; }
+# The real ImageMagick (a "convert" earlier on PATH may be something else).
+IM=$(command -v convert-im6.q16 || command -v magick || true)
+for tool in "$IM" djpeg cjpeg butteraugli identify; do
+  [ -n "$tool" ] && command -v "$tool" >/dev/null || {
+    echo "needs: apt-get install -y imagemagick libjpeg-turbo-progs butteraugli guetzli" >&2; exit 2; }
+done
+export IM
 
-swift build -c release --product openmarket >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# Real photographs, from Debian packages of wallpapers (photographs, not renders).
+real=(mate/nature/LadyBird.jpg mate/nature/Wood.jpg mate/abstract/Elephants.jpg mate/nature/Blinds.jpg
+      mate/nature/Storm.jpg firstgeneration.jpg string.jpg the-mouse.jpg 2004default.jpg rhythm.jpg
+      mate/nature/Dune.jpg mate/nature/RainDrops.jpg mate/nature/TwoWings.jpg
+      mate/abstract/Elephants_3840x2160.jpg mate/abstract/Elephants_5640x3172.jpg)
+if [ "$(ls "$PHOTOS"/*.jpg 2>/dev/null | wc -l)" -lt ${#real[@]} ]; then
+  echo "fetching photographs from ukui-wallpapers and mate-backgrounds into $PHOTOS" >&2
+  mkdir -p "$PHOTOS" "$work/debs"
+  (cd "$work/debs" && apt-get download ukui-wallpapers mate-backgrounds >/dev/null 2>&1) || {
+    echo "cannot apt-get download ukui-wallpapers mate-backgrounds" >&2; exit 2; }
+  for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$work/debs/x"; done
+  for f in "${real[@]}"; do cp "$work/debs/x/usr/share/backgrounds/$f" "$PHOTOS/"; done
+fi
+mkdir -p "$work/real/in" "$work/generated/in"
+for f in "${real[@]}"; do cp "$PHOTOS/$(basename "$f")" "$work/real/in/"; done
 
 # Photo-like inputs: fractal plasma (smooth areas and detail) plus sensor noise, 8–12 MP, quality 92.
-mkdir -p "$work/in"
 sizes=(3264x2448 3456x2592 3600x2700 3840x2880 4000x3000)
 for i in $(seq -w 1 "$COUNT"); do
-  f="$work/in/photo-$i.jpg"
+  f="$work/generated/in/photo-$i.jpg"
   [ -f "$f" ] && continue
   size=${sizes[$(( 10#$i % ${#sizes[@]} ))]}
-  convert -seed "$i" -size "$size" plasma:fractal -blur 0x1 -attenuate 0.6 +noise Gaussian -quality 92 "$f"
+  "$IM" -seed "$i" -size "$size" plasma:fractal -blur 0x1 -attenuate 0.6 +noise Gaussian -quality 92 "$f"
 done
-in_bytes=$(du -cb "$work"/in/*.jpg | tail -1 | cut -f1)
+
+# BIN: a folder holding an openmarket built elsewhere (otherwise a release build here).
+if [ -n "${BIN:-}" ]; then bin=$BIN; else
+  swift build -c release --product openmarket >/dev/null
+  bin=$(swift build -c release --show-bin-path)
+fi
 
 # Seconds a command takes (its own output discarded).
-time_it() { local s e; s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}'; }
+time_it() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN{print (a == "" || b < a) ? b : a}'; }
 
-rm -rf "$work/om" "$work/im" "$work/floor"; mkdir -p "$work/om" "$work/im" "$work/floor"
-t_om=$(time_it "$bin/openmarket" images shrink "$work"/in/*.jpg --out "$work/om" --jobs "$cores")
-t_im=$(time_it sh -c "ls '$work'/in/*.jpg | xargs -P $cores -I{} sh -c 'convert \"{}\" -resize 2048x2048\\> -define jpeg:extent=300kb \"$work/im/\$(basename \"{}\")\"'")
-t_floor=$(time_it sh -c "ls '$work'/in/*.jpg | xargs -P $cores -I{} sh -c 'djpeg -scale 1/2 \"{}\" | cjpeg -quality 85 > \"$work/floor/\$(basename \"{}\")\"'")
+run_om() { rm -rf "$2"; "$bin/openmarket" images shrink "$1"/*.jpg --out "$2" --jobs "$cores" > "$2.log"; }
+run_im() { rm -rf "$2"; mkdir -p "$2"; ls "$1"/*.jpg | xargs -P "$cores" -I{} sh -c '"$IM" "{}" -resize 2048x2048\> -define jpeg:extent=300kb "$0/$(basename "{}")" 2>/dev/null' "$2"; }
+run_floor() { rm -rf "$2"; mkdir -p "$2"; ls "$1"/*.jpg | xargs -P "$cores" -I{} sh -c 'djpeg -scale 1/2 "{}" | cjpeg -quality 85 > "$0/$(basename "{}")"' "$2"; }
 
-bytes() { du -cb "$1"/*.jpg | tail -1 | cut -f1; }
-max_bytes() { stat -c %s "$1"/*.jpg | sort -n | tail -1; }
-
-# Quality: each output against the source resized to the output's own dimensions with
-# ImageMagick's default filter (Lanczos, the filter ImageMagick's own output also uses, so
-# the reference leans its way). Then again at ImageMagick's dimensions (the output scaled up
-# with Lanczos where it is smaller), so that an output with fewer pixels is not favoured:
-# what it lost in detail counts.
-quality() {
-  local dir=$1 psnr_sum=0 ssim_sum=0 psnr2_sum=0 ssim2_sum=0 n=0
-  for f in "$dir"/*.jpg; do
-    src="$work/in/$(basename "$f")"
-    dims=$(identify -format '%wx%h' "$f")
-    convert "$src" -resize "${dims}!" "$work/ref.png"
-    p=$(compare -metric PSNR "$work/ref.png" "$f" null: 2>&1 | cut -d' ' -f1 || true)
-    s=$(python3 Benchmarks/ssim.py "$work/ref.png" "$f")
-    big=$(identify -format '%wx%h' "$work/im/$(basename "$f")")
-    convert "$src" -resize "${big}!" "$work/ref2.png"
-    convert "$f" -resize "${big}!" "$work/up.png"
-    p2=$(compare -metric PSNR "$work/ref2.png" "$work/up.png" null: 2>&1 | cut -d' ' -f1 || true)
-    s2=$(python3 Benchmarks/ssim.py "$work/ref2.png" "$work/up.png")
-    psnr_sum=$(awk -v a="$psnr_sum" -v b="$p" 'BEGIN{print a+b}')
-    ssim_sum=$(awk -v a="$ssim_sum" -v b="$s" 'BEGIN{print a+b}')
-    psnr2_sum=$(awk -v a="$psnr2_sum" -v b="$p2" 'BEGIN{print a+b}')
-    ssim2_sum=$(awk -v a="$ssim2_sum" -v b="$s2" 'BEGIN{print a+b}')
-    n=$((n + 1))
-  done
-  awk -v p="$psnr_sum" -v s="$ssim_sum" -v p2="$psnr2_sum" -v s2="$ssim2_sum" -v n="$n" \
-    'BEGIN{printf "%.2f %.4f %.2f %.4f", p/n, s/n, p2/n, s2/n}'
+# butteraugli of each output against the source fitted to 2048 px with Lanczos:
+# "name dimensions bytes score" per line, sorted by name.
+score_one() {
+  local f=$1 set=$2 b ref rd od in
+  b=$(basename "$f" .jpg); ref="$set/ref/$b.png"
+  [ -f "$ref" ] || "$IM" "$set/in/$b.jpg" -resize '2048x2048>' "$ref" 2>/dev/null
+  rd=$(identify -format '%wx%h' "$ref" 2>/dev/null); od=$(identify -format '%wx%h' "$f" 2>/dev/null)
+  in=$f
+  if [ "$rd" != "$od" ]; then in="$set/up-$b.png"; "$IM" "$f" -resize "${rd}!" "$in" 2>/dev/null; fi
+  echo "$b $od $(stat -c %s "$f") $(butteraugli "$ref" "$in")"
 }
-q_om=$(quality "$work/om")
-q_im=$(quality "$work/im")
-dims_om=$(identify -format '%wx%h\n' "$work"/om/*.jpg | sort | uniq -c | sort -rn | head -1 | awk '{print $2}')
-dims_im=$(identify -format '%wx%h\n' "$work"/im/*.jpg | sort | uniq -c | sort -rn | head -1 | awk '{print $2}')
+export -f score_one
+scores() { mkdir -p "$2/ref"; ls "$1"/*.jpg | xargs -P "$cores" -I{} bash -c 'score_one "$@"' _ {} "$2" | sort; }
 
-row() { printf '| %-46s | %8s | %9s | %10s | %12s | %10s | %9s | %6s | %9s | %6s |\n' "$@"; }
-read -r om_p om_s om_p2 om_s2 <<<"$q_om"
-read -r im_p im_s im_p2 im_s2 <<<"$q_im"
-rate() { awk -v n="$COUNT" -v t="$1" 'BEGIN{printf "%.2f", n/t}'; }
+declare -A seconds
+for set in real generated; do
+  for round in $(seq "$ROUNDS"); do
+    for tool in om im floor; do
+      t=$(time_it "run_$tool" "$work/$set/in" "$work/$set/$tool")
+      seconds[$set-$tool]=$(min "${seconds[$set-$tool]:-}" "$t")
+    done
+  done
+  scores "$work/$set/om" "$work/$set" > "$work/$set/om.scores"
+  scores "$work/$set/im" "$work/$set" > "$work/$set/im.scores"
+done
+
+limit=307200
+summary_row() { printf '| %-10s | %-46s | %8s | %9s | %10s | %10s | %11s | %13s |\n' "$@"; }
+summarise() { # set tool label
+  local set=$1 tool=$2 label=$3 n t
+  n=$(ls "$work/$set/in"/*.jpg | wc -l); t=${seconds[$set-$tool]}
+  local largest over mean closer="" 
+  largest=$(stat -c %s "$work/$set/$tool"/*.jpg | sort -n | tail -1)
+  over=$(stat -c %s "$work/$set/$tool"/*.jpg | awk -v l=$limit '$1 > l' | wc -l)
+  if [ -f "$work/$set/$tool.scores" ]; then
+    mean=$(awk '{s+=$4; n++} END{printf "%.2f", s/n}' "$work/$set/$tool.scores")
+    if [ "$tool" = om ]; then
+      closer=$(paste "$work/$set/om.scores" "$work/$set/im.scores" | awk -v l=$limit '{w += ($4 < $8 || $7 > l)} END{print w "/" NR}')
+    fi
+  else mean="n/a"; fi
+  summary_row "$set" "$label" "$t" "$(awk -v n="$n" -v t="$t" 'BEGIN{printf "%.2f", n/t}')" "$largest" "$over" "$mean" "${closer:-}"
+}
+ratio() { awk -v a="${seconds[$1-im]}" -v b="${seconds[$1-om]}" 'BEGIN{printf "%.1f", a/b}'; }
+
+guetzli_rows() {
+  [ -n "$GUETZLI" ] && command -v guetzli >/dev/null || { echo "(guetzli not run: apt-get install -y guetzli, GUETZLI=\"Dune Storm\")"; return; }
+  echo "| photo | guetzli q84 bytes | guetzli butteraugli | guetzli seconds | openmarket at that size: butteraugli | openmarket seconds |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  mkdir -p "$work/guetzli"
+  for b in $GUETZLI; do
+    local ref="$work/real/ref/$b.png" g="$work/guetzli/$b.jpg" s e gs size om os
+    s=$(date +%s.%N); guetzli --quality 84 "$ref" "$g"; e=$(date +%s.%N)
+    gs=$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.0f", b-a}')
+    size=$(stat -c %s "$g")
+    rm -rf "$work/guetzli/om"
+    os=$(time_it "$bin/openmarket" images shrink "$work/real/in/$b.jpg" --out "$work/guetzli/om" --max-bytes "$size")
+    om=$(score_one "$work/guetzli/om/$b.jpg" "$work/real" | cut -d' ' -f4)
+    echo "| $b | $size | $(butteraugli "$ref" "$g") | $gs | $om | $os |"
+  done
+}
+
 {
-  echo "Shrink under 307,200 bytes: $COUNT JPEGs of 8–12 MP ($(awk -v b="$in_bytes" 'BEGIN{printf "%.0f", b/1048576}') MB in all), $cores cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "Shrink under 307,200 bytes, $cores cores, $(date -u +%Y-%m-%dT%H:%MZ): 15 real photographs (Debian ukui-wallpapers, mate-backgrounds; 1680–5640 px) and $COUNT generated photo-like JPEGs of 8–12 MP. Seconds: best of $ROUNDS rounds."
   echo
-  row "tool" "seconds" "images/s" "total KB" "largest B" "typical px" "PSNR dB" "SSIM" "PSNR @IM" "SSIM @IM"
-  row "---" "---:" "---:" "---:" "---:" "---:" "---:" "---:" "---:" "---:"
-  row "openmarket images shrink (--jobs $cores)" "$t_om" "$(rate "$t_om")" "$(( $(bytes "$work/om") / 1024 ))" "$(max_bytes "$work/om")" "$dims_om" "$om_p" "$om_s" "$om_p2" "$om_s2"
-  row "ImageMagick convert -define jpeg:extent (-P $cores)" "$t_im" "$(rate "$t_im")" "$(( $(bytes "$work/im") / 1024 ))" "$(max_bytes "$work/im")" "$dims_im" "$im_p" "$im_s" "$im_p2" "$im_s2"
-  row "floor: djpeg -scale 1/2, cjpeg -q 85 (-P $cores)" "$t_floor" "$(rate "$t_floor")" "$(( $(bytes "$work/floor") / 1024 ))" "$(max_bytes "$work/floor")" "n/a" "n/a" "n/a" "n/a" "n/a"
+  summary_row "set" "tool" "seconds" "images/s" "largest B" "over limit" "butteraugli" "closer than IM"
+  summary_row "---" "---" "---:" "---:" "---:" "---:" "---:" "---:"
+  for set in real generated; do
+    summarise "$set" om "openmarket images shrink (--jobs $cores)"
+    summarise "$set" im "ImageMagick -define jpeg:extent (-P $cores)"
+    summarise "$set" floor "floor: djpeg -scale 1/2, cjpeg -q 85 (-P $cores)"
+  done
   echo
-  echo "PSNR and SSIM: against the source scaled to each output's own dimensions; \"@IM\": at ImageMagick's dimensions, each output scaled up to them first."
-  echo "Dimensions openmarket chose: $(identify -format '%wx%h\n' "$work"/om/*.jpg | sort | uniq -c | sort -rn | awk '{printf "%s×%s ", $1, $2}')"
-  awk -v om="$t_om" -v im="$t_im" -v fl="$t_floor" 'BEGIN{printf "openmarket vs ImageMagick: %.1f× the throughput; vs the floor: %.2f× its time\n", im/om, om/fl}'
+  echo "openmarket vs ImageMagick, throughput: $(ratio real)× on the real photographs, $(ratio generated)× on the generated ones."
+  echo "butteraugli: mean over the set, each output against the source fitted to 2048 px with Lanczos (a smaller output scaled up to it); lower is closer. \"closer than IM\": photos where openmarket's output is closer than ImageMagick's, or ImageMagick's is over the limit."
+  echo
+  echo "Per photo (real set):"
+  echo
+  echo "| photo | source px | openmarket px | q | chroma | KB | butteraugli | ImageMagick px | q | KB | butteraugli | closer |"
+  echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  paste -d' ' "$work/real/om.scores" "$work/real/im.scores" | while read -r b od ob os _ id ib is; do
+    src=$(identify -format '%wx%h' "$work/real/in/$b.jpg" 2>/dev/null)
+    line=$(grep "^$b.jpg:" "$work/real/om.log" | head -1)
+    q=$(grep -o ' q[0-9]*' <<<"$line" | tr -d ' q'); chroma=$(grep -o '4:[024]:[024]' <<<"$line" || echo grey)
+    iq=$(identify -format '%Q' "$work/real/im/$b.jpg" 2>/dev/null)
+    closer=$(awk -v a="$os" -v b="$is" -v ib="$ib" -v l=$limit 'BEGIN{print (ib > l) ? "openmarket (IM over the limit)" : (a < b ? "openmarket" : "ImageMagick")}')
+    echo "| $b | $src | $od | $q | $chroma | $((ob / 1024)) | $os | $id | $iq | $((ib / 1024)) | $is | $closer |"
+  done
+  echo
+  echo "The quality anchor, guetzli (q84, its lowest) on the 2048 px reference, and openmarket with guetzli's size as its limit:"
+  echo
+  guetzli_rows
 } | tee Benchmarks/results/shrink.md

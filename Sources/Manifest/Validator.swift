@@ -26,45 +26,34 @@ public struct RowIdentity: Sendable, Equatable {
     public var name: String?
 }
 
-struct ImageProblem: Error {
-    var rule: String
-    var message: String
-    init(_ rule: String, _ message: String) {
-        self.rule = rule
-        self.message = message
-    }
-}
-
 /// Turns raw rows into `ProductDraft`s, or into `RowIssue`s that say what to fix.
 /// Keeps only hashes of keys and names across rows, so memory stays small for
 /// millions of rows.
 public final class ManifestValidator: @unchecked Sendable {
     public let file: String
     public let options: ValidationOptions
-    private let imagesRoot: URL
-    private let imagesRootResolved: String
+    /// Where the image cells lead, checked once per reference.
+    private let images: ImageReferences
     /// Hashes of keys and names seen, with the row that had them first.
     private var keys: [UInt64: Int32] = [:]
     private var names: [UInt64: Int32] = [:]
-    private let hasImagesColumn: Bool
-    /// Image references already resolved and checked.
-    private var resolvedImages: [String: Result<ImageSource, ImageProblem>] = [:]
-    private let imagesLock = NSLock()
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
         self.options = options
-        let root = (options.imagesDirectory ?? reader.url.deletingLastPathComponent()).standardizedFileURL
-        imagesRoot = root
-        imagesRootResolved = root.resolvingSymlinksInPath().path
-        hasImagesColumn = reader.columns.contains(.images) || reader.format != .csv
+        let restore: @Sendable (String) -> String
         if reader.format == .csv {
             restore = { CSVCell.restore($0) }
         } else {
             restore = { $0 }
         }
+        self.restore = restore
+        images = ImageReferences(
+            root: options.imagesDirectory ?? reader.url.deletingLastPathComponent(),
+            hasImagesColumn: reader.columns.contains(.images) || reader.format != .csv,
+            checkFiles: options.checkImageFiles, restore: restore)
     }
 
     /// Issues about the file as a whole: required columns missing (one error,
@@ -300,7 +289,7 @@ public final class ManifestValidator: @unchecked Sendable {
         }
 
         // images
-        let images = validateImages(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) },
+        let images = self.images.sources(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) },
                                     needed: { value, rule, message in needed(.images, value, rule, message) })
         if !images.isEmpty { given.insert(.images) }
 
@@ -316,103 +305,6 @@ public final class ManifestValidator: @unchecked Sendable {
         draft.createProblems = createProblems
         result.draft = draft
         return result
-    }
-
-    private func validateImages(_ raw: RawRow, key: String?,
-                                issue: (Column?, String?, String, String) -> Void,
-                                needed: (String?, String, String) -> Void) -> [ImageSource] {
-        var references: [String]
-        if let list = raw.imageList {
-            references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        } else if let cell = raw.values[.images] {
-            references = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-                .map { restore(Self.trimmed(String($0))) }.filter { !$0.isEmpty }
-        } else if !hasImagesColumn, let key {
-            // No images column: the folder named after the row's key, files in name order.
-            let folder = imagesRoot.appendingPathComponent(key, isDirectory: true)
-            guard isInside(folder), let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-                needed(key, "images-folder", "photos: there is no images column, and no folder \(key)/ under \(imagesRoot.path)")
-                return []
-            }
-            references = files.filter { !$0.hasPrefix(".") }.sorted().map { "\(key)/\($0)" }
-        } else {
-            references = []
-        }
-        if references.isEmpty {
-            needed(nil, "images-count", "1 to 5 photos; separate several with ; or |")
-            return []
-        }
-        guard ProductRules.imageCount.contains(references.count) else {
-            issue(.images, references.joined(separator: ";"), "images-count",
-                  "needs 1 to 5 images, has \(references.count); separate several with ; or |")
-            return []
-        }
-        var sources: [ImageSource] = []
-        for reference in references {
-            switch resolve(reference) {
-            case .success(let source): sources.append(source)
-            case .failure(let problem): issue(.images, reference, problem.rule, problem.message)
-            }
-        }
-        return sources
-    }
-
-    /// One image reference: a URL, or a file inside the images folder that exists and is
-    /// JPEG or PNG by its first 8 bytes (never decoded). Remembered per reference, since
-    /// rows often share photos and resolving symlinks costs system calls.
-    private func resolve(_ reference: String) -> Result<ImageSource, ImageProblem> {
-        imagesLock.lock()
-        let known = resolvedImages[reference]
-        imagesLock.unlock()
-        if let known { return known }
-        let result = resolveUncached(reference)
-        imagesLock.lock()
-        if resolvedImages.count >= 65_536 { resolvedImages.removeAll(keepingCapacity: true) }
-        resolvedImages[reference] = result
-        imagesLock.unlock()
-        return result
-    }
-
-    private func resolveUncached(_ reference: String) -> Result<ImageSource, ImageProblem> {
-        let lower = reference.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard URL(string: reference)?.host != nil else { return .failure(ImageProblem("image-url", "not a valid http(s) URL")) }
-            return .success(.url(reference))
-        }
-        if lower.contains("://") {
-            return .failure(ImageProblem("image-url", "only http and https URLs, or file paths, are allowed"))
-        }
-        let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : imagesRoot.appendingPathComponent(reference)
-        if !reference.hasPrefix("/") && !isInside(url) {
-            return .failure(ImageProblem("image-path-escape", "leads outside the images folder \(imagesRoot.path); put the file inside it"))
-        }
-        if options.checkImageFiles, let problem = checkFile(url) {
-            return .failure(ImageProblem(problem.rule, problem.message))
-        }
-        return .success(.file(url))
-    }
-
-    /// Exists, readable, JPEG or PNG by its first 8 bytes (never decoded).
-    private func checkFile(_ url: URL) -> (rule: String, message: String)? {
-        var problem: (rule: String, message: String)? = nil
-        if !FileManager.default.fileExists(atPath: url.path) {
-            problem = ("image-missing", "no such file under \(url.deletingLastPathComponent().path)")
-        } else if let handle = try? FileHandle(forReadingFrom: url) {
-            let head = (try? handle.read(upToCount: 8)) ?? Data()
-            try? handle.close()
-            if ImageFormat.sniff(head) == nil {
-                problem = ("image-format", "not a JPEG or PNG file (judged by its content, not its name)")
-            }
-        } else {
-            problem = ("image-unreadable", "the file cannot be read")
-        }
-        return problem
-    }
-
-    /// Whether `url`, with symlinks resolved, is inside the images folder.
-    private func isInside(_ url: URL) -> Bool {
-        let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
-        return resolved == imagesRootResolved || resolved.hasPrefix(imagesRootResolved.hasSuffix("/") ? imagesRootResolved : imagesRootResolved + "/")
     }
 
     /// Trims whitespace and newlines, without Foundation's work when there is none.
