@@ -46,8 +46,8 @@ struct ShrinkCommand: ParsableCommand {
         valueName: "mode"))
     var chroma = ChromaOption.auto
 
-    @Flag(name: .long, help: "Baseline JPEG instead of progressive (progressive is a few percent smaller, so its quality is higher).")
-    var baseline = false
+    @Flag(name: .long, help: "Progressive JPEG (shown coarse-to-fine while loading; the same bytes as the optimised baseline default, four times the encoding time).")
+    var progressive = false
 
     @Option(name: .long, help: "Worker threads (default: all cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -76,7 +76,7 @@ struct ShrinkCommand: ParsableCommand {
         settings.qualityCeiling = max(qualityFloor, settings.qualityCeiling)
         settings.pixelBudget = pixelBudget * 1_000_000
         settings.chroma = chroma.chroma
-        settings.progressive = !baseline
+        settings.progressive = progressive
         let inputs = files.map { URL(fileURLWithPath: $0) }
         let started = Date()
         // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
