@@ -25,9 +25,10 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
-        // C libraries from Debian, nothing else in these three targets.
+        // C libraries from Debian, nothing else in these four targets.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -43,6 +44,11 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CXLSXWriter",
+            pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev"])]
+        ),
         // Wire models, rules of the contract, and the libcurl transport.
         .target(
             name: "OpenMarketAPI",
@@ -56,10 +62,15 @@ let package = Package(
         // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
         // image formats by content, parallel work in order, bounded queues.
         .target(name: "Support"),
-        // Reading and writing manifests, their columns, encodings and validation rules.
+        // Reading and writing manifests (CSV, JSON, JSON Lines, Excel workbooks), their
+        // columns, encodings and validation rules.
         .target(
             name: "Manifest",
-            dependencies: ["OpenMarketAPI", "Support", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: [
+                "OpenMarketAPI", "Support", "CXLSXWriter",
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed.
         .target(

@@ -66,6 +66,7 @@ public struct ExportOptions: Sendable {
         case .csv: "products.csv"
         case .json: "products.json"
         case .jsonl: "products.jsonl"
+        case .xlsx: "products.xlsx"
         }
     }
 }

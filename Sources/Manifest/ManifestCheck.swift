@@ -69,7 +69,7 @@ public enum ManifestCheck {
             deliver(raw, draft, issues)
         }
         // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
-        if reader.format != .csv && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
+        if !reader.format.hasHeaderRow && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
             for issue in ManifestValidator.fileIssues(reader) where issue.rule == "column-unknown" { onFileIssue(issue) }
         }
         return summary

@@ -2,16 +2,23 @@ import CSV
 import Foundation
 
 public enum ManifestFormat: String, Sendable, CaseIterable {
-    case csv, json, jsonl
+    case csv, json, jsonl, xlsx
 
-    /// By extension: `.json`, `.jsonl`/`.ndjson`, anything else is CSV (or TSV).
+    /// By extension: `.json`, `.jsonl`/`.ndjson`, `.xlsx`/`.xlsm`, anything else is CSV
+    /// (or TSV), unless it starts as a zip archive does (a workbook saved under another name).
     public init(url: URL) {
         switch url.pathExtension.lowercased() {
         case "json": self = .json
         case "jsonl", "ndjson": self = .jsonl
-        default: self = .csv
+        case "xlsx", "xlsm": self = .xlsx
+        default:
+            let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 4) }
+            self = head == Data([0x50, 0x4B, 0x03, 0x04]) ? .xlsx : .csv
         }
     }
+
+    /// Formats whose first row (CSV) or found header row (a sheet) names the columns.
+    var hasHeaderRow: Bool { self == .csv || self == .xlsx }
 }
 
 /// One row as read, before validation.
@@ -22,6 +29,8 @@ public struct RawRow: Sendable {
     public var values: [Column: String]
     /// Images given as a JSON array.
     public var imageList: [String]?
+    /// What reading found in the row's cells (a spreadsheet's date, formula or error cells).
+    public var notes: [RowIssue] = []
 }
 
 /// Reads a manifest row by row. CSV and JSON Lines stream (memory stays flat
@@ -41,6 +50,9 @@ public final class ManifestReader {
     /// About how many rows a CSV file has, from its size and its first piece.
     public private(set) var estimatedRows: Int?
     private var columnIndex: [(Int, Column)] = []
+    private var sheet: SheetManifest?
+    /// The sheet read, for a workbook.
+    public var sheetName: String? { sheet?.sheetName }
     private var rowNumber = 1
     private var jsonElements: JSONArrayElements?
     private var firstJSON: [String: Any]?
@@ -51,7 +63,8 @@ public final class ManifestReader {
 
     var fileName: String { url.lastPathComponent }
 
-    public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil) throws {
+    public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
+                sheet choice: SheetChoice = SheetChoice()) throws {
         self.url = url
         self.format = format ?? ManifestFormat(url: url)
         let file = url.lastPathComponent
@@ -61,6 +74,17 @@ public final class ManifestReader {
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw ManifestError(file: file, message: "cannot be read (permissions)")
+        }
+        if self.format == .xlsx {
+            // A workbook is XML in a zip: UTF-8 by definition, no delimiter.
+            self.encoding = .utf8
+            self.delimiter = ","
+            let sheet = try SheetManifest(url: url, choice: choice)
+            try mapHeaders(sheet.header)
+            sheet.use(columnIndex)
+            estimatedRows = sheet.estimatedRows
+            self.sheet = sheet
+            return
         }
         let detected = try encoding ?? TextEncoding.detect(url, file: file)
         self.encoding = detected
@@ -80,10 +104,12 @@ public final class ManifestReader {
         case .csv: try openCSV(source)
         case .json: try openJSON(source)
         case .jsonl: lines = try LineReader(url: source, file: file)
+        case .xlsx: break
         }
     }
 
     deinit {
+        sheet?.close()
         if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
@@ -219,6 +245,7 @@ public final class ManifestReader {
         case .csv: return nextCSV()
         case .json: return try nextJSON()
         case .jsonl: return try nextJSONLine()
+        case .xlsx: return try sheet?.next()
         }
     }
 

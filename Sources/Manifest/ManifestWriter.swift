@@ -70,6 +70,7 @@ public final class ManifestWriter {
     private let temporary: URL
     private var csv: CSVWriter?
     private var handle: FileHandle?
+    private var sheet: SpreadsheetWriter?
     private var count = 0
 
     public init(url: URL, format: ManifestFormat? = nil) throws {
@@ -88,6 +89,12 @@ public final class ManifestWriter {
             let writer = try CSVWriter(stream: stream, newline: .crlf)
             try writer.write(row: Self.columns.map(\.rawValue))
             csv = writer
+        case .xlsx:
+            try? FileManager.default.removeItem(at: temporary)
+            let sheet = try SpreadsheetWriter(url: temporary)
+            sheet.widths([10, 16, 40, 50, 12, 9, 16, 8, 50])
+            sheet.header(Self.columns.map(\.rawValue))
+            self.sheet = sheet
         case .json, .jsonl:
             handle = try FileHandle(forWritingTo: temporary)
             if self.format == .json { handle?.write(Data("[".utf8)) }
@@ -113,6 +120,12 @@ public final class ManifestWriter {
             if format == .json { handle?.write(Data((count == 0 ? "\n" : ",\n").utf8)) }
             handle?.write(data)
             if format == .jsonl { handle?.write(Data("\n".utf8)) }
+        case .xlsx:
+            // Keys and ids as text (leading zeros, long digits stay), amounts and counts as numbers.
+            try sheet?.write([entry.id.map { .text(String($0)) } ?? .empty, entry.key.map { .text($0) } ?? .empty,
+                              .text(entry.name), .text(entry.description), .number(Self.number(entry.price)),
+                              .text(entry.currency), .number(Self.number(entry.discountedPrice)),
+                              .number(String(entry.stock)), .text(entry.images.joined(separator: ";"))])
         }
         count += 1
     }
@@ -121,6 +134,7 @@ public final class ManifestWriter {
     public func abandon() {
         if let csv { csv.stream.close() }
         try? handle?.close()
+        sheet?.abandon()
         try? FileManager.default.removeItem(at: temporary)
     }
 
@@ -134,6 +148,7 @@ public final class ManifestWriter {
         }
         if format == .json { handle?.write(Data("\n]\n".utf8)) }
         try handle?.close()
+        try sheet?.close()
         _ = try? FileManager.default.removeItem(at: url)
         try FileManager.default.moveItem(at: temporary, to: url)
     }

@@ -52,7 +52,7 @@ public final class ManifestValidator: @unchecked Sendable {
         self.restore = restore
         images = ImageReferences(
             root: options.imagesDirectory ?? reader.url.deletingLastPathComponent(),
-            hasImagesColumn: reader.columns.contains(.images) || reader.format != .csv,
+            hasImagesColumn: reader.columns.contains(.images) || !reader.format.hasHeaderRow,
             checkFiles: options.checkImageFiles, restore: restore)
     }
 
@@ -61,7 +61,7 @@ public final class ManifestValidator: @unchecked Sendable {
     public static func fileIssues(_ reader: ManifestReader) -> [RowIssue] {
         let file = reader.url.lastPathComponent
         var issues: [RowIssue] = []
-        if reader.format == .csv, reader.columns.isDisjoint(with: [.key, .id, .name]) {
+        if reader.format.hasHeaderRow, reader.columns.isDisjoint(with: [.key, .id, .name]) {
             issues.append(RowIssue(file: file, row: 1, column: Column.key.rawValue, value: nil, severity: .error,
                                    rule: "column-missing",
                                    message: "no column says which product a row is: add key (or sku, 상품코드), id, or name"))
@@ -150,7 +150,7 @@ public final class ManifestValidator: @unchecked Sendable {
     /// needs (name, price, photos) is kept in `createProblems`, an error only for a row
     /// that creates (and a warning for `validate`, which does not know the shop).
     func check(_ raw: RawRow) -> RowCheck {
-        var issues: [RowIssue] = []
+        var issues: [RowIssue] = raw.notes
         var createProblems: [RowIssue] = []
         var given = Set<Column>()
         func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {

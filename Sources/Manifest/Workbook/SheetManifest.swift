@@ -1,0 +1,163 @@
+import Foundation
+
+/// Which sheet of a workbook is the manifest, and where its header is.
+public struct SheetChoice: Sendable, Equatable {
+    /// A sheet's name, or its position among the visible sheets (from 1). Default: the first visible sheet.
+    public var sheet: String?
+    /// The header's row number as Excel shows it. Default: found (the first row naming two known columns).
+    public var headerRow: Int?
+
+    public init(sheet: String? = nil, headerRow: Int? = nil) {
+        self.sheet = sheet
+        self.headerRow = headerRow
+    }
+}
+
+/// A workbook's sheet read as a manifest: the header found, then rows numbered as
+/// Excel numbers them, with what a cell hides (a date, a formula never computed, an
+/// error, a rounded number) as issues of the row.
+final class SheetManifest {
+    let file: String
+    let sheetName: String
+    private let rows: SheetRows
+    private(set) var header: [(Int, String)] = []
+    private(set) var headerRow = 0
+    private(set) var estimatedRows: Int?
+    private var byColumn: [Int: Column] = [:]
+    private var warnedUnheaded: Set<Int> = []
+    /// Rows read while looking for the header, given out after it.
+    static let headerSearchRows = 100
+
+    init(url: URL, choice: SheetChoice) throws(ManifestError) {
+        file = url.lastPathComponent
+        let workbook = try Workbook(url: url)
+        let sheet = try Self.choose(choice.sheet, in: workbook)
+        sheetName = sheet.name
+        rows = SheetRows(workbook: workbook, sheet: sheet)
+        do {
+            try findHeader(choice.headerRow)
+        } catch let error as ManifestError {
+            throw error
+        } catch {
+            throw ManifestError(file: file, message: "\(error)")
+        }
+        if let last = rows.waitForDimension(), last > headerRow { estimatedRows = last - headerRow }
+    }
+
+    static func choose(_ wanted: String?, in workbook: Workbook) throws(ManifestError) -> Workbook.Sheet {
+        let visible = workbook.sheets.filter(\.visible)
+        let names = workbook.sheets.map { "'\($0.name)'\($0.visible ? "" : " (hidden)")" }.joined(separator: ", ")
+        guard let wanted else {
+            guard let first = visible.first else {
+                throw ManifestError(file: workbook.file, message: "the workbook has no visible sheet (sheets: \(names))")
+            }
+            return first
+        }
+        if let sheet = workbook.sheets.first(where: { $0.name == wanted }) ?? workbook.sheets.first(where: {
+            $0.name.compare(wanted, options: .caseInsensitive) == .orderedSame
+        }) {
+            guard sheet.visible else {
+                throw ManifestError(file: workbook.file, message: "sheet '\(sheet.name)' is hidden; hidden sheets are never read as data (unhide it in Excel to use it)")
+            }
+            return sheet
+        }
+        if let position = Int(wanted) {
+            guard visible.indices.contains(position - 1) else {
+                throw ManifestError(file: workbook.file, message: "--sheet \(position): the workbook has \(visible.count) visible sheet(s) (\(names))")
+            }
+            return visible[position - 1]
+        }
+        throw ManifestError(file: workbook.file, message: "no sheet named '\(wanted)' (sheets: \(names))")
+    }
+
+    private func findHeader(_ given: Int?) throws {
+        while let row = try rows.next() {
+            if let given {
+                if row.number < given { continue }
+                guard row.number == given else { break }
+            } else {
+                let known = row.cells.filter { Column(header: $0.text.trimmingCharacters(in: .whitespaces)) != nil }.count
+                guard known >= 2 else {
+                    if row.number >= Self.headerSearchRows { break }
+                    continue
+                }
+            }
+            header = row.cells.map { ($0.column, $0.text) }
+            headerRow = row.number
+            return
+        }
+        if let given {
+            throw ManifestError(file: file, message: "sheet '\(sheetName)', row \(given) (--header-row) is empty or missing")
+        }
+        throw ManifestError(file: file, message: "sheet '\(sheetName)': no header row in its first \(Self.headerSearchRows) rows. The header names at least two columns (key, name, price, stock…); give its row with --header-row N")
+    }
+
+    /// Called once the reader has mapped the header.
+    func use(_ columns: [(Int, Column)]) {
+        byColumn = Dictionary(columns, uniquingKeysWith: { first, _ in first })
+    }
+
+    func close() { rows.close() }
+
+    /// The next row with a value in a known column (or a problem to report), or nil at the end.
+    func next() throws -> RawRow? {
+        while let row = try rows.next() {
+            var values: [Column: String] = [:]
+            var notes: [RowIssue] = []
+            var any = false
+            for cell in row.cells {
+                guard let column = byColumn[cell.column] else {
+                    // A column with an unknown header has its warning already; one with none gets one here.
+                    if !warnedUnheaded.contains(cell.column), !ManifestReader.isBlank(cell.text),
+                       !header.contains(where: { $0.0 == cell.column && !ManifestReader.isBlank($0.1) }) {
+                        warnedUnheaded.insert(cell.column)
+                        notes.append(RowIssue(file: file, row: row.number, column: nil, value: cell.text, severity: .warning,
+                                              rule: "column-unheaded",
+                                              message: "cell \(Self.reference(cell.column, row.number)) has a value but column \(Self.letters(cell.column)) has no header: the column is ignored"))
+                    }
+                    continue
+                }
+                values[column] = cell.text
+                if !ManifestReader.isBlank(cell.text) { any = true }
+                if let problem = cell.problem { notes.append(issue(problem, cell, column, row.number)); any = true }
+            }
+            guard any else { continue }
+            return RawRow(number: row.number, values: values, imageList: nil, notes: notes)
+        }
+        return nil
+    }
+
+    private func issue(_ problem: SheetCell.Problem, _ cell: SheetCell, _ column: Column, _ row: Int) -> RowIssue {
+        let place = "cell \(Self.reference(cell.column, row))"
+        func make(_ severity: RowIssue.Severity, _ rule: String, _ message: String) -> RowIssue {
+            RowIssue(file: file, row: row, column: column.rawValue, value: cell.text.isEmpty ? nil : cell.text,
+                     severity: severity, rule: rule, message: message)
+        }
+        switch problem {
+        case .date:
+            return make(.warning, "cell-date", "\(place) is a date; no product column holds dates, so it is read as the text \(cell.text)")
+        case .formulaWithoutValue(let formula):
+            return make(.error, "cell-formula", "\(place) has a formula (=\(formula)) whose value was never saved: open the workbook in Excel and save it, or paste values")
+        case .excelError:
+            return make(.error, "cell-error", "\(place) shows the Excel error \(cell.text); fix the formula or type the value")
+        case .roundedNumber:
+            return make(.warning, "cell-number-rounded", "\(place) is a number of more than 15 digits, which Excel has already rounded: format the column as Text and type it again")
+        case .missingString:
+            return make(.error, "cell-string", "\(place) refers to a shared string the workbook does not have (the file is damaged)")
+        }
+    }
+
+    /// 0 → `A`, 27 → `AB`.
+    static func letters(_ column: Int) -> String {
+        var index = column + 1
+        var result = ""
+        while index > 0 {
+            let remainder = (index - 1) % 26
+            result = String(UnicodeScalar(UInt8(65 + remainder))) + result
+            index = (index - 1) / 26
+        }
+        return result
+    }
+
+    static func reference(_ column: Int, _ row: Int) -> String { "\(letters(column))\(row)" }
+}

@@ -1,0 +1,318 @@
+import Foundation
+import Support
+
+/// One non-empty cell of a sheet, as the merchant sees it.
+struct SheetCell: Sendable {
+    enum Problem: Sendable, Equatable {
+        /// A date or time cell (the text is the date).
+        case date
+        /// A formula whose value was never saved (the formula's text).
+        case formulaWithoutValue(String)
+        /// An Excel error value such as #N/A.
+        case excelError
+        /// A number of more than 15 digits: Excel has already rounded it.
+        case roundedNumber
+        /// A shared string index that the workbook does not have.
+        case missingString
+    }
+
+    /// From 0 for column A.
+    var column: Int
+    var text: String
+    var problem: Problem?
+}
+
+/// One row of a sheet: its number as Excel shows it, and its non-empty cells.
+struct SheetRow: Sendable {
+    var number: Int
+    var cells: [SheetCell]
+}
+
+/// Streams the rows of one sheet: a thread inflates and tokenizes the sheet part while
+/// the caller takes rows, in batches through a bounded queue (memory stays flat).
+final class SheetRows: @unchecked Sendable {
+    private enum Batch {
+        case rows([SheetRow])
+        case failure(any Error)
+    }
+
+    private let queue = BoundedQueue<Batch>(capacity: 8)
+    private var pending: [SheetRow] = []
+    private var position = 0
+    private var failed: (any Error)?
+    private let lock = NSLock()
+    private var stopped = false
+    /// The last row the sheet's `<dimension>` names, when it has one.
+    private(set) var lastRow: Int?
+    private let dimension = NSCondition()
+    private var dimensionKnown = false
+
+    init(workbook: Workbook, sheet: Workbook.Sheet) {
+        let thread = Thread { [self] in
+            var handler = SheetHandler(strings: workbook.sharedStrings, dateStyles: workbook.dateStyles,
+                                       uses1904: workbook.uses1904)
+            var batch: [SheetRow] = []
+            handler.onDimension = { [self] last in setDimension(last) }
+            handler.emit = { [self] row in
+                if isStopped { throw Workbook.StopReading() }
+                batch.append(row)
+                if batch.count >= 256 {
+                    queue.put(.rows(batch))
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            do {
+                try workbook.parse(sheet.path, limit: workbook.budget.sheet, into: &handler)
+                if !batch.isEmpty { queue.put(.rows(batch)) }
+            } catch is Workbook.StopReading {
+            } catch {
+                if !batch.isEmpty { queue.put(.rows(batch)) }
+                queue.put(.failure(error))
+            }
+            setDimension(nil)
+            queue.close()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    deinit { close() }
+
+    private var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    private func setDimension(_ last: Int?) {
+        dimension.lock()
+        if !dimensionKnown { lastRow = last; dimensionKnown = true }
+        dimension.broadcast()
+        dimension.unlock()
+    }
+
+    /// The sheet's own count of rows, once its first rows have been read.
+    func waitForDimension() -> Int? {
+        dimension.lock(); defer { dimension.unlock() }
+        while !dimensionKnown { dimension.wait() }
+        return lastRow
+    }
+
+    /// Stops the reading thread (it ends at its next row).
+    func close() {
+        lock.lock(); stopped = true; lock.unlock()
+        queue.close()
+    }
+
+    /// The next row with at least one cell, or nil at the end. Throws what the sheet
+    /// turned out to hold (damaged XML, a zip bomb) once the rows before it are taken.
+    func next() throws -> SheetRow? {
+        while position == pending.count {
+            if let failed { throw failed }
+            switch queue.take() {
+            case .rows(let rows)?:
+                pending = rows
+                position = 0
+            case .failure(let error)?:
+                failed = error
+            case nil:
+                return nil
+            }
+        }
+        position += 1
+        return pending[position - 1]
+    }
+}
+
+/// Turns the tokens of a sheet part into rows.
+private struct SheetHandler: XMLTokenHandler {
+    let strings: [String]
+    let dateStyles: Set<Int>
+    let uses1904: Bool
+    var emit: (SheetRow) throws -> Void = { _ in }
+    var onDimension: (Int?) -> Void = { _ in }
+
+    private var inData = false
+    private var row = SheetRow(number: 0, cells: [])
+    private var column = -1
+    private var type: [UInt8] = []
+    private var style = 0
+    private var value: [UInt8] = []
+    private var formula: [UInt8] = []
+    private var hasFormula = false
+    private enum Capture { case none, value, inline, formula }
+    private var capture = Capture.none
+    private var inInline = false
+    private var inPhonetic = false
+
+    init(strings: [String], dateStyles: Set<Int>, uses1904: Bool) {
+        self.strings = strings
+        self.dateStyles = dateStyles
+        self.uses1904 = uses1904
+    }
+
+    var wantsText: Bool { capture != .none && !inPhonetic }
+
+    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+        switch name.count {
+        case 1:
+            switch name.first! {
+            case UInt8(ascii: "c") where inData:
+                column = try attributes.value("r").map(Self.columnIndex) ?? (column + 1)
+                type = try attributes.value("t") ?? []
+                style = try attributes.value("s").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+                value.removeAll(keepingCapacity: true)
+                formula.removeAll(keepingCapacity: true)
+                hasFormula = false
+            case UInt8(ascii: "v") where inData: capture = .value
+            case UInt8(ascii: "f") where inData: capture = .formula; hasFormula = true
+            case UInt8(ascii: "t") where inInline: capture = .inline
+            default: break
+            }
+        case 2 where inData && name.elementsEqual("is".utf8): inInline = true
+        case 3:
+            if inData, name.elementsEqual("row".utf8) {
+                let number = try attributes.value("r").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+                row = SheetRow(number: number ?? (row.number + 1), cells: [])
+                column = -1
+            } else if name.elementsEqual("rPh".utf8) {
+                inPhonetic = true
+            }
+        case 9 where name.elementsEqual("sheetData".utf8):
+            inData = true
+            onDimension(nil)
+        case 9 where name.elementsEqual("dimension".utf8):
+            // "A1:H100001": the last row, for progress.
+            let reference = try attributes.string("ref") ?? ""
+            let last = reference.split(separator: ":").last.map { String($0.drop { !$0.isNumber }) }.flatMap { Int($0) }
+            onDimension(last)
+        default: break
+        }
+    }
+
+    mutating func end(_ name: ArraySlice<UInt8>) throws {
+        switch name.count {
+        case 1:
+            switch name.first! {
+            case UInt8(ascii: "c") where inData: finishCell()
+            case UInt8(ascii: "v"), UInt8(ascii: "f"), UInt8(ascii: "t"): capture = .none
+            default: break
+            }
+        case 2 where name.elementsEqual("is".utf8): inInline = false
+        case 3:
+            if inData, name.elementsEqual("row".utf8) {
+                if !row.cells.isEmpty { try emit(row) }
+                row.cells = []
+            } else if name.elementsEqual("rPh".utf8) {
+                inPhonetic = false
+            }
+        case 9 where name.elementsEqual("sheetData".utf8): inData = false
+        default: break
+        }
+    }
+
+    mutating func text(_ bytes: ArraySlice<UInt8>) throws {
+        switch capture {
+        case .value, .inline: value.append(contentsOf: bytes)
+        case .formula: formula.append(contentsOf: bytes)
+        case .none: break
+        }
+    }
+
+    private mutating func finishCell() {
+        let text = String(decoding: value, as: UTF8.self)
+        var cell = SheetCell(column: column, text: text, problem: nil)
+        if value.isEmpty {
+            guard hasFormula else { return }
+            cell.problem = .formulaWithoutValue(String(decoding: formula, as: UTF8.self))
+            row.cells.append(cell)
+            return
+        }
+        switch type.count == 1 ? type.first! : (type.isEmpty ? UInt8(ascii: "n") : 0) {
+        case UInt8(ascii: "n"):
+            if dateStyles.contains(style), let serial = Double(text) {
+                cell.text = CellText.date(serial: serial, uses1904: uses1904)
+                cell.problem = .date
+            } else {
+                let (shown, rounded) = CellText.number(text)
+                cell.text = shown
+                if rounded { cell.problem = .roundedNumber }
+            }
+        case UInt8(ascii: "s"):
+            if let index = Int(text), strings.indices.contains(index) { cell.text = strings[index] } else { cell.problem = .missingString }
+        case UInt8(ascii: "b"): cell.text = text == "1" ? "TRUE" : "FALSE"
+        case UInt8(ascii: "e"): cell.problem = .excelError
+        case UInt8(ascii: "d"): cell.problem = .date
+        default: break // "str" (a formula's text) and "inlineStr": the text as it is
+        }
+        row.cells.append(cell)
+    }
+
+    /// `B7` → 1 (column letters from A = 0).
+    static func columnIndex(_ reference: [UInt8]) -> Int {
+        var index = 0
+        for byte in reference {
+            guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { break }
+            index = index * 26 + Int(byte - UInt8(ascii: "A")) + 1
+        }
+        return index - 1
+    }
+}
+
+/// What a cell shows, from what the workbook stores.
+enum CellText {
+    /// A stored number as Excel shows it in a General cell, to its 15 significant digits:
+    /// 25000 (never 25000.0), 24.5, 0.3 (not 0.30000000000000004), large integers as their
+    /// digits (never 1.23E+17). `rounded` when the stored number has more than 15 digits.
+    static func number(_ stored: String) -> (text: String, rounded: Bool) {
+        guard let value = Double(stored), value.isFinite else { return (stored, false) }
+        let significant = stored.utf8.prefix { $0 != UInt8(ascii: "E") && $0 != UInt8(ascii: "e") }
+            .filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            .drop { $0 == UInt8(ascii: "0") }
+        let shown = Double(String(format: "%.15g", value)) ?? value
+        if shown == shown.rounded(), abs(shown) < 1e21 {
+            let digits = String(format: "%.0f", shown)
+            let trimmedCount = significant.reversed().drop { $0 == UInt8(ascii: "0") }.count
+            return (digits == "-0" ? "0" : digits, abs(value) >= 1e15 && trimmedCount > 15)
+        }
+        return (plain("\(shown)"), false)
+    }
+
+    /// `1e-07` → `0.0000001`, `1.5e+22` → `15000000000000000000000`.
+    static func plain(_ text: String) -> String {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else { return text }
+        var mantissa = String(text[..<e])
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa.removeFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = String(parts[0]), fraction = parts.count > 1 ? String(parts[1]) : ""
+        let digits = whole + fraction
+        let point = whole.count + exponent
+        var result: String
+        if point <= 0 {
+            result = "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            result = digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            result = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+        }
+        while result.contains("."), result.hasSuffix("0") { result.removeLast() }
+        if result.hasSuffix(".") { result.removeLast() }
+        return (negative ? "-" : "") + result
+    }
+
+    /// A date serial as `2024-03-05`, or `2024-03-05 14:30:00` when it has a time of day.
+    static func date(serial: Double, uses1904: Bool) -> String {
+        // Day 0 is 1899-12-30 (Excel counts a 29 February 1900 that never was), or 1904-01-01.
+        var days = serial.rounded(.down)
+        if !uses1904, days < 61 { days += 1 }
+        let base = uses1904 ? -2_082_844_800.0 : -2_209_161_600.0 // 1904-01-01, 1899-12-30 (UTC)
+        let seconds = ((serial - serial.rounded(.down)) * 86_400).rounded()
+        let date = Date(timeIntervalSince1970: base + days * 86_400 + seconds)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        guard seconds > 0 else { return day }
+        return day + String(format: " %02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+}
