@@ -141,7 +141,9 @@ let package = Package(
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"], path: "Tests/TestSupport"),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
-        .testTarget(name: "ManifestTests", dependencies: ["Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift")]),
+        .testTarget(name: "ManifestTests", dependencies: [
+            "Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
@@ -150,7 +152,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "CatalogExportTests", dependencies: [
-            "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport",
+            "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

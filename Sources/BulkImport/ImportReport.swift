@@ -7,7 +7,8 @@ import Support
 
 /// The run's report, written as the rows finish so that memory stays flat:
 /// `report.csv` and `report.json` (one line per row, in the order rows
-/// finished; the JSON also holds the summary) and `report.html` (summary,
+/// finished; the JSON also holds the summary), `report.xlsx` (see `ReportWorkbook`)
+/// and `report.html` (summary,
 /// failures first with the reason and the row's values, then the products with
 /// their thumbnails — the first `htmlProductLimit` of them). Nothing here ever
 /// sees the identifier or the secret.
@@ -110,6 +111,7 @@ public final class ImportReport: @unchecked Sendable {
         try input.close()
         out.write(Data("\n]\n}\n".utf8))
         try out.close()
+        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"))
         try? FileManager.default.removeItem(at: rowsFile)
         fetchMissingThumbnails()
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
@@ -203,7 +205,8 @@ public final class ImportReport: @unchecked Sendable {
         let template = try MustacheTemplate(string: text)
         let failed = failures.sorted { $0.row < $1.row }.map { row -> [String: Any] in
             ["row": row.row, "name": row.name, "error": row.error ?? "",
-             "values": row.values.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: " · ")]
+             "values": row.values.sorted { $0.key < $1.key }
+                .map { "\($0.key): \($0.value.count > 200 ? String($0.value.prefix(200)) + "…" : $0.value)" }.joined(separator: " · ")]
         }
         var sections: [[String: Any]] = []
         for status in Self.sectionOrder {

@@ -136,7 +136,7 @@ public final class ImportRun: @unchecked Sendable {
         // pass reuses what this one detected, instead of scanning the file again.
         var rowCount = 0
         let counter = try ManifestReader(url: options.manifest, encoding: options.validation.encoding,
-                                         delimiter: options.validation.delimiter)
+                                         delimiter: options.validation.delimiter, sheet: options.validation.sheet)
         var validation = options.validation
         validation.encoding = counter.encoding
         validation.delimiter = counter.delimiter

@@ -99,7 +99,7 @@ extension ImportRun {
         for column in draft.given {
             switch column {
             case .name: values["name"] = draft.name
-            case .description: values["description"] = String(draft.description.prefix(200))
+            case .description: values["description"] = draft.description
             case .price: values["price"] = Money.text(draft.price)
             case .currency: values["currency"] = draft.currency
             case .discountedPrice: values["discounted_price"] = Money.text(draft.discountedPrice)
@@ -114,7 +114,8 @@ extension ImportRun {
 
     static func failedRow(_ raw: RawRow, message: String) -> RowOutcome {
         var outcome = RowOutcome.failed(row: raw.number, key: raw.values[.key] ?? "", name: raw.values[.name] ?? "", error: message)
-        for (column, value) in raw.values { outcome.values[column.rawValue] = value.count > 200 ? String(value.prefix(200)) + "…" : value }
+        // Whole values: report.xlsx gives them back to be fixed and imported again.
+        for (column, value) in raw.values { outcome.values[column.rawValue] = value }
         if let list = raw.imageList { outcome.values["images"] = list.joined(separator: "; ") }
         return outcome
     }

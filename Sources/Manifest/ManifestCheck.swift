@@ -31,7 +31,7 @@ public enum ManifestCheck {
         onRow: (RawRow, ProductDraft?, [RowIssue]) -> Void
     ) throws(ManifestError) -> ValidationSummary {
         let reader: ManifestReader
-        do { reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter) }
+        do { reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet) }
         catch let error as ManifestError { throw error }
         catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
         var summary = ValidationSummary()

@@ -173,10 +173,15 @@ public final class ManifestReader {
         try? makeCSVReader(text, delimiter: delimiter, header: header)
     }
 
+    /// The column of report.xlsx that says what went wrong: ignored without a warning
+    /// when that file is imported again.
+    public static let errorsHeader = "errors"
+    private static let reportHeaders: Set<String> = [errorsHeader, "row"]
+
     private func mapHeaders(_ headers: [(Int, String)]) throws {
         for (index, header) in headers {
             let trimmed = header.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
+            guard !trimmed.isEmpty, !Self.reportHeaders.contains(Column.normalise(trimmed)) else { continue }
             if let column = Column(header: trimmed) {
                 if columns.contains(column) {
                     throw ManifestError(file: fileName, message: "two columns mean \(column.rawValue) ('\(trimmed)' and another); keep one")

@@ -14,6 +14,8 @@ public struct ValidationOptions: Sendable {
     /// The text encoding and delimiter, when not detected.
     public var encoding: TextEncoding?
     public var delimiter: Character?
+    /// For a workbook: the sheet and its header row.
+    public var sheet = SheetChoice()
 
     public init() {}
 }

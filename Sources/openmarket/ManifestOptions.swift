@@ -17,6 +17,16 @@ struct ManifestOptions: ParsableArguments {
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Accepted currencies.", valueName: "code"))
     var currencies: [String] = ProductRules.sandboxCurrencies
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Excel workbook: the sheet to read, by name or by position among the visible sheets (default: the first visible sheet; hidden sheets are never read).",
+        valueName: "name|N"))
+    var sheet: String?
+
+    @Option(name: .customLong("header-row"), help: ArgumentHelp(
+        "Excel workbook: the header's row number as Excel shows it (default: the first row naming two known columns; rows above it are ignored).",
+        valueName: "N"))
+    var headerRow: Int?
+
     enum Delimiter: String, ExpressibleByArgument, CaseIterable {
         case comma = ",", semicolon = ";", tab = "tab"
 
@@ -47,12 +57,17 @@ struct ManifestOptions: ParsableArguments {
         static var allValueStrings: [String] { ["utf-8", "utf-16", "cp949"] }
     }
 
+    func validate() throws {
+        if let headerRow, headerRow < 1 { throw ValidationError("--header-row must be a row number, 1 or more") }
+    }
+
     var validation: ValidationOptions {
         var options = ValidationOptions()
         options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
         options.currencies = currencies.map { $0.uppercased() }
         options.encoding = encoding?.encoding
         options.delimiter = delimiter?.character
+        options.sheet = SheetChoice(sheet: sheet, headerRow: headerRow)
         return options
     }
 }

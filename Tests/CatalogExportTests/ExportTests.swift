@@ -4,6 +4,7 @@ import Foundation
 import Manifest
 import OpenMarketAPI
 import Sandbox
+import ShopState
 import Testing
 import TestSupport
 
@@ -51,29 +52,36 @@ struct ExportTests {
             ("+plus", "", 1_800_000, "KRW", 0, 1),
             ("Plain name", "tab\there", 19.5, "USD", 19.5, 0),
         ]
+        var idsA: [Int] = []
         for (index, row) in tricky.enumerated() {
             let photos = try (0...index % 3).map { UploadImage(data: Data(try Fixtures.jpeg(width: 30 + $0, height: 20, seed: UInt64(index * 10 + $0))), filename: "a.jpg", mimeType: "image/jpeg") }
-            _ = try await blocking {
+            idsA.append(try await blocking {
                 try a.register(NewProduct(name: row.0, description: row.1, price: row.2, currency: row.3, discountedPrice: row.4, stock: row.5),
                                images: photos + (index == 4 ? [UploadImage(data: Data(png), filename: "b.png", mimeType: "image/png")] : []))
-            }
+            }.summary.id)
         }
         _ = try await seed(sandbox, sandbox.other, count: 3, prefix: "B's own")
         let files = try Scratch()
         defer { files.cleanup() }
 
-        for format in [ManifestFormat.csv, .jsonl, .json] {
+        // Merchant keys that a spreadsheet would change if it could: leading zeros, more than
+        // 15 digits, a number with a point, something that looks like a date.
+        let keys = ["007", "00123", "12345678901234567890", "1.50", "2024-03-05"]
+        for format in [ManifestFormat.csv, .jsonl, .json, .xlsx] {
             // B starts from its 3 products each time; the imported ones are deleted after each format.
             let exportA = files.directory.appendingPathComponent("a-\(format)")
             var options = ExportOptions(directory: exportA)
             options.format = format
             options.filter.vendor = .me
+            options.keys = Dictionary(uniqueKeysWithValues: zip(idsA, keys))
             let first = try await export(options, a)
             #expect(first.exported == tricky.count && first.failed.isEmpty)
 
             var importOptions = ImportOptions(manifest: exportA.appendingPathComponent(options.manifestName),
                                               journal: files.directory.appendingPathComponent("journal-\(format)"))
             importOptions.mode = .create
+            let links = files.directory.appendingPathComponent("links-\(format).sqlite")
+            importOptions.links = links
             let b = try client(sandbox, sandbox.other)
             let settings = importOptions
             let report = try ImportReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: settings.manifest)
@@ -84,6 +92,7 @@ struct ExportTests {
             options.directory = exportB
             options.filter.vendor = .id(sandbox.other.id)
             options.filter.search = nil
+            options.keys = try LinkStore(url: links).keysByProductID()
             let second = try await export(options, b)
             #expect(second.exported == tricky.count + 3)
 
@@ -94,7 +103,7 @@ struct ExportTests {
             for rowA in rowsA {
                 let name = try #require(rowA.values[.name])
                 let rowB = try #require(byName[name], "\(name) missing from B's export")
-                for column in [Column.name, .description, .price, .currency, .discountedPrice, .stock] {
+                for column in [Column.key, .name, .description, .price, .currency, .discountedPrice, .stock] {
                     #expect(rowA.values[column] == rowB.values[column], "\(format) \(name): \(column)")
                 }
                 #expect(rowA.values[.id] != rowB.values[.id])
@@ -115,6 +124,7 @@ struct ExportTests {
             })
             #expect(names == Set(tricky.map(\.0)))
             #expect(descriptions == Set(tricky.map(\.1)))
+            #expect(Set(rowsA.compactMap { $0.values[.key] }) == Set(keys), "\(format): keys as written")
             if format == .csv {
                 let text = try String(contentsOf: exportA.appendingPathComponent("products.csv"), encoding: .utf8)
                 #expect(text.contains(",'=SUM(A1:A2) not a formula,") && text.contains(",'+plus,") && !text.contains(",=SUM"))

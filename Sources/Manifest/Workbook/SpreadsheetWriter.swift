@@ -17,11 +17,16 @@ public final class SpreadsheetWriter {
 
     private let url: URL
     private var workbook: UnsafeMutablePointer<lxw_workbook>?
-    private let sheet: UnsafeMutablePointer<lxw_worksheet>
+    private var sheets: [(sheet: UnsafeMutablePointer<lxw_worksheet>, row: UInt32)] = []
+    private var current = 0
+    private var sheet: UnsafeMutablePointer<lxw_worksheet> { sheets[current].sheet }
+    private var row: UInt32 {
+        get { sheets[current].row }
+        set { sheets[current].row = newValue }
+    }
     private let bold: UnsafeMutablePointer<lxw_format>
     private let wrap: UnsafeMutablePointer<lxw_format>
     private let textFormat: UnsafeMutablePointer<lxw_format>
-    private var row: UInt32 = 0
     private var failure: lxw_error = LXW_NO_ERROR
 
     /// Starts the workbook at `url` (replaced when complete; see `close`) with one sheet.
@@ -43,7 +48,7 @@ public final class SpreadsheetWriter {
         format_set_text_wrap(wrap)
         format_set_num_format(textFormat, "@")
         self.workbook = workbook
-        self.sheet = sheet
+        sheets = [(sheet, 0)]
         self.bold = bold
         self.wrap = wrap
         self.textFormat = textFormat
@@ -53,6 +58,23 @@ public final class SpreadsheetWriter {
         // Not closed: nothing half-written is left under the name.
         if workbook != nil { abandon() }
     }
+
+    /// The sheet being written, to `select` it again later.
+    public var currentSheet: Int { current }
+
+    /// Adds a sheet after the others and writes to it from now on.
+    @discardableResult
+    public func addSheet(_ name: String) throws -> Int {
+        guard let workbook, let added = workbook_add_worksheet(workbook, name) else {
+            throw ManifestError(file: url.lastPathComponent, message: "cannot add the sheet \(name)")
+        }
+        sheets.append((added, 0))
+        current = sheets.count - 1
+        return current
+    }
+
+    /// Writes to this sheet (each sheet's rows go down in order).
+    public func select(_ sheet: Int) { current = sheet }
 
     /// Column widths in characters, from A.
     public func widths(_ widths: [Double]) {
