@@ -268,13 +268,9 @@ enum CellText {
         let significant = stored.utf8.prefix { $0 != UInt8(ascii: "E") && $0 != UInt8(ascii: "e") }
             .filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             .drop { $0 == UInt8(ascii: "0") }
-        let shown = Double(String(format: "%.15g", value)) ?? value
-        if shown == shown.rounded(), abs(shown) < 1e21 {
-            let digits = String(format: "%.0f", shown)
-            let trimmedCount = significant.reversed().drop { $0 == UInt8(ascii: "0") }.count
-            return (digits == "-0" ? "0" : digits, abs(value) >= 1e15 && trimmedCount > 15)
-        }
-        return (plain("\(shown)"), false)
+        let shown = plain(String(format: "%.15g", value))
+        let trimmedCount = significant.reversed().drop { $0 == UInt8(ascii: "0") }.count
+        return (shown == "-0" ? "0" : shown, value == value.rounded() && abs(value) >= 1e15 && trimmedCount > 15)
     }
 
     /// `1e-07` → `0.0000001`, `1.5e+22` → `15000000000000000000000`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `XMLTokens` reports, in document order. Names are local names (a prefix such
 /// as `x:` is dropped); attribute values and text are already unescaped.
 protocol XMLTokenHandler {
@@ -92,9 +94,9 @@ struct XMLTokens {
         while index < end {
             if bytes[index] != UInt8(ascii: "<") {
                 // text up to the next tag
-                var next = index
-                while next < end, bytes[next] != UInt8(ascii: "<") { next += 1 }
-                guard next < end else { return used }
+                let next = Self.nextTag(bytes, from: index)
+                // Text nobody wants is dropped as it comes, so blanks cannot pile up.
+                guard next < end else { return handler.wantsText ? used : end }
                 if handler.wantsText {
                     let text = bytes[index..<next]
                     if text.contains(UInt8(ascii: "&")) { try handler.text(ArraySlice(try Self.unescape(text))) }
@@ -153,6 +155,15 @@ struct XMLTokens {
             used = index
         }
         return used
+    }
+
+    /// The index of the next `<` at or after `start`, or `bytes.count`.
+    private static func nextTag(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count,
+                  let hit = memchr(base + start, Int32(UInt8(ascii: "<")), buffer.count - start) else { return buffer.count }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {
