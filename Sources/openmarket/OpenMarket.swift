@@ -12,6 +12,6 @@ struct OpenMarket: AsyncParsableCommand {
             where imports can be rehearsed before they touch a real shop.
             """,
         version: "openmarket \(OpenMarketVersion.tool) (libcurl \(OpenMarketVersion.libcurl))",
-        subcommands: [SandboxCommand.self, HealthCommand.self, ListCommand.self, ShowCommand.self, DeleteCommand.self, ImagesCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, MigrateCommand.self, UndoCommand.self, RunsCommand.self, OpenCommand.self, DoctorCommand.self]
+        subcommands: [SandboxCommand.self, HealthCommand.self, ListCommand.self, ShowCommand.self, DeleteCommand.self, ImagesCommand.self, ValidateCommand.self, TemplateCommand.self, ImportCommand.self, ExportCommand.self, MigrateCommand.self, UndoCommand.self, RunsCommand.self, OpenCommand.self, DoctorCommand.self]
     )
 }

@@ -261,6 +261,33 @@ struct WorkbookTests {
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    @Test("templates: the committed CSV and workbook are what the column definitions make (scripts/make-templates)")
+    func templates() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let csv = root.appendingPathComponent("templates/products.csv")
+        #expect(try String(contentsOf: csv, encoding: .utf8) == ManifestTemplate.csv(), "run scripts/make-templates")
+        let (csvReader, csvRows) = try rows(csv)
+        let committed = root.appendingPathComponent("templates/products.xlsx")
+        let fresh = folder.appendingPathComponent("fresh.xlsx")
+        try ManifestTemplate.writeWorkbook(to: fresh)
+        for url in [committed, fresh] {
+            let (reader, read) = try rows(url)
+            #expect(reader.columns == csvReader.columns && reader.unknownColumns.isEmpty, "\(url.lastPathComponent)")
+            #expect(read.map(\.number) == [3], "notes in row 1, the header in row 2")
+            var expected = csvRows[0].values
+            expected[.price] = "4500"
+            expected[.id] = nil
+            #expect(read.first?.values == expected, "\(url.lastPathComponent): run scripts/make-templates")
+            // The currency column offers the accepted currencies as a list.
+            let workbook = try Workbook(url: url)
+            var xml = Data()
+            try workbook.stream(workbook.sheets[0].path, limit: 1 << 20) { xml.append(contentsOf: $0) }
+            let text = String(decoding: xml, as: UTF8.self)
+            #expect(text.contains("<dataValidation type=\"list\"") && text.contains("\"KRW,USD,JPY\"") && text.contains("sqref=\"E3:E"))
+            #expect(text.contains("state=\"frozen\""))
+        }
+    }
+
     @Test("CellText: shortest decimals without exponents; date serials in both systems")
     func cellText() {
         #expect(CellText.number("25000").text == "25000")
