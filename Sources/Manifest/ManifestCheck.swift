@@ -27,6 +27,7 @@ public enum ManifestCheck {
     public static func run(
         _ url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
         options: ValidationOptions,
+        onOpen: (ManifestReader) -> Void = { _ in },
         onFileIssue: (RowIssue) -> Void,
         onRow: (RawRow, ProductDraft?, [RowIssue]) -> Void
     ) throws(ManifestError) -> ValidationSummary {
@@ -35,6 +36,7 @@ public enum ManifestCheck {
         catch let error as ManifestError { throw error }
         catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
         var summary = ValidationSummary()
+        onOpen(reader)
         let fileIssues = ManifestValidator.fileIssues(reader)
         for issue in fileIssues {
             if issue.severity == .error { summary.fileErrors += 1 }

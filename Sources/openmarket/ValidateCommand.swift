@@ -8,31 +8,43 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check every row of a manifest before anything is sent.",
         discussion: """
             Reads CSV (comma, semicolon or tab; UTF-8, UTF-16 or CP949, detected), JSON (an array \
-            of objects) or JSON Lines, and prints every problem grouped by row, then a summary. \
+            of objects), JSON Lines or an Excel workbook (.xlsx, .xlsm: the first visible sheet, \
+            or --sheet; the header row is found), and prints every problem grouped by row (as \
+            Excel numbers rows), then a summary. \
             Image files are checked to exist and to be JPEG or PNG by their first bytes; they are \
             never decoded, and a file over the server's limit is fine (import shrinks it).
 
             Exit codes: 0 every row is valid; 1 some rows have errors; 2 the file cannot be read.
 
-            Example:
+            --format xlsx writes the manifest as a workbook to fix (--out, default NAME-checked.xlsx \
+            beside it): rows with errors first, what is wrong in an `errors` column, then the \
+            others. Fix the cells and validate or import that file as it is.
+
+            Examples:
               openmarket validate products.csv --images photos/
+              openmarket validate shop.xlsx --sheet 상품 --format xlsx
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl.")
+    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm.")
     var manifest: String
 
     @OptionGroup var reading: ManifestOptions
 
-    @Option(name: .long, help: "text or json.")
+    @Option(name: .long, help: "text, json, or xlsx (a workbook to fix, see above).")
     var format: String = "text"
 
+    @Option(name: .long, help: ArgumentHelp("For --format xlsx: the workbook to write.", valueName: "file"))
+    var out: String?
+
     func validate() throws {
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json") }
+        guard ["text", "json", "xlsx"].contains(format) else { throw ValidationError("--format must be text, json or xlsx") }
+        if out != nil, format != "xlsx" { throw ValidationError("--out is for --format xlsx") }
     }
 
     func run() throws {
         let options = reading.validation
         let url = URL(fileURLWithPath: manifest)
+        if format == "xlsx" { return try writeWorkbook(url, options) }
         let json = format == "json"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -95,6 +107,27 @@ struct ValidateCommand: ParsableCommand {
 }
 
 extension ValidateCommand {
+    func writeWorkbook(_ url: URL, _ options: ValidationOptions) throws {
+        let target = out.map { URL(fileURLWithPath: $0) }
+            ?? url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + "-checked.xlsx")
+        guard target.standardizedFileURL != url.standardizedFileURL else {
+            throw ValidationError("--out names the manifest itself; choose another file")
+        }
+        let summary: ValidationSummary
+        do {
+            summary = try CheckedWorkbook.write(url, options: options, to: target) { issue in
+                Console.line("\(issue.severity.rawValue): \(issue.description)")
+            }
+        } catch {
+            Console.error("openmarket validate: \(error)")
+            throw ExitCode(2)
+        }
+        Console.line("\(url.lastPathComponent): \(summary.rows) rows, \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+                     + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
+        Console.line("Wrote \(target.path) (rows with errors first)")
+        if summary.hasErrors { throw ExitCode(1) }
+    }
+
     /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.
     static func lineCount(_ url: URL, above: Int) -> Int? {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
