@@ -39,6 +39,28 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         return map
     }()
 
+    /// By case, not by the raw string (which `RawRepresentable` would hash): rows are
+    /// dictionaries of columns, hashed several times per cell.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ordinal)
+    }
+
+    public static func == (lhs: Column, rhs: Column) -> Bool { lhs.ordinal == rhs.ordinal }
+
+    private var ordinal: UInt8 {
+        switch self {
+        case .id: 0
+        case .key: 1
+        case .name: 2
+        case .description: 3
+        case .price: 4
+        case .currency: 5
+        case .discountedPrice: 6
+        case .stock: 7
+        case .images: 8
+        }
+    }
+
     public init?(header: String) {
         guard let column = Self.byAlias[Self.normalise(header)] else { return nil }
         self = column

@@ -277,14 +277,16 @@ public final class ManifestReader {
         return RawRow(number: number, values: values, imageList: nil)
     }
 
-    /// Spaces only (any Unicode space), checked without allocating for ASCII.
+    /// Spaces only (any Unicode space but line breaks), checked without allocating.
     static func isBlank(_ field: String) -> Bool {
-        var ascii = true
         for byte in field.utf8 {
-            if byte >= 0x80 { ascii = false; break }
+            if byte >= 0x80 { break }
             if byte != 0x20 && byte != 0x09 { return false }
         }
-        return ascii || field.trimmingCharacters(in: .whitespaces).isEmpty
+        for scalar in field.unicodeScalars where !scalar.properties.isWhitespace || scalar == "\n" || scalar == "\r" {
+            return false
+        }
+        return true
     }
 
     /// A piece of a CSV file for `CSVPieces`: the first is the reader already

@@ -154,7 +154,7 @@ public final class ManifestValidator: @unchecked Sendable {
     func check(_ raw: RawRow) -> RowCheck {
         var issues: [RowIssue] = raw.notes
         var createProblems: [RowIssue] = []
-        var given = Set<Column>()
+        var given = Set<Column>(minimumCapacity: Column.allCases.count)
         func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
             issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
                                    severity: severity, rule: rule, message: message))
@@ -311,6 +311,9 @@ public final class ManifestValidator: @unchecked Sendable {
 
     /// Trims whitespace and newlines, without Foundation's work when there is none.
     static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        // ASCII ends that are not spaces: nothing to trim (most cells).
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
         if !first.properties.isWhitespace && !last.properties.isWhitespace { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -23,8 +23,6 @@ final class SheetManifest {
     private(set) var header: [(Int, String)] = []
     private(set) var headerRow = 0
     private(set) var estimatedRows: Int?
-    private var byColumn: [Int: Column] = [:]
-    private var warnedUnheaded: Set<Int> = []
     /// Rows read while looking for the header, given out after it.
     static let headerSearchRows = 100
 
@@ -92,43 +90,94 @@ final class SheetManifest {
         throw ManifestError(file: file, message: "sheet '\(sheetName)': no header row in its first \(Self.headerSearchRows) rows. The header names at least two columns (key, name, price, stock…); give its row with --header-row N")
     }
 
-    /// Called once the reader has mapped the header.
+    /// Called once the reader has mapped the header: from then on, rows are turned into
+    /// manifest rows on the reading thread (the caller's thread validates them).
     func use(_ columns: [(Int, Column)]) {
-        byColumn = Dictionary(columns, uniquingKeysWith: { first, _ in first })
+        let mapper = SheetRowMapper(file: file, header: header, columns: columns)
+        self.mapper = mapper
+        rows.mapOnReadingThread(mapper)
     }
+
+    private var mapper: SheetRowMapper?
 
     func close() { rows.close() }
 
     /// The next row with a value in a known column (or a problem to report), or nil at the end.
     func next() throws -> RawRow? {
-        while let row = try rows.next() {
-            var values: [Column: String] = [:]
-            var notes: [RowIssue] = []
-            var any = false
-            for cell in row.cells {
-                guard let column = byColumn[cell.column] else {
-                    // A column with an unknown header has its warning already; one with none gets one here.
-                    if !warnedUnheaded.contains(cell.column), !ManifestReader.isBlank(cell.text),
-                       !header.contains(where: { $0.0 == cell.column && !ManifestReader.isBlank($0.1) }) {
-                        warnedUnheaded.insert(cell.column)
-                        notes.append(RowIssue(file: file, row: row.number, column: nil, value: cell.text, severity: .warning,
-                                              rule: "column-unheaded",
-                                              message: "cell \(Self.reference(cell.column, row.number)) has a value but column \(Self.letters(cell.column)) has no header: the column is ignored"))
-                    }
-                    continue
-                }
-                values[column] = cell.text
-                if !ManifestReader.isBlank(cell.text) { any = true }
-                if let problem = cell.problem { notes.append(issue(problem, cell, column, row.number)); any = true }
+        while let item = try rows.nextItem() {
+            switch item {
+            case .mapped(let row): return row
+            case .raw(let row): if let mapped = mapper?.map(row) { return mapped }
             }
-            guard any else { continue }
-            return RawRow(number: row.number, values: values, imageList: nil, notes: notes)
         }
         return nil
     }
 
+    /// 0 → `A`, 27 → `AB`.
+    static func letters(_ column: Int) -> String {
+        var index = column + 1
+        var result = ""
+        while index > 0 {
+            let remainder = (index - 1) % 26
+            result = String(UnicodeScalar(UInt8(65 + remainder))) + result
+            index = (index - 1) / 26
+        }
+        return result
+    }
+
+    static func reference(_ column: Int, _ row: Int) -> String { "\(letters(column))\(row)" }
+}
+
+/// Turns a sheet's row into a manifest row: cells by their header's column, and what a
+/// cell hides as the row's issues. Used from the reading thread and the caller's.
+final class SheetRowMapper: @unchecked Sendable {
+    let file: String
+    private let header: [(Int, String)]
+    /// The known column of each sheet column (by index from A), nil for the others.
+    private let byColumn: [Column?]
+    private var warnedUnheaded: Set<Int> = []
+    private let lock = NSLock()
+
+    init(file: String, header: [(Int, String)], columns: [(Int, Column)]) {
+        self.file = file
+        self.header = header
+        var byColumn = [Column?](repeating: nil, count: (columns.map(\.0).max() ?? -1) + 1)
+        for (index, column) in columns where byColumn[index] == nil { byColumn[index] = column }
+        self.byColumn = byColumn
+    }
+
+    /// The manifest row, or nil when the row has nothing in a known column and nothing to report.
+    func map(_ row: SheetRow) -> RawRow? {
+        var values: [Column: String] = [:]
+        values.reserveCapacity(header.count)
+        var notes: [RowIssue] = []
+        var any = false
+        for cell in row.cells {
+            guard cell.column >= 0, cell.column < byColumn.count, let column = byColumn[cell.column] else {
+                // A column with an unknown header has its warning already; one with none gets one here, once.
+                if !ManifestReader.isBlank(cell.text), !header.contains(where: { $0.0 == cell.column && !ManifestReader.isBlank($0.1) }),
+                   firstUnheaded(cell.column) {
+                    notes.append(RowIssue(file: file, row: row.number, column: nil, value: cell.text, severity: .warning,
+                                          rule: "column-unheaded",
+                                          message: "cell \(SheetManifest.reference(cell.column, row.number)) has a value but column \(SheetManifest.letters(cell.column)) has no header: the column is ignored"))
+                }
+                continue
+            }
+            values[column] = cell.text
+            if !ManifestReader.isBlank(cell.text) { any = true }
+            if let problem = cell.problem { notes.append(issue(problem, cell, column, row.number)); any = true }
+        }
+        guard any else { return nil }
+        return RawRow(number: row.number, values: values, imageList: nil, notes: notes)
+    }
+
+    private func firstUnheaded(_ column: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return warnedUnheaded.insert(column).inserted
+    }
+
     private func issue(_ problem: SheetCell.Problem, _ cell: SheetCell, _ column: Column, _ row: Int) -> RowIssue {
-        let place = "cell \(Self.reference(cell.column, row))"
+        let place = "cell \(SheetManifest.reference(cell.column, row))"
         func make(_ severity: RowIssue.Severity, _ rule: String, _ message: String) -> RowIssue {
             RowIssue(file: file, row: row, column: column.rawValue, value: cell.text.isEmpty ? nil : cell.text,
                      severity: severity, rule: rule, message: message)
@@ -146,18 +195,4 @@ final class SheetManifest {
             return make(.error, "cell-string", "\(place) refers to a shared string the workbook does not have (the file is damaged)")
         }
     }
-
-    /// 0 → `A`, 27 → `AB`.
-    static func letters(_ column: Int) -> String {
-        var index = column + 1
-        var result = ""
-        while index > 0 {
-            let remainder = (index - 1) % 26
-            result = String(UnicodeScalar(UInt8(65 + remainder))) + result
-            index = (index - 1) / 26
-        }
-        return result
-    }
-
-    static func reference(_ column: Int, _ row: Int) -> String { "\(letters(column))\(row)" }
 }

@@ -33,12 +33,21 @@ struct SheetRow: Sendable {
 final class SheetRows: @unchecked Sendable {
     private enum Batch {
         case rows([SheetRow])
+        case mapped([RawRow])
         case failure(any Error)
+    }
+
+    /// A row as read, or already turned into a manifest row on the reading thread.
+    enum Item {
+        case raw(SheetRow)
+        case mapped(RawRow)
     }
 
     private let queue = BoundedQueue<Batch>(capacity: 8)
     private var pending: [SheetRow] = []
+    private var pendingMapped: [RawRow] = []
     private var position = 0
+    private var mapper: SheetRowMapper?
     private var failed: (any Error)?
     private let lock = NSLock()
     private var stopped = false
@@ -57,16 +66,16 @@ final class SheetRows: @unchecked Sendable {
                 if isStopped { throw Workbook.StopReading() }
                 batch.append(row)
                 if batch.count >= 256 {
-                    queue.put(.rows(batch))
+                    flush(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
             do {
                 try workbook.parse(sheet.path, limit: workbook.budget.sheet, into: &handler)
-                if !batch.isEmpty { queue.put(.rows(batch)) }
+                if !batch.isEmpty { flush(batch) }
             } catch is Workbook.StopReading {
             } catch {
-                if !batch.isEmpty { queue.put(.rows(batch)) }
+                if !batch.isEmpty { flush(batch) }
                 queue.put(.failure(error))
             }
             setDimension(nil)
@@ -77,6 +86,16 @@ final class SheetRows: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Rows read from now on are mapped on the reading thread.
+    func mapOnReadingThread(_ mapper: SheetRowMapper) {
+        lock.lock(); self.mapper = mapper; lock.unlock()
+    }
+
+    private func flush(_ batch: [SheetRow]) {
+        lock.lock(); let mapper = self.mapper; lock.unlock()
+        if let mapper { queue.put(.mapped(batch.compactMap(mapper.map))) } else { queue.put(.rows(batch)) }
+    }
 
     private var isStopped: Bool {
         lock.lock(); defer { lock.unlock() }
@@ -106,20 +125,28 @@ final class SheetRows: @unchecked Sendable {
     /// The next row with at least one cell, or nil at the end. Throws what the sheet
     /// turned out to hold (damaged XML, a zip bomb) once the rows before it are taken.
     func next() throws -> SheetRow? {
-        while position == pending.count {
+        while let item = try nextItem() {
+            if case .raw(let row) = item { return row }
+        }
+        return nil
+    }
+
+    /// The next row, raw or mapped (see `mapOnReadingThread`), or nil at the end.
+    func nextItem() throws -> Item? {
+        while position == pending.count + pendingMapped.count {
             if let failed { throw failed }
+            position = 0
+            pending = []
+            pendingMapped = []
             switch queue.take() {
-            case .rows(let rows)?:
-                pending = rows
-                position = 0
-            case .failure(let error)?:
-                failed = error
-            case nil:
-                return nil
+            case .rows(let rows)?: pending = rows
+            case .mapped(let rows)?: pendingMapped = rows
+            case .failure(let error)?: failed = error
+            case nil: return nil
             }
         }
         position += 1
-        return pending[position - 1]
+        return pending.isEmpty ? .mapped(pendingMapped[position - 1]) : .raw(pending[position - 1])
     }
 }
 
@@ -152,14 +179,25 @@ private struct SheetHandler: XMLTokenHandler {
 
     var wantsText: Bool { capture != .none && !inPhonetic }
 
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws {
         switch name.count {
         case 1:
             switch name.first! {
             case UInt8(ascii: "c") where inData:
-                column = try attributes.value("r").map(Self.columnIndex) ?? (column + 1)
-                type = try attributes.value("t") ?? []
-                style = try attributes.value("s").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+                // One pass over r, t and s, without allocating (a cell's attributes need no unescaping).
+                var reference = -1
+                type.removeAll(keepingCapacity: true)
+                style = 0
+                try attributes.each { name, value in
+                    guard name.count == 1 else { return }
+                    switch name.first! {
+                    case UInt8(ascii: "r"): reference = Self.columnIndex(value)
+                    case UInt8(ascii: "t"): type.append(contentsOf: value)
+                    case UInt8(ascii: "s"): style = value.reduce(0) { $0 &* 10 &+ Int($1 &- UInt8(ascii: "0")) }
+                    default: break
+                    }
+                }
+                column = reference >= 0 ? reference : column + 1
                 value.removeAll(keepingCapacity: true)
                 formula.removeAll(keepingCapacity: true)
                 hasFormula = false
@@ -189,7 +227,7 @@ private struct SheetHandler: XMLTokenHandler {
         }
     }
 
-    mutating func end(_ name: ArraySlice<UInt8>) throws {
+    mutating func end(_ name: XMLBytes) throws {
         switch name.count {
         case 1:
             switch name.first! {
@@ -210,7 +248,7 @@ private struct SheetHandler: XMLTokenHandler {
         }
     }
 
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws {
+    mutating func text(_ bytes: XMLBytes) throws {
         switch capture {
         case .value, .inline: value.append(contentsOf: bytes)
         case .formula: formula.append(contentsOf: bytes)
@@ -233,9 +271,11 @@ private struct SheetHandler: XMLTokenHandler {
                 cell.text = CellText.date(serial: serial, uses1904: uses1904)
                 cell.problem = .date
             } else {
-                let (shown, rounded) = CellText.number(text)
-                cell.text = shown
-                if rounded { cell.problem = .roundedNumber }
+                if !value.withUnsafeBufferPointer(CellText.isPlainDecimal) {
+                    let (shown, rounded) = CellText.number(text)
+                    cell.text = shown
+                    if rounded { cell.problem = .roundedNumber }
+                }
             }
         case UInt8(ascii: "s"):
             if let index = Int(text), strings.indices.contains(index) { cell.text = strings[index] } else { cell.problem = .missingString }
@@ -248,7 +288,7 @@ private struct SheetHandler: XMLTokenHandler {
     }
 
     /// `B7` → 1 (column letters from A = 0).
-    static func columnIndex(_ reference: [UInt8]) -> Int {
+    static func columnIndex<Bytes: Sequence<UInt8>>(_ reference: Bytes) -> Int {
         var index = 0
         for byte in reference {
             guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { break }
@@ -264,6 +304,7 @@ enum CellText {
     /// 25000 (never 25000.0), 24.5, 0.3 (not 0.30000000000000004), large integers as their
     /// digits (never 1.23E+17). `rounded` when the stored number has more than 15 digits.
     static func number(_ stored: String) -> (text: String, rounded: Bool) {
+        if Array(stored.utf8).withUnsafeBufferPointer({ isPlainDecimal($0) }) { return (stored, false) }
         guard let value = Double(stored), value.isFinite else { return (stored, false) }
         let significant = stored.utf8.prefix { $0 != UInt8(ascii: "E") && $0 != UInt8(ascii: "e") }
             .filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
@@ -271,6 +312,31 @@ enum CellText {
         let shown = plain(String(format: "%.15g", value))
         let trimmedCount = significant.reversed().drop { $0 == UInt8(ascii: "0") }.count
         return (shown == "-0" ? "0" : shown, value == value.rounded() && abs(value) >= 1e15 && trimmedCount > 15)
+    }
+
+    /// The stored text itself when it already is what Excel shows: digits with at most one
+    /// point, at most 15 significant digits, no exponent, no zero to drop (`25000`, `24.5`).
+    /// Nearly every number cell is one; the others go through `%.15g`.
+    static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integer = bytes[integerStart..<index]
+        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return false }
+        var fraction = bytes[index..<index]
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            fraction = bytes[fractionStart..<index]
+            guard !fraction.isEmpty, fraction.last != UInt8(ascii: "0") else { return false }
+        }
+        guard index == bytes.count, !(integer.elementsEqual([UInt8(ascii: "0")]) && fraction.isEmpty && integerStart == 1) else { return false }
+        let leadingZeros = integer.prefix { $0 == UInt8(ascii: "0") }.count
+        let significant = integer.count - leadingZeros + fraction.count
+            - (leadingZeros == integer.count ? fraction.prefix { $0 == UInt8(ascii: "0") }.count : 0)
+        return significant <= 15
     }
 
     /// `1e-07` → `0.0000001`, `1.5e+22` → `15000000000000000000000`.

@@ -152,14 +152,14 @@ private struct Relationships: XMLTokenHandler {
     var byType: [(type: String, target: String)] = []
     var wantsText: Bool { false }
 
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws {
         guard name.elementsEqual("Relationship".utf8) else { return }
         guard let id = try attributes.string("Id"), let target = try attributes.string("Target") else { return }
         byID[id] = target
         byType.append((try attributes.string("Type") ?? "", target))
     }
-    mutating func end(_ name: ArraySlice<UInt8>) throws {}
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws {}
+    mutating func end(_ name: XMLBytes) throws {}
+    mutating func text(_ bytes: XMLBytes) throws {}
 
     func target(ofType suffix: String, base: String) -> String? {
         byType.first { $0.type.hasSuffix(suffix) }.map { Self.resolve($0.target, base: base) }
@@ -182,7 +182,7 @@ private struct SheetList: XMLTokenHandler {
     var uses1904 = false
     var wantsText: Bool { false }
 
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws {
         if name.elementsEqual("sheet".utf8) {
             let state = try attributes.string("state") ?? "visible"
             sheets.append((try attributes.string("name") ?? "", state == "visible", try attributes.string("id") ?? ""))
@@ -191,8 +191,8 @@ private struct SheetList: XMLTokenHandler {
             uses1904 = flag == "1" || flag == "true"
         }
     }
-    mutating func end(_ name: ArraySlice<UInt8>) throws {}
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws {}
+    mutating func end(_ name: XMLBytes) throws {}
+    mutating func text(_ bytes: XMLBytes) throws {}
 }
 
 /// Which cell formats (`cellXfs`, by position) show dates: a built-in date format, or
@@ -207,7 +207,7 @@ private struct StyleReader: XMLTokenHandler {
     /// Built-in formats that show dates or times (including the East Asian ones, 27–36 and 50–58).
     static let builtInDates: Set<Int> = Set(14...22).union(27...36).union(45...47).union(50...58)
 
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws {
         if name.elementsEqual("numFmt".utf8) {
             if let id = try attributes.string("numFmtId").flatMap({ Int($0) }), let code = try attributes.string("formatCode") {
                 custom[id] = Self.isDateCode(code)
@@ -220,10 +220,10 @@ private struct StyleReader: XMLTokenHandler {
             position += 1
         }
     }
-    mutating func end(_ name: ArraySlice<UInt8>) throws {
+    mutating func end(_ name: XMLBytes) throws {
         if name.elementsEqual("cellXfs".utf8) { inCellFormats = false }
     }
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws {}
+    mutating func text(_ bytes: XMLBytes) throws {}
 
     static func isDateCode(_ code: String) -> Bool {
         var quoted = false, bracket = false, escaped = false
@@ -251,7 +251,7 @@ private struct SharedStringReader: XMLTokenHandler {
     private var inPhonetic = false
     var wantsText: Bool { inText && !inPhonetic }
 
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws {
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws {
         switch name.count {
         case 2 where name.elementsEqual("si".utf8): inItem = true; current.removeAll(keepingCapacity: true)
         case 1 where name.first == UInt8(ascii: "t"): inText = inItem
@@ -259,7 +259,7 @@ private struct SharedStringReader: XMLTokenHandler {
         default: break
         }
     }
-    mutating func end(_ name: ArraySlice<UInt8>) throws {
+    mutating func end(_ name: XMLBytes) throws {
         switch name.count {
         case 2 where name.elementsEqual("si".utf8):
             strings.append(String(decoding: current, as: UTF8.self))
@@ -269,5 +269,5 @@ private struct SharedStringReader: XMLTokenHandler {
         default: break
         }
     }
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws { current.append(contentsOf: bytes) }
+    mutating func text(_ bytes: XMLBytes) throws { current.append(contentsOf: bytes) }
 }

@@ -1,18 +1,21 @@
 import Foundation
 
+/// Bytes of the part being tokenized, valid only during the call they are given to.
+typealias XMLBytes = Slice<UnsafeBufferPointer<UInt8>>
+
 /// What `XMLTokens` reports, in document order. Names are local names (a prefix such
 /// as `x:` is dropped); attribute values and text are already unescaped.
 protocol XMLTokenHandler {
-    mutating func start(_ name: ArraySlice<UInt8>, attributes: XMLAttributes) throws
-    mutating func end(_ name: ArraySlice<UInt8>) throws
+    mutating func start(_ name: XMLBytes, attributes: XMLAttributes) throws
+    mutating func end(_ name: XMLBytes) throws
     /// Text between tags (called only while `wantsText` is true, to skip the rest cheaply).
-    mutating func text(_ bytes: ArraySlice<UInt8>) throws
+    mutating func text(_ bytes: XMLBytes) throws
     var wantsText: Bool { get }
 }
 
 /// The attributes of one start tag, read on demand.
 struct XMLAttributes {
-    let bytes: ArraySlice<UInt8>
+    let bytes: XMLBytes
 
     /// The unescaped value of the attribute with this local name.
     func value(_ name: StaticString) throws -> [UInt8]? {
@@ -30,7 +33,7 @@ struct XMLAttributes {
     }
 
     /// Every attribute: its local name and its raw (escaped) value.
-    func each(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) throws -> Void) throws {
+    func each(_ body: (XMLBytes, XMLBytes) throws -> Void) throws {
         var index = bytes.startIndex
         let end = bytes.endIndex
         while index < end {
@@ -87,7 +90,10 @@ struct XMLTokens {
 
     /// Scans complete tokens of `carry`; returns how many bytes were used.
     private func scan<Handler: XMLTokenHandler>(_ handler: inout Handler) throws -> Int {
-        let bytes = carry
+        try carry.withUnsafeBufferPointer { try Self.scan($0, &handler) }
+    }
+
+    private static func scan<Handler: XMLTokenHandler>(_ bytes: UnsafeBufferPointer<UInt8>, _ handler: inout Handler) throws -> Int {
         let end = bytes.count
         var index = 0
         var used = 0
@@ -99,7 +105,9 @@ struct XMLTokens {
                 guard next < end else { return handler.wantsText ? used : end }
                 if handler.wantsText {
                     let text = bytes[index..<next]
-                    if text.contains(UInt8(ascii: "&")) { try handler.text(ArraySlice(try Self.unescape(text))) }
+                    if text.contains(UInt8(ascii: "&")) {
+                        try Self.unescape(text).withUnsafeBufferPointer { try handler.text($0[...]) }
+                    }
                     else { try handler.text(text) }
                 }
                 index = next
@@ -158,12 +166,10 @@ struct XMLTokens {
     }
 
     /// The index of the next `<` at or after `start`, or `bytes.count`.
-    private static func nextTag(_ bytes: [UInt8], from start: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, start < buffer.count,
-                  let hit = memchr(base + start, Int32(UInt8(ascii: "<")), buffer.count - start) else { return buffer.count }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+    private static func nextTag(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = buffer.baseAddress, start < buffer.count,
+              let hit = memchr(base + start, Int32(UInt8(ascii: "<")), buffer.count - start) else { return buffer.count }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {
@@ -171,19 +177,19 @@ struct XMLTokens {
     }
 
     /// `x:c` → `c`.
-    static func localName(_ name: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func localName(_ name: XMLBytes) -> XMLBytes {
         if let colon = name.lastIndex(of: UInt8(ascii: ":")) { return name[(colon + 1)...] }
         return name
     }
 
-    private static func starts(_ bytes: [UInt8], _ prefix: StaticString, at index: Int) -> Bool {
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at index: Int) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != prefix.utf8Start[offset] { return false }
         return true
     }
 
-    private static func find(_ bytes: [UInt8], _ needle: StaticString, from start: Int) -> Int? {
+    private static func find(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from start: Int) -> Int? {
         let first = needle.utf8Start[0]
         var index = start
         while index < bytes.count {
@@ -194,7 +200,7 @@ struct XMLTokens {
     }
 
     /// Text with `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#N;` `&#xH;` replaced.
-    static func unescape(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
+    static func unescape(_ bytes: XMLBytes) throws -> [UInt8] {
         guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
