@@ -5,10 +5,12 @@
 # same run. Two workbooks per size: one written by openpyxl in its normal mode (shared
 # strings, as Excel saves them) and one by libxlsxwriter (inline strings, as openmarket's
 # export and report write them). Rows per second and peak RSS (GNU time), at 10,000 and
-# 100,000 rows, to show speed and that memory stays flat. Writes Benchmarks/results/xlsx.md.
+# 100,000 rows, to show speed and that memory stays flat; each pair runs ROUNDS times,
+# alternating, and the median time is shown. Writes Benchmarks/results/xlsx.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${SIZES:-"10000 100000"}
+ROUNDS=${ROUNDS:-3}          # each pair is run this many times, alternating; the median is shown
 PY=${PY:-/usr/bin/python3}   # Debian's python3, which has python3-openpyxl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -54,20 +56,24 @@ print(rows)
 PY
 
 row() { printf '| %-42s | %8s | %7s | %9s | %11s | %11s |\n' "$@"; }
-measure() {  # label rows command...
-  local label=$1 rows=$2; shift 2
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>&1 || {
-    # validate exits 1 when rows have errors; anything else is a failure
-    [ $? -eq 1 ] || { cat "$work/out" >&2; exit 1; }
-  }
-  read -r seconds kb <"$work/time"
+time_one() {  # file-for-times command...: appends "seconds kb"
+  local times=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
+  cat "$work/time" >>"$times"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+measure() {  # label rows times-file
+  local label=$1 rows=$2
+  local seconds kb
+  seconds=$(cut -d' ' -f1 "$3" | median)
+  kb=$(cut -d' ' -f2 "$3" | sort -n | tail -1)
   row "$label" "$rows" "$seconds" "$(awk -v r="$rows" -v s="$seconds" 'BEGIN{printf "%.0f", r/(s>0?s:0.001)}')" \
     "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')" "$(awk -v s="$seconds" -v b="${base:-$seconds}" 'BEGIN{printf "%.1f×", b/s}')"
   echo "$rows $seconds $kb $label" >>"$work/numbers"
 }
 
 {
-  echo "Reading workbooks: openmarket validate against openpyxl read-only, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "Reading workbooks: openmarket validate against openpyxl read-only, $(nproc) cores, median of $ROUNDS, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   row "reader, workbook" "rows" "seconds" "rows/s" "peak RSS MB" "vs openpyxl"
   row "---" "---:" "---:" "---:" "---:" "---:"
@@ -76,12 +82,17 @@ measure() {  # label rows command...
     "$PY" "$work/openpyxl-write.py" "$work/rows.csv" "$work/shared.xlsx"
     "$BIN/openmarket" validate "$work/rows.csv" --format xlsx --out "$work/inline.xlsx" >/dev/null
     for kind in shared inline; do
+      rm -f "$work/peer" "$work/ours"
+      for ((round = 0; round < ROUNDS; round++)); do
+        time_one "$work/peer" "$PY" "$work/openpyxl-read.py" "$work/$kind.xlsx"
+        time_one "$work/ours" "$BIN/openmarket" validate "$work/$kind.xlsx" --images "$work"
+        # The rows were read and checked, every one of them.
+        grep -q "^$kind.xlsx: $n rows, $n valid" "$work/out" || { echo "validate did not read $n valid rows:" >&2; cat "$work/out" >&2; exit 1; }
+      done
       base=""
-      measure "openpyxl read-only, $kind strings" "$n" "$PY" "$work/openpyxl-read.py" "$work/$kind.xlsx"
+      measure "openpyxl read-only, $kind strings" "$n" "$work/peer"
       base=$(tail -1 "$work/numbers" | cut -d' ' -f2)
-      measure "openmarket validate, $kind strings" "$n" "$BIN/openmarket" validate "$work/$kind.xlsx" --images "$work"
-      # The rows were read and checked, every one of them.
-      grep -q "^$kind.xlsx: $n rows, $n valid" "$work/out" || { echo "validate did not read $n valid rows:" >&2; cat "$work/out" >&2; exit 1; }
+      measure "openmarket validate, $kind strings" "$n" "$work/ours"
     done
     ls -l "$work"/shared.xlsx "$work"/inline.xlsx | awk '{print "    " $9 ": " $5 " bytes"}' | sed "s|$work/|$n rows, |" >>"$work/sizes"
   done
