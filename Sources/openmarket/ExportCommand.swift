@@ -73,7 +73,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder for the manifest, images/ and checksums.sha256.", valueName: "dir"))
     var out: String
 
-    @Option(name: .long, help: "csv, json or jsonl.")
+    @Option(name: .long, help: "csv, json, jsonl or xlsx (an Excel workbook: keys and ids as text cells, amounts as numbers).")
     var format: ManifestFormat = .csv
 
     @Option(name: .long, help: "none (the manifest keeps the server's image URLs), thumbnails, or originals.")

@@ -54,7 +54,8 @@ struct ImportCommand: AsyncParsableCommand {
             its network can simply be run again: a write whose answer was lost is looked for on \
             the server before anything is sent again.
 
-            The report (report.csv, report.json, report.html) goes to --report, by default a \
+            The report (report.csv, report.json, report.html, and report.xlsx: the failed rows \
+            first, to fix and import again) goes to --report, by default a \
             folder named by date and time next to the manifest.
 
             Exit codes: 0 every row succeeded; 1 some rows failed (see the report) or the run \
@@ -67,11 +68,12 @@ struct ImportCommand: AsyncParsableCommand {
               openmarket import november.csv --dry-run
               openmarket import november.csv --delete-missing --max-deletes 20
               openmarket import stock.csv                  (key,stock: only stock changes)
+              openmarket import shop.xlsx --sheet 상품       (an Excel workbook: .xlsx, .xlsm)
               openmarket import products.csv --images photos/ --server https://market.example --jobs 8
               openmarket import backup/products.csv --mode create   (restore into an empty account)
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json or .jsonl.")
+    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx or .xlsm.")
     var manifest: String
 
     @OptionGroup var server: ServerOptions

@@ -257,6 +257,15 @@ private struct SheetHandler: XMLTokenHandler {
     }
 
     private mutating func finishCell() {
+        // A shared string: its index, read from the bytes (no text to make).
+        if type.count == 1, type[0] == UInt8(ascii: "s"), !value.isEmpty, value.count < 10,
+           value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            let index = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            if index < strings.count {
+                row.cells.append(SheetCell(column: column, text: strings[index], problem: nil))
+                return
+            }
+        }
         let text = String(decoding: value, as: UTF8.self)
         var cell = SheetCell(column: column, text: text, problem: nil)
         if value.isEmpty {

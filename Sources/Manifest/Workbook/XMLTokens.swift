@@ -201,7 +201,6 @@ struct XMLTokens {
 
     /// Text with `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#N;` `&#xH;` replaced.
     static func unescape(_ bytes: XMLBytes) throws -> [UInt8] {
-        guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -212,24 +211,60 @@ struct XMLTokens {
                 throw Failure.malformed("an & that starts no entity")
             }
             let entity = bytes[(index + 1)..<semicolon]
-            switch String(decoding: entity, as: UTF8.self) {
-            case "amp": out.append(UInt8(ascii: "&"))
-            case "lt": out.append(UInt8(ascii: "<"))
-            case "gt": out.append(UInt8(ascii: ">"))
-            case "quot": out.append(UInt8(ascii: "\""))
-            case "apos": out.append(UInt8(ascii: "'"))
-            case let reference where reference.hasPrefix("#"):
-                let digits = reference.dropFirst()
-                let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                guard let value, let scalar = Unicode.Scalar(value) else {
-                    throw Failure.malformed("a character reference that is no character (&\(reference);)")
+            if entity.first == UInt8(ascii: "#") {
+                guard let scalar = characterReference(entity.dropFirst()) else {
+                    throw Failure.malformed("a character reference that is no character (&\(String(decoding: entity, as: UTF8.self));)")
                 }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            case let other:
-                throw Failure.malformed("an entity that XML does not define (&\(other);)")
+                appendUTF8(scalar, to: &out)
+            } else if entity.elementsEqual("amp".utf8) { out.append(UInt8(ascii: "&"))
+            } else if entity.elementsEqual("lt".utf8) { out.append(UInt8(ascii: "<"))
+            } else if entity.elementsEqual("gt".utf8) { out.append(UInt8(ascii: ">"))
+            } else if entity.elementsEqual("quot".utf8) { out.append(UInt8(ascii: "\""))
+            } else if entity.elementsEqual("apos".utf8) { out.append(UInt8(ascii: "'"))
+            } else {
+                throw Failure.malformed("an entity that XML does not define (&\(String(decoding: entity, as: UTF8.self));)")
             }
             index = semicolon + 1
         }
         return out
+    }
+
+    /// `49345` or `xC0C1` (after `&#`) as a Unicode scalar.
+    private static func characterReference(_ digits: XMLBytes) -> Unicode.Scalar? {
+        var value: UInt32 = 0
+        var rest = digits
+        let hex = rest.first == UInt8(ascii: "x")
+        if hex { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 8 else { return nil }
+        for byte in rest {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value * (hex ? 16 : 10) + digit
+        }
+        return Unicode.Scalar(value)
+    }
+
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        let value = scalar.value
+        switch value {
+        case ..<0x80: out.append(UInt8(value))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | (value >> 6)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | (value >> 12)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (value >> 18)))
+            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        }
     }
 }
