@@ -253,6 +253,16 @@ struct ImportCommandTests {
         #expect(try await allProducts(sandbox).count == 4)
         let csv = try String(contentsOf: manifest.deletingLastPathComponent().appendingPathComponent("report/report.csv"), encoding: .utf8)
         #expect(csv.contains("4,K3,Item number 3,failed"))
+
+        // report.xlsx: the merchant puts the photo in place and imports the failed rows again.
+        let workbook = manifest.deletingLastPathComponent().appendingPathComponent("report/report.xlsx")
+        let check = try await CLIProcess.run(["validate", workbook.path, "--images", files.directory.path])
+        #expect(check.stdout.contains("report.xlsx: 1 rows"), "\(check.stdout)\(check.stderr)")
+        try FileManager.default.copyItem(at: files.directory.appendingPathComponent("p.jpg"), to: files.directory.appendingPathComponent("gone.jpg"))
+        let again = try await CLIProcess.run(importArguments(workbook, sandbox))
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        let products = try await allProducts(sandbox)
+        #expect(products.count == 5 && products.contains { $0.name == "Item number 3" && $0.price == 1003 })
         await sandbox.stop()
     }
 
