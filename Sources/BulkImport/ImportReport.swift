@@ -35,6 +35,9 @@ public final class ImportReport: @unchecked Sendable {
 
     /// What the rows came from, as the report's title names it.
     public let source: String
+    /// The folder relative image paths were under, so that report.xlsx names them whole
+    /// (it is imported again from the report's folder).
+    public var imagesRoot: URL?
     /// Longest edge of the thumbnails the report keeps in `thumbnails/`.
     public static let thumbnailEdge = 96
     /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
@@ -111,7 +114,7 @@ public final class ImportReport: @unchecked Sendable {
         try input.close()
         out.write(Data("\n]\n}\n".utf8))
         try out.close()
-        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"))
+        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot)
         try? FileManager.default.removeItem(at: rowsFile)
         fetchMissingThumbnails()
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)

@@ -9,7 +9,7 @@ enum ReportWorkbook {
     static let manifestColumns = ["key", "id", "name", "description", "price", "currency", "discounted_price", "stock", "images"]
     static let rowColumns = ["row", "key", "name", "status", "product_id", "changes", "error", "attempts", "note"]
 
-    static func write(rows rowsFile: URL, to url: URL) throws {
+    static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil) throws {
         let book = try SpreadsheetWriter(url: url, sheetName: "Fix and import")
         let fix = book.currentSheet
         book.widths([16, 10, 30, 40, 12, 9, 16, 8, 40, 60, 8])
@@ -30,6 +30,7 @@ enum ReportWorkbook {
                         switch column {
                         case "key": value = (object["key"] as? String).flatMap { $0.isEmpty ? nil : $0 }
                         case "id": value = (object["product_id"] as? Int).map(String.init)
+                        case "images": value = values["images"].map { whole($0, under: imagesRoot) }
                         default: value = values[column]
                         }
                         guard let value, !value.isEmpty else { cells.append(.empty); continue }
@@ -50,6 +51,17 @@ enum ReportWorkbook {
             }
         }
         try book.close()
+    }
+
+    /// Relative file references made whole under `root` (URLs and absolute paths kept).
+    static func whole(_ cell: String, under root: URL?) -> String {
+        guard let root else { return cell }
+        return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { reference in
+                reference.hasPrefix("/") || reference.contains("://") ? reference : root.appendingPathComponent(reference).standardizedFileURL.path
+            }
+            .joined(separator: ";")
     }
 
     private static func number(_ value: Any?) -> SpreadsheetWriter.Cell {

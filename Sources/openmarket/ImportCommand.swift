@@ -192,6 +192,7 @@ struct ImportCommand: AsyncParsableCommand {
         let reportFolderExisted = FileManager.default.fileExists(atPath: reportURL.path)
         do {
             report = try ImportReport(directory: reportURL, manifest: manifestURL)
+            report.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         } catch {
             await connection.close()
             Console.error("openmarket import: cannot write the report in \(reportURL.path): \(error)")
