@@ -35,8 +35,10 @@ final class SheetManifest {
         do {
             try findHeader(choice.headerRow)
         } catch let error as ManifestError {
+            rows.close()
             throw error
         } catch {
+            rows.close()
             throw ManifestError(file: file, message: "\(error)")
         }
         if let last = rows.waitForDimension(), last > headerRow { estimatedRows = last - headerRow }
