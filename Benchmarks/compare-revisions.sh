@@ -41,7 +41,10 @@ awk 'BEGIN { print "key,name,price,currency,stock,images"
   for (i = 1; i <= 500; i++) printf "B%d,Benchmark product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
 awk 'BEGIN { print "key,name,description,price,currency,discounted_price,stock,images"
   for (i = 1; i <= 100000; i++) printf "SKU-%07d,\"상품 %d, 녹차 라떼\",\"Row %d, with commas\",%d,KRW,0,%d,a.jpg;b.jpg\n", i, i, i, 1000 + i % 900, i % 50 }' >"$work/validate.csv"
-photos=$(ls samples/images/*/1.jpg)
+# One name per photo: images shrink refuses two inputs that would write the same output name.
+mkdir -p "$work/photos"
+for f in samples/images/*/1.jpg; do cp "$f" "$work/photos/$(basename "$(dirname "$f")").jpg"; done
+photos=$(ls "$work"/photos/*.jpg)
 
 measure() {  # binary kind → "seconds peakKB"
   local bin=$1 kind=$2
