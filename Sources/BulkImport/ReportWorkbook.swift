@@ -56,8 +56,7 @@ enum ReportWorkbook {
     /// Relative file references made whole under `root` (URLs and absolute paths kept).
     static func whole(_ cell: String, under root: URL?) -> String {
         guard let root else { return cell }
-        return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return ImageSource.references(inCell: cell)
             .map { reference in
                 reference.hasPrefix("/") || reference.contains("://") ? reference : root.appendingPathComponent(reference).standardizedFileURL.path
             }

@@ -39,8 +39,7 @@ final class ImageReferences: @unchecked Sendable {
         if let list = raw.imageList {
             references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         } else if let cell = raw.values[.images] {
-            references = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-                .map { restore(ManifestValidator.trimmed(String($0))) }.filter { !$0.isEmpty }
+            references = ImageSource.references(inCell: cell).map(restore).filter { !$0.isEmpty }
         } else if !hasImagesColumn, let key {
             // No images column: the folder named after the row's key, files in name order.
             let folder = root.appendingPathComponent(key, isDirectory: true)

@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import OpenMarketAPI
 
@@ -28,13 +29,15 @@ public enum ManifestTemplate {
         """
 
     /// The CSV template, byte for byte.
-    public static func csv() -> String {
-        func cell(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        let header = columns.map(\.rawValue).joined(separator: ",")
-        let row = columns.map { cell(example[$0] ?? "") }.joined(separator: ",")
-        return header + "\n" + row + "\n"
+    public static func csv() throws -> String {
+        let stream = OutputStream.toMemory()
+        stream.open()
+        let writer = try CSVWriter(stream: stream, newline: .lf)
+        try writer.write(row: columns.map(\.rawValue))
+        try writer.write(row: columns.map { example[$0] ?? "" })
+        stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     /// The workbook template: notes, the bold frozen header, the example, a currency drop-down.

@@ -11,6 +11,12 @@ public enum ImageSource: Sendable, Equatable, Hashable {
         case .url(let url): url
         }
     }
+
+    /// The references of an images cell: separated by `;`, `|` or a line break, trimmed, blanks dropped.
+    public static func references(inCell cell: String) -> [String] {
+        cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
+            .map { ManifestValidator.trimmed(String($0)) }.filter { !$0.isEmpty }
+    }
 }
 
 /// One row of a manifest as import and export share it: every value parsed

@@ -35,7 +35,7 @@ struct TemplateCommand: ParsableCommand {
     func run() throws {
         switch format ?? outFormat {
         case .csv:
-            let text = ManifestTemplate.csv()
+            let text = try ManifestTemplate.csv()
             if let out { try text.write(toFile: out, atomically: true, encoding: .utf8) } else { print(text, terminator: "") }
         case .xlsx:
             do { try ManifestTemplate.writeWorkbook(to: URL(fileURLWithPath: out!)) } catch {

@@ -5,42 +5,42 @@ import Testing
 /// What the shrink chooses to spend the 300 KB on: resolution, chroma, format.
 @Suite("Choosing the best picture under the limit")
 struct QualityChoiceTests {
-    /// Fine stripes of two colours of about the same brightness (red and a green
-    /// that matches its luma): all of the detail is in the colour, which 4:2:0 and
-    /// 4:2:2 would smear.
-    static func colourEdges(width: Int, height: Int) -> PixelImage {
+    /// An RGB picture whose pixel (x, y) is `colour(x, y, random)`, with a fresh
+    /// pseudo-random number (from `seed`) for each pixel.
+    static func picture(width: Int, height: Int, seed: UInt64, _ colour: (Int, Int, UInt64) -> (Int, Int, Int)) -> PixelImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        var state: UInt64 = 11
+        var state = seed
         for y in 0..<height {
             for x in 0..<width {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
-                let noise = Int((state >> 60) & 7) - 4
+                let (red, green, blue) = colour(x, y, state)
                 let i = (y * width + x) * 3
-                let red = ((x / 2) + (y / 24)) % 2 == 0
-                pixels[i] = UInt8(clamping: (red ? 230 : 30) + noise)
-                pixels[i + 1] = UInt8(clamping: (red ? 40 : 130) + noise)
-                pixels[i + 2] = UInt8(clamping: (red ? 40 : 60) + noise)
+                pixels[i] = UInt8(clamping: red)
+                pixels[i + 1] = UInt8(clamping: green)
+                pixels[i + 2] = UInt8(clamping: blue)
             }
         }
         return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
     }
 
+    /// Fine stripes of two colours of about the same brightness (red and a green
+    /// that matches its luma): all of the detail is in the colour, which 4:2:0 and
+    /// 4:2:2 would smear.
+    static func colourEdges(width: Int, height: Int) -> PixelImage {
+        picture(width: width, height: height, seed: 11) { x, y, random in
+            let noise = Int((random >> 60) & 7) - 4
+            let red = ((x / 2) + (y / 24)) % 2 == 0
+            return ((red ? 230 : 30) + noise, (red ? 40 : 130) + noise, (red ? 40 : 60) + noise)
+        }
+    }
+
     /// Strong grey grain over a smooth colour wash: all of the detail is in the
     /// brightness, so bytes spent on colour detail are wasted.
     static func lumaGrain(width: Int, height: Int) -> PixelImage {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        var state: UInt64 = 5
-        for y in 0..<height {
-            for x in 0..<width {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let grain = Int((state >> 58) & 63) - 32
-                let i = (y * width + x) * 3
-                pixels[i] = UInt8(clamping: 90 + x * 80 / width + grain)
-                pixels[i + 1] = UInt8(clamping: 120 + grain)
-                pixels[i + 2] = UInt8(clamping: 160 - y * 60 / height + grain)
-            }
+        picture(width: width, height: height, seed: 5) { x, y, random in
+            let grain = Int((random >> 58) & 63) - 32
+            return (90 + x * 80 / width + grain, 120 + grain, 160 - y * 60 / height + grain)
         }
-        return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
     }
 
     @Test("colour detail keeps 4:4:4; brightness grain spends no bytes on colour detail; both fit")

@@ -265,7 +265,7 @@ struct WorkbookTests {
     func templates() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let csv = root.appendingPathComponent("templates/products.csv")
-        #expect(try String(contentsOf: csv, encoding: .utf8) == ManifestTemplate.csv(), "run scripts/make-templates")
+        #expect(try String(contentsOf: csv, encoding: .utf8) == (try ManifestTemplate.csv()), "run scripts/make-templates")
         let (csvReader, csvRows) = try rows(csv)
         let committed = root.appendingPathComponent("templates/products.xlsx")
         let fresh = folder.appendingPathComponent("fresh.xlsx")

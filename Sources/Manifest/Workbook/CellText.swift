@@ -16,29 +16,37 @@ enum CellText {
         return (shown == "-0" ? "0" : shown, value == value.rounded() && abs(value) >= 1e15 && trimmedCount > 15)
     }
 
-    /// The stored text itself when it already is what Excel shows: digits with at most one
-    /// point, at most 15 significant digits, no exponent, no zero to drop (`25000`, `24.5`).
-    /// Nearly every number cell is one; the others go through `%.15g`.
-    static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// A plain decimal: an optional `-`, digits with at most one point inside them, no
+    /// exponent, no leading zero before another digit (`00123` is a code). Its count of
+    /// significant digits, and whether its fraction ends in a zero; nil for anything else.
+    static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> (significant: Int, trailingZero: Bool)? {
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
         let integerStart = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         let integer = bytes[integerStart..<index]
-        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return false }
+        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return nil }
         var fraction = bytes[index..<index]
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             fraction = bytes[fractionStart..<index]
-            guard !fraction.isEmpty, fraction.last != UInt8(ascii: "0") else { return false }
+            guard !fraction.isEmpty else { return nil }
         }
-        guard index == bytes.count, !(integer.elementsEqual([UInt8(ascii: "0")]) && fraction.isEmpty && integerStart == 1) else { return false }
+        guard index == bytes.count else { return nil }
         let leadingZeros = integer.prefix { $0 == UInt8(ascii: "0") }.count
         let significant = integer.count - leadingZeros + fraction.count
             - (leadingZeros == integer.count ? fraction.prefix { $0 == UInt8(ascii: "0") }.count : 0)
-        return significant <= 15
+        return (significant, fraction.last == UInt8(ascii: "0"))
+    }
+
+    /// The stored text itself is what Excel shows: a plain decimal of at most 15 significant
+    /// digits with no zero to drop (`25000`, `24.5`; not `-0`). Nearly every number cell is
+    /// one; the others go through `%.15g`.
+    static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let plain = plainDecimal(bytes), plain.significant <= 15, !plain.trailingZero else { return false }
+        return !(bytes.count == 2 && bytes[0] == UInt8(ascii: "-") && bytes[1] == UInt8(ascii: "0"))
     }
 
     /// `1e-07` → `0.0000001`, `1.5e+22` → `15000000000000000000000`.

@@ -160,24 +160,8 @@ public final class SpreadsheetWriter {
     /// A plain decimal that a number cell keeps exactly: at most 15 significant digits,
     /// no leading zero before other digits (`00123` is a code, not a number).
     static func excelNumber(_ text: String) -> Double? {
-        let digits = text.utf8
-        guard !digits.isEmpty, digits.count <= 32 else { return nil }
-        var significant = 0, seenDigit = false, seenPoint = false, leadingZero = false
-        for (offset, byte) in digits.enumerated() {
-            switch byte {
-            case UInt8(ascii: "-") where offset == 0: continue
-            case UInt8(ascii: "."):
-                guard !seenPoint, seenDigit else { return nil }
-                seenPoint = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if !seenDigit, byte == UInt8(ascii: "0") { leadingZero = true }
-                else if leadingZero, !seenPoint { return nil }
-                if significant > 0 || byte != UInt8(ascii: "0") { significant += 1 }
-                seenDigit = true
-            default: return nil
-            }
-        }
-        guard seenDigit, significant <= 15, digits.last != UInt8(ascii: ".") else { return nil }
+        let bytes = Array(text.utf8)
+        guard let plain = bytes.withUnsafeBufferPointer(CellText.plainDecimal), plain.significant <= 15 else { return nil }
         return Double(text)
     }
 
