@@ -43,6 +43,7 @@ public enum ManifestTemplate {
     /// The workbook template: notes, the bold frozen header, the example, a currency drop-down.
     public static func writeWorkbook(to url: URL, currencies: [String] = ProductRules.sandboxCurrencies) throws {
         let book = try SpreadsheetWriter(url: url)
+        book.created(Date(timeIntervalSince1970: 1_767_225_600)) // 2026-01-01: regenerating changes no byte
         book.widths([14, 30, 50, 10, 10, 16, 8, 50, 10])
         book.note(notes)
         book.header(columns.map(\.rawValue))

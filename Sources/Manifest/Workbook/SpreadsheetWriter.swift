@@ -76,6 +76,15 @@ public final class SpreadsheetWriter {
     /// Writes to this sheet (each sheet's rows go down in order).
     public func select(_ sheet: Int) { current = sheet }
 
+    /// The creation date the workbook records (default: now). A fixed one makes the same
+    /// content the same bytes (the committed template).
+    public func created(_ date: Date) {
+        guard let workbook else { return }
+        var properties = lxw_doc_properties()
+        properties.created = time_t(date.timeIntervalSince1970)
+        keep(workbook_set_properties(workbook, &properties))
+    }
+
     /// Column widths in characters, from A.
     public func widths(_ widths: [Double]) {
         for (index, width) in widths.enumerated() {
