@@ -114,10 +114,11 @@ public final class ImportReport: @unchecked Sendable {
         try input.close()
         out.write(Data("\n]\n}\n".utf8))
         try out.close()
-        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot)
-        try? FileManager.default.removeItem(at: rowsFile)
+        defer { try? FileManager.default.removeItem(at: rowsFile) }
         fetchMissingThumbnails()
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
+        // Last: a workbook that cannot be written (a full disk) leaves the other three complete.
+        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot)
     }
 
     /// A JPEG at most `thumbnailEdge` pixels long, of a JPEG or PNG; nil for anything else.
