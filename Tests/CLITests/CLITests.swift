@@ -36,41 +36,44 @@ final class CLIProcess: Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [output] handle in output.append(handle.availableData) }
-        err.fileHandleForReading.readabilityHandler = { [errors] handle in errors.append(handle.availableData) }
         try process.run()
+        // A thread of its own per pipe, blocking in read(2) until end of file: a
+        // readabilityHandler runs on a Dispatch queue, which a loaded test run can
+        // starve for longer than any timeout (seen: 30 s with the child's first
+        // line only).
+        output.collect(from: out.fileHandleForReading)
+        errors.collect(from: err.fileHandleForReading)
     }
 
     var stdout: String { output.text }
     var stderr: String { errors.text }
 
     /// Waits (without blocking a thread) until `condition` holds for stdout.
-    func waitForOutput(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> String {
+    func waitForOutput(timeout: Duration = .seconds(60), _ condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             let text = stdout
             if condition(text) { return text }
-            if !process.isRunning {
-                try await Task.sleep(for: .milliseconds(100))
-                let final = stdout
-                if condition(final) { return final }
-                throw CLIFailure("exited with \(process.terminationStatus) before the expected output; stdout: \(final) stderr: \(stderr)")
+            if output.isClosed {
+                throw CLIFailure("closed its output before the expected line (running: \(process.isRunning)); stdout: \(text) stderr: \(stderr)")
             }
+            // Looked at once more after the deadline: a starved task may wake up late.
+            guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw CLIFailure("timed out; stdout so far: \(stdout)")
     }
 
+    /// Waits for the child to exit and both its pipes to reach end of file (all it wrote is read).
     func exit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while process.isRunning || !output.isClosed || !errors.isClosed {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
                 throw CLIFailure("did not exit in time")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        try await Task.sleep(for: .milliseconds(100))
         return process.terminationStatus
     }
 
@@ -83,11 +86,35 @@ final class CLIProcess: Sendable {
     }
 }
 
-/// Bytes a child process wrote, collected from its pipe's handler thread.
+/// Bytes a child process wrote, collected by a reader thread.
 final class OutputBuffer: Sendable {
-    private let data = Mutex(Data())
-    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
-    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+    private let state = Mutex((data: Data(), closed: false))
+
+    /// Reads `handle` on a thread of its own until end of file, then closes it.
+    func collect(from handle: FileHandle) {
+        let thread = Thread { [self] in
+            let fd = handle.fileDescriptor
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    state.withLock { $0.data.append(contentsOf: chunk[0..<count]) }
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            try? handle.close()
+            state.withLock { $0.closed = true }
+        }
+        thread.name = "cli-test-pipe"
+        thread.start()
+    }
+
+    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+    /// The writer's end is closed (the child and anything it started have exited) and all is read.
+    var isClosed: Bool { state.withLock { $0.closed } }
 }
 
 struct CLIFailure: Error, CustomStringConvertible {
