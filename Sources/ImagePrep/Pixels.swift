@@ -27,8 +27,10 @@ public struct PixelImage: Sendable, Equatable {
     }
 
     /// Downscale to exactly `newWidth` × `newHeight` (both no larger than the
-    /// source). Separable: rows first into Float, then columns, each from a
-    /// flat table of weights per destination pixel.
+    /// source). Separable, one output row at a time: the source rows it covers
+    /// are weighed into one Float row (a loop the compiler vectorises), which is
+    /// then weighed across, a pixel's three channels in one SIMD4. No buffer the
+    /// size of the image besides the output.
     public func downscaled(toWidth newWidth: Int, height newHeight: Int, filter: Filter = .lanczos3) -> PixelImage {
         precondition(newWidth >= 1 && newHeight >= 1)
         if newWidth == width && newHeight == height { return self }
@@ -36,65 +38,76 @@ public struct PixelImage: Sendable, Equatable {
         let xs = FilterWeights(from: width, to: newWidth, filter: filter)
         let ys = FilterWeights(from: height, to: newHeight, filter: filter)
         let c = channels
-        // Horizontal pass: every source row to newWidth columns, in Float.
-        var rows = [Float](repeating: 0, count: height * newWidth * c)
-        pixels.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { dst in
-                xs.start.withUnsafeBufferPointer { starts in
-                xs.count.withUnsafeBufferPointer { counts in
-                xs.offset.withUnsafeBufferPointer { offsets in
-                xs.weights.withUnsafeBufferPointer { weights in
-                    for y in 0..<height {
-                        let inRow = src.baseAddress! + y * width * c
-                        let outRow = dst.baseAddress! + y * newWidth * c
+        let rowLength = width * c, outRowLength = newWidth * c
+        // One spare Float: a SIMD4 load of the last RGB pixel reads one past it.
+        var column = [Float](repeating: 0, count: rowLength + 1)
+        let output = [UInt8](unsafeUninitializedCapacity: outRowLength * newHeight) { out, initialized in
+            pixels.withUnsafeBufferPointer { src in
+            column.withUnsafeMutableBufferPointer { col in
+            xs.start.withUnsafeBufferPointer { xStart in
+            xs.count.withUnsafeBufferPointer { xCount in
+            xs.offset.withUnsafeBufferPointer { xOffset in
+            xs.weights.withUnsafeBufferPointer { xWeights in
+                let a = col.baseAddress!
+                let across = UnsafeMutablePointer<Float>.allocate(capacity: outRowLength + 1)
+                defer { across.deallocate() }
+                for dy in 0..<newHeight {
+                    // Down: the covered source rows, weighed, into one row.
+                    let first = ys.start[dy], count = ys.count[dy], w0 = ys.offset[dy]
+                    do {
+                        let weight = ys.weights[w0]
+                        let row = src.baseAddress! + first * rowLength
+                        for i in 0..<rowLength { a[i] = Float(row[i]) * weight }
+                    }
+                    for j in 1..<max(1, count) {
+                        let weight = ys.weights[w0 + j]
+                        let row = src.baseAddress! + (first + j) * rowLength
+                        for i in 0..<rowLength { a[i] += Float(row[i]) * weight }
+                    }
+                    // Across: each output pixel from its covered columns.
+                    let outRow = out.baseAddress! + dy * outRowLength
+                    if c == 3 {
+                        let raw = UnsafeRawPointer(a)
                         for dx in 0..<newWidth {
-                            let first = inRow + starts[dx] * c, count = counts[dx]
-                            let w = weights.baseAddress! + offsets[dx]
-                            if c == 3 {
-                                var r: Float = 0, g: Float = 0, b: Float = 0
-                                for j in 0..<count {
-                                    let p = first + j * 3, wj = w[j]
-                                    r += Float(p[0]) * wj
-                                    g += Float(p[1]) * wj
-                                    b += Float(p[2]) * wj
-                                }
-                                outRow[dx * 3] = r
-                                outRow[dx * 3 + 1] = g
-                                outRow[dx * 3 + 2] = b
-                            } else {
-                                var sum: Float = 0
-                                for j in 0..<count { sum += Float(first[j]) * w[j] }
-                                outRow[dx] = sum
+                            let taps = xCount[dx]
+                            let w = xWeights.baseAddress! + xOffset[dx]
+                            var pixel = raw + xStart[dx] &* 12
+                            // Two sums, so that one addition need not wait for the other.
+                            var even = SIMD4<Float>(), odd = SIMD4<Float>()
+                            var j = 0
+                            while j &+ 1 < taps {
+                                even += pixel.loadUnaligned(as: SIMD4<Float>.self) * w[j]
+                                odd += (pixel + 12).loadUnaligned(as: SIMD4<Float>.self) * w[j &+ 1]
+                                pixel += 24
+                                j &+= 2
                             }
+                            if j < taps { even += pixel.loadUnaligned(as: SIMD4<Float>.self) * w[j] }
+                            // Stored whole: the fourth lane is overwritten by the next pixel (or is the spare).
+                            (UnsafeMutableRawPointer(across) + dx &* 12).storeBytes(of: even + odd, as: SIMD4<Float>.self)
+                        }
+                        // Clamped, then rounded to the nearest integer by adding 1.5 × 2²³: the
+                        // float's low mantissa bits are then that integer.
+                        for i in 0..<outRowLength {
+                            let value = max(0, min(255, across[i])) + 12_582_912
+                            outRow[i] = UInt8(truncatingIfNeeded: value.bitPattern)
+                        }
+                    } else {
+                        for dx in 0..<newWidth {
+                            let firstX = xStart[dx], taps = xCount[dx]
+                            let w = xWeights.baseAddress! + xOffset[dx]
+                            var sum: Float = 0
+                            for j in 0..<taps { sum += a[firstX + j] * w[j] }
+                            outRow[dx] = UInt8(max(0, min(255, sum + 0.5)))
                         }
                     }
                 }
-                }
-                }
-                }
             }
-        }
-        // Vertical pass: newHeight rows from the weighted source rows.
-        var output = [UInt8](repeating: 0, count: newWidth * newHeight * c)
-        let rowLength = newWidth * c
-        rows.withUnsafeBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { dst in
-                var accumulator = [Float](repeating: 0, count: rowLength)
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    let a = acc.baseAddress!
-                    for dy in 0..<newHeight {
-                        for i in 0..<rowLength { a[i] = 0 }
-                        let first = ys.start[dy], count = ys.count[dy], w0 = ys.offset[dy]
-                        for j in 0..<count {
-                            let weight = ys.weights[w0 + j]
-                            let row = src.baseAddress! + (first + j) * rowLength
-                            for i in 0..<rowLength { a[i] += row[i] * weight }
-                        }
-                        let out = dst.baseAddress! + dy * rowLength
-                        for i in 0..<rowLength { out[i] = UInt8(max(0, min(255, a[i] + 0.5))) }
-                    }
-                }
             }
+            }
+            }
+            }
+            }
+            initialized = outRowLength * newHeight
         }
         return PixelImage(width: newWidth, height: newHeight, channels: c, pixels: output)
     }

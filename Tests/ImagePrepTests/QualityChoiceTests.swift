@@ -112,6 +112,42 @@ struct QualityChoiceTests {
         #expect(small.pixels[5 * 150 + 10 ..< 5 * 150 + 140].allSatisfy { abs(Int($0) - 100) <= 3 })
     }
 
+    @Test("Lanczos-3 keeps each channel's gradient in place: red across, green down, blue flat, any width")
+    func lanczosGradients() {
+        // A symmetric filter whose weights sum to 1 reproduces a linear ramp exactly (away from the
+        // edges, where the edge pixel repeats): a channel mixed up, a pixel off by one or an axis
+        // swapped shows at once.
+        for (width, height, newWidth, newHeight) in [(401, 303, 150, 97), (2880, 40, 2048, 29), (97, 61, 96, 60)] {
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 3
+                    pixels[i] = UInt8(20 + x * 200 / (width - 1))
+                    pixels[i + 1] = UInt8(30 + y * 190 / (height - 1))
+                    pixels[i + 2] = 77
+                }
+            }
+            let small = PixelImage(width: width, height: height, channels: 3, pixels: pixels)
+                .downscaled(toWidth: newWidth, height: newHeight)
+            let grey = PixelImage(width: width, height: height, channels: 1, pixels: stride(from: 0, to: pixels.count, by: 3).map { pixels[$0] })
+                .downscaled(toWidth: newWidth, height: newHeight)
+            let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+            var worst = 0.0
+            for dy in Int((3 * sy).rounded(.up))..<(newHeight - Int((3 * sy).rounded(.up))) {
+                for dx in Int((3 * sx).rounded(.up))..<(newWidth - Int((3 * sx).rounded(.up))) {
+                    let x = (Double(dx) + 0.5) * sx - 0.5, y = (Double(dy) + 0.5) * sy - 0.5
+                    let i = (dy * newWidth + dx) * 3
+                    // The source ramps are whole numbers (rounded down), so ±1 level is the margin.
+                    worst = max(worst, abs(Double(small.pixels[i]) - (20 + x * 200 / Double(width - 1))))
+                    worst = max(worst, abs(Double(small.pixels[i + 1]) - (30 + y * 190 / Double(height - 1))))
+                    worst = max(worst, abs(Double(small.pixels[i + 2]) - 77))
+                    worst = max(worst, abs(Double(grey.pixels[dy * newWidth + dx]) - Double(small.pixels[i])))
+                }
+            }
+            #expect(worst <= 1.5, "\(width)×\(height) → \(newWidth)×\(newHeight): off by \(worst)")
+        }
+    }
+
     static func meanSquaredError(_ a: PixelImage, _ b: PixelImage) -> Double {
         var sum = 0.0
         for i in 0..<a.pixels.count { let d = Double(a.pixels[i]) - Double(b.pixels[i]); sum += d * d }
