@@ -74,12 +74,15 @@ public struct PreparedImage: Sendable, Equatable {
     public var originalBytes: Int
     public var originalWidth: Int
     public var originalHeight: Int
-    /// Encodes tried (the cost of the size search).
+    /// Full-size encodes tried (the cost of the size search).
     public var encodes: Int
     /// Things worth telling (a truncated photo that still decoded).
     public var warnings: [String]
     /// Chroma subsampling of the final encode (nil when kept or grey).
     public var chroma: Chroma? = nil
+    /// Encodes of the sample that predicted the sizes: bands of an eighth or a
+    /// quarter of the rows, or the whole image when it has under 1,024 rows.
+    public var sampleEncodes = 0
 }
 
 /// Turns any JPEG or PNG into the best-looking image that fits the server's
@@ -149,7 +152,7 @@ public final class ImagePreparer {
     private func encodeToFit(_ source: PixelImage, longEdge: Int, orientation: Int,
                              original: (bytes: Int, width: Int, height: Int)) throws(ImagePrepError) -> PreparedImage {
         var edge = longEdge
-        var encodes = 0
+        var encodes = 0, sampleEncodes = 0
         for _ in 0..<8 {
             let ratio = Double(edge) / Double(max(source.width, source.height))
             let width = max(1, min(source.width, Int((Double(source.width) * ratio).rounded())))
@@ -157,13 +160,15 @@ public final class ImagePreparer {
             let image = source.downscaled(toWidth: width, height: height).oriented(orientation)
             let search = try searchQuality(image)
             encodes += search.encodes
+            sampleEncodes += search.sampleEncodes
             if let best = search.best {
                 let resized = image.width * image.height < original.width * original.height
                 return PreparedImage(
                     data: best.data, format: .jpeg, action: resized ? .resized : .recompressed,
                     width: image.width, height: image.height, quality: best.quality,
                     originalBytes: original.bytes, originalWidth: original.width, originalHeight: original.height,
-                    encodes: encodes, warnings: [], chroma: image.channels == 1 ? nil : best.chroma)
+                    encodes: encodes, warnings: [], chroma: image.channels == 1 ? nil : best.chroma,
+                    sampleEncodes: sampleEncodes)
             }
             // Bytes scale roughly with pixel count: shrink each side by √(limit / size), with a margin.
             let shrink = min(0.95, (Double(settings.maxBytes) / Double(search.floorSize)).squareRoot() * 0.97)

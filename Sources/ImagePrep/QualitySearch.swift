@@ -19,7 +19,7 @@ extension ImagePreparer {
     /// and the one closest to the sample (`PixelImage.distance`) decides the
     /// subsampling. The full encodes then start at the predicted quality (see
     /// `fullSearch`). A small image is its own sample.
-    func searchQuality(_ image: PixelImage) throws(ImagePrepError) -> (best: Encoded?, floorSize: Int, encodes: Int) {
+    func searchQuality(_ image: PixelImage) throws(ImagePrepError) -> (best: Encoded?, floorSize: Int, encodes: Int, sampleEncodes: Int) {
         let limit = Double(settings.maxBytes)
         let floor = settings.qualityFloor, ceiling = settings.qualityCeiling
         let modes: [Chroma] = image.channels == 1 ? [.s420] : settings.chroma.map { [$0] } ?? [.s444, .s422, .s420]
@@ -47,9 +47,13 @@ extension ImagePreparer {
 
         var fitting: [(chroma: Chroma, quality: Int)] = []
         var start = min(ceiling, max(floor, 75))
+        // How steeply size falls with the quantiser: learnt on the first subsampling, a
+        // good first guess for the next (the photo's detail is the same).
+        var slope = Self.typicalSlope
         for chroma in modes {
-            let quality = try searchQuality(limit: limit * 0.99, low: floor - 1, high: ceiling + 1, start: start,
+            let quality = try searchQuality(limit: limit * 0.99, low: floor - 1, high: ceiling + 1, start: start, slope: slope,
                                             size: { (q: Int) throws(ImagePrepError) -> Double in try estimate(chroma, q) })
+            if let learnt = Self.slope(of: estimates[chroma] ?? [:], near: limit) { slope = learnt }
             if let quality {
                 fitting.append((chroma, quality))
                 start = quality
@@ -59,7 +63,7 @@ extension ImagePreparer {
         if fitting.isEmpty {
             // Not even the floor fits, by the prediction: check it for real only if it is close.
             let floorEstimate = try estimate(chosen, floor)
-            if floorEstimate > limit * 1.05 { return (nil, Int(floorEstimate), 0) }
+            if floorEstimate > limit * 1.05 { return (nil, Int(floorEstimate), 0, sampleEncodes.values.map(\.count).reduce(0, +)) }
             start = floor
         } else if fitting.count == 1 {
             (chosen, start) = fitting[0]
@@ -74,7 +78,8 @@ extension ImagePreparer {
                 if distance < closest { closest = distance; (chosen, start) = candidate }
             }
         }
-        return try fullSearch(image, chroma: chosen, start: start, estimated: estimates[chosen] ?? [:])
+        let full = try fullSearch(image, chroma: chosen, start: start, estimated: estimates[chosen] ?? [:])
+        return (full.best, full.floorSize, full.encodes, sampleEncodes.values.map(\.count).reduce(0, +))
     }
 
     /// Full encodes from `start`. With estimates from a sample, each full encode
@@ -114,7 +119,7 @@ extension ImagePreparer {
     /// (log-size is close to linear in quality), then bisection. `skipAbove(q)`
     /// may declare that q does not fit without measuring it.
     @discardableResult
-    private func searchQuality(limit: Double, low: Int, high: Int, start: Int,
+    private func searchQuality(limit: Double, low: Int, high: Int, start: Int, slope: Double = typicalSlope,
                                size: (Int) throws(ImagePrepError) -> Double,
                                skipAbove: (Int) -> Bool = { _ in false },
                                hints: () -> [(Int, Int)] = { [] }) throws(ImagePrepError) -> Int? {
@@ -130,29 +135,58 @@ extension ImagePreparer {
             if low + 1 < high, low == quality, skipAbove(quality + 1) { high = quality + 1 }
             guard low + 1 < high else { break }
             let guides = hints().filter { hint in !samples.contains { $0.quality == hint.0 } }.map { (quality: $0.0, size: $0.1) }
-            quality = predict(samples + guides, limit: Int(limit), low: low, high: high)
+            quality = predict(samples + guides, limit: Int(limit), low: low, high: high, slope: slope)
         }
         return low >= settings.qualityFloor ? low : nil
     }
 
-    /// Next quality to try, strictly between `low` and `high`.
-    private func predict(_ samples: [(quality: Int, size: Int)], limit: Int, low: Int, high: Int) -> Int {
+    /// Next quality to try, strictly between `low` and `high`: a secant in the
+    /// plane of log size against log quantiser scale (`scaleCoordinate`), where
+    /// JPEG sizes fall along nearly straight lines; with one sample, a line of
+    /// the given `slope` through it.
+    private func predict(_ samples: [(quality: Int, size: Int)], limit: Int, low: Int, high: Int, slope: Double) -> Int {
         let target = log(Double(limit))
         var guess: Double
-        let sorted = samples.sorted { $0.quality < $1.quality }
-        if sorted.count >= 2 {
-            // Secant through the two samples nearest the limit.
-            let near = sorted.sorted { abs(log(Double($0.size)) - target) < abs(log(Double($1.size)) - target) }
+        let points = samples.map { (x: Self.scaleCoordinate($0.quality), y: log(Double($0.size))) }
+        if points.count >= 2 {
+            // Through the two samples nearest the limit.
+            let near = points.sorted { abs($0.y - target) < abs($1.y - target) }
             let (a, b) = (near[0], near[1])
-            let slope = (log(Double(b.size)) - log(Double(a.size))) / Double(b.quality - a.quality)
-            guess = slope > 0 ? Double(a.quality) + (target - log(Double(a.size))) / slope : Double(low + high) / 2
+            let secant = (b.y - a.y) / (b.x - a.x)
+            guess = secant < 0 && secant.isFinite ? Self.quality(atScaleCoordinate: a.x + (target - a.y) / secant) : Double(low + high) / 2
         } else {
-            // One sample: JPEG size grows about 2.2 % per quality step around 60–92.
-            let s = sorted[0]
-            guess = Double(s.quality) + (target - log(Double(s.size))) / 0.022
+            let a = points[0]
+            guess = Self.quality(atScaleCoordinate: a.x + (target - a.y) / slope)
         }
         if !guess.isFinite { guess = Double(low + high) / 2 }
         // A fitting guess one below a known failure is the answer; otherwise stay strictly inside.
         return min(high - 1, max(low + 1, Int(guess.rounded(.down))))
+    }
+
+    /// d log(size) / d `scaleCoordinate` of a typical photo (seen: −0.6 to −1.3).
+    static let typicalSlope = -0.9
+
+    /// libjpeg's quality in the coordinate where sizes are nearly linear: the log of
+    /// its quantiser scale (5000/q below 50, 200 − 2q from 50; tables are the
+    /// standard ones times scale/100, at least 1, hence the + 1).
+    static func scaleCoordinate(_ quality: Int) -> Double {
+        let q = Double(min(100, max(1, quality)))
+        return log((q < 50 ? 5000 / q : 200 - 2 * q) + 1)
+    }
+
+    /// The inverse of `scaleCoordinate`, as a fractional quality.
+    static func quality(atScaleCoordinate x: Double) -> Double {
+        let scale = max(0, exp(x) - 1)
+        return scale <= 100 ? (200 - scale) / 2 : 5000 / scale
+    }
+
+    /// The slope of a photo's sizes (quality → bytes) between the two samples
+    /// nearest `limit`, in the `scaleCoordinate` plane; nil with fewer than two.
+    static func slope(of sizes: [Int: Double], near limit: Double) -> Double? {
+        let target = log(limit)
+        let near = sizes.map { (x: scaleCoordinate($0.key), y: log($0.value)) }.sorted { abs($0.y - target) < abs($1.y - target) }
+        guard near.count >= 2, near[0].x != near[1].x else { return nil }
+        let slope = (near[1].y - near[0].y) / (near[1].x - near[0].x)
+        return slope < 0 && slope.isFinite ? slope : nil
     }
 }

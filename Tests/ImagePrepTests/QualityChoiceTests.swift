@@ -81,6 +81,8 @@ struct QualityChoiceTests {
         let prepared = try ImagePreparer().prepare(jpeg)
         #expect(prepared.width == 2048 && prepared.height == 1280)
         #expect(prepared.data.count <= 307_200)
+        // The search's cost: three subsamplings on the band sample, a few tries each, then few full encodes.
+        #expect(prepared.sampleEncodes <= 10 && prepared.encodes <= 2, "sample encodes \(prepared.sampleEncodes), full \(prepared.encodes), q\(prepared.quality ?? 0)")
         // Baseline (SOF0), and the first Huffman table is not the standard luminance DC table.
         #expect(Self.markers(prepared.data).contains(0xC0))
         #expect(Self.firstHuffmanCounts(prepared.data) != [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
