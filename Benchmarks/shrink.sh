@@ -117,7 +117,8 @@ summarise() { # set tool label
 ratio() { awk -v a="${seconds[$1-im]}" -v b="${seconds[$1-om]}" 'BEGIN{printf "%.1f", a/b}'; }
 
 guetzli_rows() {
-  [ -n "$GUETZLI" ] && command -v guetzli >/dev/null || { echo "(guetzli not run: apt-get install -y guetzli, GUETZLI=\"Dune Storm\")"; return; }
+  [ -n "$GUETZLI" ] || { echo "(guetzli not run this time: GUETZLI was empty; GUETZLI=\"Dune Storm\" runs it, about 5 minutes)"; return; }
+  command -v guetzli >/dev/null || { echo "(guetzli not run: apt-get install -y guetzli)"; return; }
   echo "| photo | guetzli q84 bytes | guetzli butteraugli | guetzli seconds | openmarket at that size: butteraugli | openmarket seconds |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: |"
   mkdir -p "$work/guetzli"

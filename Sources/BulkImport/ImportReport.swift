@@ -18,7 +18,7 @@ public final class ImportReport: @unchecked Sendable {
     public static let failureLimit = 10_000
 
     private let lock = NSLock()
-    private let csvStream: OutputStream
+    private let csvStream: BufferedFileOutput
     private let csv: CSVWriter
     private let rowsFile: URL
     private let rowsHandle: FileHandle
@@ -54,10 +54,7 @@ public final class ImportReport: @unchecked Sendable {
         self.directory = directory
         self.source = source
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard let stream = OutputStream(url: directory.appendingPathComponent("report.csv"), append: false) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
-        }
-        stream.open()
+        let stream = try BufferedFileOutput(url: directory.appendingPathComponent("report.csv"))
         csvStream = stream
         csv = try CSVWriter(stream: stream, newline: .crlf)
         try csv.write(row: ["row", "key", "name", "status", "product_id", "changes", "error", "images (bytes before → after)",
@@ -71,16 +68,15 @@ public final class ImportReport: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
+    /// Why the report's files could not be written (a full disk), from the first failed
+    /// write on; `finish` then throws it. The run goes on: the report is not the record.
+    public private(set) var writeProblem: String?
+
     /// Records one finished row.
     public func add(_ row: RowOutcome) {
         lock.lock()
         defer { lock.unlock() }
-        try? csv.write(row: [row.row > 0 ? String(row.row) : "", row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
-                             row.changes ?? "", row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
-                             String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
-        if let line = try? encoder.encode(row) {
-            rowsHandle.write((rowCount == 0 ? Data() : Data(",\n  ".utf8)) + line)
-        }
+        if writeProblem == nil { record(row) }
         rowCount += 1
         if row.isFailure {
             failureCount += 1
@@ -98,26 +94,58 @@ public final class ImportReport: @unchecked Sendable {
         }
     }
 
-    /// Completes the three files.
-    public func finish(_ summary: ImportSummary) throws {
+    /// Writes `row` to report.csv and the rows file; the first failure is kept in `writeProblem`.
+    private func record(_ row: RowOutcome) {
+        do {
+            try csv.write(row: [row.row > 0 ? String(row.row) : "", row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
+                                row.changes ?? "", row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
+                                String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
+            let line = try encoder.encode(row)
+            try rowsHandle.write(contentsOf: (rowCount == 0 ? Data() : Data(",\n  ".utf8)) + line)
+        } catch {
+            let which = row.row > 0 ? "row \(row.row)" : "the row of key \(row.key)"
+            writeProblem = "\(which) and those after it are missing from report.csv: \(fileErrorReason(csvStream.failure ?? error))"
+        }
+    }
+
+    /// Completes the files: report.csv, report.json, report.html, then report.xlsx. A file
+    /// that cannot be written (a full disk) is a `ReportWriteError` naming the folder and why.
+    public func finish(_ summary: ImportSummary) throws(ReportWriteError) {
         lock.lock()
         defer { lock.unlock() }
-        csvStream.close()
-        try rowsHandle.close()
+        defer { try? FileManager.default.removeItem(at: rowsFile) }
+        do {
+            try csvStream.finish()
+            try rowsHandle.close()
+        } catch {
+            if writeProblem == nil { writeProblem = "report.csv: \(fileErrorReason(csvStream.failure ?? error))" }
+        }
+        if let writeProblem { throw ReportWriteError(directory: directory, problem: writeProblem) }
+        var file = "report.json"
+        do {
+            try writeFiles(summary, file: &file)
+        } catch {
+            throw ReportWriteError(directory: directory, problem: "\(file): \(fileErrorReason(error))")
+        }
+    }
+
+    private func writeFiles(_ summary: ImportSummary, file: inout String) throws {
         // report.json: the summary, then the rows streamed from the partial file.
         let json = directory.appendingPathComponent("report.json")
         guard FileManager.default.createFile(atPath: json.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let out = try FileHandle(forWritingTo: json)
-        out.write(Data("{\n\"summary\": ".utf8) + (try encoder.encode(summary)) + Data(",\n\"rows\": [\n  ".utf8))
+        defer { try? out.close() }
+        try out.write(contentsOf: Data("{\n\"summary\": ".utf8) + (try encoder.encode(summary)) + Data(",\n\"rows\": [\n  ".utf8))
         let input = try FileHandle(forReadingFrom: rowsFile)
-        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { out.write(chunk) }
-        try input.close()
-        out.write(Data("\n]\n}\n".utf8))
-        try out.close()
-        defer { try? FileManager.default.removeItem(at: rowsFile) }
+        defer { try? input.close() }
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try out.write(contentsOf: chunk) }
+        try out.write(contentsOf: Data("\n]\n}\n".utf8))
+        try out.synchronize()
         fetchMissingThumbnails()
+        file = "report.html"
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
         // Last: a workbook that cannot be written (a full disk) leaves the other three complete.
+        file = "report.xlsx"
         try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot)
     }
 
@@ -246,4 +274,12 @@ public final class ImportReport: @unchecked Sendable {
         ]
         return template.render(context)
     }
+}
+
+/// The report could not be completely written (a full disk, a folder taken away): the
+/// run itself is done and recorded; only the files that tell of it are not whole.
+public struct ReportWriteError: Error, CustomStringConvertible, Sendable {
+    public var directory: URL
+    public var problem: String
+    public var description: String { "the report in \(directory.path) is incomplete (\(problem))" }
 }

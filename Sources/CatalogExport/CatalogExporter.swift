@@ -151,7 +151,7 @@ public final class CatalogExporter: @unchecked Sendable {
         if recovered != nil {
             try ExportState.forEachProduct(directory: directory) { entry, images in
                 try writer.write(entry)
-                for image in images { checksums.add(image) }
+                for image in images { try checksums.add(image) }
                 summary.exported += 1
             }
         }
@@ -170,7 +170,7 @@ public final class CatalogExporter: @unchecked Sendable {
                 switch outcome {
                 case .written(let entry, let images, let downloaded, let reused):
                     try writer.write(entry)
-                    for image in images { checksums.add(image) }
+                    for image in images { try checksums.add(image) }
                     state.record(.init(t: .product, id: id, entry: entry, images: images))
                     summary.exported += 1
                     summary.imagesDownloaded += downloaded
@@ -317,8 +317,8 @@ final class ChecksumWriter {
         handle = try FileHandle(forWritingTo: temporary)
     }
 
-    func add(_ image: ExportState.ImageRecord) {
-        handle.write(Data("\(image.sha256)  \(image.path)\n".utf8))
+    func add(_ image: ExportState.ImageRecord) throws {
+        try handle.write(contentsOf: Data("\(image.sha256)  \(image.path)\n".utf8))
     }
 
     func finish() throws {

@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import OpenMarketAPI
+import Support
 
 /// One product as a manifest row is written: what `export` writes and
 /// `import` reads back unchanged.
@@ -69,6 +70,7 @@ public final class ManifestWriter {
     public let format: ManifestFormat
     private let temporary: URL
     private var csv: CSVWriter?
+    private var csvOutput: BufferedFileOutput?
     private var handle: FileHandle?
     private var sheet: SpreadsheetWriter?
     private var count = 0
@@ -82,10 +84,8 @@ public final class ManifestWriter {
         }
         switch self.format {
         case .csv:
-            guard let stream = OutputStream(url: temporary, append: false) else {
-                throw ManifestError(file: url.lastPathComponent, message: "cannot write the file")
-            }
-            stream.open()
+            let stream = try BufferedFileOutput(url: temporary)
+            csvOutput = stream
             let writer = try CSVWriter(stream: stream, newline: .crlf)
             try writer.write(row: Self.columns.map(\.rawValue))
             csv = writer
@@ -97,7 +97,7 @@ public final class ManifestWriter {
             self.sheet = sheet
         case .json, .jsonl:
             handle = try FileHandle(forWritingTo: temporary)
-            if self.format == .json { handle?.write(Data("[".utf8)) }
+            if self.format == .json { try handle?.write(contentsOf: Data("[".utf8)) }
         }
     }
 
@@ -107,7 +107,7 @@ public final class ManifestWriter {
             let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", entry.name, entry.description,
                          Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
                          String(entry.stock), entry.images.joined(separator: ";")]
-            try csv?.write(row: cells.map(CSVCell.neutralise))
+            do { try csv?.write(row: cells.map(CSVCell.neutralise)) } catch { throw csvOutput?.failure ?? error }
         case .json, .jsonl:
             var object: [String: Any] = [
                 "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price),
@@ -117,9 +117,10 @@ public final class ManifestWriter {
             if let id = entry.id { object["id"] = id }
             if let key = entry.key { object["key"] = key }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            if format == .json { handle?.write(Data((count == 0 ? "\n" : ",\n").utf8)) }
-            handle?.write(data)
-            if format == .jsonl { handle?.write(Data("\n".utf8)) }
+            var line = format == .json ? Data((count == 0 ? "\n" : ",\n").utf8) : Data()
+            line.append(data)
+            if format == .jsonl { line.append(0x0A) }
+            try handle?.write(contentsOf: line)
         case .xlsx:
             // Keys and ids as text (leading zeros, long digits stay), amounts and counts as numbers.
             try sheet?.write([entry.id.map { .text(String($0)) } ?? .empty, entry.key.map { .text($0) } ?? .empty,
@@ -132,7 +133,7 @@ public final class ManifestWriter {
 
     /// Gives up: the temporary file goes, nothing appears under the manifest's name.
     public func abandon() {
-        if let csv { csv.stream.close() }
+        csvOutput?.close()
         try? handle?.close()
         sheet?.abandon()
         try? FileManager.default.removeItem(at: temporary)
@@ -140,13 +141,14 @@ public final class ManifestWriter {
 
     /// Completes the file and moves it into place.
     public func finish() throws {
-        if let csv {
+        if let csvOutput {
             // The library separates rows; the last one is ended too, as line-based tools expect.
             let end: [UInt8] = [0x0D, 0x0A]
-            _ = end.withUnsafeBufferPointer { csv.stream.write($0.baseAddress!, maxLength: 2) }
-            csv.stream.close()
+            _ = end.withUnsafeBufferPointer { csvOutput.write($0.baseAddress!, maxLength: 2) }
+            try csvOutput.finish()
         }
-        if format == .json { handle?.write(Data("\n]\n".utf8)) }
+        if format == .json { try handle?.write(contentsOf: Data("\n]\n".utf8)) }
+        try handle?.synchronize()
         try handle?.close()
         try sheet?.close()
         _ = try? FileManager.default.removeItem(at: url)

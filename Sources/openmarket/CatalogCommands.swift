@@ -106,8 +106,8 @@ struct ListCommand: AsyncParsableCommand {
             }
             csv.stream.close()
             let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-            FileHandle.standardOutput.write(data)
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            Console.out(data)
+            Console.out(Data("\n".utf8))
         case .table where products.isEmpty:
             Console.line(search.map { "No products match '\($0)' (\(total) in all)." } ?? "No products (page \(page) of a catalog of \(total)).")
         case .table:

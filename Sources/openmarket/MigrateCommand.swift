@@ -184,8 +184,11 @@ struct MigrateCommand: AsyncParsableCommand {
         await to.close()
         progress.finish()
         let (summary, sourceSummary) = result
-        try importReport.finish(summary)
-        Runner.printSummary(summary, failures: importReport.failures, report: reportURL, json: false, command: CommandLine.arguments)
+        var reportProblem: ReportWriteError?
+        do { try importReport.finish(summary) } catch { reportProblem = error }
+        Runner.printSummary(summary, failures: importReport.failures, report: reportURL, json: false, command: CommandLine.arguments,
+                           reportComplete: reportProblem == nil)
+        if let reportProblem { throw Runner.reportIncomplete(reportProblem, command: "migrate") }
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }

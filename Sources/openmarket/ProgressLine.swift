@@ -45,7 +45,7 @@ final class ProgressLine: @unchecked Sendable {
             drawn = true
             let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
-            FileHandle.standardError.write(Data(
+            Console.err(Data(
                 "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
             return
         }
@@ -79,13 +79,13 @@ final class ProgressLine: @unchecked Sendable {
         drawn = true
         let elapsed = Date().timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label): \(done) \(unit), \(String(format: "%.0f", rate))/s".utf8))
+        Console.err(Data("\r\u{1B}[2K\(label): \(done) \(unit), \(String(format: "%.0f", rate))/s".utf8))
     }
 
     /// Removes a line redrawn in place (before other output is printed; the next update redraws it).
     func clear() {
         lock.lock()
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        if drawn { Console.err(Data("\r\u{1B}[2K".utf8)) }
         drawn = false
         lock.unlock()
     }
@@ -98,7 +98,7 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Ends a line redrawn in place, so that what follows starts on its own line.
     private func endLine() {
-        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drawn { Console.err(Data("\n".utf8)) }
         drawn = false
     }
 }

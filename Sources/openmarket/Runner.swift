@@ -1,3 +1,4 @@
+import ArgumentParser
 import BulkImport
 import Dispatch
 import Foundation
@@ -13,17 +14,27 @@ enum Runner {
 
     /// Completes the report, then closes the connection. Thumbnails the run did not make
     /// are fetched from the server first, while it is there (the built-in sandbox stops
-    /// with the command): the report stands alone.
-    static func finish(_ report: ImportReport, _ summary: ImportSummary, connection: Connection) async throws {
+    /// with the command): the report stands alone. Returns what kept the report from
+    /// being whole (a full disk), to be told after the summary.
+    static func finish(_ report: ImportReport, _ summary: ImportSummary, connection: Connection) async -> ReportWriteError? {
         let client = connection.client
         report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
-        do {
-            try await onThread { try report.finish(summary) }
-        } catch {
-            await connection.close()
-            throw error
+        let problem: ReportWriteError? = try? await onThread { () -> ReportWriteError? in
+            do throws(ReportWriteError) { try report.finish(summary) } catch { return error }
+            return nil
         }
         await connection.close()
+        return problem
+    }
+
+    /// After the summary: the report is incomplete, the run is not. Exit code 1.
+    static func reportIncomplete(_ problem: ReportWriteError, command: String) -> ExitCode {
+        Console.error("""
+            openmarket \(command): \(problem.description).
+            The run itself is complete and recorded (the summary above is whole); free some space and \
+            look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
+            """)
+        return ExitCode(1)
     }
 
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
@@ -70,7 +81,8 @@ enum Runner {
         return out
     }
 
-    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String]) {
+    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
+                             reportComplete: Bool = true) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -103,7 +115,7 @@ enum Runner {
         if let stopped = summary.stopped {
             Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
         }
-        Console.line("Report: \(report.appendingPathComponent("report.html").path)")
+        if reportComplete { Console.line("Report: \(report.appendingPathComponent("report.html").path)") }
         if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {
             Console.line("To take this run back: openmarket undo \(report.path)")
         }

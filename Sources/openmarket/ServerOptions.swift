@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OpenMarketAPI
 import Sandbox
+import Support
 
 /// Options of every command that talks to a server.
 struct ServerOptions: ParsableArguments {
@@ -136,7 +137,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Maps a client error to the exit code of its kind.
     static func from(_ error: any Error) -> CommandFailure {
-        guard let error = error as? OpenMarketError else { return CommandFailure("\(error)", exitCode: 1) }
+        guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: 1) }
         switch error {
         case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: 3)
         case .http(_, let status, _) where status == 401 || status == 403: return CommandFailure(error.description, exitCode: 3)

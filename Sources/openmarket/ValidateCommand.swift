@@ -52,10 +52,10 @@ struct ValidateCommand: ParsableCommand {
         func emitJSON(_ issue: RowIssue) {
             let object = JSONIssue(issue)
             let text = String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
-            FileHandle.standardOutput.write(Data(((first ? "" : ",\n  ") + text).utf8))
+            Console.out(Data(((first ? "" : ",\n  ") + text).utf8))
             first = false
         }
-        if json { FileHandle.standardOutput.write(Data("{\"issues\": [\n  ".utf8)) }
+        if json { Console.out(Data("{\"issues\": [\n  ".utf8)) }
         // On a terminal, a big file shows rows checked and the rate (on stderr).
         let progress = ProgressLine(quiet: json)
         var checked = 0
@@ -90,14 +90,14 @@ struct ValidateCommand: ParsableCommand {
                 })
         } catch {
             progress.clear()
-            if json { FileHandle.standardOutput.write(Data("]}\n".utf8)) }
+            if json { Console.out(Data("]}\n".utf8)) }
             Console.error("openmarket validate: \(error.description)")
             throw ExitCode(2)
         }
         progress.clear()
         if json {
             let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
-            FileHandle.standardOutput.write(Data("\n], \"summary\": \(text)}\n".utf8))
+            Console.out(Data("\n], \"summary\": \(text)}\n".utf8))
         } else {
             Console.line("\(url.lastPathComponent): \(summary.rows) rows, \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
                          + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))

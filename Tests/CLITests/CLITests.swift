@@ -45,6 +45,9 @@ final class CLIProcess: Sendable {
         errors.collect(from: err.fileHandleForReading)
     }
 
+    /// A test that fails before stopping its child leaves no server running.
+    deinit { if process.isRunning { process.terminate() } }
+
     var stdout: String { output.text }
     var stderr: String { errors.text }
 

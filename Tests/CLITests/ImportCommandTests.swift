@@ -57,6 +57,32 @@ struct ImportCommandTests {
         #expect(!html.contains("src=\"http"))
     }
 
+    @Test("a full disk under the report: the import is done and says so, the report is named incomplete, exit 1, no crash")
+    func reportOnFullDisk() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let report = files.directory.appendingPathComponent("report")
+        try FileManager.default.createDirectory(at: report, withIntermediateDirectories: true)
+        // Every write to report.csv fails as on a full disk.
+        try FileManager.default.createSymbolicLink(atPath: report.appendingPathComponent("report.csv").path, withDestinationPath: "/dev/full")
+        let arguments = ["import", Self.samples.appendingPathComponent("products.csv").path, "--server", sandbox.url,
+                         "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                         "--report", report.path, "--journal", files.directory.appendingPathComponent("journal").path, "--no-cache"]
+        let result = try await CLIProcess.run(arguments)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("20 rows: 20 created"), "\(result.stdout)")
+        #expect(result.stderr.contains("the report in \(report.path) is incomplete"), "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("NSCocoaErrorDomain"), "\(result.stderr)")
+        #expect(try await allProducts(sandbox).count == 20)
+        // The same command again, with room: nothing is done twice.
+        try FileManager.default.removeItem(at: report.appendingPathComponent("report.csv"))
+        let again = try await CLIProcess.run(arguments)
+        #expect(again.status == 0 && again.stdout.contains("20 rows: 20 unchanged"), "\(again.stdout)\(again.stderr)")
+        #expect(try await allProducts(sandbox).count == 20)
+    }
+
     @Test("all samples imported; every product matches its row; a re-run changes nothing")
     func samples() async throws {
         let sandbox = try await TestSandbox.start()
