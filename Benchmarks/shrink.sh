@@ -3,6 +3,7 @@
 #   openmarket images shrink (all cores)
 #   ImageMagick: convert IN -resize 2048x2048\> -define jpeg:extent=300kb OUT  (xargs -P cores)
 #   the floor: djpeg -scale 1/2 IN | cjpeg -quality 85 > OUT                   (xargs -P cores)
+#   decoding only, at the DCT scale openmarket decodes at: djpeg -scale S IN      (xargs -P cores)
 # on two sets: 15 real photographs (1680–5640 px) from Debian's ukui-wallpapers and
 # mate-backgrounds packages (fetched once with apt-get download into $PHOTOS), and
 # COUNT generated photo-like JPEGs of 8–12 MP.
@@ -70,6 +71,19 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN{print (a == "" || b < a) ? b : a}'; }
 
 run_om() { rm -rf "$2"; "$bin/openmarket" images shrink "$1"/*.jpg --out "$2" --jobs "$cores" > "$2.log"; }
 run_im() { rm -rf "$2"; mkdir -p "$2"; ls "$1"/*.jpg | xargs -P "$cores" -I{} sh -c '"$IM" "{}" -resize 2048x2048\> -define jpeg:extent=300kb "$0/$(basename "{}")" 2>/dev/null' "$2"; }
+# The DCT scale openmarket decodes at (JPEGCodec.decodeSize): full size up to 2048 px, else the
+# smallest k/8 whose long edge is still at least 2560 px. "scale file" per line.
+decode_scales() {
+  for f in "$1"/*.jpg; do
+    long=$(identify -format '%[fx:max(w,h)]' "$f" 2>/dev/null)
+    k=8
+    if [ "$long" -gt 2048 ]; then
+      for c in 1 2 3 4 5 6 7 8; do [ $(( (long * c + 7) / 8 )) -ge 2560 ] && { k=$c; break; }; done
+    fi
+    echo "$k/8 $f"
+  done
+}
+run_decode() { xargs -P "$cores" -n 2 sh -c 'djpeg -dct int -scale "$0" "$1" > /dev/null' < "$1/../decode.scales"; }
 run_floor() { rm -rf "$2"; mkdir -p "$2"; ls "$1"/*.jpg | xargs -P "$cores" -I{} sh -c 'djpeg -scale 1/2 "{}" | cjpeg -quality 85 > "$0/$(basename "{}")"' "$2"; }
 
 # butteraugli of each output against the source fitted to 2048 px with Lanczos:
@@ -88,8 +102,9 @@ scores() { mkdir -p "$2/ref"; ls "$1"/*.jpg | xargs -P "$cores" -I{} bash -c 'sc
 
 declare -A seconds
 for set in real generated; do
+  decode_scales "$work/$set/in" > "$work/$set/decode.scales"
   for round in $(seq "$ROUNDS"); do
-    for tool in om im floor; do
+    for tool in om im floor decode; do
       t=$(time_it "run_$tool" "$work/$set/in" "$work/$set/$tool")
       seconds[$set-$tool]=$(min "${seconds[$set-$tool]:-}" "$t")
     done
@@ -143,9 +158,15 @@ guetzli_rows() {
     summarise "$set" om "openmarket images shrink (--jobs $cores)"
     summarise "$set" im "ImageMagick -define jpeg:extent (-P $cores)"
     summarise "$set" floor "floor: djpeg -scale 1/2, cjpeg -q 85 (-P $cores)"
+    t=${seconds[$set-decode]}; n=$(ls "$work/$set/in"/*.jpg | wc -l)
+    summary_row "$set" "decoding only, at openmarket's scales (-P $cores)" "$t" "$(awk -v n="$n" -v t="$t" 'BEGIN{printf "%.2f", n/t}')" "" "" "n/a" ""
   done
   echo
   echo "openmarket vs ImageMagick, throughput: $(ratio real)× on the real photographs, $(ratio generated)× on the generated ones."
+  for set in real generated; do
+    awk -v set="$set" -v im="${seconds[$set-im]}" -v d="${seconds[$set-decode]}" -v om="${seconds[$set-om]}" 'BEGIN{
+      printf "%s: 6× ImageMagick would be %.2f s; decoding the photos alone takes %.2f s (%.0f %% of that), openmarket all of its work %.2f s.\n", set, im/6, d, 100*d/(im/6), om }'
+  done
   echo "butteraugli: mean over the set, each output against the source fitted to 2048 px with Lanczos (a smaller output scaled up to it); lower is closer. \"closer than IM\": photos where openmarket's output is closer than ImageMagick's, or ImageMagick's is over the limit."
   echo
   echo "Per photo (real set):"
