@@ -79,7 +79,11 @@ public func curl(_ arguments: [String]) async throws -> CurlResult {
     defer { try? statusHandle.close() }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "-sS", "--max-time", "20", "-o", bodyFile.path, "-D", headerFile.path,
+    // A generous limit: the in-process sandbox runs unoptimised in debug test
+    // builds (MultipartKit reads about 0.6 MB/s there, 40× below release), and
+    // CI runs the whole suite at once on 2 cores. A lost answer is never what
+    // a test means to wait for.
+    process.arguments = ["curl", "-sS", "--max-time", "120", "-o", bodyFile.path, "-D", headerFile.path,
                          "-w", "%{http_code}"] + arguments
     process.standardOutput = statusHandle
     process.standardError = FileHandle.nullDevice
