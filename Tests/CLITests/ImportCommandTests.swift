@@ -45,6 +45,13 @@ struct ImportCommandTests {
             .appendingPathComponent("samples")
     }
 
+    /// The README's import of `samples/`, into `sandbox`, with the report and journal kept in a scratch folder.
+    static func sampleImport(_ sandbox: TestSandbox, report: URL, journal: URL) -> [String] {
+        ["import", samples.appendingPathComponent("products.csv").path, "--server", sandbox.url,
+         "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+         "--report", report.path, "--journal", journal.path, "--no-cache"]
+    }
+
     /// Every picture of the report is a small JPEG in its folder; none points at a server.
     static func expectStandalone(_ html: String, in folder: URL, pictures: Int) throws {
         let sources = html.components(separatedBy: "<img src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
@@ -66,9 +73,7 @@ struct ImportCommandTests {
         try FileManager.default.createDirectory(at: report, withIntermediateDirectories: true)
         // Every write to report.csv fails as on a full disk.
         try FileManager.default.createSymbolicLink(atPath: report.appendingPathComponent("report.csv").path, withDestinationPath: "/dev/full")
-        let arguments = ["import", Self.samples.appendingPathComponent("products.csv").path, "--server", sandbox.url,
-                         "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
-                         "--report", report.path, "--journal", files.directory.appendingPathComponent("journal").path, "--no-cache"]
+        let arguments = Self.sampleImport(sandbox, report: report, journal: files.directory.appendingPathComponent("journal"))
         let result = try await CLIProcess.run(arguments)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("20 rows: 20 created"), "\(result.stdout)")
@@ -90,9 +95,7 @@ struct ImportCommandTests {
         defer { files.cleanup() }
         let report = files.directory.appendingPathComponent("report")
         let journal = files.directory.appendingPathComponent("journal")
-        let arguments = ["import", Self.samples.appendingPathComponent("products.csv").path, "--server", sandbox.url,
-                         "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
-                         "--report", report.path, "--journal", journal.path, "--no-cache"]
+        let arguments = Self.sampleImport(sandbox, report: report, journal: journal)
         let result = try await CLIProcess.run(arguments)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("20 rows: 20 created"))
