@@ -72,7 +72,8 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        // What openmarket remembers of an account: merchant key → product id, and what was last pushed.
+        // What openmarket remembers of an account: merchant key → product id, and what was last pushed;
+        // and of photo files: their hashes by fingerprint.
         .target(
             name: "ShopState",
             dependencies: ["Support", .product(name: "GRDB", package: "GRDB.swift")]

@@ -2,6 +2,7 @@ import Foundation
 import ImagePrep
 import Manifest
 import OpenMarketAPI
+import ShopState
 
 public enum ImportMode: String, Sendable, CaseIterable, Codable {
     /// The default: the shop is made equal to the manifest. A row whose key (or,
@@ -37,6 +38,9 @@ public struct ImportOptions: Sendable {
     public var links: URL?
     public var images = ImagePrepSettings()
     public var cache: ImageCache?
+    /// Photo files' hashes by fingerprint, so that an unchanged photo of an existing
+    /// product is not read again; nil: every photo is read.
+    public var photoHashes: PhotoHashes?
     public var validation = ValidationOptions()
     /// Largest image downloaded from a URL in the manifest.
     public var maxDownloadBytes = ImagePrepSettings.maxDownloadBytes

@@ -3,6 +3,8 @@ import Foundation
 import ImagePrep
 import Manifest
 import OpenMarketAPI
+import ShopState
+import Support
 
 /// The prepare stage (all cores): a new product's photos read (or downloaded)
 /// and shrunk under the server's limit; an existing product's photos hashed and
@@ -18,11 +20,11 @@ extension ImportRun {
                 for (index, source) in item.draft.images.enumerated() {
                     switch source {
                     case .file(let url):
-                        guard let data = try? Data(contentsOf: url) else {
+                        guard let hash = photoFileHash(url) else {
                             finish(failed(item, "image \(index + 1) (\(url.lastPathComponent)): cannot be read"))
                             return nil
                         }
-                        hashes.append(Self.photoHash(data))
+                        hashes.append(hash)
                     case .url(let address):
                         hashes.append(Self.photoHash(url: address))
                     }
@@ -51,13 +53,13 @@ extension ImportRun {
             let name: String
             switch source {
             case .file(let url):
-                guard let data = try? Data(contentsOf: url) else {
+                guard let (data, hash) = readPhoto(url) else {
                     finish(failed(item, "image \(index + 1) (\(url.lastPathComponent)): cannot be read"))
                     return nil
                 }
                 bytes = Array(data)
                 name = url.lastPathComponent
-                hashes.append(Self.photoHash(data))
+                hashes.append(hash)
             case .url(let address):
                 do {
                     bytes = Array(try client.download(address, maxBytes: options.maxDownloadBytes))
@@ -88,6 +90,26 @@ extension ImportRun {
 
     /// A photo file's identity: SHA-256 of its bytes.
     static func photoHash(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    /// A photo file's bytes and hash; the hash is kept in `photoHashes` for the next run.
+    private func readPhoto(_ url: URL) -> (Data, String)? {
+        let path = url.standardizedFileURL.path
+        let before = FileFingerprint(path: path)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        let hash = Self.photoHash(data)
+        options.photoHashes?.record(path: path, before: before, after: FileFingerprint(path: path), hash: hash)
+        return (data, hash)
+    }
+
+    /// A photo file's hash, without reading it when the file is as it was when last read.
+    private func photoFileHash(_ url: URL) -> String? {
+        let path = url.standardizedFileURL.path
+        if let hashes = options.photoHashes, let fingerprint = FileFingerprint(path: path),
+           let hash = hashes.hash(path: path, fingerprint: fingerprint) {
+            return hash
+        }
+        return readPhoto(url)?.1
+    }
 
     /// A photo given by URL is known by its address (it is not downloaded to compare).
     static func photoHash(url: String) -> String { "url:" + hex(SHA256.hash(data: Data(url.utf8))) }

@@ -131,7 +131,11 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-dimension"), help: ArgumentHelp("Longest edge of a re-encoded photo.", valueName: "px"))
     var maxDimension = 2048
 
-    @Flag(name: .customLong("no-cache"), help: "Do not reuse photos shrunk by earlier runs.")
+    @Flag(name: .customLong("no-cache"), help: """
+        Do not reuse photos shrunk by earlier runs, and read every photo file again to see \
+        whether it changed (by default an existing product's photo whose size, times and inode \
+        are as when it was last read is not read again).
+        """)
     var noCache = false
 
     @Flag(name: .long, help: "No progress line; one line per 10 % and the summary.")
@@ -173,7 +177,10 @@ struct ImportCommand: AsyncParsableCommand {
         options.maxDeletes = maxDeletes
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
-        if !noCache { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
+        if !noCache {
+            options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
+            options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL)
+        }
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
             .appendingPathComponent("openmarket-report-\(Runner.timestamp())").path)
 
