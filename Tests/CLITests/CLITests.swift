@@ -29,6 +29,8 @@ final class CLIProcess: Sendable {
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString)").path
         // State (link stores, journals) of the test run's own, never the user's.
         env["XDG_STATE_HOME"] = Self.stateHome.path
+        // And caches (shrunk photos, photo hashes): never the user's ~/.cache.
+        env["XDG_CACHE_HOME"] = Self.stateHome.appendingPathComponent("cache").path
         env.merge(environment) { $1 }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }

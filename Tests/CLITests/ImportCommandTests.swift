@@ -159,6 +159,10 @@ struct ImportCommandTests {
         try FileManager.default.copyItem(at: Self.samples, to: shop)
         let first = try await CLIProcess.run(["import", "products.csv", "--quiet"], directory: shop)
         #expect(first.status == 0 && first.stdout.contains("20 created"), "\(first.stdout)\(first.stderr)")
+        // Without --no-cache, the caches are in the test run's XDG_CACHE_HOME.
+        let cache = CLIProcess.stateHome.appendingPathComponent("cache/openmarket")
+        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("photo-hashes.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("images").path))
         // A copy under a new name, one price edited: one PATCH, no duplicate (the sandbox
         // listens on a new port each run; the account is the same).
         let sheet = try String(contentsOf: shop.appendingPathComponent("products.csv"), encoding: .utf8)
