@@ -104,11 +104,7 @@ public final class LinkStore: @unchecked Sendable {
     public init(url: URL) throws(Failure) {
         self.url = url
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            queue = try DatabaseQueue(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "FULL", busy: 10))
             try Self.migrator.migrate(queue)
         } catch {
             throw Failure(description: "cannot open the link store \(url.path): \(Self.reason(error))")
@@ -213,6 +209,18 @@ public final class LinkStore: @unchecked Sendable {
     static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
+    }
+}
+
+/// openmarket's SQLite files: the folder made, a wait for another process's
+/// write, and how hard a commit is pushed to disk.
+enum SQLiteFile {
+    static func prepare(_ url: URL, synchronous: String, busy: TimeInterval) throws -> Configuration {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busy)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+        return configuration
     }
 }
 

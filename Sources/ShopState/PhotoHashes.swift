@@ -19,11 +19,8 @@ public final class PhotoHashes: @unchecked Sendable {
     public init(url: URL) throws(LinkStore.Failure) {
         self.url = url
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            pool = try DatabasePool(path: url.path, configuration: configuration)
+            // WAL, synchronous=NORMAL: no fsync per photo; a power loss can lose the last entries, which costs a read.
+            pool = try DatabasePool(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "NORMAL", busy: 5))
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1: photo hashes") { db in
                 try db.create(table: "photo") { t in
