@@ -106,7 +106,10 @@ enum Runner {
             Console.line("  \(refused)")
         }
         if summary.photosDiffer > 0 {
-            Console.line("  \(summary.photosDiffer) rows have photos that differ from their product's: the API cannot replace photos (see the report)")
+            let rows = summary.photosDiffer == 1 ? "1 row has photos that differ from its product's"
+                : "\(summary.photosDiffer) rows have photos that differ from their products'"
+            Console.line("  \(rows): the API cannot replace photos; --replace-photos makes "
+                         + (summary.photosDiffer == 1 ? "that product" : "those products") + " again with the new photos (see the report)")
         }
         for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
             Console.line("  row \(row.row) failed: \(row.error ?? "")")
