@@ -91,24 +91,23 @@ extension ImportRun {
     /// A photo file's identity: SHA-256 of its bytes.
     static func photoHash(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
 
-    /// A photo file's bytes and hash; the hash is kept in `photoHashes` for the next run.
-    private func readPhoto(_ url: URL) -> (Data, String)? {
+    /// A photo file's bytes and hash. With `photoHashes`, the hash is kept for the next
+    /// run with the fingerprint taken before the read (`known`, when the caller just took it).
+    private func readPhoto(_ url: URL, fingerprint known: FileFingerprint? = nil) -> (Data, String)? {
         let path = url.standardizedFileURL.path
-        let before = FileFingerprint(path: path)
+        let before = options.photoHashes == nil ? nil : known ?? FileFingerprint(path: path)
         guard let data = try? Data(contentsOf: url) else { return nil }
         let hash = Self.photoHash(data)
-        options.photoHashes?.record(path: path, before: before, after: FileFingerprint(path: path), hash: hash)
+        if let before { options.photoHashes?.record(path: path, before: before, after: FileFingerprint(path: path), hash: hash) }
         return (data, hash)
     }
 
     /// A photo file's hash, without reading it when the file is as it was when last read.
     private func photoFileHash(_ url: URL) -> String? {
         let path = url.standardizedFileURL.path
-        if let hashes = options.photoHashes, let fingerprint = FileFingerprint(path: path),
-           let hash = hashes.hash(path: path, fingerprint: fingerprint) {
-            return hash
-        }
-        return readPhoto(url)?.1
+        let fingerprint = options.photoHashes == nil ? nil : FileFingerprint(path: path)
+        if let fingerprint, let hash = options.photoHashes?.hash(path: path, fingerprint: fingerprint) { return hash }
+        return readPhoto(url, fingerprint: fingerprint)?.1
     }
 
     /// A photo given by URL is known by its address (it is not downloaded to compare).

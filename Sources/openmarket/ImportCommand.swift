@@ -232,10 +232,7 @@ struct ImportCommand: AsyncParsableCommand {
             throw reportFailure(error)
         }
         progress.finish()
-        let reportProblem = await Runner.finish(report, summary, connection: connection)
-        Runner.printSummary(summary, failures: report.failures, report: reportURL, json: logFormat == "json", command: CommandLine.arguments,
-                           reportComplete: reportProblem == nil)
-        if let reportProblem { throw Runner.reportIncomplete(reportProblem, command: "import") }
+        try await Runner.conclude(report, summary, reportURL: reportURL, json: logFormat == "json", command: "import", connection: connection)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }

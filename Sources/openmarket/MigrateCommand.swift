@@ -184,11 +184,7 @@ struct MigrateCommand: AsyncParsableCommand {
         await to.close()
         progress.finish()
         let (summary, sourceSummary) = result
-        var reportProblem: ReportWriteError?
-        do { try importReport.finish(summary) } catch { reportProblem = error }
-        Runner.printSummary(summary, failures: importReport.failures, report: reportURL, json: false, command: CommandLine.arguments,
-                           reportComplete: reportProblem == nil)
-        if let reportProblem { throw Runner.reportIncomplete(reportProblem, command: "migrate") }
+        try await Runner.conclude(importReport, summary, reportURL: reportURL, command: "migrate", connection: nil)
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }

@@ -12,29 +12,31 @@ enum Runner {
         try await BlockingThread.run("openmarket.run", body)
     }
 
-    /// Completes the report, then closes the connection. Thumbnails the run did not make
-    /// are fetched from the server first, while it is there (the built-in sandbox stops
-    /// with the command): the report stands alone. Returns what kept the report from
-    /// being whole (a full disk), to be told after the summary.
-    static func finish(_ report: ImportReport, _ summary: ImportSummary, connection: Connection) async -> ReportWriteError? {
-        let client = connection.client
-        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+    /// Completes the report, closes the connection, prints the summary. Thumbnails the
+    /// run did not make are fetched over `connection` first, while it is there (the
+    /// built-in sandbox stops with the command): the report stands alone. A report that
+    /// cannot be written whole (a full disk) is told after the summary, exit 1: the run
+    /// is complete and recorded, only the report is not.
+    static func conclude(_ report: ImportReport, _ summary: ImportSummary, reportURL: URL, json: Bool = false,
+                         command: String, connection: Connection?) async throws {
+        if let client = connection?.client {
+            report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        }
         let problem: ReportWriteError? = try? await onThread { () -> ReportWriteError? in
             do throws(ReportWriteError) { try report.finish(summary) } catch { return error }
             return nil
         }
-        await connection.close()
-        return problem
-    }
-
-    /// After the summary: the report is incomplete, the run is not. Exit code 1.
-    static func reportIncomplete(_ problem: ReportWriteError, command: String) -> ExitCode {
-        Console.error("""
-            openmarket \(command): \(problem.description).
-            The run itself is complete and recorded (the summary above is whole); free some space and \
-            look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
-            """)
-        return ExitCode(1)
+        await connection?.close()
+        printSummary(summary, failures: report.failures, report: reportURL, json: json, command: CommandLine.arguments,
+                     reportComplete: problem == nil)
+        if let problem {
+            Console.error("""
+                openmarket \(command): \(problem.description).
+                The run itself is complete and recorded (the summary above is whole); free some space and \
+                look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
+                """)
+            throw ExitCode(1)
+        }
     }
 
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).

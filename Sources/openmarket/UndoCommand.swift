@@ -96,10 +96,7 @@ struct UndoCommand: AsyncParsableCommand {
             throw reportFailure(error)
         }
         progress.finish()
-        let reportProblem = await Runner.finish(report, summary, connection: connection)
-        Runner.printSummary(summary, failures: report.failures, report: reportURL, json: false, command: CommandLine.arguments,
-                           reportComplete: reportProblem == nil)
-        if let reportProblem { throw Runner.reportIncomplete(reportProblem, command: "undo") }
+        try await Runner.conclude(report, summary, reportURL: reportURL, command: "undo", connection: connection)
         if summary.failed > 0 || summary.stopped != nil || (summary.counts["skipped"] ?? 0) > 0 { throw ExitCode(1) }
     }
 }
