@@ -19,9 +19,7 @@ public final class ImageCache: Sendable {
 
     /// The default folder: `$XDG_CACHE_HOME/openmarket/images` or `~/.cache/openmarket/images`.
     public static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.cache")
-        return URL(fileURLWithPath: base).appendingPathComponent("openmarket/images", isDirectory: true)
+        UserFolders.cache.appendingPathComponent("images", isDirectory: true)
     }
 
     public static func key(for input: [UInt8], settings: ImagePrepSettings) -> String {

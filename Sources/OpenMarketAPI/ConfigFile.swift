@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TOMLKit
 
 /// `~/.config/openmarket/config.toml`:
@@ -26,10 +27,7 @@ public struct OpenMarketConfig: Decodable, Sendable, Equatable {
     public var profiles: [String: Profile]?
 
     public static var defaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() + "/.config")
-        return base + "/openmarket/config.toml"
+        UserFolders.config.appendingPathComponent("config.toml").path
     }
 
     /// Reads a config file. A missing file at the default path is no config;

@@ -228,12 +228,7 @@ enum SQLiteFile {
 public enum StateFolder {
     /// `$XDG_STATE_HOME/openmarket`, by default `~/.local/state/openmarket`.
     public static var url: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state).appendingPathComponent("openmarket", isDirectory: true)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent(".local/state/openmarket", isDirectory: true)
+        UserFolders.state
     }
 
 }

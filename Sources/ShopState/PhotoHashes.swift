@@ -45,9 +45,7 @@ public final class PhotoHashes: @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME/openmarket/photo-hashes.sqlite`, by default under `~/.cache`.
     public static var defaultURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.cache")
-        return URL(fileURLWithPath: base).appendingPathComponent("openmarket/photo-hashes.sqlite")
+        UserFolders.cache.appendingPathComponent("photo-hashes.sqlite")
     }
 
     /// The hash recorded for `path` when its fingerprint is still `fingerprint`.

@@ -37,4 +37,18 @@ struct DoctorCommandTests {
         #expect(out.contains("FAIL  state folder") && out.contains("\(blocker.path) is a file, not a folder"), "\(out)")
         await sandbox.stop()
     }
+
+    @Test("folders follow $HOME when no XDG variable is set, and a relative XDG value is ignored")
+    func foldersFollowHome() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let home = files.directory.appendingPathComponent("home").path
+        let result = try await CLIProcess.run(["doctor", "--server", sandbox.url],
+                                              environment: ["HOME": home, "XDG_STATE_HOME": "", "XDG_CACHE_HOME": "relative/cache",
+                                                            "XDG_CONFIG_HOME": ""])
+        #expect(result.stdout.contains("state folder \(home)/.local/state/openmarket: writable"), "\(result.stdout)")
+        #expect(result.stdout.contains("image cache \(home)/.cache/openmarket/images: writable"), "\(result.stdout)")
+        await sandbox.stop()
+    }
 }
