@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
-        // C libraries from Debian, nothing else in these four targets.
+        // C libraries from Debian, nothing else in these targets.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -43,6 +43,16 @@ let package = Package(
             name: "CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
             name: "CXLSXWriter",
@@ -99,10 +109,10 @@ let package = Package(
         ),
         // Migration: an export's scan of one account streamed into an import on another.
         .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Support"]),
-        // JPEG/PNG work: decoding, shrinking under the limit, thumbnails, the cache.
+        // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CPNG", "Support", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "Support", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The local Open Market server.
         .target(
@@ -145,7 +155,7 @@ let package = Package(
         .testTarget(name: "ManifestTests", dependencies: [
             "Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG"]),
+        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG", "CHeif"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -54,6 +54,9 @@ public final class ImportRun: @unchecked Sendable {
     private var failures = 0
     private var total = 0
     private var stopReason: String?
+    /// What validation said of a row's photo names (found by ignoring letter case), by
+    /// row, for the row's note in the report.
+    private var photoNameNotes: [Int: String] = [:]
     /// This vendor's id, once known (saved in the link store when first learned).
     private var vendorKnown = false
     /// Where finished rows go (streamed: the run keeps no row in memory).
@@ -109,6 +112,11 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     func finish(_ outcome: RowOutcome) {
+        var outcome = outcome
+        lock.lock()
+        let photoNote = photoNameNotes.removeValue(forKey: outcome.row)
+        lock.unlock()
+        if let photoNote { outcome.note = [outcome.note, photoNote].compactMap { $0 }.joined(separator: "; ") }
         report?.add(outcome)
         lock.lock()
         finished += 1
@@ -163,6 +171,10 @@ public final class ImportRun: @unchecked Sendable {
                             .joined(separator: "; ")
                         reject(Self.failedRow(raw, message: message))
                         return
+                    }
+                    let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
+                    if !nameNotes.isEmpty {
+                        lock.lock(); photoNameNotes[raw.number] = nameNotes.joined(separator: "; "); lock.unlock()
                     }
                     submit(draft)
                 })

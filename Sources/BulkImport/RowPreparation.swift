@@ -58,7 +58,7 @@ extension ImportRun {
                     return nil
                 }
                 bytes = Array(data)
-                name = url.lastPathComponent
+                name = FileLookup.nfc(url.lastPathComponent)
                 hashes.append(hash)
             case .url(let address):
                 do {

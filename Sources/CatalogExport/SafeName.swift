@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// File names for downloaded images, safe whatever the server returned: no
 /// path separators, no `..`, no control characters, no leading dot, at most
@@ -34,7 +35,7 @@ public enum SafeName {
             default: scalars.append(scalar)
             }
         }
-        var name = String(scalars)
+        var name = FileLookup.nfc(String(scalars))
         while name.contains("..") { name = name.replacingOccurrences(of: "..", with: "_") }
         name = name.trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }

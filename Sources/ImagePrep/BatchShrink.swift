@@ -32,8 +32,9 @@ public enum BatchShrink {
                     if let data = try? Data(contentsOf: input) {
                         do {
                             let prepared = try preparer.prepare(Array(data))
-                            let name = prepared.format == .jpeg && ImageFormat.sniff(data) == .png
-                                ? input.deletingPathExtension().lastPathComponent + ".jpg" : input.lastPathComponent
+                            // A PNG, HEIC or WebP that became a JPEG is named as one; names are written in NFC.
+                            let name = FileLookup.nfc(prepared.format == .jpeg && ImageFormat.sniff(data) != .jpeg
+                                ? input.deletingPathExtension().lastPathComponent + ".jpg" : input.lastPathComponent)
                             let url = outputDirectory.appendingPathComponent(name)
                             do {
                                 try Data(prepared.data).write(to: url, options: .atomic)

@@ -21,6 +21,14 @@ public enum EXIFOrientation {
         return 1
     }
 
+    /// The orientation in an EXIF payload as a WebP EXIF chunk holds it: a TIFF
+    /// structure, with or without the `Exif\0\0` that JPEG puts before it.
+    public static func read(exifPayload: [UInt8]) -> Int {
+        let prefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+        let tiff = exifPayload.starts(with: prefix) ? exifPayload[6...] : exifPayload[...]
+        return orientation(tiff: tiff) ?? 1
+    }
+
     private static func orientation(tiff: ArraySlice<UInt8>) -> Int? {
         let base = tiff.startIndex
         guard tiff.count >= 8 else { return nil }

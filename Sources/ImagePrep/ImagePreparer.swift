@@ -30,7 +30,7 @@ public struct ImagePrepSettings: Sendable, Equatable, Hashable {
 
     /// Part of the cache key: a change of any setting prepares again.
     var cacheTag: String {
-        "v3-\(maxBytes)-\(maxDimension)-\(qualityFloor)-\(qualityCeiling)-\(chroma?.rawValue ?? "auto")-\(progressive ? "p" : "b")"
+        "v4-\(maxBytes)-\(maxDimension)-\(qualityFloor)-\(qualityCeiling)-\(chroma?.rawValue ?? "auto")-\(progressive ? "p" : "b")"
     }
 }
 
@@ -44,7 +44,7 @@ public enum ImagePrepError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .empty: "the file is empty"
-        case .notAnImage: "not a JPEG or PNG file (judged by its content, not its name)"
+        case .notAnImage: PhotoFormat.refusal
         case .unreadable(let detail): detail
         case let .tooManyPixels(width, height, budget):
             "\(width)×\(height) is \(width * height / 1_000_000) megapixels, over the limit of \(budget / 1_000_000) (raise it with --pixel-budget if the image is genuine)"
@@ -85,8 +85,8 @@ public struct PreparedImage: Sendable, Equatable {
     public var sampleEncodes = 0
 }
 
-/// Turns any JPEG or PNG into the best-looking image that fits the server's
-/// limit. One per worker thread: it owns its TurboJPEG handles.
+/// Turns any JPEG, PNG, HEIC or WebP into the best-looking JPEG or PNG that fits the
+/// server's limit. One per worker thread: it owns its TurboJPEG handles.
 public final class ImagePreparer {
     public let settings: ImagePrepSettings
     let codec: JPEGCodec
@@ -98,11 +98,25 @@ public final class ImagePreparer {
 
     public func prepare(_ input: [UInt8]) throws(ImagePrepError) -> PreparedImage {
         guard !input.isEmpty else { throw .empty }
-        guard let format = ImageFormat.sniff(input) else { throw .notAnImage }
+        guard let format = PhotoFormat.sniff(input) else { throw .notAnImage }
         switch format {
         case .jpeg: return try prepareJPEG(input)
         case .png: return try preparePNG(input)
+        case .heif: return try prepareConverted(HEIFDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
+        case .webp: return try prepareConverted(WebPDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
         }
+    }
+
+    /// A photo in a format the server does not take (HEIC, WebP): always encoded as JPEG,
+    /// through the same downscale and quality search, with its orientation and profile.
+    private func prepareConverted(_ photo: DecodedPhoto, bytes: Int) throws(ImagePrepError) -> PreparedImage {
+        let pixels = photo.image
+        let target = min(settings.maxDimension, max(pixels.width, pixels.height))
+        var result = try encodeToFit(pixels, longEdge: target, orientation: photo.orientation,
+                                     original: (bytes, pixels.width, pixels.height), profile: photo.iccProfile)
+        // Re-encoded at its own size is still a conversion, not a byte-for-byte keep.
+        if result.action == .kept { result.action = .recompressed }
+        return result
     }
 
     private func prepareJPEG(_ input: [UInt8]) throws(ImagePrepError) -> PreparedImage {
@@ -124,7 +138,7 @@ public final class ImagePreparer {
             decoded = try codec.decodeForDisplay(input, header: header, width: scaled.width, height: scaled.height)
         } catch { throw .unreadable("\(error)") }
         var result = try encodeToFit(decoded.image, longEdge: target, orientation: orientation,
-                                     original: (input.count, header.width, header.height))
+                                     original: (input.count, header.width, header.height), profile: ICCProfile.read(jpeg: input))
         if let warning = decoded.warning { result.warnings.append(warning) }
         return result
     }
@@ -150,7 +164,10 @@ public final class ImagePreparer {
     /// the highest quality that fits; if even the floor does not fit, shrinks
     /// the dimensions by the square root of the overshoot and searches again.
     private func encodeToFit(_ source: PixelImage, longEdge: Int, orientation: Int,
-                             original: (bytes: Int, width: Int, height: Int)) throws(ImagePrepError) -> PreparedImage {
+                             original: (bytes: Int, width: Int, height: Int), profile: [UInt8]? = nil) throws(ImagePrepError) -> PreparedImage {
+        // The colour profile goes into the JPEG, so the pixels get what is left of the limit.
+        let profile = source.channels == 3 ? ICCProfile.carried(profile) : nil
+        let limit = settings.maxBytes - ICCProfile.cost(profile)
         var edge = longEdge
         var encodes = 0, sampleEncodes = 0
         for _ in 0..<8 {
@@ -158,20 +175,20 @@ public final class ImagePreparer {
             let width = max(1, min(source.width, Int((Double(source.width) * ratio).rounded())))
             let height = max(1, min(source.height, Int((Double(source.height) * ratio).rounded())))
             let image = source.downscaled(toWidth: width, height: height).oriented(orientation)
-            let search = try searchQuality(image)
+            let search = try searchQuality(image, maxBytes: limit)
             encodes += search.encodes
             sampleEncodes += search.sampleEncodes
             if let best = search.best {
                 let resized = image.width * image.height < original.width * original.height
                 return PreparedImage(
-                    data: best.data, format: .jpeg, action: resized ? .resized : .recompressed,
+                    data: ICCProfile.embedding(profile, in: best.data), format: .jpeg, action: resized ? .resized : .recompressed,
                     width: image.width, height: image.height, quality: best.quality,
                     originalBytes: original.bytes, originalWidth: original.width, originalHeight: original.height,
                     encodes: encodes, warnings: [], chroma: image.channels == 1 ? nil : best.chroma,
                     sampleEncodes: sampleEncodes)
             }
             // Bytes scale roughly with pixel count: shrink each side by √(limit / size), with a margin.
-            let shrink = min(0.95, (Double(settings.maxBytes) / Double(search.floorSize)).squareRoot() * 0.97)
+            let shrink = min(0.95, (Double(limit) / Double(search.floorSize)).squareRoot() * 0.97)
             let next = Int(Double(edge) * shrink)
             guard next >= 16, next < edge else { break }
             edge = next

@@ -19,8 +19,8 @@ extension ImagePreparer {
     /// and the one closest to the sample (`PixelImage.distance`) decides the
     /// subsampling. The full encodes then start at the predicted quality (see
     /// `fullSearch`). A small image is its own sample.
-    func searchQuality(_ image: PixelImage) throws(ImagePrepError) -> (best: Encoded?, floorSize: Int, encodes: Int, sampleEncodes: Int) {
-        let limit = Double(settings.maxBytes)
+    func searchQuality(_ image: PixelImage, maxBytes: Int) throws(ImagePrepError) -> (best: Encoded?, floorSize: Int, encodes: Int, sampleEncodes: Int) {
+        let limit = Double(maxBytes)
         let floor = settings.qualityFloor, ceiling = settings.qualityCeiling
         let modes: [Chroma] = image.channels == 1 ? [.s420] : settings.chroma.map { [$0] } ?? [.s444, .s422, .s420]
         // Three subsamplings to try: an eighth of the rows; one: a quarter.
@@ -78,7 +78,7 @@ extension ImagePreparer {
                 if distance < closest { closest = distance; (chosen, start) = candidate }
             }
         }
-        let full = try fullSearch(image, chroma: chosen, start: start, estimated: estimates[chosen] ?? [:])
+        let full = try fullSearch(image, chroma: chosen, start: start, estimated: estimates[chosen] ?? [:], limit: maxBytes)
         return (full.best, full.floorSize, full.encodes, sampleEncodes.values.map(\.count).reduce(0, +))
     }
 
@@ -86,9 +86,8 @@ extension ImagePreparer {
     /// calibrates them (the ratio of the real size to the estimate at that
     /// quality), and the calibrated estimates guide the next try and rule out
     /// the next quality up when it clearly will not fit.
-    private func fullSearch(_ image: PixelImage, chroma: Chroma, start: Int, estimated: [Int: Double]) throws(ImagePrepError)
+    private func fullSearch(_ image: PixelImage, chroma: Chroma, start: Int, estimated: [Int: Double], limit: Int) throws(ImagePrepError)
         -> (best: Encoded?, floorSize: Int, encodes: Int) {
-        let limit = settings.maxBytes
         var sizes: [Int: Int] = [:]
         var best: Encoded? = nil
         var encodes = 0

@@ -13,7 +13,8 @@ struct ImageProblem: Error {
 
 /// The photos a row names: its images cell (file paths inside the images
 /// folder, or http(s) URLs), or without an images column the folder named after
-/// its key. Each reference is resolved and checked once (rows often share
+/// its key. Names are found as `FileLookup` finds them (a Mac's decomposed Korean,
+/// a Windows sheet's letter case). Each reference is resolved and checked once (rows often share
 /// photos, and resolving symlinks costs system calls); safe from several threads.
 final class ImageReferences: @unchecked Sendable {
     let root: URL
@@ -21,7 +22,8 @@ final class ImageReferences: @unchecked Sendable {
     private let hasImagesColumn: Bool
     private let checkFiles: Bool
     private let restore: @Sendable (String) -> String
-    private var resolved: [String: Result<ImageSource, ImageProblem>] = [:]
+    private var resolved: [String: Result<Resolved, ImageProblem>] = [:]
+    private let lookup = FileLookup()
     private let lock = NSLock()
 
     init(root: URL, hasImagesColumn: Bool, checkFiles: Bool, restore: @escaping @Sendable (String) -> String) {
@@ -33,7 +35,7 @@ final class ImageReferences: @unchecked Sendable {
     }
 
     func sources(_ raw: RawRow, key: String?,
-                 issue: (Column?, String?, String, String) -> Void,
+                 issue: (Column?, String?, String, String, RowIssue.Severity) -> Void,
                  needed: (String?, String, String) -> Void) -> [ImageSource] {
         var references: [String]
         if let list = raw.imageList {
@@ -41,13 +43,11 @@ final class ImageReferences: @unchecked Sendable {
         } else if let cell = raw.values[.images] {
             references = ImageSource.references(inCell: cell).map(restore).filter { !$0.isEmpty }
         } else if !hasImagesColumn, let key {
-            // No images column: the folder named after the row's key, files in name order.
-            let folder = root.appendingPathComponent(key, isDirectory: true)
-            guard isInside(folder), let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            guard let files = filesInKeyFolder(key) else {
                 needed(key, "images-folder", "photos: there is no images column, and no folder \(key)/ under \(root.path)")
                 return []
             }
-            references = files.filter { !$0.hasPrefix(".") }.sorted().map { "\(key)/\($0)" }
+            references = files
         } else {
             references = []
         }
@@ -57,23 +57,33 @@ final class ImageReferences: @unchecked Sendable {
         }
         guard ProductRules.imageCount.contains(references.count) else {
             issue(.images, references.joined(separator: ";"), "images-count",
-                  "needs 1 to 5 images, has \(references.count); separate several with ; or |")
+                  "needs 1 to 5 images, has \(references.count); separate several with ; or |", .error)
             return []
         }
         var sources: [ImageSource] = []
         for reference in references {
             switch resolve(reference) {
-            case .success(let source): sources.append(source)
-            case .failure(let problem): issue(.images, reference, problem.rule, problem.message)
+            case .success(let resolved):
+                sources.append(resolved.source)
+                if let note = resolved.note { issue(.images, reference, "image-name-case", note, .warning) }
+            case .failure(let problem): issue(.images, reference, problem.rule, problem.message, .error)
             }
         }
         return sources
     }
 
+    /// No images column: the folder named after the row's key (found as `FileLookup`
+    /// finds names), its files in name order; nil when there is no such folder.
+    private func filesInKeyFolder(_ key: String) -> [String]? {
+        guard case .found(let folder, _) = lookup.locate(key, under: root), isInside(folder),
+              let names = lookup.names(in: folder) else { return nil }
+        return names.filter { !$0.hasPrefix(".") }.map { "\(folder.lastPathComponent)/\($0)" }
+    }
+
     /// One image reference: a URL, or a file inside the images folder that exists and is
-    /// JPEG or PNG by its first 8 bytes (never decoded). Remembered per reference, since
+    /// a photo we read by its first bytes (never decoded). Remembered per reference, since
     /// rows often share photos and resolving symlinks costs system calls.
-    private func resolve(_ reference: String) -> Result<ImageSource, ImageProblem> {
+    private func resolve(_ reference: String) -> Result<Resolved, ImageProblem> {
         lock.lock()
         let known = resolved[reference]
         lock.unlock()
@@ -86,40 +96,52 @@ final class ImageReferences: @unchecked Sendable {
         return result
     }
 
-    private func resolveUncached(_ reference: String) -> Result<ImageSource, ImageProblem> {
+    private func resolveUncached(_ reference: String) -> Result<Resolved, ImageProblem> {
         let lower = reference.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             guard URL(string: reference)?.host != nil else { return .failure(ImageProblem("image-url", "not a valid http(s) URL")) }
-            return .success(.url(reference))
+            return .success(Resolved(source: .url(reference)))
         }
         if lower.contains("://") {
             return .failure(ImageProblem("image-url", "only http and https URLs, or file paths, are allowed"))
         }
-        let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : root.appendingPathComponent(reference)
-        if !reference.hasPrefix("/") && !isInside(url) {
+        let absolute = reference.hasPrefix("/")
+        var url = absolute ? URL(fileURLWithPath: reference) : root.appendingPathComponent(reference)
+        if !absolute && !isInside(url) {
             return .failure(ImageProblem("image-path-escape", "leads outside the images folder \(root.path); put the file inside it"))
         }
-        if checkFiles, let problem = checkFile(url) {
-            return .failure(ImageProblem(problem.rule, problem.message))
+        guard checkFiles else { return .success(Resolved(source: .file(url))) }
+        var note: String? = nil
+        switch lookup.locate(reference, under: root) {
+        case .found(let found, let caseNote):
+            url = found
+            note = caseNote
+        case .missing(let folder):
+            return .failure(ImageProblem("image-missing", "no such file under \(FileLookup.nfc(folder))"))
+        case .ambiguous(let component, let candidates):
+            return .failure(ImageProblem("image-name-ambiguous",
+                                         "\(candidates.count) files match '\(component)' when letter case is ignored: "
+                                         + "\(candidates.joined(separator: ", ")); write the name as it is on disk"))
         }
-        return .success(.file(url))
+        if !absolute && !isInside(url) {
+            return .failure(ImageProblem("image-path-escape", "leads outside the images folder \(root.path); put the file inside it"))
+        }
+        if let problem = checkFile(url) { return .failure(problem) }
+        return .success(Resolved(source: .file(url), note: note))
     }
 
-    /// Exists, readable, JPEG or PNG by its first 8 bytes (never decoded).
-    private func checkFile(_ url: URL) -> (rule: String, message: String)? {
-        var problem: (rule: String, message: String)? = nil
-        if !FileManager.default.fileExists(atPath: url.path) {
-            problem = ("image-missing", "no such file under \(url.deletingLastPathComponent().path)")
-        } else if let handle = try? FileHandle(forReadingFrom: url) {
-            let head = (try? handle.read(upToCount: 8)) ?? Data()
-            try? handle.close()
-            if ImageFormat.sniff(head) == nil {
-                problem = ("image-format", "not a JPEG or PNG file (judged by its content, not its name)")
-            }
-        } else {
-            problem = ("image-unreadable", "the file cannot be read")
+    /// Readable, and a photo we read by its first bytes (never decoded).
+    private func checkFile(_ url: URL) -> ImageProblem? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            return ImageProblem("image-missing", "is a folder, not a photo file")
         }
-        return problem
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            return ImageProblem("image-unreadable", "the file cannot be read")
+        }
+        let head = (try? handle.read(upToCount: PhotoFormat.sniffLength)) ?? Data()
+        try? handle.close()
+        return PhotoFormat.sniff(head) == nil ? ImageProblem("image-format", PhotoFormat.refusal) : nil
     }
 
     /// Whether `url`, with symlinks resolved, is inside the images folder.
@@ -127,4 +149,11 @@ final class ImageReferences: @unchecked Sendable {
         let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
         return resolved == rootResolved || resolved.hasPrefix(rootResolved.hasSuffix("/") ? rootResolved : rootResolved + "/")
     }
+}
+
+/// A reference resolved: where the photo is, and a note when its name was found by
+/// ignoring letter case.
+struct Resolved: Sendable {
+    var source: ImageSource
+    var note: String? = nil
 }

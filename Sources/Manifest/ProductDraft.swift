@@ -1,13 +1,16 @@
 import Foundation
+import Support
 
 /// Where a row's photo comes from.
 public enum ImageSource: Sendable, Equatable, Hashable {
     case file(URL)
     case url(String)
 
+    /// As reports and the change log write it: a path in composed Unicode (NFC), whatever
+    /// form the disk spells it in, so that one photo is one text.
     public var display: String {
         switch self {
-        case .file(let url): url.path
+        case .file(let url): FileLookup.nfc(url.path)
         case .url(let url): url
         }
     }

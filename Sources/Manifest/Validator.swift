@@ -9,7 +9,8 @@ public struct ValidationOptions: Sendable {
     /// Accepted currencies (upper case).
     public var currencies: [String] = ProductRules.sandboxCurrencies
     public var defaultCurrency = "KRW"
-    /// Check that image files exist and are JPEG or PNG by their first bytes (never decoded).
+    /// Check that image files exist and are photos we read (JPEG, PNG, HEIC, WebP) by their
+    /// first bytes (never decoded).
     public var checkImageFiles = true
     /// The text encoding and delimiter, when not detected.
     public var encoding: TextEncoding?
@@ -291,7 +292,8 @@ public final class ManifestValidator: @unchecked Sendable {
         }
 
         // images
-        let images = self.images.sources(raw, key: key, issue: { column, value, rule, message in issue(column, value, rule, message) },
+        let images = self.images.sources(raw, key: key, issue: { column, value, rule, message, severity in
+                                            issue(column, value, rule, message, severity) },
                                     needed: { value, rule, message in needed(.images, value, rule, message) })
         if !images.isEmpty { given.insert(.images) }
 

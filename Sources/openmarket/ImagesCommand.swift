@@ -16,14 +16,15 @@ struct ShrinkCommand: ParsableCommand {
         commandName: "shrink",
         abstract: "Shrink photos under the server's size limit, as import would, and write them to a folder.",
         discussion: """
-            Each file keeps its name (a PNG that must become a JPEG gets .jpg). Files already \
+            Each file keeps its name (a PNG that must become a JPEG gets .jpg, and so does every \
+            HEIC and WebP photo, which the server does not take). JPEG and PNG files already \
             under the limit and upright are copied byte for byte. Runs on all cores.
 
             Example:
               openmarket images shrink photos/*.jpg --out shrunk/
             """)
 
-    @Argument(help: "JPEG or PNG files.")
+    @Argument(help: "JPEG, PNG, HEIC or WebP files.")
     var files: [String]
 
     @Option(name: .long, help: ArgumentHelp("Folder for the results (created if needed).", valueName: "dir"))

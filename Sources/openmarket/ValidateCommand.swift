@@ -11,8 +11,11 @@ struct ValidateCommand: ParsableCommand {
             of objects), JSON Lines or an Excel workbook (.xlsx, .xlsm: the first visible sheet, \
             or --sheet; the header row is found), and prints every problem grouped by row (as \
             Excel numbers rows), then a summary. \
-            Image files are checked to exist and to be JPEG or PNG by their first bytes; they are \
-            never decoded, and a file over the server's limit is fine (import shrinks it).
+            Image files are checked to exist and to be JPEG, PNG, HEIC or WebP by their first \
+            bytes; they are never decoded, and a file over the server's limit is fine (import \
+            shrinks it, and turns HEIC and WebP into JPEG). A name is found whether the disk \
+            spells it composed or decomposed (Korean names from a Mac), and when only letter \
+            case differs from the one file on disk (a warning says so).
 
             Exit codes: 0 every row is valid; 1 some rows have errors; 2 the file cannot be read.
 

@@ -1,0 +1,5 @@
+#ifndef OPENMARKET_CWEBP_SHIM_H
+#define OPENMARKET_CWEBP_SHIM_H
+#include <webp/decode.h>
+#include <webp/demux.h>
+#endif
