@@ -3,6 +3,7 @@ import Foundation
 import ImagePrep
 import Support
 import Testing
+import TestSupport
 
 /// HEIC and WebP files made by real writers: ImageMagick (as a merchant's tools make
 /// them), and libheif's own encoder where ImageMagick cannot say what a phone says
@@ -15,18 +16,7 @@ enum Converted {
         return url
     }
 
-    /// Runs ImageMagick's `convert` with `arguments`; its error output when it fails.
-    static func magick(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw JPEGError("convert \(arguments.joined(separator: " ")): \(text)") }
-    }
+    static func magick(_ arguments: [String]) throws { try ImageMagick.convert(arguments) }
 
     /// `image` as a file in `format` (heic, webp…) written by ImageMagick from a lossless PNG.
     static func byMagick(_ image: PixelImage, as format: String, quality: Int = 92, extra: [String] = []) throws -> [UInt8] {

@@ -289,3 +289,32 @@ public func seed(_ sandbox: TestSandbox, _ vendor: SandboxVendor, count: Int, pr
     }
 }
 
+
+/// ImageMagick's `convert` (from Debian), which writes HEIC and WebP as merchants' tools do.
+public enum ImageMagick {
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs `convert arguments…`; throws with its error output when it fails.
+    public static func convert(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["convert"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        // Not waitUntilExit: on a thread of Swift's cooperative pool it can spin its run
+        // loop at full CPU long after the child is gone.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard exited.wait(timeout: .now() + 120) == .success else {
+            process.terminate()
+            throw Failed(description: "convert \(arguments.joined(separator: " ")): still running after 120 s")
+        }
+        guard process.terminationStatus == 0 else {
+            throw Failed(description: "convert \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(text)")
+        }
+    }
+}
