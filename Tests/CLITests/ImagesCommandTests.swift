@@ -21,13 +21,33 @@ struct ImagesCommandTests {
         #expect(lines.contains { $0.hasPrefix("big.jpg: ") && $0.contains("resized") || $0.hasPrefix("big.jpg: ") && $0.contains("recompressed") })
         #expect(lines.contains { $0.hasPrefix("small.jpg: ") && $0.contains("kept") })
         #expect(lines.contains { $0.hasPrefix("flat.png: ") && $0.contains("(as flat.jpg)") })
-        #expect(lines.contains { $0.hasPrefix("junk.jpg: failed: not a JPEG or PNG") })
+        #expect(lines.contains { $0.hasPrefix("junk.jpg: failed: not a JPEG, PNG, HEIC or WebP photo") })
         #expect(lines.last?.hasPrefix("3 of 4 files") == true)
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(written == ["big.jpg", "flat.jpg", "small.jpg"])
         let shrunk = try Data(contentsOf: out.appendingPathComponent("big.jpg"))
         #expect(shrunk.count <= 40_000)
         #expect(try Data(contentsOf: out.appendingPathComponent("small.jpg")) == Data(contentsOf: URL(fileURLWithPath: small)))
+    }
+
+    @Test("HEIC and WebP photos (a Mac's decomposed Korean name among them) come out as JPEGs named in NFC")
+    func converted() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let source = try files.write(Fixtures.jpeg(width: 900, height: 600, quality: 95), named: "source.jpg")
+        let heic = files.directory.appendingPathComponent("녹차.HEIC".decomposedStringWithCanonicalMapping)
+        let webp = files.directory.appendingPathComponent("web.webp")
+        try ImageMagick.convert([source, "-quality", "90", heic.path])
+        try ImageMagick.convert([source, "-quality", "90", webp.path])
+        let out = files.directory.appendingPathComponent("out")
+        let result = try await CLIProcess.run(["images", "shrink", heic.path, webp.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(Set(written.map { Array($0.utf8) }) == [Array("녹차.jpg".utf8), Array("web.jpg".utf8)], "\(written)")
+        for name in written {
+            let data = try Data(contentsOf: out.appendingPathComponent(name))
+            #expect(data.starts(with: [0xFF, 0xD8, 0xFF]) && data.count <= 307_200)
+        }
     }
 
     @Test("two inputs with the same name are refused before anything is written")
