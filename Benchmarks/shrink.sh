@@ -16,8 +16,11 @@
 #
 # Times: the best of ROUNDS rounds, the tools alternating within each round.
 # Needs: imagemagick libjpeg-turbo-progs butteraugli guetzli (apt-get install -y ...).
-# Writes Benchmarks/results/shrink.md.
+# Writes Benchmarks/results/shrink.md; then the HEIC rows (shrink-heic.sh, 12 MP phone photos
+# against heif-convert + the JPEG path, and ImageMagick) to Benchmarks/results/shrink-heic.md.
+# ONLY=heic runs the HEIC rows alone.
 set -euo pipefail
+if [ "${ONLY:-}" = heic ]; then exec "$(dirname "$0")/shrink-heic.sh"; fi
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-20}
 ROUNDS=${ROUNDS:-2}
@@ -186,3 +189,5 @@ guetzli_rows() {
   echo
   guetzli_rows
 } | tee Benchmarks/results/shrink.md
+
+BIN=$bin Benchmarks/shrink-heic.sh
