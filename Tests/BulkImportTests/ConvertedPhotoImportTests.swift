@@ -29,7 +29,7 @@ final class FileServer {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard let range = text.range(of: "port "), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadUnknown)
         }
         self.port = port
@@ -37,10 +37,12 @@ final class FileServer {
 
     func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
 
-    /// Stops the server and waits (a bounded time) for it to be gone; not with
-    /// waitUntilExit, which can spin on a thread of Swift's cooperative pool.
+    /// Stops the server and waits (a bounded time) for it to be gone. SIGKILL: a child
+    /// started from a test thread inherits its blocked signals, SIGTERM among them (seen:
+    /// servers left running after the suite). Not waitUntilExit, which can spin on a
+    /// thread of Swift's cooperative pool.
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         _ = exited.wait(timeout: .now() + 10)
     }
 }

@@ -310,7 +310,7 @@ public enum ImageMagick {
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard exited.wait(timeout: .now() + 120) == .success else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)  // it inherits a test thread's blocked SIGTERM
             throw Failed(description: "convert \(arguments.joined(separator: " ")): still running after 120 s")
         }
         guard process.terminationStatus == 0 else {
