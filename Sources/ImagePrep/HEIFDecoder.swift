@@ -100,3 +100,12 @@ extension PixelImage {
         return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
     }
 }
+
+/// What the photo decoders on this machine can read, for `doctor`.
+public enum PhotoDecoders {
+    public static var libheifVersion: String { String(cString: heif_get_version()) }
+    /// Whether libheif has an HEVC decoder (HEIC; Debian's libheif1 has libde265).
+    public static var decodesHEIC: Bool { heif_have_decoder_for_format(heif_compression_HEVC) != 0 }
+    /// Whether libheif has an AV1 decoder (AVIF).
+    public static var decodesAVIF: Bool { heif_have_decoder_for_format(heif_compression_AV1) != 0 }
+}

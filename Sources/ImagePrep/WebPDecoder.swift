@@ -51,3 +51,11 @@ public enum WebPDecoder {
         }
     }
 }
+
+extension PhotoDecoders {
+    /// libwebp's decoder version, as major.minor.revision.
+    public static var libwebpVersion: String {
+        let v = WebPGetDecoderVersion()
+        return "\(v >> 16).\((v >> 8) & 0xFF).\(v & 0xFF)"
+    }
+}

@@ -63,6 +63,13 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         if curl.tls != nil && !curl.http2 { say(.warn, "libcurl has no HTTP/2: HTTP/1.1 is used (slower with many workers)") }
 
+        // Photo formats the server does not take, turned into JPEG here.
+        if PhotoDecoders.decodesHEIC {
+            say(.ok, "photos: HEIC (libheif \(PhotoDecoders.libheifVersion)\(PhotoDecoders.decodesAVIF ? ", AVIF too" : "")) and WebP (libwebp \(PhotoDecoders.libwebpVersion)) are turned into JPEG")
+        } else {
+            say(.warn, "photos: libheif \(PhotoDecoders.libheifVersion) has no HEVC decoder: HEIC photos from a phone will fail; install Debian's libheif1 with libde265")
+        }
+
         // The server and the credentials.
         let stateFolder = await checkServer(say)
 

@@ -12,6 +12,7 @@ struct DoctorCommandTests {
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count >= 6 && lines.allSatisfy { $0.hasPrefix("ok") }, "\(result.stdout)")
         #expect(result.stdout.contains("credentials accepted") && result.stdout.contains("answers ("))
+        #expect(result.stdout.contains("ok    photos: HEIC (libheif ") && result.stdout.contains("WebP (libwebp "), "\(result.stdout)")
         #expect(!result.stdout.contains(sandbox.demo.secret) && !result.stdout.contains(sandbox.demo.identifier))
         await sandbox.stop()
     }
