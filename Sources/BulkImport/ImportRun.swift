@@ -276,8 +276,7 @@ public final class ImportRun: @unchecked Sendable {
             try? links?.finishRun(folder: folder.path, counts: result.counts)
         }
         result.seconds = Date().timeIntervalSince(started)
-        let written = ["created", "updated", "replaced", "deleted"].reduce(0) { $0 + (result.counts[$1] ?? 0) }
-        result.productsPerSecond = result.seconds > 0 ? Double(written) / result.seconds : 0
+        result.productsPerSecond = result.seconds > 0 ? Double(result.written) / result.seconds : 0
         return result
     }
 

@@ -86,6 +86,19 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         case wouldUpdate = "would-update"
         case wouldDelete = "would-delete"
         case wouldRestore = "would-restore"
+
+        /// Whether the row changed the shop (what `undo` can take back, and what the
+        /// products-per-second rate counts).
+        public var isWrite: Bool {
+            switch self {
+            case .created, .updated, .replaced, .deleted, .restored: true
+            default: false
+            }
+        }
+
+        /// The order the summary line counts them in: what was done (or would be), then what was not.
+        public static let summaryOrder: [Status] = [.created, .wouldCreate, .updated, .wouldUpdate, .restored, .wouldRestore,
+                                                   .deleted, .wouldDelete, .replaced, .unchanged, .linked, .skipped, .failed]
     }
 
     public var row: Int
@@ -192,5 +205,20 @@ public struct ImportSummary: Sendable, Codable {
         case deletesRefused = "deletes_refused"
     }
 
-    public var failed: Int { counts[RowOutcome.Status.failed.rawValue] ?? 0 }
+    public var failed: Int { count(.failed) }
+
+    /// How many rows ended with `status`.
+    public func count(_ status: RowOutcome.Status) -> Int { counts[status.rawValue] ?? 0 }
+
+    /// Rows that changed the shop.
+    public var written: Int {
+        counts.reduce(0) { $0 + (RowOutcome.Status(rawValue: $1.key)?.isWrite == true ? $1.value : 0) }
+    }
+
+    /// The counts as the summary line says them (`3 created, 1 failed`), in `Status.summaryOrder`.
+    public var countsText: String {
+        let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
+        return counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
 }

@@ -155,6 +155,7 @@ public final class UndoRun: @unchecked Sendable {
         summary.undoes = folder.path
         summary.links = options.links?.path
         summary.seconds = Date().timeIntervalSince(started)
+        summary.productsPerSecond = summary.seconds > 0 ? Double(summary.written) / summary.seconds : 0
         if stopReason == nil {
             recorder?.end(counts: summary.counts)
             if recorder != nil { try? links?.finishRun(folder: options.undoFolder.path, counts: summary.counts) }

@@ -280,6 +280,11 @@ public final class ManifestValidator: @unchecked Sendable {
                 if let value = Int(cleaned.dropFirst()), value >= 0, !cleaned.dropFirst().hasPrefix("+"), !cleaned.dropFirst().hasPrefix("-") {
                     stockDelta = sign == "+" ? value : -value
                     given.insert(.stock)
+                    if sign == "-", value > 0 {
+                        // A change below 0 only means something for a product that exists.
+                        needed(.stock, raw, "stock-change-new",
+                               "a stock count: it starts at 0, and \(raw) would take it below (a row that updates may subtract)")
+                    }
                 } else {
                     issue(.stock, raw, "stock-integer", "must be a whole number (0 or more), or a change such as +5 or -3")
                 }

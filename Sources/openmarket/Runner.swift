@@ -94,11 +94,8 @@ enum Runner {
             }
             return
         }
-        let order = ["created", "would-create", "updated", "would-update", "restored", "would-restore", "deleted", "would-delete",
-                     "replaced", "unchanged", "linked", "skipped", "failed"]
-        let counts = summary.counts.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
-            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        Console.line("\(summary.rows) rows: \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
+        let counts = summary.countsText
+        Console.line("\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
@@ -121,7 +118,7 @@ enum Runner {
             Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
         }
         if reportComplete { Console.line("Report: \(report.appendingPathComponent("report.html").path)") }
-        if !summary.dryRun, summary.counts.keys.contains(where: { ["created", "updated", "deleted", "replaced", "restored"].contains($0) }) {
+        if !summary.dryRun, summary.written > 0 {
             Console.line("To take this run back: openmarket undo \(report.path)")
         }
     }

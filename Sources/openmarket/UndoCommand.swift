@@ -97,7 +97,7 @@ struct UndoCommand: AsyncParsableCommand {
         }
         progress.finish()
         try await Runner.conclude(report, summary, reportURL: reportURL, command: "undo", connection: connection)
-        if summary.failed > 0 || summary.stopped != nil || (summary.counts["skipped"] ?? 0) > 0 { throw ExitCode(1) }
+        if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(1) }
     }
 }
 

@@ -102,7 +102,7 @@ struct ValidateCommand: ParsableCommand {
             let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
             Console.out(Data("\n], \"summary\": \(text)}\n".utf8))
         } else {
-            Console.line("\(url.lastPathComponent): \(summary.rows) rows, \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+            Console.line("\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
                          + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
         }
         if summary.hasErrors { throw ExitCode(1) }
@@ -125,7 +125,7 @@ extension ValidateCommand {
             Console.error("openmarket validate: \(error)")
             throw ExitCode(2)
         }
-        Console.line("\(url.lastPathComponent): \(summary.rows) rows, \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+        Console.line("\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
                      + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
         Console.line("Wrote \(target.path) (rows with errors first)")
         if summary.hasErrors { throw ExitCode(1) }

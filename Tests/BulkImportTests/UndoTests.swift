@@ -48,6 +48,8 @@ struct UndoTests {
 
         let undo = try await shop.undo(edit.folder)
         #expect(undo.summary.counts == ["restored": 2], "\(undo.summary.counts) \(undo.rows)")
+        #expect(undo.summary.written == 2 && undo.summary.productsPerSecond > 0, "a restore is a write, counted in the rate")
+        #expect(undo.summary.countsText == "2 restored")
         #expect(undo.rows.first { $0.key == "K1" }?.changes == "price 1500 → 1001; stock 9 → 1")
         #expect(shop.writes == writes + 2, "one PATCH per product")
         let products = try await shop.products()
@@ -158,6 +160,7 @@ struct UndoTests {
         #expect(shop.writes == writes)
         let undo = try await shop.undo(edit.folder)
         #expect(undo.summary.counts == ["restored": 1, "skipped": 1])
+        #expect(undo.summary.written == 1 && undo.summary.countsText == "1 restored, 1 skipped")
         let skipped = try #require(undo.product(k2))
         #expect(skipped.status == .skipped && skipped.note?.contains("changed since the run (price 1200 → 1250)") == true, "\(skipped)")
         var products = try await shop.products()

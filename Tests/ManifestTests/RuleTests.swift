@@ -89,6 +89,12 @@ struct RuleTests {
         #expect(try check(["stock": "12"]).draft?.stock == 12)
         #expect(try check(["stock": "1,200"]).draft?.stock == 1200)
         #expect(try check(["stock": "-1"]).draft?.stockDelta == -1)
+        // validate and import agree: a change below 0 is fine for a row that updates, and a
+        // warning in validate because a row that creates would fail (its product starts at 0).
+        let minus = try check(["stock": "-3"])
+        #expect(minus.draft?.stockDelta == -3 && minus.draft?.createProblems.map(\.rule) == ["stock-change-new"])
+        #expect(minus.issues.map(\.rule) == ["stock-change-new"] && minus.issues.first?.severity == .warning)
+        #expect(try check(["stock": "+5"]).draft?.createProblems.isEmpty == true)
         #expect(try check(["stock": "+5"]).draft?.stockDelta == 5)
         #expect(try check(["stock": "+5"]).draft?.given.contains(.stock) == true)
         #expect(try check(["stock": "--1"]).rules == ["stock-integer"])
