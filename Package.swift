@@ -173,6 +173,8 @@ let package = Package(
         .testTarget(name: "BulkImportTests", dependencies: [
             "BulkImport", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
+        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),
     ],

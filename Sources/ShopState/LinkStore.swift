@@ -61,30 +61,28 @@ public struct ProductLink: Sendable, Equatable {
     }
 }
 
-extension ProductLink: FetchableRecord, PersistableRecord {
+/// A row of the `link` table, mapped by GRDB's Codable support: `pushed` and `photos` are
+/// JSON text, `updated_at` seconds since 1970 (as the first stores wrote them). A row that
+/// does not decode is an error (`LinkStore` names its key), never "never pushed": that
+/// would change what a sync decides.
+extension ProductLink: Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "link"
 
-    public init(row: Row) throws {
-        key = row["key"]
-        byName = row["by_name"]
-        productID = row["product_id"]
-        state = State(rawValue: row["state"]) ?? .pending
-        let decoder = JSONDecoder()
-        pushed = (row["pushed"] as String?).flatMap { try? decoder.decode(PushedProduct.self, from: Data($0.utf8)) }
-        photos = (row["photos"] as String?).flatMap { try? decoder.decode([String].self, from: Data($0.utf8)) }
-        updatedAt = Date(timeIntervalSince1970: row["updated_at"])
+    enum CodingKeys: String, CodingKey {
+        case key
+        case byName = "by_name"
+        case productID = "product_id"
+        case state, pushed, photos
+        case updatedAt = "updated_at"
     }
 
-    public func encode(to container: inout PersistenceContainer) throws {
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+
+    public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        container["key"] = key
-        container["by_name"] = byName
-        container["product_id"] = productID
-        container["state"] = state.rawValue
-        container["pushed"] = try pushed.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        container["photos"] = try photos.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        container["updated_at"] = updatedAt.timeIntervalSince1970
+        return encoder
     }
 }
 
@@ -149,27 +147,40 @@ public final class LinkStore: @unchecked Sendable {
     }
 
     public func link(_ key: String) throws(Failure) -> ProductLink? {
-        try read { db in try ProductLink.fetchOne(db, key: key) }
+        try links(where: "key = ?", [key]).first
     }
 
     /// Every link, by key.
     public func all() throws(Failure) -> [String: ProductLink] {
-        try read { db in
-            var links: [String: ProductLink] = [:]
-            for link in try ProductLink.fetchAll(db) { links[link.key] = link }
-            return links
-        }
+        var links: [String: ProductLink] = [:]
+        for link in try self.links() { links[link.key] = link }
+        return links
     }
 
     /// Merchant keys (not names) by product id, for `export`'s key column.
     public func keysByProductID() throws(Failure) -> [Int: String] {
-        try read { db in
-            var keys: [Int: String] = [:]
-            for link in try ProductLink.filter(sql: "by_name = 0 AND state = 'linked'").fetchAll(db) {
-                if let id = link.productID { keys[id] = link.key }
-            }
-            return keys
+        var keys: [Int: String] = [:]
+        for link in try links(where: "by_name = 0 AND state = 'linked'") {
+            if let id = link.productID { keys[id] = link.key }
         }
+        return keys
+    }
+
+    /// The links whose rows match `condition`, each decoded on its own so that a damaged
+    /// one is named by its key.
+    private func links(where condition: String = "1", _ arguments: StatementArguments = []) throws(Failure) -> [ProductLink] {
+        let decoded: [Result<ProductLink, Failure>] = try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM link WHERE \(condition)", arguments: arguments).map { row in
+                do { return .success(try ProductLink(row: row)) } catch {
+                    let key: String = (try? row.decode(String.self, forColumn: "key")) ?? "?"
+                    return .failure(Failure(description: "the link store \(url.path) has a damaged entry for key '\(key)': "
+                        + "\(Self.reason(error)); nothing was sent. Restore the file from a backup, or delete that row "
+                        + "(sqlite3 FILE \"DELETE FROM link WHERE key = '…'\"): the next run then looks the product up "
+                        + "in the shop by its name"))
+                }
+            }
+        }
+        return try decoded.map { (result: Result<ProductLink, Failure>) throws(Failure) -> ProductLink in try result.get() }
     }
 
     /// Writes the link (replacing the key's earlier one, and any other key's link

@@ -104,18 +104,4 @@ struct PhotoNameTests {
         #expect(result.issues.map(\.rule) == ["image-format"])
         #expect(result.issues.first?.message.contains("HEIC") == true)
     }
-
-    @Test("FileLookup: the exact name first, listings read once, a missing folder named")
-    func lookup() throws {
-        let space = try Workspace()
-        defer { space.cleanup() }
-        try copyPhoto(space, to: "x/\(Self.decomposed)")
-        let lookup = FileLookup()
-        guard case .found(let url, nil) = lookup.locate("x/\(Self.composed)", under: space.directory) else {
-            Issue.record("not found"); return
-        }
-        #expect(Array(url.lastPathComponent.utf8) == Array(Self.decomposed.utf8))
-        #expect(lookup.locate("y/a.jpg", under: space.directory) == .missing(folder: space.directory.path))
-        #expect(FileLookup.nfc(Self.decomposed).utf8.elementsEqual(Self.composed.utf8))
-    }
 }
