@@ -59,15 +59,24 @@ let package = Package(
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
-        // Wire models, rules of the contract, and the libcurl transport.
+        // The contract (../shared/openmarket-api.md) as types: wire models, the product rules,
+        // the body keys, prices and timestamps. No transport: the sandbox and the manifest
+        // rules share it without linking libcurl.
+        .target(name: "OpenMarketContract", dependencies: ["Support"]),
+        // The libcurl client: transport, retries, errors, credentials (re-exports the contract).
         .target(
             name: "OpenMarketAPI",
             dependencies: [
                 "CCurl",
+                "OpenMarketContract",
                 "Support",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
+        ),
+        // The user's config file (~/.config/openmarket/config.toml): servers, credentials, profiles.
+        .target(
+            name: "UserConfig",
+            dependencies: ["OpenMarketAPI", "Support", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
         // image formats by content, parallel work in order, bounded queues.
@@ -77,7 +86,7 @@ let package = Package(
         .target(
             name: "Manifest",
             dependencies: [
-                "OpenMarketAPI", "Support", "CXLSXWriter",
+                "OpenMarketContract", "Support", "CXLSXWriter",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -103,7 +112,7 @@ let package = Package(
         .target(
             name: "CatalogExport",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                "Manifest", "OpenMarketAPI", "Support",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -118,7 +127,7 @@ let package = Package(
         .target(
             name: "Sandbox",
             dependencies: [
-                "OpenMarketAPI",
+                "OpenMarketContract",
                 "ImagePrep",
                 "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -137,6 +146,7 @@ let package = Package(
             dependencies: [
                 "Sandbox",
                 "OpenMarketAPI",
+                "UserConfig",
                 "ImagePrep",
                 "Manifest",
                 "BulkImport",
@@ -176,7 +186,7 @@ let package = Package(
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         // Runs the built `openmarket` binary as a user would.
-        .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox"]),
+        .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

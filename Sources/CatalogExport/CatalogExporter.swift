@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import ImagePrep
 import Manifest
 import OpenMarketAPI
 import Support

@@ -1,5 +1,5 @@
 import Foundation
-import ImagePrep
+import Support
 import Manifest
 
 /// What `export` writes for each product's photos.
@@ -50,7 +50,7 @@ public struct ExportOptions: Sendable {
     /// Start over even when `directory` holds an earlier export.
     public var overwrite = false
     /// Largest image file downloaded.
-    public var maxImageBytes = ImagePrepSettings.maxDownloadBytes
+    public var maxImageBytes = ServerLimits.maxDownloadBytes
     /// Full passes over the pages at most (the first one included).
     public var maxPasses = 4
     /// Merchant keys by product id (from the account's link store): the `key` column.

@@ -24,7 +24,7 @@ public struct ImagePrepSettings: Sendable, Equatable, Hashable {
     public var pixelBudget = 100_000_000
 
     /// The largest photo downloaded from a URL (import, migrate, export): 25 MB.
-    public static let maxDownloadBytes = 25 * 1024 * 1024
+    public static let maxDownloadBytes = ServerLimits.maxDownloadBytes
 
     public init() {}
 

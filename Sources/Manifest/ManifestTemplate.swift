@@ -1,6 +1,6 @@
 import CSV
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 
 /// The starting manifest merchants copy: the columns in the order a sheet shows them and
 /// one example row. `templates/products.csv` and `templates/products.xlsx` are made from

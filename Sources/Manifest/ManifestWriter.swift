@@ -1,6 +1,6 @@
 import CSV
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 import Support
 
 /// One product as a manifest row is written: what `export` writes and

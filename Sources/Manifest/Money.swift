@@ -138,14 +138,16 @@ public enum Money {
     }
 
     /// The rules of a parsed amount in a currency; `decimals` is how many were written.
-    public static func check(_ amount: Decimal, decimals: Int? = nil, currency: String) -> Problem? {
-        if amount < 0 { return Problem(rule: "price-negative", message: "must be 0 or more") }
+    /// Whether `amount` is a valid amount of `currency`; the rule is named after `field`
+    /// (`price-fraction`, `discount-fraction`).
+    public static func check(_ amount: Decimal, decimals: Int? = nil, currency: String, field: String = "price") -> Problem? {
+        if amount < 0 { return Problem(rule: "\(field)-negative", message: "must be 0 or more") }
         let digits = decimals ?? fractionDigits(of: amount)
         if (currency == "KRW" || currency == "JPY") && digits > 0 {
-            return Problem(rule: "price-fraction", message: "\(currency) has no fractional part; write a whole number")
+            return Problem(rule: "\(field)-fraction", message: "\(currency) has no fractional part; write a whole number")
         }
         if currency == "USD" && digits > 2 {
-            return Problem(rule: "price-fraction", message: "USD has at most two decimals (cents)")
+            return Problem(rule: "\(field)-fraction", message: "USD has at most two decimals (cents)")
         }
         return nil
     }

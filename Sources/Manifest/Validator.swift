@@ -1,5 +1,5 @@
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 import Support
 
 public struct ValidationOptions: Sendable {
@@ -153,165 +153,28 @@ public final class ManifestValidator: @unchecked Sendable {
     /// needs (name, price, photos) is kept in `createProblems`, an error only for a row
     /// that creates (and a warning for `validate`, which does not know the shop).
     func check(_ raw: RawRow) -> RowCheck {
-        var issues: [RowIssue] = raw.notes
-        var createProblems: [RowIssue] = []
-        var given = Set<Column>(minimumCapacity: Column.allCases.count)
-        func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
-            issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
-                                   severity: severity, rule: rule, message: message))
-        }
-        func needed(_ column: Column, _ value: String?, _ rule: String, _ message: String) {
-            createProblems.append(RowIssue(file: file, row: raw.number, column: column.rawValue, value: value, severity: .error,
-                                           rule: rule, message: "a new product needs \(message)"))
-        }
-        func text(_ column: Column) -> String? {
-            guard let value = raw.values[column] else { return nil }
-            let trimmed = Self.trimmed(value)
-            return trimmed.isEmpty ? nil : restore(trimmed)
-        }
-
-        // key and id (a key used twice: see acrossRows)
-        let key = text(.key)
-        var id: Int? = nil
-        if let raw = text(.id) {
-            if let value = Int(raw), value > 0 { id = value } else {
-                issue(.id, raw, "id-format", "must be a product id (a whole number above 0), or empty for a new product")
-            }
-        }
-
-        // name and description, counted as a person counts characters (grapheme clusters)
-        let name = text(.name) ?? ""
-        let nameLength = Self.characterCount(name)
-        var comparedName: String? = nil
-        let nameIssueIndex = issues.count
-        if name.isEmpty {
-            if key == nil && id == nil && text(.id) == nil {
-                issue(.name, nil, "row-identity", "the row has no key, id or name: nothing says which product it is")
-            } else {
-                needed(.name, nil, "name-length",
-                       "a name (\(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters)")
-            }
-        } else if !ProductRules.nameLength.contains(nameLength) {
-            issue(.name, name, "name-length",
-                  "must be \(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters, has \(nameLength)")
-        } else {
-            comparedName = name
-            given.insert(.name)
-        }
-        var description = raw.values[.description].map { restore(Self.trimmed($0)) } ?? ""
-        if description == Self.clearMarker {
-            description = ""
-            given.insert(.description)
-        } else if !description.isEmpty {
-            given.insert(.description)
-        }
-        let descriptionLength = Self.characterCount(description)
-        if descriptionLength > ProductRules.descriptionMaxLength {
-            issue(.description, description, "description-length",
-                  "must be at most \(ProductRules.descriptionMaxLength) characters, has \(descriptionLength)")
-        }
-
-        // currency: from the column, else from a symbol in the price, else the default (for a new product)
-        var currency: String? = nil
-        if let raw = text(.currency) {
-            if let code = Money.currencyCode(raw), options.currencies.contains(code) {
-                currency = code
-                given.insert(.currency)
-            } else {
-                issue(.currency, raw, "currency-unknown", "must be one of \(options.currencies.joined(separator: ", "))")
-            }
-        }
-
-        // price
-        var price: Decimal? = nil
-        var priceDecimals = 0
-        if let raw = text(.price) {
-            switch Money.parse(raw) {
-            case .failure(let problem):
-                issue(.price, raw, "price-format", problem.message)
-            case .success(let parsed):
-                if let symbolCurrency = parsed.currency {
-                    if let currency, currency != symbolCurrency {
-                        issue(.price, raw, "price-currency", "the price is written in \(symbolCurrency) but the currency column says \(currency)")
-                    } else if currency == nil, text(.currency) == nil {
-                        currency = symbolCurrency
-                        given.insert(.currency)
-                    }
-                }
-                price = parsed.amount
-                priceDecimals = parsed.decimals
-                given.insert(.price)
-            }
-        } else {
-            needed(.price, nil, "price-missing", "a price (0 or more)")
-        }
-        let finalCurrency = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
-        if let amount = price, let code = finalCurrency, !issues.contains(where: { $0.column == Column.price.rawValue }) {
-            if let problem = Money.check(amount, decimals: priceDecimals, currency: code) {
-                issue(.price, raw.values[.price], problem.rule, problem.message)
-            }
-        }
-
-        // discounted_price
-        var discount: Decimal = 0
-        if let raw = text(.discountedPrice) {
-            switch Money.parse(raw) {
-            case .failure(let problem): issue(.discountedPrice, raw, "discount-format", problem.message)
-            case .success(let parsed):
-                discount = parsed.amount
-                given.insert(.discountedPrice)
-                if let code = finalCurrency, let problem = Money.check(discount, decimals: parsed.decimals, currency: code) {
-                    issue(.discountedPrice, raw, problem.rule.replacingOccurrences(of: "price", with: "discount"), problem.message)
-                } else if let amount = price, amount >= 0, discount > amount {
-                    issue(.discountedPrice, raw, "discount-over-price", "must not be more than the price (\(amount))")
-                }
-            }
-        }
-
-        // stock: a count, or a change to the live count (+5, -3); 0 is a count, never "blank"
-        var stock = 0
-        var stockDelta: Int? = nil
-        if let raw = text(.stock) {
-            let cleaned = raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? raw
-                : raw.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
-                    .trimmingCharacters(in: .whitespaces)
-            let sign = cleaned.first
-            if sign == "+" || sign == "-" {
-                if let value = Int(cleaned.dropFirst()), value >= 0, !cleaned.dropFirst().hasPrefix("+"), !cleaned.dropFirst().hasPrefix("-") {
-                    stockDelta = sign == "+" ? value : -value
-                    given.insert(.stock)
-                    if sign == "-", value > 0 {
-                        // A change below 0 only means something for a product that exists.
-                        needed(.stock, raw, "stock-change-new",
-                               "a stock count: it starts at 0, and \(raw) would take it below (a row that updates may subtract)")
-                    }
-                } else {
-                    issue(.stock, raw, "stock-integer", "must be a whole number (0 or more), or a change such as +5 or -3")
-                }
-            } else if let value = Int(cleaned), value >= 0 {
-                stock = value
-                given.insert(.stock)
-            } else {
-                issue(.stock, raw, "stock-integer", "must be a whole number (0 or more), or a change such as +5 or -3")
-            }
-        }
-
-        // images
+        var rules = RowRules(raw: raw, file: file, options: options, restore: restore)
+        let (key, id) = rules.identity()
+        let nameIssueIndex = rules.issues.count
+        let (name, comparedName) = rules.name(key: key, id: id)
+        let description = rules.description()
+        let (currency, price, discount) = rules.money()
+        let (stock, stockDelta) = rules.stock()
         let images = self.images.sources(raw, key: key, issue: { column, value, rule, message, severity in
-                                            issue(column, value, rule, message, severity) },
-                                    needed: { value, rule, message in needed(.images, value, rule, message) })
-        if !images.isEmpty { given.insert(.images) }
+                                             rules.issue(column, value, rule, message, severity) },
+                                         needed: { value, rule, message in rules.needed(.images, value, rule, message) })
+        if !images.isEmpty { rules.given.insert(.images) }
 
-        let hasError = issues.contains { $0.severity == .error }
+        let hasError = rules.issues.contains { $0.severity == .error }
         // validate shows what a new product would lack, as warnings after the errors.
-        let shown = issues + createProblems.map { var warning = $0; warning.severity = .warning; return warning }
+        let shown = rules.issues + rules.createProblems.map { var warning = $0; warning.severity = .warning; return warning }
         var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
-        guard !hasError, let code = finalCurrency else { return result }
+        guard !hasError, let code = currency else { return result }
         var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: price ?? 0,
                                  currency: code, discountedPrice: discount, stock: stock, images: images)
-        draft.given = given
+        draft.given = rules.given
         draft.stockDelta = stockDelta
-        draft.createProblems = createProblems
+        draft.createProblems = rules.createProblems
         result.draft = draft
         return result
     }

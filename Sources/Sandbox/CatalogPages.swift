@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Mustache
 import NIOCore
-import OpenMarketAPI
+import OpenMarketContract
 
 /// The sandbox's read-only catalog pages, server-rendered from the same store
 /// as the API: `/` (newest first, list or grid, search, endless scrolling with

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import OpenMarketAPI
+import OpenMarketContract
 import Synchronization
 
 /// Turns every error into the contract's JSON error body `{code, message}`.

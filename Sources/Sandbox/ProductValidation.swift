@@ -1,5 +1,5 @@
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 
 /// The contract's rules for the fields of register and edit bodies. Every
 /// message names the field, the rule and the value received.

@@ -1,5 +1,5 @@
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 
 /// Faults the sandbox injects on purpose, for tests and rehearsals. All off by default.
 /// They apply to every request except `GET /healthChecker`, so that a script can

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import OpenMarketAPI
+import OpenMarketContract
 
 /// The API of the contract, one small handler per endpoint.
 struct SandboxRoutes: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import OpenMarketAPI
+import OpenMarketContract
 import ServiceLifecycle
 
 /// The local Open Market server, usable in-process: start it (port 0 picks a

@@ -16,4 +16,6 @@ public enum ByteCount {
 /// speak the API (image preparation) and the ones that do (`ProductRules`).
 public enum ServerLimits {
     public static let maxImageBytes = 307_200
+    /// The largest photo downloaded from a URL (import, migrate, export, undo): 25 MB.
+    public static let maxDownloadBytes = 25 * 1024 * 1024
 }

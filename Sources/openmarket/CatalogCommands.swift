@@ -2,6 +2,7 @@ import ArgumentParser
 import CSV
 import Foundation
 import OpenMarketAPI
+import Support
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImagePrep
 import OpenMarketAPI
+import UserConfig
 import ShopState
 import Support
 

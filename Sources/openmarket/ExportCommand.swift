@@ -104,7 +104,7 @@ struct ExportCommand: AsyncParsableCommand {
     var overwrite = false
 
     @Option(name: .customLong("max-image-bytes"), help: "Largest photo downloaded, in bytes; a larger one fails its product.")
-    var maxImageBytes = ImagePrepSettings.maxDownloadBytes
+    var maxImageBytes = ServerLimits.maxDownloadBytes
 
     @Flag(name: .long, help: "No progress line; one line per 10 %.")
     var quiet = false

@@ -5,6 +5,7 @@ import Foundation
 import ImagePrep
 import Migration
 import OpenMarketAPI
+import UserConfig
 import ShopState
 import Support
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OpenMarketAPI
+import UserConfig
 import Sandbox
 import Support
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenMarketAPI
+import Support
 import Sandbox
 import Testing
 import TestSupport

@@ -1,28 +1,3 @@
-import Foundation
-
-/// Prices as people read them: `₩1,800,000`, `$12.50`, `¥500`.
-public enum PriceFormat {
-    public static func format(_ amount: Double, currency: String) -> String {
-        let code = currency.uppercased()
-        let digits = code == "USD" ? 2 : 0
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.numberStyle = .decimal
-        formatter.usesGroupingSeparator = true
-        formatter.groupingSeparator = ","
-        formatter.groupingSize = 3
-        formatter.minimumFractionDigits = digits
-        formatter.maximumFractionDigits = digits == 0 ? 2 : digits
-        let number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
-        switch code {
-        case "KRW": return "₩" + number
-        case "USD": return "$" + number
-        case "JPY": return "¥" + number
-        default: return number + " " + code
-        }
-    }
-}
-
 /// Column width of text in a terminal: East Asian wide characters (Hangul,
 /// CJK, full-width forms) and emoji take two cells.
 public enum TerminalWidth {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketAPI
 import Support
 import TOMLKit
 

@@ -1,0 +1,183 @@
+import Foundation
+import OpenMarketContract
+
+/// The rules of one row on its own, a section per column; what they find is gathered
+/// here (`issues`, `createProblems`, the columns `given`). Made and used by one
+/// `ManifestValidator.check` call; rows are checked on several threads, each its own.
+struct RowRules {
+    let raw: RawRow
+    let file: String
+    let options: ValidationOptions
+    let restore: (String) -> String
+    var issues: [RowIssue]
+    /// What a new product lacks: an error only for a row that creates.
+    var createProblems: [RowIssue] = []
+    var given = Set<Column>(minimumCapacity: Column.allCases.count)
+
+    init(raw: RawRow, file: String, options: ValidationOptions, restore: @escaping (String) -> String) {
+        self.raw = raw
+        self.file = file
+        self.options = options
+        self.restore = restore
+        issues = raw.notes
+    }
+
+    mutating func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
+        issues.append(RowIssue(file: file, row: raw.number, column: column?.rawValue, value: value,
+                               severity: severity, rule: rule, message: message))
+    }
+
+    mutating func needed(_ column: Column, _ value: String?, _ rule: String, _ message: String) {
+        createProblems.append(RowIssue(file: file, row: raw.number, column: column.rawValue, value: value, severity: .error,
+                                       rule: rule, message: "a new product needs \(message)"))
+    }
+
+    /// The cell, trimmed, formula neutralisation undone; nil when blank.
+    func text(_ column: Column) -> String? {
+        guard let value = raw.values[column] else { return nil }
+        let trimmed = ManifestValidator.trimmed(value)
+        return trimmed.isEmpty ? nil : restore(trimmed)
+    }
+
+    /// key and id (a key used twice: see `ManifestValidator.acrossRows`).
+    mutating func identity() -> (key: String?, id: Int?) {
+        var id: Int? = nil
+        if let cell = text(.id) {
+            if let value = Int(cell), value > 0 { id = value } else {
+                issue(.id, cell, "id-format", "must be a product id (a whole number above 0), or empty for a new product")
+            }
+        }
+        return (text(.key), id)
+    }
+
+    /// The name, counted as a person counts characters (grapheme clusters); `compared` is
+    /// the name when its length is right (only then is it compared with other rows').
+    mutating func name(key: String?, id: Int?) -> (name: String, compared: String?) {
+        let name = text(.name) ?? ""
+        let length = ManifestValidator.characterCount(name)
+        let bounds = "\(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters"
+        if name.isEmpty {
+            if key == nil && id == nil && text(.id) == nil {
+                issue(.name, nil, "row-identity", "the row has no key, id or name: nothing says which product it is")
+            } else {
+                needed(.name, nil, "name-length", "a name (\(bounds))")
+            }
+            return (name, nil)
+        }
+        guard ProductRules.nameLength.contains(length) else {
+            issue(.name, name, "name-length", "must be \(bounds), has \(length)")
+            return (name, nil)
+        }
+        given.insert(.name)
+        return (name, name)
+    }
+
+    /// The description; `[clear]` empties the live one, a blank cell keeps it.
+    mutating func description() -> String {
+        var description = raw.values[.description].map { restore(ManifestValidator.trimmed($0)) } ?? ""
+        if description == ManifestValidator.clearMarker {
+            description = ""
+            given.insert(.description)
+        } else if !description.isEmpty {
+            given.insert(.description)
+        }
+        let length = ManifestValidator.characterCount(description)
+        if length > ProductRules.descriptionMaxLength {
+            issue(.description, description, "description-length",
+                  "must be at most \(ProductRules.descriptionMaxLength) characters, has \(length)")
+        }
+        return description
+    }
+
+    /// Currency, price and discounted price. The currency comes from its column, else from a
+    /// symbol in the price, else the default (for a new product); nil when it is wrong.
+    mutating func money() -> (currency: String?, price: Decimal?, discount: Decimal) {
+        var currency = currencyCell()
+        var price: Decimal? = nil
+        var decimals = 0
+        if let cell = text(.price) {
+            switch Money.parse(cell) {
+            case .failure(let problem):
+                issue(.price, cell, "price-format", problem.message)
+            case .success(let parsed):
+                if let symbol = parsed.currency {
+                    if let currency, currency != symbol {
+                        issue(.price, cell, "price-currency", "the price is written in \(symbol) but the currency column says \(currency)")
+                    } else if currency == nil, text(.currency) == nil {
+                        currency = symbol
+                        given.insert(.currency)
+                    }
+                }
+                price = parsed.amount
+                decimals = parsed.decimals
+                given.insert(.price)
+            }
+        } else {
+            needed(.price, nil, "price-missing", "a price (0 or more)")
+        }
+        let final = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
+        if let amount = price, let code = final, !issues.contains(where: { $0.column == Column.price.rawValue }),
+           let problem = Money.check(amount, decimals: decimals, currency: code) {
+            issue(.price, raw.values[.price], problem.rule, problem.message)
+        }
+        return (final, price, discount(price: price, currency: final))
+    }
+
+    private mutating func currencyCell() -> String? {
+        guard let cell = text(.currency) else { return nil }
+        guard let code = Money.currencyCode(cell), options.currencies.contains(code) else {
+            issue(.currency, cell, "currency-unknown", "must be one of \(options.currencies.joined(separator: ", "))")
+            return nil
+        }
+        given.insert(.currency)
+        return code
+    }
+
+    /// The discounted price: 0 when blank, at most the price, in the currency's decimals.
+    private mutating func discount(price: Decimal?, currency: String?) -> Decimal {
+        guard let cell = text(.discountedPrice) else { return 0 }
+        switch Money.parse(cell) {
+        case .failure(let problem):
+            issue(.discountedPrice, cell, "discount-format", problem.message)
+            return 0
+        case .success(let parsed):
+            given.insert(.discountedPrice)
+            if let code = currency, let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: code, field: "discount") {
+                issue(.discountedPrice, cell, problem.rule, problem.message)
+            } else if let amount = price, amount >= 0, parsed.amount > amount {
+                issue(.discountedPrice, cell, "discount-over-price", "must not be more than the price (\(amount))")
+            }
+            return parsed.amount
+        }
+    }
+
+    /// A count, or a change to the live count (+5, -3); 0 is a count, never "blank".
+    mutating func stock() -> (count: Int, change: Int?) {
+        guard let cell = text(.stock) else { return (0, nil) }
+        let refusal = "must be a whole number (0 or more), or a change such as +5 or -3"
+        let cleaned = cell.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? cell
+            : cell.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
+                .trimmingCharacters(in: .whitespaces)
+        let sign = cleaned.first
+        guard sign == "+" || sign == "-" else {
+            guard let value = Int(cleaned), value >= 0 else {
+                issue(.stock, cell, "stock-integer", refusal)
+                return (0, nil)
+            }
+            given.insert(.stock)
+            return (value, nil)
+        }
+        let digits = cleaned.dropFirst()
+        guard let value = Int(digits), value >= 0, !digits.hasPrefix("+"), !digits.hasPrefix("-") else {
+            issue(.stock, cell, "stock-integer", refusal)
+            return (0, nil)
+        }
+        given.insert(.stock)
+        if sign == "-", value > 0 {
+            // A change below 0 only means something for a product that exists.
+            needed(.stock, cell, "stock-change-new",
+                   "a stock count: it starts at 0, and \(cell) would take it below (a row that updates may subtract)")
+        }
+        return (0, sign == "+" ? value : -value)
+    }
+}
