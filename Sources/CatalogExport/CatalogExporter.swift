@@ -91,6 +91,42 @@ public final class CatalogExporter: @unchecked Sendable {
     /// Runs the export. Blocking: call from a thread of its own.
     public func run() throws -> ExportSummary {
         let started = Date()
+        let (state, recovered) = try openState()
+        var summary = ExportSummary(server: client.configuration.server.absoluteString, manifest: manifestURL.path)
+        // 1. The list of products.
+        guard let listed = try list(state: state, recovered: recovered, into: &summary) else {
+            summary.stopped = stopped
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
+        }
+        // 2. Products, in id order; an interrupted run's are written first, from the state file.
+        let writer = try ManifestWriter(url: manifestURL, format: options.format)
+        let checksums = try ChecksumWriter(url: checksumsURL)
+        try writeProducts(listed.ids, state: state, recovered: recovered, writer: writer, checksums: checksums, into: &summary)
+        summary.seconds = Date().timeIntervalSince(started)
+        // 3. Published under the manifest's name only when complete.
+        if let reason = stopped {
+            // Not complete: no file under the manifest's name; the state file keeps the rest.
+            summary.stopped = reason
+            writer.abandon()
+            checksums.abandon()
+            state.record(.init(t: .failed, error: "stopped"), sync: true)
+            return summary
+        }
+        try writer.finish()
+        try checksums.finish()
+        if summary.failed.isEmpty {
+            state.remove()
+        } else {
+            // Kept, so that --resume tries the failed products again.
+            state.record(.init(t: .failed, error: "\(summary.failed.count) products failed"), sync: true)
+        }
+        return summary
+    }
+
+    /// The export's state file: an interrupted export's recovered (with --resume), or a new
+    /// one; refuses a folder that holds an export unless told what to do with it.
+    private func openState() throws -> (ExportState, ExportState.Recovered?) {
         let directory = options.directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stateURL = directory.appendingPathComponent(ExportState.fileName)
@@ -121,10 +157,12 @@ public final class CatalogExporter: @unchecked Sendable {
         }
         let state = try ExportState(directory: directory, fresh: recovered == nil)
         if recovered == nil { state.record(.init(t: .begin, fingerprint: fingerprint), sync: true) }
+        return (state, recovered)
+    }
 
-        var summary = ExportSummary(server: client.configuration.server.absoluteString, manifest: manifestURL.path)
-
-        // 1. The list of products.
+    /// The catalog's product ids (with what the scan saw), or nil when the export was stopped.
+    private func list(state: ExportState, recovered: ExportState.Recovered?, into summary: inout ExportSummary) throws
+        -> CatalogScan.Result? {
         let scan = CatalogScan(client: client, filter: options.filter, perPage: options.perPage, maxPasses: options.maxPasses)
         scan.isStopped = { [self] in stopped != nil }
         let progress = onProgress
@@ -133,9 +171,7 @@ public final class CatalogExporter: @unchecked Sendable {
         do {
             listed = try scan.run(state: state, recovered: recovered)
         } catch is CancellationError {
-            summary.stopped = stopped
-            summary.seconds = Date().timeIntervalSince(started)
-            return summary
+            return nil
         }
         summary.listed = listed.ids.count
         summary.passes = listed.passes
@@ -143,12 +179,14 @@ public final class CatalogExporter: @unchecked Sendable {
         summary.totalCount = listed.totalCount
         summary.seen = listed.seen
         summary.warnings = listed.warnings
+        return listed
+    }
 
-        // 2. Products, in id order; an interrupted run's are written first, from the state file.
-        let writer = try ManifestWriter(url: manifestURL, format: options.format)
-        let checksums = try ChecksumWriter(url: checksumsURL)
+    /// Every listed product's detail and photos on `jobs` workers, written in id order.
+    private func writeProducts(_ ids: [Int], state: ExportState, recovered: ExportState.Recovered?, writer: ManifestWriter,
+                               checksums: ChecksumWriter, into summary: inout ExportSummary) throws {
         if recovered != nil {
-            try ExportState.forEachProduct(directory: directory) { entry, images in
+            try ExportState.forEachProduct(directory: options.directory) { entry, images in
                 try writer.write(entry)
                 for image in images { try checksums.add(image) }
                 summary.exported += 1
@@ -156,10 +194,12 @@ public final class CatalogExporter: @unchecked Sendable {
         }
         let skip = (recovered?.done ?? []).union(recovered?.gone ?? [])
         summary.deleted = recovered?.gone.count ?? 0
-        let pending = listed.ids.filter { !skip.contains($0) }
+        let pending = ids.filter { !skip.contains($0) }
         let reusable = recovered?.images ?? [:]
         let total = summary.exported + pending.count
+        let progress = onProgress
         progress?("products", summary.exported, total)
+        var counted = summary
         try OrderedWork.run(
             count: pending.count, jobs: options.jobs, window: options.jobs * 8,
             isStopped: { [self] in stopped != nil },
@@ -171,40 +211,22 @@ public final class CatalogExporter: @unchecked Sendable {
                     try writer.write(entry)
                     for image in images { try checksums.add(image) }
                     state.record(.init(t: .product, id: id, entry: entry, images: images))
-                    summary.exported += 1
-                    summary.imagesDownloaded += downloaded
-                    summary.imagesReused += reused
-                    summary.imageBytes += images.reduce(0) { $0 + $1.bytes }
+                    counted.exported += 1
+                    counted.imagesDownloaded += downloaded
+                    counted.imagesReused += reused
+                    counted.imageBytes += images.reduce(0) { $0 + $1.bytes }
                 case .gone:
                     state.record(.init(t: .gone, id: id))
-                    summary.deleted += 1
+                    counted.deleted += 1
                 case .failed(let message):
                     state.record(.init(t: .failed, id: id, error: message))
-                    summary.failed.append(.init(id: id, error: message))
+                    counted.failed.append(.init(id: id, error: message))
                 }
-                progress?("products", summary.exported + summary.deleted + summary.failed.count, total)
+                progress?("products", counted.exported + counted.deleted + counted.failed.count, total)
                 // A state that cannot be written (a full disk) could not resume the export: stop now.
                 if let failure = state.failed { throw ExportError("\(failure); free some space and run again with --resume") }
             })
-
-        summary.seconds = Date().timeIntervalSince(started)
-        if let reason = stopped {
-            // Not complete: no file under the manifest's name; the state file keeps the rest.
-            summary.stopped = reason
-            writer.abandon()
-            checksums.abandon()
-            state.record(.init(t: .failed, error: "stopped"), sync: true)
-            return summary
-        }
-        try writer.finish()
-        try checksums.finish()
-        if summary.failed.isEmpty {
-            state.remove()
-        } else {
-            // Kept, so that --resume tries the failed products again.
-            state.record(.init(t: .failed, error: "\(summary.failed.count) products failed"), sync: true)
-        }
-        return summary
+        summary = counted
     }
 
     enum Outcome: Sendable {

@@ -150,6 +150,28 @@ final class CurlEasy {
         var mime: OpaquePointer? = nil
         defer { if let mime { curl_mime_free(mime) } }
 
+        configure(request, settings: settings, share: share)
+        var headers = request.headers
+        // No 100-continue round trip before bodies: servers answer at once.
+        headers.append(("Expect", ""))
+        attachBody(request, headers: &headers, mime: &mime)
+        for (name, value) in headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        _ = om_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        installCallbacks(unmanaged.toOpaque(), debug: debug != nil)
+
+        let code = curl_easy_perform(handle)
+        if code != CURLE_OK { throw failure(code, state: state, request: request, redactor: redactor) }
+        var status = 0
+        _ = om_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var connects = 0
+        _ = om_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        return HTTPResponse(status: status, headers: state.headers, body: state.body, newConnections: connects)
+    }
+
+    /// The options every exchange has: URL, protocols, connection cache, timeouts, TLS.
+    private func configure(_ request: HTTPRequest, settings: TransportSettings, share: CurlShare) {
         errorBuffer.withUnsafeMutableBufferPointer { buffer in
             buffer[0] = 0
             _ = om_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)
@@ -175,47 +197,46 @@ final class CurlEasy {
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
         }
+    }
 
-        var headers = request.headers
-        // No 100-continue round trip before bodies: servers answer at once.
-        headers.append(("Expect", ""))
-        switch request.method {
-        case .get:
+    /// The method and its body (JSON, or a multipart form in `mime`, which the caller frees
+    /// after the exchange).
+    private func attachBody(_ request: HTTPRequest, headers: inout [(String, String)], mime: inout OpaquePointer?) {
+        guard request.method != .get else {
             _ = om_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
-        case .post, .patch, .delete:
-            if request.method != .post {
-                _ = om_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
-            }
-            switch request.body {
-            case .none:
-                if request.method == .post {
-                    _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, 0)
-                    _ = om_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
-                }
-            case .json(let data):
-                headers.append(("Content-Type", "application/json"))
-                _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, data.count)
-                data.withUnsafeBytes { _ = om_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
-            case .multipart(let fields):
-                mime = curl_mime_init(handle)
-                for field in fields {
-                    let part = curl_mime_addpart(mime)
-                    curl_mime_name(part, field.name)
-                    field.data.withUnsafeBytes { bytes in
-                        _ = curl_mime_data(part, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-                    }
-                    curl_mime_type(part, field.contentType)
-                    if let filename = field.filename { curl_mime_filename(part, filename) }
-                }
-                _ = om_easy_setopt_mime(handle, mime)
-            }
+            return
         }
-        for (name, value) in headers {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        if request.method != .post {
+            _ = om_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
-        _ = om_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        switch request.body {
+        case .none:
+            if request.method == .post {
+                _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, 0)
+                _ = om_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+            }
+        case .json(let data):
+            headers.append(("Content-Type", "application/json"))
+            _ = om_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, data.count)
+            data.withUnsafeBytes { _ = om_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+        case .multipart(let fields):
+            mime = curl_mime_init(handle)
+            for field in fields {
+                let part = curl_mime_addpart(mime)
+                curl_mime_name(part, field.name)
+                field.data.withUnsafeBytes { bytes in
+                    _ = curl_mime_data(part, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                }
+                curl_mime_type(part, field.contentType)
+                if let filename = field.filename { curl_mime_filename(part, filename) }
+            }
+            _ = om_easy_setopt_mime(handle, mime)
+        }
+    }
 
-        let context = unmanaged.toOpaque()
+    /// The body, header and (with `debug`) trace callbacks, all writing into the
+    /// `ExchangeState` behind `context`.
+    private func installCallbacks(_ context: UnsafeMutableRawPointer, debug: Bool) {
         _ = om_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
         _ = om_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION) { pointer, size, count, user in
             let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
@@ -242,41 +263,34 @@ final class CurlEasy {
             }
             return length
         }
-        if debug != nil {
-            _ = om_easy_setopt_long(handle, CURLOPT_VERBOSE, 1)
-            _ = om_easy_setopt_ptr(handle, CURLOPT_DEBUGDATA, context)
-            _ = om_easy_setopt_debug_function(handle) { _, type, text, size, user in
-                let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
-                guard let text, type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
-                let raw = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
-                let prefix = type == CURLINFO_HEADER_OUT ? "> " : type == CURLINFO_HEADER_IN ? "< " : "* "
-                for line in raw.split(whereSeparator: \.isNewline) where !line.isEmpty {
-                    state.debug?(prefix + state.redactor.scrub(String(line)))
-                }
-                return 0
+        guard debug else { return }
+        _ = om_easy_setopt_long(handle, CURLOPT_VERBOSE, 1)
+        _ = om_easy_setopt_ptr(handle, CURLOPT_DEBUGDATA, context)
+        _ = om_easy_setopt_debug_function(handle) { _, type, text, size, user in
+            let state = Unmanaged<ExchangeState>.fromOpaque(user!).takeUnretainedValue()
+            guard let text, type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
+            let raw = String(decoding: UnsafeRawBufferPointer(start: text, count: size), as: UTF8.self)
+            let prefix = type == CURLINFO_HEADER_OUT ? "> " : type == CURLINFO_HEADER_IN ? "< " : "* "
+            for line in raw.split(whereSeparator: \.isNewline) where !line.isEmpty {
+                state.debug?(prefix + state.redactor.scrub(String(line)))
             }
+            return 0
         }
+    }
 
-        let code = curl_easy_perform(handle)
-        if code != CURLE_OK {
-            if state.overflow {
-                throw TransportFailure(code: Int(code.rawValue),
-                                       message: "answer larger than \(request.maxResponseBytes) bytes", neverSent: false)
-            }
-            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            var connectTime: curl_off_t = 0
-            _ = om_easy_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
-            let neverSent = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
-                             CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT].contains(code)
-                || (code == CURLE_OPERATION_TIMEDOUT && connectTime == 0)
-            throw TransportFailure(code: Int(code.rawValue),
-                                   message: redactor.scrub(detail.isEmpty ? Curl.describe(code) : detail),
-                                   neverSent: neverSent)
+    /// What a failed exchange was, and whether the request can be known never to have left.
+    private func failure(_ code: CURLcode, state: ExchangeState, request: HTTPRequest, redactor: Redactor) -> TransportFailure {
+        if state.overflow {
+            return TransportFailure(code: Int(code.rawValue), message: "answer larger than \(request.maxResponseBytes) bytes",
+                                    neverSent: false)
         }
-        var status = 0
-        _ = om_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var connects = 0
-        _ = om_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
-        return HTTPResponse(status: status, headers: state.headers, body: state.body, newConnections: connects)
+        let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var connectTime: curl_off_t = 0
+        _ = om_easy_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+        let neverSent = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
+                         CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT].contains(code)
+            || (code == CURLE_OPERATION_TIMEDOUT && connectTime == 0)
+        return TransportFailure(code: Int(code.rawValue), message: redactor.scrub(detail.isEmpty ? Curl.describe(code) : detail),
+                                neverSent: neverSent)
     }
 }

@@ -21,6 +21,7 @@ struct ExportTests {
         options.perPage = 500
         let summary = try await export(options, try client(sandbox))
         #expect(summary.exported == 1000 && summary.failed.isEmpty && summary.stopped == nil)
+        #expect(summary.seconds > 0 && summary.listed == 1000, "the summary says how long the export took")
         #expect(summary.listed == 1000 && summary.passes == 2 && summary.appeared == 0 && summary.totalCount == 1000)
         let rows = try readManifest(out.directory.appendingPathComponent("products.csv"))
         #expect(rows.map { Int($0.values[.id] ?? "") ?? -1 } == ids)
