@@ -133,7 +133,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
             }
         }
-        let stateFolder = ImportCommand.stateFolder(connection)
+        let stateFolder = connection.account.folder
         await connection.close()
         return stateFolder
 

@@ -129,7 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
         options.maxImageBytes = maxImageBytes
         let connection = try await Connection.open(server)
         // The key column: the merchant keys this account's imports linked to its products.
-        let links = ImportCommand.linksLocation(connection: connection)
+        let links = connection.account.links
         if FileManager.default.fileExists(atPath: links.path) {
             do {
                 options.keys = try LinkStore(url: links).keysByProductID()

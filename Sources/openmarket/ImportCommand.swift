@@ -189,8 +189,8 @@ struct ImportCommand: AsyncParsableCommand {
         let connection = try await Connection.open(server, configure: { [rate] in $0.pacer = RateLimiter(perSecond: rate) })
         let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
-            ?? Self.journalLocation(manifest: manifestURL, connection: connection)
-        options.links = links.map { URL(fileURLWithPath: $0) } ?? Self.linksLocation(connection: connection)
+            ?? connection.account.journal(for: manifestURL)
+        options.links = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
         options.record = reportURL
         let progress = ProgressLine(quiet: quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
@@ -207,7 +207,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         do {
             summary = try await Runner.onThread {
-                try Self.preflight(client, dryRun: settings.dryRun)
+                try AccountState.preflight(client)
                 let run = try ImportRun(options: settings, client: client, report: report)
                 run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Runner.stopOnSignals { run.stop("stopped by a signal") }
@@ -238,49 +238,6 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
     }
-
-    /// The state folder of the account: the built-in sandbox's data folder (clearing
-    /// the sandbox clears it), else `$XDG_STATE_HOME/openmarket`.
-    static func stateFolder(_ connection: Connection) -> URL {
-        connection.sandbox?.configuration.dataDirectory ?? StateFolder.url
-    }
-
-    /// The account's link store (merchant key → product), whatever folder the command runs in.
-    static func linksLocation(connection: Connection) -> URL {
-        LinkStore.location(in: stateFolder(connection), server: serverName(connection),
-                           identifier: connection.client.configuration.credentials?.identifier ?? "")
-    }
-
-    /// The server as part of an account's name: the built-in sandbox listens on a new
-    /// port each run, so it is named by its data folder (where this state lives anyway).
-    static func serverName(_ connection: Connection) -> String {
-        connection.sandbox != nil ? "built-in sandbox" : connection.client.configuration.server.absoluteString
-    }
-
-    /// One journal per manifest name and account, in the state folder. It only carries
-    /// runs of that file through crashes: identity is in the link store.
-    static func journalLocation(manifest: URL, connection: Connection) -> URL {
-        let configuration = connection.client.configuration
-        let account = serverName(connection) + "|" + (configuration.credentials?.identifier ?? "")
-        return stateFolder(connection).appendingPathComponent("journals")
-            .appendingPathComponent("\(manifest.lastPathComponent)-\(FNV.tag(manifest.path + "|" + account)).journal")
-    }
-
-    /// Reachable, and the credentials accepted, before anything is written (exit 3 if not).
-    static func preflight(_ client: OpenMarketClient, dryRun: Bool) throws {
-        do { _ = try client.health() } catch { throw CommandFailure("the server does not answer: \(error)", exitCode: 3) }
-        guard client.configuration.credentials != nil else {
-            throw CommandFailure("import needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and OPENMARKET_SECRET, or the config file", exitCode: 2)
-        }
-        // Asking for the delete key of a product that cannot exist: 404 means the
-        // credentials were accepted; 401/403 means they were not.
-        do { _ = try client.deleteKey(id: Int(Int32.max)) } catch {
-            if let status = error.status, status == 401 || status == 403 {
-                throw CommandFailure("the server refused the credentials: \(error)", exitCode: 3)
-            }
-        }
-    }
-
 }
 
 extension ImportMode: ExpressibleByArgument {

@@ -132,11 +132,11 @@ struct MigrateCommand: AsyncParsableCommand {
         let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
         let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
 
-        let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? Self.journalLocation(source: from.client, target: to.client)
+        let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
         var options = ImportOptions(manifest: reportURL.appendingPathComponent("migration"), journal: journalURL)
         // The target's link store: each source product (by its id) is one product of the target.
-        options.links = ImportCommand.linksLocation(connection: to)
+        options.links = to.account.links
         options.jobs = jobs
         options.dryRun = dryRun
         options.maxErrors = maxErrors
@@ -158,7 +158,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 do { _ = try from.client.health() } catch {
                     throw CommandFailure("the source does not answer: \(error)", exitCode: 3)
                 }
-                try ImportCommand.preflight(to.client, dryRun: settings.dryRun)
+                try AccountState.preflight(to.client)
                 let run = try ImportRun(options: settings, client: to.client, report: importReport)
                 run.onProgress = { done, total, failed in
                     progress.update("products", done: done, total: total, failed: failed, unit: "products")
@@ -192,13 +192,5 @@ struct MigrateCommand: AsyncParsableCommand {
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
-    }
-
-    /// One journal per source account and target account, whatever folder the command runs in.
-    static func journalLocation(source: OpenMarketClient, target: OpenMarketClient) -> URL {
-        func identity(_ client: OpenMarketClient) -> String {
-            client.configuration.server.absoluteString + "|" + (client.configuration.credentials?.identifier ?? "")
-        }
-        return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
     }
 }

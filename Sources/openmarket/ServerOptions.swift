@@ -1,4 +1,5 @@
 import ArgumentParser
+import BulkImport
 import Foundation
 import Logging
 import OpenMarketAPI
@@ -43,6 +44,9 @@ struct ClientOptions: ParsableArguments {
 struct Connection {
     let client: OpenMarketClient
     let sandbox: SandboxServer?
+
+    /// Where what openmarket knows of this account is kept (links, journals).
+    var account: AccountState { AccountState(client: client, sandboxData: sandbox?.configuration.dataDirectory) }
 
     /// Prints why on failure and exits with the failure's code.
     static func open(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
@@ -138,6 +142,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Maps a client error to the exit code of its kind.
     static func from(_ error: any Error) -> CommandFailure {
+        if let stop = error as? ImportStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
         guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: 1) }
         switch error {
         case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: 3)

@@ -60,7 +60,7 @@ struct UndoCommand: AsyncParsableCommand {
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
-        options.links = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
+        options.links = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
         let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(Runner.timestamp())") : options.undoFolder
         let report: ImportReport
         do {
@@ -76,7 +76,7 @@ struct UndoCommand: AsyncParsableCommand {
         let summary: ImportSummary
         do {
             summary = try await Runner.onThread {
-                try ImportCommand.preflight(client, dryRun: settings.dryRun)
+                try AccountState.preflight(client)
                 let undo = try UndoRun(options: settings, client: client, report: report)
                 undo.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
                 let signals = Runner.stopOnSignals { undo.stop("stopped by a signal") }
@@ -121,7 +121,7 @@ struct RunsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try await Connection.open(server)
-        let url = links.map { URL(fileURLWithPath: $0) } ?? ImportCommand.linksLocation(connection: connection)
+        let url = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
         await connection.close()
         guard FileManager.default.fileExists(atPath: url.path) else {
             Console.line("No runs recorded for this account yet.")

@@ -1,0 +1,60 @@
+import Foundation
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Where openmarket keeps what it knows of one vendor account on one server: the link
+/// store (identity), the journals that carry runs through crashes, the migrations' journals.
+/// Every command that reads or writes an account's products finds them here, so that they
+/// agree whatever folder they run in.
+public struct AccountState: Sendable {
+    /// The built-in sandbox's data folder (clearing the sandbox clears it), else
+    /// `$XDG_STATE_HOME/openmarket`.
+    public let folder: URL
+    /// The server as part of the account's name: the built-in sandbox listens on a new
+    /// port each run, so it is named by its data folder (where this state lives anyway).
+    public let serverName: String
+    public let identifier: String
+
+    public init(client: OpenMarketClient, sandboxData: URL?) {
+        folder = sandboxData ?? StateFolder.url
+        serverName = sandboxData != nil ? "built-in sandbox" : client.configuration.server.absoluteString
+        identifier = client.configuration.credentials?.identifier ?? ""
+    }
+
+    /// The account's link store (merchant key → product). The file name does not show the identifier.
+    public var links: URL { LinkStore.location(in: folder, server: serverName, identifier: identifier) }
+
+    /// One journal per manifest name and account. It only carries runs of that file through
+    /// crashes: identity is in the link store.
+    public func journal(for manifest: URL) -> URL {
+        let account = serverName + "|" + identifier
+        return folder.appendingPathComponent("journals")
+            .appendingPathComponent("\(manifest.lastPathComponent)-\(FNV.tag(manifest.path + "|" + account)).journal")
+    }
+
+    /// The journal of a migration from one account to another.
+    public static func migrationJournal(source: OpenMarketClient, target: OpenMarketClient) -> URL {
+        func identity(_ client: OpenMarketClient) -> String {
+            client.configuration.server.absoluteString + "|" + (client.configuration.credentials?.identifier ?? "")
+        }
+        return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
+    }
+
+    /// Reachable, and the credentials accepted, before anything is written: an `ImportStop`
+    /// with exit code 3 if not (2 without credentials).
+    public static func preflight(_ client: OpenMarketClient) throws(ImportStop) {
+        do { _ = try client.health() } catch { throw ImportStop("the server does not answer: \(error)", exitCode: 3) }
+        guard client.configuration.credentials != nil else {
+            throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
+                             + "OPENMARKET_SECRET, or the config file", exitCode: 2)
+        }
+        // Asking for the delete key of a product that cannot exist: 404 means the
+        // credentials were accepted; 401/403 means they were not.
+        do { _ = try client.deleteKey(id: Int(Int32.max)) } catch {
+            if let status = error.status, status == 401 || status == 403 {
+                throw ImportStop("the server refused the credentials: \(error)", exitCode: 3)
+            }
+        }
+    }
+}

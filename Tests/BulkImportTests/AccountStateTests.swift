@@ -1,0 +1,40 @@
+import BulkImport
+import Foundation
+import OpenMarketAPI
+import Sandbox
+import Testing
+import TestSupport
+
+@Suite("An account's state: where links and journals live, and the preflight")
+struct AccountStateTests {
+    @Test("one link store per account, one journal per manifest and account; the identifier is not in a file name")
+    func locations() async throws {
+        let sandbox = try await TestSandbox.start()
+        let demo = try client(sandbox, sandbox.demo)
+        let other = try OpenMarketClient(ClientConfiguration(server: sandbox.server.url,
+                                                             credentials: VendorCredentials(identifier: "someone-else", secret: "x")))
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("account-\(UUID().uuidString)")
+        let built = AccountState(client: demo, sandboxData: data)
+        #expect(built.folder == data && built.serverName == "built-in sandbox")
+        #expect(built.links.path.hasPrefix(data.path) && !built.links.path.contains(sandbox.demo.identifier))
+        let remote = AccountState(client: demo, sandboxData: nil)
+        #expect(remote.serverName == sandbox.server.url.absoluteString && remote.links != built.links)
+        let elsewhere = AccountState(client: other, sandboxData: data)
+        #expect(elsewhere.links != built.links, "another vendor on the same server is another account")
+        let sheet = URL(fileURLWithPath: "/shop/products.csv")
+        #expect(built.journal(for: sheet) != elsewhere.journal(for: sheet))
+        #expect(built.journal(for: sheet) != built.journal(for: URL(fileURLWithPath: "/other/products.csv")))
+        #expect(built.journal(for: sheet).lastPathComponent.hasPrefix("products.csv-"))
+
+        try AccountState.preflight(demo)
+        for (client, code) in [(other, Int32(3)), (try client(sandbox), Int32(2))] {
+            do {
+                try AccountState.preflight(client)
+                Issue.record("preflight passed for \(client.configuration.credentials?.identifier ?? "no credentials")")
+            } catch {
+                #expect(error.exitCode == code, "\(error)")
+            }
+        }
+        await sandbox.stop()
+    }
+}
