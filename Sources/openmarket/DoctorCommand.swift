@@ -9,7 +9,7 @@ import Support
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check what a run needs, and say what to fix: server, credentials, folders, libcurl, config file.",
+        abstract: "Check what a run needs, and say what to fix: server, credentials, folders, libcurl, photo decoders, config file.",
         discussion: """
             One line per check: ok, warn (works, but look), or FAIL with what to do. Checks the \
             config file (readable only by you), libcurl (TLS for https servers, HTTP/2), the \

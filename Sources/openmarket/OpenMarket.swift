@@ -12,6 +12,14 @@ struct OpenMarket: AsyncParsableCommand {
             where imports can be rehearsed before they touch a real shop.
             """,
         version: "openmarket \(OpenMarketVersion.tool) (libcurl \(OpenMarketVersion.libcurl))",
-        subcommands: [SandboxCommand.self, HealthCommand.self, ListCommand.self, ShowCommand.self, DeleteCommand.self, ImagesCommand.self, ValidateCommand.self, TemplateCommand.self, ImportCommand.self, ExportCommand.self, MigrateCommand.self, UndoCommand.self, RunsCommand.self, OpenCommand.self, DoctorCommand.self]
+        groupedSubcommands: [
+            CommandGroup(name: "Catalog in", subcommands: [
+                ImportCommand.self, ValidateCommand.self, TemplateCommand.self, ImagesCommand.self]),
+            CommandGroup(name: "Catalog out", subcommands: [ExportCommand.self, MigrateCommand.self]),
+            CommandGroup(name: "Review and undo", subcommands: [RunsCommand.self, UndoCommand.self]),
+            CommandGroup(name: "Product", subcommands: [
+                ListCommand.self, ShowCommand.self, DeleteCommand.self, HealthCommand.self]),
+            CommandGroup(name: "Setup", subcommands: [SandboxCommand.self, OpenCommand.self, DoctorCommand.self]),
+        ]
     )
 }

@@ -153,7 +153,14 @@ struct CLITests {
                 #expect(result.stdout.contains(option), "\(option) missing from help")
             }
         } else {
-            #expect(result.stdout.contains("sandbox"))
+            // Every command, under the group of work it belongs to.
+            for group in ["CATALOG IN", "CATALOG OUT", "REVIEW AND UNDO", "PRODUCT", "SETUP"] {
+                #expect(result.stdout.contains("\(group) SUBCOMMANDS:"), "\(group) missing from help")
+            }
+            for command in ["import", "validate", "template", "images", "export", "migrate", "runs", "undo",
+                            "list", "show", "delete", "health", "sandbox", "open", "doctor"] {
+                #expect(result.stdout.contains("\n  \(command) "), "\(command) missing from help")
+            }
         }
     }
 
