@@ -20,7 +20,7 @@ struct LiveCatalog: Sendable {
     /// Reads every page. `knownVendor` saves asking the server whose products are ours;
     /// otherwise one product of each vendor seen is asked for its delete key (only its
     /// owner gets it; nothing changes).
-    static func read(client: OpenMarketClient, knownVendor: Int?, pageSize: Int,
+    static func read(client: any Shop, knownVendor: Int?, pageSize: Int,
                      matcher: ServerMatcher) throws(Failure) -> LiveCatalog {
         var all: [Int: ProductSummary] = [:]
         var page = 1
@@ -29,7 +29,7 @@ struct LiveCatalog: Sendable {
         while page <= 100_000 {
             let result: ProductPage
             do {
-                result = try client.page(page, perPage: perPage)
+                result = try client.page(page, perPage: perPage, search: nil)
             } catch {
                 if error.status == 400 && perPage > 20 && page == 1 {
                     perPage = max(20, perPage / 2)

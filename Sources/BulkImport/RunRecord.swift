@@ -78,7 +78,7 @@ public final class RunRecorder: @unchecked Sendable {
     public let folder: URL
     private let log: AppendLog
     private let encoder = JSONEncoder()
-    private let client: OpenMarketClient
+    private let client: any Shop
     private let lock = NSLock()
     private var pendingBegin: RunEntry?
     /// Entries of this run already in the file: a run stopped or killed and run again
@@ -89,7 +89,7 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Opens the record in `folder`. A folder whose last run ended starts a new run in the
     /// same file (`begin`); undo takes back the last run of a folder.
-    public init(folder: URL, header: RunHeader, client: OpenMarketClient) throws {
+    public init(folder: URL, header: RunHeader, client: any Shop) throws {
         self.folder = folder
         self.client = client
         var lines: [RunEntry] = []

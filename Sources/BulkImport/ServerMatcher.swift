@@ -6,11 +6,11 @@ import OpenMarketAPI
 /// run never take the same product: a product is claimed in the same step that
 /// finds it.
 final class ServerMatcher: @unchecked Sendable {
-    private let client: OpenMarketClient
+    private let client: any Shop
     private let lock = NSLock()
     private var claimed: [Int: Int] = [:]
 
-    init(client: OpenMarketClient) { self.client = client }
+    init(client: any Shop) { self.client = client }
 
     /// Takes the product for `row`; returns the row that took it first, if another did.
     func claim(_ id: Int, row: Int) -> Int? {

@@ -63,7 +63,7 @@ final class SyncPlanner {
     private(set) var links: [String: ProductLink]
     private(set) var live: LiveCatalog
     private let matcher: ServerMatcher
-    private let client: OpenMarketClient
+    private let client: any Shop
     /// Products of this vendor not linked to any key, by exact name.
     private var unlinkedByName: [String: [Int]] = [:]
     /// Every product of this vendor, by exact name (rows without a key: the name is the key).
@@ -74,7 +74,7 @@ final class SyncPlanner {
     private var updates = 0
 
     init(options: ImportOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
-         client: OpenMarketClient) {
+         client: any Shop) {
         self.options = options
         self.links = links
         self.live = live

@@ -28,7 +28,7 @@ public struct UndoOptions: Sendable {
 /// same form (`undo/run.jsonl`), so it can be taken back too.
 public final class UndoRun: @unchecked Sendable {
     public let options: UndoOptions
-    let client: OpenMarketClient
+    let client: any Shop
     let links: LinkStore?
     let report: ImportReport?
     let matcher: ServerMatcher
@@ -39,7 +39,7 @@ public final class UndoRun: @unchecked Sendable {
     /// Told after each step (done, total, failed).
     public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
 
-    public init(options: UndoOptions, client: OpenMarketClient, report: ImportReport?) throws {
+    public init(options: UndoOptions, client: any Shop, report: ImportReport?) throws {
         self.options = options
         self.client = client
         self.report = report

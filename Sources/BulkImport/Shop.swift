@@ -1,0 +1,19 @@
+import Foundation
+import OpenMarketAPI
+
+/// The reads and writes of one vendor's shop that a run's decisions and writes need.
+/// `OpenMarketClient` is the shop over HTTP; tests of the decisions (the planner, the
+/// matcher, the live catalog) use a shop in memory and start no server. Every failure
+/// is an `OpenMarketError`, as the server's.
+public protocol Shop: Sendable {
+    func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage
+    func product(id: Int) throws(OpenMarketError) -> ProductDetail
+    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
+    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail
+    /// Only the product's owner gets its delete key: 403 for another vendor's, 404 for none.
+    func deleteKey(id: Int) throws(OpenMarketError) -> String
+    func delete(id: Int) throws(OpenMarketError)
+    func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data
+}
+
+extension OpenMarketClient: Shop {}
