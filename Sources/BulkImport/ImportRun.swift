@@ -202,18 +202,49 @@ public final class ImportRun: @unchecked Sendable {
             (missing, deletesRefused) = try missingProducts(listed, planner)
             lock.lock(); total += missing.count; lock.unlock()
         }
-        // Listed by `openmarket runs` once it may write (not when refused before).
-        if let recorder, let folder = options.record {
-            do {
-                try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
-                                    resumed: recorder.resumed)
-            } catch {
-                throw ImportStop(error.description)
-            }
-        }
-
+        try recordRunStart()
         let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
         let uploadQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
+        let (preparing, uploading) = startWorkers(prepareQueue, uploadQueue)
+        defer {
+            prepareQueue.close()
+            uploadQueue.close()
+        }
+        try feed({ [self] draft in
+            if isStopping { return }
+            if let item = decide(draft, planner) {
+                // Nothing to send, nothing to record, no photos to compare: done here.
+                if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
+                    finish(unchangedOutcome(item))
+                } else {
+                    prepareQueue.put(item)
+                }
+            }
+        }, { [self] outcome in finish(outcome) })
+        prepareQueue.close()
+        preparing.wait()
+        uploadQueue.close()
+        uploading.wait()
+        if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
+
+        return summarise(started: started, deletesRefused: deletesRefused)
+    }
+
+    /// Listed by `openmarket runs` once it may write (not when refused before).
+    private func recordRunStart() throws {
+        guard let recorder, let folder = options.record else { return }
+        do {
+            try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
+                                resumed: recorder.resumed)
+        } catch {
+            throw ImportStop(error.description)
+        }
+    }
+
+    /// The prepare workers (all cores: photos read and shrunk) and the upload workers
+    /// (`jobs`: one product's write each), joined by bounded queues.
+    private func startWorkers(_ prepareQueue: BoundedQueue<WorkItem>, _ uploadQueue: BoundedQueue<WorkItem>)
+        -> (preparing: DispatchGroup, uploading: DispatchGroup) {
         let preparing = DispatchGroup()
         for _ in 0..<options.prepareWorkers {
             preparing.enter()
@@ -237,28 +268,11 @@ public final class ImportRun: @unchecked Sendable {
                 }
             }
         }
+        return (preparing, uploading)
+    }
 
-        defer {
-            prepareQueue.close()
-            uploadQueue.close()
-        }
-        try feed({ [self] draft in
-            if isStopping { return }
-            if let item = decide(draft, planner) {
-                // Nothing to send, nothing to record, no photos to compare: done here.
-                if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
-                    finish(unchangedOutcome(item))
-                } else {
-                    prepareQueue.put(item)
-                }
-            }
-        }, { [self] outcome in finish(outcome) })
-        prepareQueue.close()
-        preparing.wait()
-        uploadQueue.close()
-        uploading.wait()
-        if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
-
+    /// The run's counts, recorded with the run (for `runs` and undo).
+    private func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
         lock.lock()
         var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)

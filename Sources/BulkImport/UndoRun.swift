@@ -88,38 +88,7 @@ public final class UndoRun: @unchecked Sendable {
         guard header.account == account else {
             throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: 2)
         }
-        var mine = try RunRecorder.read(options.undoFolder) ?? []
-        let runStarted = header.started
-        if let undoStarted = mine.first?.header?.started, undoStarted < runStarted {
-            // The folder holds a later run than the one this undo took back: keep that undo aside.
-            let aside = options.folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
-            try FileManager.default.moveItem(at: options.undoFolder, to: aside)
-            mine = []
-        }
-        if mine.contains(where: { $0.event == .end }) && !options.dryRun {
-            throw ImportStop("already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)", exitCode: 0)
-        }
-        if !options.dryRun {
-            do {
-                let recorder = try RunRecorder(folder: options.undoFolder,
-                                               header: RunHeader(kind: "undo", account: account, server: header.server, source: folder.path),
-                                               client: client)
-                self.recorder = recorder
-                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: "undo", started: Date(), source: folder.path),
-                                    resumed: recorder.resumed)
-            } catch {
-                throw ImportStop("cannot record the undo in \(options.undoFolder.path): \(error)")
-            }
-        }
-        // What an interrupted attempt of this undo already did.
-        var remade: [Int: Int] = [:]
-        var remaking = Set<Int>()
-        var done = Set<Int>()
-        for entry in mine {
-            if entry.event == .recreating, let old = entry.restores { remaking.insert(old) }
-            if entry.event == .created, let old = entry.restores, let id = entry.id { remade[old] = id }
-            if (entry.event == .deleting || entry.event == .updating), let id = entry.id { done.insert(id) }
-        }
+        let earlier = try openRecord(header: header, account: account)
 
         let steps = Self.steps(entries)
         var failed = 0
@@ -128,9 +97,10 @@ public final class UndoRun: @unchecked Sendable {
             var outcome: RowOutcome
             do {
                 switch step.event {
-                case .created: outcome = try undoCreate(step, doneBefore: done.contains(step.id ?? 0))
-                case .updating: outcome = try undoUpdate(step, doneBefore: done.contains(step.id ?? 0))
-                default: outcome = try undoDelete(step, remade: remade[step.id ?? 0], remaking: remaking.contains(step.id ?? 0))
+                case .created: outcome = try undoCreate(step, doneBefore: earlier.done.contains(step.id ?? 0))
+                case .updating: outcome = try undoUpdate(step, doneBefore: earlier.done.contains(step.id ?? 0))
+                default: outcome = try undoDelete(step, remade: earlier.remade[step.id ?? 0],
+                                                  remaking: earlier.remaking.contains(step.id ?? 0))
                 }
             } catch {
                 if error is RecordFailure { stop("\(error)") }
@@ -161,6 +131,49 @@ public final class UndoRun: @unchecked Sendable {
             if recorder != nil { try? links?.finishRun(folder: options.undoFolder.path, counts: summary.counts) }
         }
         return summary
+    }
+
+    /// What an interrupted attempt of this undo already did: products it made again (old id →
+    /// new), ones it was making again, and the steps it sent.
+    struct EarlierAttempt {
+        var remade: [Int: Int] = [:]
+        var remaking = Set<Int>()
+        var done = Set<Int>()
+    }
+
+    /// Opens the undo's own record (refusing a run already undone), after putting aside an
+    /// undo of an earlier run of the same folder; returns what an interrupted attempt did.
+    private func openRecord(header: RunHeader, account: String) throws -> EarlierAttempt {
+        var mine = try RunRecorder.read(options.undoFolder) ?? []
+        if let undoStarted = mine.first?.header?.started, undoStarted < header.started {
+            // The folder holds a later run than the one this undo took back: keep that undo aside.
+            let aside = options.folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
+            try FileManager.default.moveItem(at: options.undoFolder, to: aside)
+            mine = []
+        }
+        if mine.contains(where: { $0.event == .end }) && !options.dryRun {
+            throw ImportStop("already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)", exitCode: 0)
+        }
+        if !options.dryRun {
+            do {
+                let recorder = try RunRecorder(folder: options.undoFolder,
+                                               header: RunHeader(kind: "undo", account: account, server: header.server,
+                                                                 source: options.folder.path),
+                                               client: client)
+                self.recorder = recorder
+                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: "undo", started: Date(),
+                                                source: options.folder.path), resumed: recorder.resumed)
+            } catch {
+                throw ImportStop("cannot record the undo in \(options.undoFolder.path): \(error)")
+            }
+        }
+        var earlier = EarlierAttempt()
+        for entry in mine {
+            if entry.event == .recreating, let old = entry.restores { earlier.remaking.insert(old) }
+            if entry.event == .created, let old = entry.restores, let id = entry.id { earlier.remade[old] = id }
+            if entry.event == .deleting || entry.event == .updating, let id = entry.id { earlier.done.insert(id) }
+        }
+        return earlier
     }
 
     /// A record line that cannot be written: the request it announces is not sent, and the undo stops.

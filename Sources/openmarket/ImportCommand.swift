@@ -162,25 +162,7 @@ struct ImportCommand: AsyncParsableCommand {
             Console.error("openmarket import: \(manifest): no such file")
             throw ExitCode(2)
         }
-        var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
-        options.validation = reading.validation
-        options.mode = mode
-        options.jobs = jobs
-        options.dryRun = dryRun
-        options.maxErrors = maxErrors
-        options.maxPriceChange = maxPriceChange
-        options.maxCreates = maxCreates
-        options.maxUpdates = maxUpdates
-        options.force = force
-        options.replacePhotos = replacePhotos
-        options.deleteMissing = deleteMissing
-        options.maxDeletes = maxDeletes
-        options.images.maxBytes = maxBytes
-        options.images.maxDimension = maxDimension
-        if !noCache {
-            options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
-            options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL)
-        }
+        var options = importOptions(manifestURL)
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
             .appendingPathComponent("openmarket-report-\(Runner.timestamp())").path)
 
@@ -237,6 +219,31 @@ struct ImportCommand: AsyncParsableCommand {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
+    }
+
+    /// The run's settings from the options (the journal and link store are the account's,
+    /// set once the server is known).
+    private func importOptions(_ manifestURL: URL) -> ImportOptions {
+        var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
+        options.validation = reading.validation
+        options.mode = mode
+        options.jobs = jobs
+        options.dryRun = dryRun
+        options.maxErrors = maxErrors
+        options.maxPriceChange = maxPriceChange
+        options.maxCreates = maxCreates
+        options.maxUpdates = maxUpdates
+        options.force = force
+        options.replacePhotos = replacePhotos
+        options.deleteMissing = deleteMissing
+        options.maxDeletes = maxDeletes
+        options.images.maxBytes = maxBytes
+        options.images.maxDimension = maxDimension
+        if !noCache {
+            options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
+            options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL)
+        }
+        return options
     }
 }
 

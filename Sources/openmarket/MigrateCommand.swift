@@ -102,33 +102,7 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: ConnectionSettings
-        let target: ConnectionSettings
-        do {
-            let file = try OpenMarketConfig.load(path: client.config)
-            // Each side from its own flags or profile; the config file's top-level
-            // defaults and the environment would make the two sides the same.
-            source = try ConnectionSettings.resolve(server: from, identifier: fromIdentifier, secret: fromSecret, profile: fromProfile,
-                                                    environment: [:], config: fromProfile == nil ? nil : file)
-            target = try ConnectionSettings.resolve(server: to, identifier: toIdentifier, secret: toSecret, profile: toProfile,
-                                                    environment: [:], config: toProfile == nil ? nil : file)
-        } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: 2))
-        }
-        guard let sourceURL = source.server, let targetURL = target.server else {
-            throw reportFailure(CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: 2))
-        }
-        guard target.credentials != nil else {
-            throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: 2))
-        }
-        if sourceURL == targetURL && source.credentials?.identifier == target.credentials?.identifier {
-            throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: 2))
-        }
-        let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
-        if vendorChoice == .me && source.credentials == nil {
-            throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
-        }
-
+        let (source, target, sourceURL, vendorChoice) = try sides()
         let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
         let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
 
@@ -192,5 +166,37 @@ struct MigrateCommand: AsyncParsableCommand {
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
         if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
+    }
+
+    /// The two accounts, each from its own flags or profile, checked: both servers, the
+    /// target's credentials, not one account twice; and whose products are copied.
+    private func sides() throws -> (source: ConnectionSettings, target: ConnectionSettings, sourceURL: URL, vendor: VendorChoice) {
+        let source: ConnectionSettings
+        let target: ConnectionSettings
+        do {
+            let file = try OpenMarketConfig.load(path: client.config)
+            // Each side from its own flags or profile; the config file's top-level
+            // defaults and the environment would make the two sides the same.
+            source = try ConnectionSettings.resolve(server: from, identifier: fromIdentifier, secret: fromSecret, profile: fromProfile,
+                                                    environment: [:], config: fromProfile == nil ? nil : file)
+            target = try ConnectionSettings.resolve(server: to, identifier: toIdentifier, secret: toSecret, profile: toProfile,
+                                                    environment: [:], config: toProfile == nil ? nil : file)
+        } catch {
+            throw reportFailure(CommandFailure(error.description, exitCode: 2))
+        }
+        guard let sourceURL = source.server, let targetURL = target.server else {
+            throw reportFailure(CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: 2))
+        }
+        guard target.credentials != nil else {
+            throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: 2))
+        }
+        if sourceURL == targetURL && source.credentials?.identifier == target.credentials?.identifier {
+            throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: 2))
+        }
+        let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
+        if vendorChoice == .me && source.credentials == nil {
+            throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
+        }
+        return (source, target, sourceURL, vendorChoice)
     }
 }
