@@ -39,7 +39,7 @@ struct WorkItem: Sendable {
 /// queues, so memory stays flat.
 public final class ImportRun: @unchecked Sendable {
     public let options: ImportOptions
-    let client: OpenMarketClient
+    let client: any Shop
     let journal: Journal
     let links: LinkStore?
     let matcher: ServerMatcher
@@ -67,7 +67,7 @@ public final class ImportRun: @unchecked Sendable {
     public var onReadingShop: (@Sendable (_ pages: Int) -> Void)?
 
     /// `journalSink` replaces the journal's file writer (tests of a full disk).
-    public init(options: ImportOptions, client: OpenMarketClient, report: ImportReport?,
+    public init(options: ImportOptions, client: any Shop, report: ImportReport?,
                 journalSink: (any AppendLog.Sink)? = nil) throws {
         self.options = options
         self.report = report
@@ -80,7 +80,7 @@ public final class ImportRun: @unchecked Sendable {
         }
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
-            let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.configuration.server.absoluteString,
+            let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.address,
                                    source: options.manifest.path)
             do {
                 recorder = try RunRecorder(folder: folder, header: header, client: client)
@@ -274,7 +274,7 @@ public final class ImportRun: @unchecked Sendable {
     /// The run's counts, recorded with the run (for `runs` and undo).
     private func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
         lock.lock()
-        var result = ImportSummary(server: client.configuration.server.absoluteString, mode: options.mode,
+        var result = ImportSummary(server: client.address, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
         result.links = options.links?.path
         result.counts = counts

@@ -6,6 +6,8 @@ import OpenMarketAPI
 /// matcher, the live catalog) use a shop in memory and start no server. Every failure
 /// is an `OpenMarketError`, as the server's.
 public protocol Shop: Sendable {
+    /// The server as reports and run records name it.
+    var address: String { get }
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage
     func product(id: Int) throws(OpenMarketError) -> ProductDetail
     func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
@@ -16,4 +18,6 @@ public protocol Shop: Sendable {
     func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data
 }
 
-extension OpenMarketClient: Shop {}
+extension OpenMarketClient: Shop {
+    public var address: String { configuration.server.absoluteString }
+}

@@ -4,6 +4,7 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 import Testing
+import TestSupport
 
 /// What a row does to the shop, decided against a shop in memory: no server, no files.
 @Suite("Decisions against a shop in memory")
@@ -224,5 +225,56 @@ struct UndoDecisionTests {
         force.force = true
         let forced = try UndoRun(options: force, client: shop, report: nil).run()
         #expect(forced.counts == ["deleted": 1, "restored": 1], "\(forced.counts)")
+    }
+}
+
+/// The whole import pipeline (plan, prepare, the exactly-once write, links, journal)
+/// against a shop in memory: real files, no server.
+@Suite("Imports against a shop in memory")
+struct MemoryImportTests {
+    static func run(_ shop: InMemoryShop, sheet: String, in folder: URL, named name: String = "products.csv",
+                    _ configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
+        let manifest = folder.appendingPathComponent(name)
+        try Data(sheet.utf8).write(to: manifest)
+        var options = ImportOptions(manifest: manifest, journal: folder.appendingPathComponent("journals/\(name).journal"))
+        options.links = folder.appendingPathComponent("links.sqlite")
+        options.jobs = 2
+        configure(&options)
+        return try ImportRun(options: options, client: shop, report: nil).run()
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(try Fixtures.jpeg(width: 40, height: 30, seed: 9)).write(to: folder.appendingPathComponent("p.jpg"))
+        return folder
+    }
+
+    @Test("created once; the sheet again under a new name sends nothing; one price edited is one PATCH")
+    func merchantsDay() throws {
+        let shop = InMemoryShop()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = "key,name,price,stock,images\nK1,Green tea,1000,3,p.jpg\nK2,Black tea,2000,4,p.jpg\n"
+        #expect(try Self.run(shop, sheet: sheet, in: folder).counts == ["created": 2])
+        #expect(try Self.run(shop, sheet: sheet, in: folder, named: "renamed.csv").counts == ["unchanged": 2])
+        #expect(shop.calls["register"] == 2 && shop.calls["edit"] == nil)
+        let edited = sheet.replacingOccurrences(of: "Black tea,2000", with: "Black tea,2100")
+        #expect(try Self.run(shop, sheet: edited, in: folder, named: "edited.csv").counts == ["unchanged": 1, "updated": 1])
+        #expect(shop.calls["edit"] == 1)
+    }
+
+    @Test("a register whose answer is lost is found in the shop and linked, never sent twice")
+    func lostAnswer() throws {
+        let shop = InMemoryShop()
+        shop.dropAnswers = 1
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = "key,name,price,stock,images\nK1,Green tea,1000,3,p.jpg\n"
+        let first = try Self.run(shop, sheet: sheet, in: folder)
+        #expect(first.failed == 0, "\(first.counts)")
+        #expect(shop.calls["register"] == 1, "the lost answer was looked up, not sent again")
+        #expect(try shop.page(1, perPage: 100, search: nil).totalCount == 1)
+        #expect(try Self.run(shop, sheet: sheet, in: folder).counts == ["unchanged": 1])
     }
 }

@@ -8,6 +8,9 @@ import OpenMarketAPI
 /// first), and a count of every call by kind. `failing` makes one kind of call fail.
 final class InMemoryShop: BulkImport.Shop, @unchecked Sendable {
     let vendor: Int
+    let address = "memory://shop"
+    /// Registers that are stored and then lose their answer (as a dropped connection would).
+    var dropAnswers = 0
     private var products: [Int: ProductDetail] = [:]
     private var nextID = 1
     private(set) var calls: [String: Int] = [:]
@@ -69,6 +72,11 @@ final class InMemoryShop: BulkImport.Shop, @unchecked Sendable {
         try count("register", "POST /api/products")
         let id = add(product.name, price: product.price, stock: product.stock ?? 0, description: product.description,
                      currency: product.currency, discountedPrice: product.discountedPrice ?? 0)
+        lock.lock()
+        let drop = dropAnswers > 0
+        if drop { dropAnswers -= 1 }
+        lock.unlock()
+        if drop { throw .ambiguous(endpoint: "POST /api/products", reason: "the connection dropped after the request was sent") }
         return try self.product(id: id)
     }
 
