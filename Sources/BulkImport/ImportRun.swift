@@ -53,7 +53,7 @@ public final class ImportRun: @unchecked Sendable {
     private var finished = 0
     private var failures = 0
     private var total = 0
-    private var stopReason: String?
+    private let stopping = StopSignal()
     /// What validation said of a row's photo names (found by ignoring letter case), by
     /// row, for the row's note in the report.
     private var photoNameNotes: [Int: String] = [:]
@@ -98,18 +98,10 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// Graceful stop: no new rows start; rows in flight finish.
-    public func stop(_ reason: String) {
-        lock.lock()
-        if stopReason == nil { stopReason = reason }
-        lock.unlock()
-    }
+    public func stop(_ reason: String) { stopping.stop(reason) }
 
     /// Whether a stop was asked for (a feed stops reading when it is).
-    public var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopReason != nil
-    }
+    public var isStopping: Bool { stopping.isStopping }
 
     func finish(_ outcome: RowOutcome) {
         var outcome = outcome
@@ -126,8 +118,8 @@ public final class ImportRun: @unchecked Sendable {
         if outcome.photosDiffer { photosDiffer += 1 }
         if outcome.isFailure {
             failures += 1
-            if let max = options.maxErrors, failures >= max, stopReason == nil {
-                stopReason = "stopped after \(failures) failed rows (--max-errors \(max))"
+            if let max = options.maxErrors, failures >= max {
+                stopping.stop("stopped after \(failures) failed rows (--max-errors \(max))")
             }
         }
         let (done, failed, total) = (finished, failures, self.total)
@@ -282,7 +274,7 @@ public final class ImportRun: @unchecked Sendable {
         result.stockToZero = stockToZero
         result.photosDiffer = photosDiffer
         result.rows = total
-        result.stopped = stopReason
+        result.stopped = stopping.reason
         result.deletesRefused = deletesRefused
         lock.unlock()
         recorder?.end(counts: result.counts)

@@ -35,7 +35,7 @@ public final class UndoRun: @unchecked Sendable {
     private var recorder: RunRecorder?
     private var counts: [String: Int] = [:]
     private let lock = NSLock()
-    private var stopReason: String?
+    private let stopping = StopSignal()
     /// Told after each step (done, total, failed).
     public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
 
@@ -51,17 +51,9 @@ public final class UndoRun: @unchecked Sendable {
         }
     }
 
-    public func stop(_ reason: String) {
-        lock.lock()
-        if stopReason == nil { stopReason = reason }
-        lock.unlock()
-    }
+    public func stop(_ reason: String) { stopping.stop(reason) }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopReason != nil
-    }
+    private var isStopping: Bool { stopping.isStopping }
 
     /// What undo would take back, in the order it does it (the run's last step first),
     /// one step per product.
@@ -120,13 +112,13 @@ public final class UndoRun: @unchecked Sendable {
                                     journal: options.undoFolder.appendingPathComponent(RunRecorder.fileName).path)
         summary.counts = counts
         summary.rows = steps.count
-        summary.stopped = stopReason
+        summary.stopped = stopping.reason
         lock.unlock()
         summary.undoes = folder.path
         summary.links = options.links?.path
         summary.seconds = Date().timeIntervalSince(started)
         summary.productsPerSecond = summary.seconds > 0 ? Double(summary.written) / summary.seconds : 0
-        if stopReason == nil {
+        if !stopping.isStopping {
             recorder?.end(counts: summary.counts)
             if recorder != nil { try? links?.finishRun(folder: options.undoFolder.path, counts: summary.counts) }
         }

@@ -51,8 +51,7 @@ public final class CatalogExporter: @unchecked Sendable {
     public let client: OpenMarketClient
     /// Progress: the phase ("listing" or "products"), done and total so far.
     public var onProgress: (@Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void)?
-    private let lock = NSLock()
-    private var stopReason: String?
+    private let stopping = StopSignal()
 
     public init(options: ExportOptions, client: OpenMarketClient) {
         self.options = options
@@ -60,17 +59,9 @@ public final class CatalogExporter: @unchecked Sendable {
     }
 
     /// Graceful stop: products in flight finish; the state file keeps the rest for `--resume`.
-    public func stop(_ reason: String) {
-        lock.lock()
-        if stopReason == nil { stopReason = reason }
-        lock.unlock()
-    }
+    public func stop(_ reason: String) { stopping.stop(reason) }
 
-    private var stopped: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopReason
-    }
+    private var stopped: String? { stopping.reason }
 
     var manifestURL: URL { options.directory.appendingPathComponent(options.manifestName) }
     var checksumsURL: URL { options.directory.appendingPathComponent("checksums.sha256") }
