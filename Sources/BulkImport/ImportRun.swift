@@ -106,11 +106,9 @@ public final class ImportRun: @unchecked Sendable {
     func finish(_ outcome: RowOutcome) {
         var outcome = outcome
         lock.lock()
-        let photoNote = photoNameNotes.removeValue(forKey: outcome.row)
-        lock.unlock()
-        if let photoNote { outcome.note = [outcome.note, photoNote].compactMap { $0 }.joined(separator: "; ") }
-        report?.add(outcome)
-        lock.lock()
+        if let photoNote = photoNameNotes.removeValue(forKey: outcome.row) {
+            outcome.note = [outcome.note, photoNote].compactMap { $0 }.joined(separator: "; ")
+        }
         finished += 1
         counts[outcome.status.rawValue, default: 0] += 1
         for field in outcome.changedFields { fieldsChanged[field, default: 0] += 1 }
@@ -124,6 +122,7 @@ public final class ImportRun: @unchecked Sendable {
         }
         let (done, failed, total) = (finished, failures, self.total)
         lock.unlock()
+        report?.add(outcome)
         onProgress?(done, total, failed)
     }
 

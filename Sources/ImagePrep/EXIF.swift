@@ -1,7 +1,8 @@
-/// The EXIF orientation (tag 0x0112) of a JPEG, read from its APP1 segment
-/// without decoding anything. 1 (upright) when absent or unreadable.
-public enum EXIFOrientation {
-    public static func read(_ jpeg: [UInt8]) -> Int {
+/// The header segments of a JPEG (APPn and the others before the image data), walked
+/// without decoding anything: `body` gets each marker and its payload (after the length
+/// field), and returns true to stop. Used for EXIF orientation and ICC profiles.
+enum JPEGSegments {
+    static func forEach(_ jpeg: [UInt8], _ body: (_ marker: UInt8, _ payload: ArraySlice<UInt8>) -> Bool) {
         var offset = 2
         while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF {
             let marker = jpeg[offset + 1]
@@ -9,23 +10,32 @@ public enum EXIFOrientation {
             if marker == 0xDA || marker == 0xD9 { break }  // image data: no more headers
             let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
             guard length >= 2, offset + 2 + length <= jpeg.count else { break }
-            if marker == 0xE1, length >= 16 {
-                let start = offset + 4
-                if Array(jpeg[start..<start + 6]) == [0x45, 0x78, 0x69, 0x66, 0, 0],
-                   let value = orientation(tiff: jpeg[(start + 6)..<(offset + 2 + length)]) {
-                    return value
-                }
-            }
+            if body(marker, jpeg[(offset + 4)..<(offset + 2 + length)]) { return }
             offset += 2 + length
         }
-        return 1
+    }
+}
+
+/// The EXIF orientation (tag 0x0112) of a JPEG, read from its APP1 segment
+/// without decoding anything. 1 (upright) when absent or unreadable.
+public enum EXIFOrientation {
+    private static let exifPrefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+
+    public static func read(_ jpeg: [UInt8]) -> Int {
+        var found = 1
+        JPEGSegments.forEach(jpeg) { marker, payload in
+            guard marker == 0xE1, payload.count >= 14, payload.starts(with: exifPrefix),
+                  let value = orientation(tiff: payload.dropFirst(6)) else { return false }
+            found = value
+            return true
+        }
+        return found
     }
 
     /// The orientation in an EXIF payload as a WebP EXIF chunk holds it: a TIFF
     /// structure, with or without the `Exif\0\0` that JPEG puts before it.
     public static func read(exifPayload: [UInt8]) -> Int {
-        let prefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
-        let tiff = exifPayload.starts(with: prefix) ? exifPayload[6...] : exifPayload[...]
+        let tiff = exifPayload.starts(with: exifPrefix) ? exifPayload[6...] : exifPayload[...]
         return orientation(tiff: tiff) ?? 1
     }
 

@@ -84,7 +84,7 @@ extension PixelImage {
             for y in 0..<height {
                 let row = y * rowBytes, outRow = y * width * 3
                 if !hasAlpha {
-                    for i in 0..<(width * 3) { out[outRow + i] = source[row + i] }
+                    (out.baseAddress! + outRow).update(from: source.baseAddress! + row, count: width * 3)
                     continue
                 }
                 for x in 0..<width {

@@ -11,18 +11,12 @@ public enum ICCProfile {
     /// The profile of a JPEG: its APP2 `ICC_PROFILE` segments, joined in their order.
     public static func read(jpeg: [UInt8]) -> [UInt8]? {
         var chunks: [(index: UInt8, bytes: ArraySlice<UInt8>)] = []
-        var offset = 2
-        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF {
-            let type = jpeg[offset + 1]
-            if type == 0xD8 || type == 0x01 || (0xD0...0xD7).contains(type) { offset += 2; continue }
-            if type == 0xDA || type == 0xD9 { break }
-            let length = Int(jpeg[offset + 2]) << 8 | Int(jpeg[offset + 3])
-            guard length >= 2, offset + 2 + length <= jpeg.count else { break }
-            let start = offset + 4, end = offset + 2 + length
-            if type == 0xE2, end - start > marker.count + 2, jpeg[start..<(start + marker.count)].elementsEqual(marker) {
-                chunks.append((jpeg[start + marker.count], jpeg[(start + marker.count + 2)..<end]))
+        JPEGSegments.forEach(jpeg) { type, payload in
+            if type == 0xE2, payload.count > marker.count + 2, payload.starts(with: marker) {
+                let index = payload.index(payload.startIndex, offsetBy: marker.count)
+                chunks.append((payload[index], payload[(index + 2)...]))
             }
-            offset = end
+            return false
         }
         guard !chunks.isEmpty else { return nil }
         return chunks.sorted { $0.index < $1.index }.flatMap(\.bytes)

@@ -130,12 +130,9 @@ final class ImageReferences: @unchecked Sendable {
         return .success(Resolved(source: .file(url), note: note))
     }
 
-    /// Readable, and a photo we read by its first bytes (never decoded).
+    /// Readable, and a photo we read by its first bytes (never decoded). `FileLookup` has
+    /// just found it, so it exists; a folder reads no bytes and is no photo.
     private func checkFile(_ url: URL) -> ImageProblem? {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            return ImageProblem("image-missing", "is a folder, not a photo file")
-        }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             return ImageProblem("image-unreadable", "the file cannot be read")
         }

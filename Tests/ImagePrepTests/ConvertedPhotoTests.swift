@@ -16,8 +16,6 @@ enum Converted {
         return url
     }
 
-    static func magick(_ arguments: [String]) throws { try ImageMagick.convert(arguments) }
-
     /// `image` as a file in `format` (heic, webp…) written by ImageMagick from a lossless PNG.
     static func byMagick(_ image: PixelImage, as format: String, quality: Int = 92, extra: [String] = []) throws -> [UInt8] {
         let dir = try folder()
@@ -25,7 +23,7 @@ enum Converted {
         let source = dir.appendingPathComponent("source.jpg")
         try Data(try Photos.jpeg(image, quality: 100)).write(to: source)
         let output = dir.appendingPathComponent("out.\(format)")
-        try magick([source.path, "-quality", String(quality)] + extra + [output.path])
+        try ImageMagick.convert([source.path, "-quality", String(quality)] + extra + [output.path])
         return Array(try Data(contentsOf: output))
     }
 
@@ -191,7 +189,7 @@ struct ConvertedPhotoTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("a.webp")
         // Fully transparent but for an opaque red square in the middle.
-        try Converted.magick(["-size", "64x64", "xc:none", "-fill", "red", "-draw", "rectangle 24,24 39,39",
+        try ImageMagick.convert(["-size", "64x64", "xc:none", "-fill", "red", "-draw", "rectangle 24,24 39,39",
                               "-define", "webp:lossless=true", file.path])
         let prepared = try ImagePreparer().prepare(Array(try Data(contentsOf: file)))
         let decoded = try Photos.decode(prepared.data)
@@ -206,7 +204,7 @@ struct ConvertedPhotoTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("r.jpg"), output = dir.appendingPathComponent("r.webp")
         try Data(jpeg).write(to: source)
-        try Converted.magick([source.path, "-quality", "95", output.path])
+        try ImageMagick.convert([source.path, "-quality", "95", output.path])
         let upright = try Photos.decode(try ImagePreparer().prepare(Array(try Data(contentsOf: output))).data)
         #expect(upright.width == 40 && upright.height == 64)
         let (x, y) = Converted.corner(6, 40, 64)
@@ -269,7 +267,7 @@ struct ConvertedPhotoTests {
         let dir = try Converted.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let animated = dir.appendingPathComponent("anim.webp")
-        try Converted.magick(["-delay", "10", "-size", "32x32", "xc:red", "xc:blue", animated.path])
+        try ImageMagick.convert(["-delay", "10", "-size", "32x32", "xc:red", "xc:blue", animated.path])
         do {
             _ = try preparer.prepare(Array(try Data(contentsOf: animated)))
             Issue.record("an animated WebP was taken")
