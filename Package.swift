@@ -91,6 +91,12 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // Supplier feeds: a feed file (TOML) maps a supplier's columns to ours, makes prices
+        // from costs, filters rows and protects fields; the manifest reader reads through it.
+        .target(
+            name: "Feeds",
+            dependencies: ["Manifest", "Support", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed;
         // and of photo files: their hashes by fingerprint.
         .target(
@@ -152,6 +158,7 @@ let package = Package(
                 "BulkImport",
                 "CatalogExport",
                 "Migration",
+                "Feeds",
                 "ShopState",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -185,6 +192,7 @@ let package = Package(
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support"]),
     ],

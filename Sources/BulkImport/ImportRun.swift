@@ -135,7 +135,8 @@ public final class ImportRun: @unchecked Sendable {
         // pass reuses what this one detected, instead of scanning the file again.
         var rowCount = 0
         let counter = try ManifestReader(url: options.manifest, encoding: options.validation.encoding,
-                                         delimiter: options.validation.delimiter, sheet: options.validation.sheet)
+                                         delimiter: options.validation.delimiter, sheet: options.validation.sheet,
+                                         mapping: options.validation.mapping)
         var validation = options.validation
         validation.encoding = counter.encoding
         validation.delimiter = counter.delimiter
@@ -156,6 +157,12 @@ public final class ImportRun: @unchecked Sendable {
                 onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
                 onRow: { [self] raw, draft, issues in
                     if isStopping { return }
+                    if let reason = raw.origin?.skipped {
+                        // Left out by the feed's filter: a row of the report, nothing sent.
+                        let identity = reading.identity(of: raw)
+                        finish(.skipped(row: raw.number, key: identity.key ?? identity.name ?? "", note: reason))
+                        return
+                    }
                     guard fileErrors.isEmpty, let draft else {
                         let message = (fileErrors + issues.filter { $0.severity == .error })
                             .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }

@@ -7,6 +7,8 @@ import ShopState
 struct FieldChanges: Sendable {
     var body = ProductChanges()
     var lines: [(field: String, old: String, new: String)] = []
+    /// How a new value was made (a feed's price rule), by field.
+    var reasons: [String: String] = [:]
     var isEmpty: Bool { lines.isEmpty }
     var fields: [String] { lines.map(\.field) }
     /// `price 32000 → 31000 (-3.1 %); stock 8 → 0`: prices with the change in percent.
@@ -18,6 +20,7 @@ struct FieldChanges: Sendable {
                let new = Decimal(string: line.new, locale: Locale(identifier: "en_US_POSIX")) {
                 text += String(format: " (%+.1f %%)", Money.double((new - old) / old * 100))
             }
+            if let reason = reasons[line.field] { text += " (\(reason))" }
             return text
         }.joined(separator: "; ")
     }
@@ -243,7 +246,8 @@ final class SyncPlanner {
     /// The fields of the row that differ from the live product.
     func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
         var changes = FieldChanges()
-        let given = draft.given
+        // A feed's protected fields were set when the product was made; never overwritten.
+        let given = draft.protected.isEmpty ? draft.given : draft.given.subtracting(draft.protected)
         if given.contains(.name), draft.name != product.name {
             changes.body.name = draft.name
             changes.lines.append(("name", product.name, draft.name))
@@ -266,6 +270,7 @@ final class SyncPlanner {
             }
             changes.body.price = Money.double(draft.price)
             changes.lines.append(("price", Money.text(livePrice), Money.text(draft.price)))
+            if let reason = draft.explanations[.price] { changes.reasons["price"] = reason }
         }
         let liveDiscount = Money.decimal(product.discountedPrice)
         if given.contains(.discountedPrice), draft.discountedPrice != liveDiscount {

@@ -10,12 +10,15 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
     public var withWarnings = 0
     /// Problems of the file as a whole (a missing column).
     public var fileErrors = 0
+    /// Rows a feed's filter leaves out (counted in `rows`, not in `valid`).
+    public var skipped = 0
 
     enum CodingKeys: String, CodingKey {
         case rows, valid
         case withErrors = "with_errors"
         case withWarnings = "with_warnings"
         case fileErrors = "file_errors"
+        case skipped
     }
 
     public var hasErrors: Bool { withErrors > 0 || fileErrors > 0 }
@@ -32,7 +35,10 @@ public enum ManifestCheck {
         onRow: (RawRow, ProductDraft?, [RowIssue]) -> Void
     ) throws(ManifestError) -> ValidationSummary {
         let reader: ManifestReader
-        do { reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet) }
+        do {
+            reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet,
+                                        mapping: options.mapping)
+        }
         catch let error as ManifestError { throw error }
         catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
         var summary = ValidationSummary()
@@ -44,8 +50,17 @@ public enum ManifestCheck {
         }
         let validator = ManifestValidator(reader: reader, options: options)
         if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
-        func deliver(_ raw: RawRow, _ draft: ProductDraft?, _ issues: [RowIssue]) {
+        func deliver(_ raw: RawRow, _ draft: ProductDraft?, _ found: [RowIssue]) {
             summary.rows += 1
+            if raw.origin?.skipped != nil {
+                // Left out by the feed's filter: neither checked nor sent; the caller says why.
+                summary.skipped += 1
+                onRow(raw, nil, [])
+                return
+            }
+            // A supplier's file: columns named with the supplier's header too.
+            let issues = options.mapping == nil ? found
+                : found.map { issue in var issue = issue; issue.column = issue.column.map(reader.label); return issue }
             if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }
             if issues.contains(where: { $0.severity == .warning }) { summary.withWarnings += 1 }
             onRow(raw, draft, issues)
@@ -56,6 +71,7 @@ public enum ManifestCheck {
             // across rows and `onRow` run here, in row order.
             ParallelRows.run(workers: workers, next: pieces.next, delimiter: pieces.delimiter, reader: reader,
                              check: validator.check) { raw, check in
+                if raw.origin?.skipped != nil { return deliver(raw, nil, []) }
                 let (draft, issues) = validator.acrossRows(check, row: raw.number)
                 deliver(raw, draft, issues)
             }
@@ -67,6 +83,10 @@ public enum ManifestCheck {
             catch let error as ManifestError { throw error }
             catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
             guard let raw = next else { break }
+            if raw.origin?.skipped != nil {
+                deliver(raw, nil, [])
+                continue
+            }
             let (draft, issues) = validator.validate(raw)
             deliver(raw, draft, issues)
         }

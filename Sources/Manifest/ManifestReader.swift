@@ -31,6 +31,16 @@ public struct RawRow: Sendable {
     public var imageList: [String]?
     /// What reading found in the row's cells (a spreadsheet's date, formula or error cells).
     public var notes: [RowIssue] = []
+    /// What a feed's map made of the row (a supplier's file), nil for a manifest in our columns.
+    public var origin: RowOrigin?
+
+    public init(number: Int, values: [Column: String], imageList: [String]?, notes: [RowIssue] = [], origin: RowOrigin? = nil) {
+        self.number = number
+        self.values = values
+        self.imageList = imageList
+        self.notes = notes
+        self.origin = origin
+    }
 }
 
 /// Reads a manifest row by row. CSV and JSON Lines stream (memory stays flat
@@ -60,12 +70,27 @@ public final class ManifestReader {
     private var jsonPosition = 0
     private var lines: LineReader?
     private var temporary: URL?
+    /// A supplier's file: its headers read through this map (see `HeaderMapping`).
+    private let mapping: (any HeaderMapping)?
+    private var bound: (any BoundHeaderMapping)?
+    /// A JSON file read through a map: the keys of its first object, as its header.
+    private var jsonHeaders: [String]?
+    /// What the map found missing from the file that is not an error (a partial file).
+    public var fileNotes: [RowIssue] { bound?.fileNotes ?? [] }
+
+    /// A column as a message names it: ours, with the supplier's header it comes from when
+    /// the file is read through a feed's map (`stock (재고수량)`).
+    public func label(_ column: String) -> String {
+        guard let bound, let ours = Column(rawValue: column), let source = bound.source(of: ours) else { return column }
+        return "\(column) (\(source))"
+    }
 
     var fileName: String { url.lastPathComponent }
 
     public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
-                sheet choice: SheetChoice = SheetChoice()) throws {
+                sheet choice: SheetChoice = SheetChoice(), mapping: (any HeaderMapping)? = nil) throws {
         self.url = url
+        self.mapping = mapping
         self.format = format ?? ManifestFormat(url: url)
         let file = url.lastPathComponent
         var isDirectory: ObjCBool = false
@@ -79,9 +104,9 @@ public final class ManifestReader {
             // A workbook is XML in a zip: UTF-8 by definition, no delimiter.
             self.encoding = .utf8
             self.delimiter = ","
-            let sheet = try SheetManifest(url: url, choice: choice)
+            let sheet = try SheetManifest(url: url, choice: choice, knows: mapping.map { map in { map.knows(header: $0) } })
             try mapHeaders(sheet.header)
-            sheet.use(columnIndex)
+            sheet.use(columnIndex, bound: bound)
             estimatedRows = sheet.estimatedRows
             self.sheet = sheet
             return
@@ -179,6 +204,12 @@ public final class ManifestReader {
     private static let reportHeaders: Set<String> = [errorsHeader, "row"]
 
     private func mapHeaders(_ headers: [(Int, String)]) throws {
+        if let mapping {
+            let bound = try mapping.bind(headers: headers, file: fileName)
+            columns = bound.columns
+            self.bound = bound
+            return
+        }
         for (index, header) in headers {
             let trimmed = header.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, !Self.reportHeaders.contains(Column.normalise(trimmed)) else { continue }
@@ -233,6 +264,7 @@ public final class ManifestReader {
 
     /// Columns of JSON objects, learned as rows are read.
     private func learnColumns<Keys: Sequence<String>>(_ keys: Keys) {
+        guard mapping == nil else { return }
         for key in keys {
             if let column = Column(header: key) { columns.insert(column) }
             else if !unknownColumns.contains(key) { unknownColumns.append(key) }
@@ -269,6 +301,7 @@ public final class ManifestReader {
     /// the header fixed, so pieces can be turned into rows on several threads.
     func row(_ fields: [String], number: Int) -> RawRow? {
         guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
+        if let bound { return bound.row(fields, number: number, notes: []) }
         var values: [Column: String] = [:]
         values.reserveCapacity(columnIndex.count)
         for (index, column) in columnIndex where index < fields.count {
@@ -320,12 +353,18 @@ public final class ManifestReader {
     }
 
     private func nextJSON() throws -> RawRow? {
-        if let first = firstJSON {
-            firstJSON = nil
-            return Self.rawRow(first, number: 1)
+        while true {
+            let object: [String: Any]
+            if let first = firstJSON {
+                firstJSON = nil
+                object = first
+            } else {
+                guard let row = try nextJSONObject() else { return nil }
+                object = row
+            }
+            // Only a mapped row can be nothing (every cell blank): read on.
+            if let raw = try mappedOrRaw(object, number: jsonPosition) { return raw }
         }
-        guard let row = try nextJSONObject() else { return nil }
-        return Self.rawRow(row, number: jsonPosition)
     }
 
     private func nextJSONLine() throws -> RawRow? {
@@ -340,9 +379,30 @@ public final class ManifestReader {
                 throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
             }
             learnColumns(row.keys)
-            return Self.rawRow(row, number: number)
+            if let raw = try mappedOrRaw(row, number: number) { return raw }
         }
         return nil
+    }
+
+    /// A JSON object as a row: through the map when there is one (bound to the first
+    /// object's keys, in sorted order), else by our column names.
+    private func mappedOrRaw(_ object: [String: Any], number: Int) throws -> RawRow? {
+        guard mapping != nil else { return Self.rawRow(object, number: number) }
+        if jsonHeaders == nil {
+            let headers = object.keys.sorted()
+            try mapHeaders(headers.enumerated().map { ($0.offset, $0.element) })
+            jsonHeaders = headers
+        }
+        let cells = (jsonHeaders ?? []).map { header -> String in
+            switch object[header] {
+            case nil, is NSNull: ""
+            case let list as [Any]: list.map { "\($0)" }.joined(separator: ";")
+            case let number as NSNumber where !(object[header] is Bool): number.stringValue
+            case let value?: "\(value)"
+            }
+        }
+        guard cells.contains(where: { !Self.isBlank($0) }) else { return nil }
+        return bound?.row(cells, number: number, notes: [])
     }
 
     static func rawRow(_ object: [String: Any], number: Int) -> RawRow {

@@ -46,6 +46,10 @@ public struct ProductDraft: Sendable, Equatable {
     /// What the row lacks to create a product (name, price, photos): errors only if
     /// it would create one; a row that updates needs none of them.
     public var createProblems: [RowIssue] = []
+    /// How a value was made from a supplier's cells (a feed's price rule), by column.
+    public var explanations: [Column: String] = [:]
+    /// Fields a feed sets when the product is made and never overwrites after.
+    public var protected: Set<Column> = []
 
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]

@@ -17,6 +17,8 @@ public struct ValidationOptions: Sendable {
     public var delimiter: Character?
     /// For a workbook: the sheet and its header row.
     public var sheet = SheetChoice()
+    /// A supplier's file: read through a feed's map into our columns (`--feed`).
+    public var mapping: (any HeaderMapping)?
 
     public init() {}
 }
@@ -69,6 +71,7 @@ public final class ManifestValidator: @unchecked Sendable {
                                    rule: "column-missing",
                                    message: "no column says which product a row is: add key (or sku, 상품코드), id, or name"))
         }
+        issues += reader.fileNotes
         if !reader.unknownColumns.isEmpty {
             issues.append(RowIssue(file: file, row: 1, column: nil, value: reader.unknownColumns.joined(separator: ", "),
                                    severity: .warning, rule: "column-unknown",
@@ -175,6 +178,10 @@ public final class ManifestValidator: @unchecked Sendable {
         draft.given = rules.given
         draft.stockDelta = stockDelta
         draft.createProblems = rules.createProblems
+        if let origin = raw.origin {
+            draft.explanations = origin.explanations
+            draft.protected = origin.protected
+        }
         result.draft = draft
         return result
     }

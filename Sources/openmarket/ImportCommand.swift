@@ -162,7 +162,8 @@ struct ImportCommand: AsyncParsableCommand {
             Console.error("openmarket import: \(manifest): no such file")
             throw ExitCode(2)
         }
-        var options = importOptions(manifestURL)
+        var options: ImportOptions
+        do { options = try importOptions(manifestURL) } catch { throw reportFailure(error) }
         let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
             .appendingPathComponent("openmarket-report-\(Runner.timestamp())").path)
 
@@ -223,9 +224,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// The run's settings from the options (the journal and link store are the account's,
     /// set once the server is known).
-    private func importOptions(_ manifestURL: URL) -> ImportOptions {
+    private func importOptions(_ manifestURL: URL) throws -> ImportOptions {
         var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
-        options.validation = reading.validation
+        options.validation = try reading.validation()
         options.mode = mode
         options.jobs = jobs
         options.dryRun = dryRun

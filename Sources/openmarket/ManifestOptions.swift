@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feeds
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -26,6 +27,11 @@ struct ManifestOptions: ParsableArguments {
         "Excel workbook: the header's row number as Excel shows it (default: the first row naming two known columns; rows above it are ignored).",
         valueName: "N"))
     var headerRow: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A supplier's file: read it through this feed file (its columns, prices from costs, filter, protected fields). A path, or a name in ~/.config/openmarket/feeds/ (see `openmarket feed test`).",
+        valueName: "feed"))
+    var feed: String?
 
     enum Delimiter: String, ExpressibleByArgument, CaseIterable {
         case comma = ",", semicolon = ";", tab = "tab"
@@ -61,8 +67,14 @@ struct ManifestOptions: ParsableArguments {
         if let headerRow, headerRow < 1 { throw ValidationError("--header-row must be a row number, 1 or more") }
     }
 
-    var validation: ValidationOptions {
+    /// How to read the manifest; with `--feed`, through the feed file (its mistakes are exit 2).
+    func validation() throws -> ValidationOptions {
         var options = ValidationOptions()
+        if let feed {
+            do { options.mapping = FeedMapping(feed: try FeedFile.load(FeedFile.locate(feed))) } catch {
+                throw CommandFailure(error.description, exitCode: 2)
+            }
+        }
         options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
         options.currencies = currencies.map { $0.uppercased() }
         options.encoding = encoding?.encoding

@@ -45,7 +45,8 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = reading.validation
+        let options: ValidationOptions
+        do { options = try reading.validation() } catch { throw reportFailure(error) }
         let url = URL(fileURLWithPath: manifest)
         if format == "xlsx" { return try writeWorkbook(url, options) }
         let json = format == "json"
@@ -102,8 +103,7 @@ struct ValidateCommand: ParsableCommand {
             let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
             Console.out(Data("\n], \"summary\": \(text)}\n".utf8))
         } else {
-            Console.line("\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-                         + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
+            Console.line(Self.summaryLine(url, summary))
         }
         if summary.hasErrors { throw ExitCode(1) }
     }
@@ -125,10 +125,16 @@ extension ValidateCommand {
             Console.error("openmarket validate: \(error)")
             throw ExitCode(2)
         }
-        Console.line("\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-                     + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : ""))
+        Console.line(Self.summaryLine(url, summary))
         Console.line("Wrote \(target.path) (rows with errors first)")
         if summary.hasErrors { throw ExitCode(1) }
+    }
+
+    /// `products.csv: 20 rows, 18 valid, 1 with errors, 1 with warnings, 2 skipped by the feed's filter`.
+    static func summaryLine(_ url: URL, _ summary: ValidationSummary) -> String {
+        "\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+            + (summary.skipped > 0 ? ", \(summary.skipped) skipped by the feed's filter" : "")
+            + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : "")
     }
 
     /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.

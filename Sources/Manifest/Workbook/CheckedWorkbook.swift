@@ -37,10 +37,12 @@ public enum CheckedWorkbook {
             if let writeError { throw writeError }
             // Second pass: the others (warnings kept), in file order.
             let validator: ManifestValidator
-            let reader = try ManifestReader(url: manifest, encoding: options.encoding, delimiter: options.delimiter, sheet: options.sheet)
+            let reader = try ManifestReader(url: manifest, encoding: options.encoding, delimiter: options.delimiter, sheet: options.sheet,
+                                            mapping: options.mapping)
             start(reader)
             validator = ManifestValidator(reader: reader, options: options)
             while let raw = try reader.next() {
+                guard raw.origin?.skipped == nil else { continue }
                 let (_, issues) = validator.validate(raw)
                 guard !failed.contains(raw.number) else { continue }
                 try book.write(cells(raw, issues))

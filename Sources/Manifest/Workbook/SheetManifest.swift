@@ -26,8 +26,12 @@ final class SheetManifest {
     /// Rows read while looking for the header, given out after it.
     static let headerSearchRows = 100
 
-    init(url: URL, choice: SheetChoice) throws(ManifestError) {
+    /// Whether a header is one the reader knows (a feed's map knows the supplier's).
+    private let knows: (String) -> Bool
+
+    init(url: URL, choice: SheetChoice, knows: ((String) -> Bool)? = nil) throws(ManifestError) {
         file = url.lastPathComponent
+        self.knows = knows ?? { Column(header: $0) != nil }
         let workbook = try Workbook(url: url)
         let sheet = try Self.choose(choice.sheet, in: workbook)
         sheetName = sheet.name
@@ -76,7 +80,7 @@ final class SheetManifest {
                 if row.number < given { continue }
                 guard row.number == given else { break }
             } else {
-                let known = row.cells.filter { Column(header: $0.text.trimmingCharacters(in: .whitespaces)) != nil }.count
+                let known = row.cells.filter { knows($0.text.trimmingCharacters(in: .whitespaces)) }.count
                 guard known >= 2 else {
                     if row.number >= Self.headerSearchRows { break }
                     continue
@@ -94,8 +98,8 @@ final class SheetManifest {
 
     /// Called once the reader has mapped the header: from then on, rows are turned into
     /// manifest rows on the reading thread (the caller's thread validates them).
-    func use(_ columns: [(Int, Column)]) {
-        let mapper = SheetRowMapper(file: file, header: header, columns: columns)
+    func use(_ columns: [(Int, Column)], bound: (any BoundHeaderMapping)? = nil) {
+        let mapper = SheetRowMapper(file: file, header: header, columns: columns, bound: bound)
         self.mapper = mapper
         rows.mapOnReadingThread(mapper)
     }
@@ -139,10 +143,13 @@ final class SheetRowMapper: @unchecked Sendable {
     private let byColumn: [Column?]
     private var warnedUnheaded: Set<Int> = []
     private let lock = NSLock()
+    /// A supplier's sheet: every cell by position, through the feed's map.
+    private let bound: (any BoundHeaderMapping)?
 
-    init(file: String, header: [(Int, String)], columns: [(Int, Column)]) {
+    init(file: String, header: [(Int, String)], columns: [(Int, Column)], bound: (any BoundHeaderMapping)? = nil) {
         self.file = file
         self.header = header
+        self.bound = bound
         var byColumn = [Column?](repeating: nil, count: (columns.map(\.0).max() ?? -1) + 1)
         for (index, column) in columns where byColumn[index] == nil { byColumn[index] = column }
         self.byColumn = byColumn
@@ -150,6 +157,7 @@ final class SheetRowMapper: @unchecked Sendable {
 
     /// The manifest row, or nil when the row has nothing in a known column and nothing to report.
     func map(_ row: SheetRow) -> RawRow? {
+        if let bound { return mapThrough(bound, row) }
         var values: [Column: String] = [:]
         values.reserveCapacity(header.count)
         var notes: [RowIssue] = []
@@ -171,6 +179,22 @@ final class SheetRowMapper: @unchecked Sendable {
         }
         guard any else { return nil }
         return RawRow(number: row.number, values: values, imageList: nil, notes: notes)
+    }
+
+    /// A supplier's row: its cells by position, what they hide as notes named by their header.
+    private func mapThrough(_ bound: any BoundHeaderMapping, _ row: SheetRow) -> RawRow? {
+        let width = max((header.map(\.0).max() ?? -1) + 1, (row.cells.map(\.column).max() ?? -1) + 1)
+        var cells = [String](repeating: "", count: max(width, 0))
+        var notes: [RowIssue] = []
+        for cell in row.cells where cell.column >= 0 {
+            cells[cell.column] = cell.text
+            guard let problem = cell.problem, let name = header.first(where: { $0.0 == cell.column })?.1 else { continue }
+            var note = issue(problem, cell, .name, row.number)
+            note.column = name
+            notes.append(note)
+        }
+        guard cells.contains(where: { !ManifestReader.isBlank($0) }) else { return nil }
+        return bound.row(cells, number: row.number, notes: notes)
     }
 
     private func firstUnheaded(_ column: Int) -> Bool {

@@ -1,0 +1,99 @@
+import Foundation
+import Manifest
+
+/// A supplier's feed as a feed file describes it (see `FeedFile` for the TOML): which of
+/// the supplier's columns are our fields, the values that are the same on every row, the
+/// supplier's words for values, how a selling price is made from a cost, the rows left out,
+/// and the fields set only when a product is made. Values only: one feed file per shop,
+/// several for one supplier's feed to several shops.
+public struct Feed: Sendable {
+    /// The file's name without `.toml` (how `feed run` and reports name it).
+    public var name: String
+    /// Where it was read from.
+    public var url: URL
+    /// Our field ← the supplier's column, in the file's order.
+    public var columns: [(field: Column, source: HeaderRef)] = []
+    /// The supplier's cost price, from which `prices` makes the selling price.
+    public var cost: HeaderRef?
+    /// The same value on every row, by field.
+    public var constants: [Column: String] = [:]
+    /// The supplier's words and what they mean, by field (`[maps.stock]`), and for the cost (`[maps.cost]`).
+    public var maps: [Column: ValueMap] = [:]
+    public var costMap: ValueMap?
+    public var prices: PricePolicy?
+    public var filter = RowFilter()
+    public var protected: Set<Column> = []
+
+    public init(name: String, url: URL) {
+        self.name = name
+        self.url = url
+    }
+
+    /// Every supplier column the feed reads (mapped, or tested by a rule or the filter).
+    var referencedHeaders: [HeaderRef] {
+        var all = columns.map(\.source)
+        if let cost { all.append(cost) }
+        all += filter.skip.map(\.source) + filter.only.map(\.source)
+        all += (prices?.rules ?? []).flatMap { $0.when.map(\.source) }
+        var seen = Set<HeaderRef>()
+        return all.filter { seen.insert($0).inserted }
+    }
+}
+
+/// A supplier's column: by its header, or by its position (`#3`, the third).
+public enum HeaderRef: Sendable, Hashable, CustomStringConvertible {
+    case header(String)
+    /// From 0.
+    case position(Int)
+
+    init(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()), number >= 1 {
+            self = .position(number - 1)
+        } else {
+            self = .header(trimmed)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .header(let text): text
+        case .position(let index): "#\(index + 1)"
+        }
+    }
+}
+
+/// The supplier's words for values (`"품절" = 0`): matched on the trimmed cell, exactly,
+/// then ignoring letter case.
+public struct ValueMap: Sendable, Equatable {
+    public var entries: [String: String]
+
+    func apply(_ cell: String) -> String? {
+        if let exact = entries[cell] { return exact }
+        let lower = cell.lowercased()
+        return entries.first { $0.key.lowercased() == lower }?.value
+    }
+}
+
+/// A test of a supplier's cell: it matches when the cell is one of `values` (trimmed,
+/// letter case ignored).
+public struct CellTest: Sendable, Equatable {
+    public var source: HeaderRef
+    public var values: [String]
+
+    func matches(_ cell: String) -> Bool {
+        let cell = cell.trimmingCharacters(in: .whitespacesAndNewlines)
+        return values.contains { $0.compare(cell, options: .caseInsensitive) == .orderedSame }
+    }
+
+    var text: String {
+        "\(source) = \(values.count == 1 ? values[0] : values.joined(separator: " or "))"
+    }
+}
+
+/// Rows left out: those matching any `skip` test, and (when there are `only` tests) those
+/// matching none of them.
+public struct RowFilter: Sendable, Equatable {
+    public var skip: [CellTest] = []
+    public var only: [CellTest] = []
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Manifest
+import Support
+import TOMLKit
+
+/// A mistake in a feed file: the file, the line and the key, and what to write instead.
+public struct FeedFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var key: String?
+    public var message: String
+
+    public var description: String {
+        var place = file
+        if let line { place += ", line \(line)" }
+        if let key { place += ", \(key)" }
+        return "\(place): \(message)"
+    }
+}
+
+/// Reads a feed file (TOML; the keys are those of the README's "Supplier feeds" and
+/// `templates/feed.toml`). Every mistake names the file, the line and the key; the first
+/// one found stops the reading.
+public enum FeedFile {
+    /// The feed file a `--feed` value names: a path (with a `/` or ending in `.toml`), or a
+    /// name in `$XDG_CONFIG_HOME/openmarket/feeds/`.
+    public static func locate(_ value: String, feedsFolder: URL = UserFolders.config.appendingPathComponent("feeds")) -> URL {
+        if value.contains("/") || value.hasSuffix(".toml") || FileManager.default.fileExists(atPath: value) {
+            return URL(fileURLWithPath: value)
+        }
+        return feedsFolder.appendingPathComponent(value + ".toml")
+    }
+
+    public static func load(_ url: URL) throws(FeedFileError) -> Feed {
+        let file = url.path
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw FeedFileError(file: file, message: "no such feed file (a feed is a path, or a name in \(UserFolders.config.appendingPathComponent("feeds").path))")
+        }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw FeedFileError(file: file, message: "cannot be read as UTF-8 text")
+        }
+        return try parse(text, url: url)
+    }
+
+    public static func parse(_ text: String, url: URL) throws(FeedFileError) -> Feed {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw FeedFileError(file: url.path, line: error.source.begin.line, message: "not valid TOML: \(error.description)")
+        } catch {
+            throw FeedFileError(file: url.path, message: "not valid TOML: \(error)")
+        }
+        var reader = FeedTableReader(file: url.path, lines: TOMLLines(text))
+        return try reader.feed(table, url: url)
+    }
+}
+
+/// Finds the line of a key in a TOML text: the first `key =` under the table `[path]`
+/// (the `n`th `[[path]]` for an array of tables). TOMLKit gives lines for syntax errors
+/// only, and a person fixing a feed file needs the line of any key.
+struct TOMLLines {
+    private var lines: [(table: String, item: Int, text: String)] = []
+
+    init(_ text: String) {
+        var table = ""
+        var counts: [String: Int] = [:]
+        var item = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                let isArray = line.hasPrefix("[[")
+                let inner = line.drop(while: { $0 == "[" }).prefix(while: { $0 != "]" })
+                table = Self.plainPath(String(inner))
+                if isArray { counts[table, default: 0] += 1; item = counts[table]! } else { item = 0 }
+            }
+            lines.append((table, item, line))
+        }
+    }
+
+    /// `prices . "rules"` → `prices.rules`.
+    static func plainPath(_ path: String) -> String {
+        path.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+            .joined(separator: ".")
+    }
+
+    /// The 1-based line of `key` in table `table` (item `item` of an array of tables), or of
+    /// the table's header, or nil.
+    func line(of key: String?, in table: String, item: Int = 0) -> Int? {
+        var header: Int?
+        for (index, line) in lines.enumerated() where line.table == table && line.item == item {
+            if header == nil { header = index + 1 }
+            guard let key else { break }
+            for written in [key, "\"\(key)\"", "'\(key)'"] where line.text.hasPrefix(written) {
+                let rest = line.text.dropFirst(written.count).drop(while: { $0 == " " || $0 == "\t" })
+                if rest.first == "=" { return index + 1 }
+            }
+            if line.text.contains("\"\(key)\"") || line.text.contains("\(key) =") { return index + 1 }
+        }
+        return header
+    }
+}

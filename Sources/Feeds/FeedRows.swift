@@ -1,0 +1,99 @@
+import Foundation
+import Manifest
+
+/// A feed bound to one supplier file's header: turns the supplier's rows into ours.
+/// Immutable, so rows are mapped on several threads.
+final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
+    let feed: Feed
+    let file: String
+    let columns: Set<Column>
+    let fileNotes: [RowIssue]
+    private let fields: [(field: Column, index: Int)]
+    private let costIndex: Int?
+    private let resolved: [HeaderRef: Int]
+    private let headers: [(Int, String)]
+    private let keepCells: Bool
+
+    init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, fileNotes: [RowIssue]) {
+        self.feed = feed
+        self.file = file
+        self.resolved = resolved
+        self.headers = headers
+        self.keepCells = keepCells
+        self.fileNotes = fileNotes
+        fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
+        costIndex = feed.cost.flatMap { resolved[$0] }
+        var columns = Set(fields.map(\.field)).union(feed.constants.keys)
+        if costIndex != nil { columns.insert(.price) }
+        self.columns = columns
+    }
+
+    /// The supplier's header of one of our columns (`stock` → `재고수량`; `price` → the cost's).
+    func source(of column: Column) -> String? {
+        let ref = column == .price && costIndex != nil ? feed.cost : feed.columns.first { $0.field == column }?.source
+        guard let ref, let index = resolved[ref] else { return nil }
+        return headers.first { $0.0 == index }?.1 ?? ref.description
+    }
+
+    func row(_ cells: [String], number: Int, notes: [RowIssue]) -> RawRow {
+        func cell(_ ref: HeaderRef) -> String {
+            guard let index = resolved[ref], index < cells.count else { return "" }
+            return cells[index].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        var origin = RowOrigin(protected: feed.protected)
+        if keepCells {
+            origin.cells = headers.map { SupplierCell(header: $0.1, value: $0.0 < cells.count ? cells[$0.0] : "") }
+        }
+        var values: [Column: String] = [:]
+        for (field, index) in fields {
+            let text = index < cells.count ? cells[index].trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            values[field] = feed.maps[field]?.apply(text) ?? text
+        }
+        for (field, value) in feed.constants { values[field] = value }
+        var row = RawRow(number: number, values: values, imageList: nil, notes: notes)
+        // A row left out keeps its key and name: `--delete-missing` counts it as listed.
+        if let reason = skipReason(cell) {
+            origin.skipped = reason
+            row.origin = origin
+            return row
+        }
+        if let costIndex { price(cost: cell(feed.cost!), header: headers.first { $0.0 == costIndex }?.1 ?? "cost", row: &row, origin: &origin, cell: cell) }
+        row.origin = origin
+        return row
+    }
+
+    /// Why the filter leaves the row out, or nil.
+    private func skipReason(_ cell: (HeaderRef) -> String) -> String? {
+        if let test = feed.filter.skip.first(where: { $0.matches(cell($0.source)) }) {
+            return "[filter] skip: \(test.source) is \(cell(test.source))"
+        }
+        if !feed.filter.only.isEmpty, !feed.filter.only.contains(where: { $0.matches(cell($0.source)) }) {
+            return "[filter] only: \(feed.filter.only.map(\.text).joined(separator: "; ")) (this row: \(feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// The selling price made from the cost cell, with how; a cost that is no amount is the
+    /// row's error, named by the supplier's header.
+    private func price(cost text: String, header: String, row: inout RawRow, origin: inout RowOrigin, cell: (HeaderRef) -> String) {
+        guard !text.isEmpty, let policy = feed.prices else { return }
+        let mapped = feed.costMap?.apply(text) ?? text
+        func problem(_ rule: String, _ message: String) {
+            row.notes.append(RowIssue(file: file, row: row.number, column: "\(header) (cost)", value: text, severity: .error,
+                                      rule: rule, message: message))
+        }
+        switch Money.parse(mapped) {
+        case .failure(let failure):
+            problem("cost-format", failure.message)
+        case .success(let parsed):
+            guard parsed.amount >= 0 else { return problem("cost-negative", "a cost must be 0 or more") }
+            let written = row.values[.currency].flatMap { $0.isEmpty ? nil : Money.currencyCode($0) }
+            if written == nil, let symbol = parsed.currency { row.values[.currency] = symbol }
+            let currency = written ?? parsed.currency ?? "KRW"
+            let unit: Decimal = currency == "KRW" || currency == "JPY" ? 1 : Decimal(string: "0.01")!
+            let (price, explanation) = policy.price(cost: parsed.amount, unit: unit, cell: cell)
+            row.values[.price] = Money.text(price)
+            origin.explanations[.price] = explanation
+        }
+    }
+}

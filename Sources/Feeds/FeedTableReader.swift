@@ -1,0 +1,227 @@
+import Foundation
+import Manifest
+import TOMLKit
+
+/// Turns a feed file's TOML tables into a `Feed`, a section at a time, naming the line
+/// and key of any mistake.
+struct FeedTableReader {
+    let file: String
+    let lines: TOMLLines
+
+    /// The sections a feed file may have. `[source]`, `[target]`, `[sync]`, `[checks]` and
+    /// `[notify]` belong to `feed run`, which this version does not have yet.
+    static let sections = ["description", "columns", "constants", "maps", "prices", "filter", "protect"]
+    static let settingKeys = ["markup_percent", "add", "round_to", "round", "min_margin_percent"]
+    /// Our fields a feed may fill, and `cost`.
+    static var fieldNames: [String] { Column.allCases.map(\.rawValue) + ["cost"] }
+
+    func fail(_ message: String, table: String, key: String? = nil, item: Int = 0) -> FeedFileError {
+        let shown = key.map { table.isEmpty ? $0 : "\(table).\($0)" } ?? (table.isEmpty ? nil : "[\(table)]")
+        return FeedFileError(file: file, line: lines.line(of: key, in: table, item: item), key: shown, message: message)
+    }
+
+    mutating func feed(_ root: TOMLTable, url: URL) throws(FeedFileError) -> Feed {
+        var feed = Feed(name: url.deletingPathExtension().lastPathComponent, url: url)
+        for key in root.keys where !Self.sections.contains(key) {
+            let hint = ["source", "target", "sync", "checks", "notify"].contains(key)
+                ? "[\(key)] is for `feed run`, which this version does not have yet" : "unknown section"
+            throw fail("\(hint); a feed file has \(Self.sections.dropFirst().map { "[\($0)]" }.joined(separator: ", "))", table: key)
+        }
+        guard let columns = root["columns"]?.table else {
+            throw fail("a feed needs [columns]: which of the supplier's columns is our key, name, price (or cost), stock…", table: "")
+        }
+        try readColumns(columns, into: &feed)
+        if let constants = root["constants"] { try readConstants(try table(constants, "constants"), into: &feed) }
+        if let maps = root["maps"] { try readMaps(try table(maps, "maps"), into: &feed) }
+        if let prices = root["prices"] { feed.prices = try readPrices(try table(prices, "prices")) }
+        if let filter = root["filter"] { feed.filter = try readFilter(try table(filter, "filter")) }
+        if let protect = root["protect"] { feed.protected = try readProtect(try table(protect, "protect")) }
+        try checkConsistency(feed)
+        return feed
+    }
+
+    private func table(_ value: any TOMLValueConvertible, _ name: String, key: String? = nil) throws(FeedFileError) -> TOMLTable {
+        guard let table = value.table else { throw fail("must be a table", table: name, key: key) }
+        return table
+    }
+
+    private func readColumns(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
+        for key in table.keys {
+            guard let source = table[key]?.string, !source.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw fail("must be the supplier's header in quotes (\"상품코드\"), or a column by number (\"#3\")", table: "columns", key: key)
+            }
+            if key == "cost" {
+                feed.cost = HeaderRef(source)
+                continue
+            }
+            guard let field = Column(rawValue: key) else {
+                throw fail("unknown field; [columns] maps \(Self.fieldNames.joined(separator: ", "))", table: "columns", key: key)
+            }
+            feed.columns.append((field, HeaderRef(source)))
+        }
+        // The file's order is lost in the TOML table: ours is the manifest's.
+        feed.columns.sort { Column.allCases.firstIndex(of: $0.field)! < Column.allCases.firstIndex(of: $1.field)! }
+    }
+
+    private func readConstants(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
+        for key in table.keys {
+            guard let field = Column(rawValue: key), field != .key, field != .id else {
+                throw fail("unknown field; a constant is one of \(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))",
+                           table: "constants", key: key)
+            }
+            guard let value = table[key].flatMap(Self.text) else {
+                throw fail("must be a text or a number", table: "constants", key: key)
+            }
+            feed.constants[field] = value
+        }
+    }
+
+    private func readMaps(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
+        for key in table.keys {
+            let words = try self.table(table[key]!, "maps", key: key)
+            var entries: [String: String] = [:]
+            for word in words.keys {
+                guard let value = words[word].flatMap(Self.text) else {
+                    throw fail("must be a text or a number", table: "maps.\(key)", key: word)
+                }
+                entries[word.trimmingCharacters(in: .whitespaces)] = value
+            }
+            if key == "cost" { feed.costMap = ValueMap(entries: entries); continue }
+            guard let field = Column(rawValue: key) else {
+                throw fail("unknown field; [maps.FIELD] is one of \(Self.fieldNames.joined(separator: ", "))", table: "maps", key: key)
+            }
+            feed.maps[field] = ValueMap(entries: entries)
+        }
+    }
+
+    private func readPrices(_ table: TOMLTable) throws(FeedFileError) -> PricePolicy {
+        for key in table.keys where !Self.settingKeys.contains(key) && key != "rules" {
+            throw fail("unknown key; [prices] has \((Self.settingKeys + ["rules"]).joined(separator: ", "))", table: "prices", key: key)
+        }
+        var policy = PricePolicy(defaults: try settings(table, table: "prices", item: 0))
+        guard let rules = table["rules"] else { return policy }
+        guard let list = rules.array else { throw fail("must be [[prices.rules]] tables", table: "prices", key: "rules") }
+        for (index, value) in list.enumerated() {
+            guard let rule = value.table else { throw fail("must be a table", table: "prices.rules", item: index + 1) }
+            policy.rules.append(try readRule(rule, number: index + 1))
+        }
+        return policy
+    }
+
+    private func readRule(_ table: TOMLTable, number: Int) throws(FeedFileError) -> PriceRule {
+        let name = "prices.rules"
+        let known = Self.settingKeys + ["when", "cost_at_least", "cost_below"]
+        for key in table.keys where !known.contains(key) {
+            throw fail("unknown key in rule \(number); a rule has \(known.joined(separator: ", "))", table: name, key: key, item: number)
+        }
+        var rule = PriceRule(number: number, settings: try settings(table, table: name, item: number))
+        if let when = table["when"] {
+            rule.when = try tests(try self.table(when, name, key: "when"), table: name, key: "when", item: number)
+        }
+        rule.costAtLeast = try decimal(table, "cost_at_least", table: name, item: number)
+        rule.costBelow = try decimal(table, "cost_below", table: name, item: number)
+        if rule.when.isEmpty && rule.costAtLeast == nil && rule.costBelow == nil {
+            throw fail("rule \(number) has no condition: add when = { \"column\" = \"value\" }, cost_at_least or cost_below",
+                       table: name, item: number)
+        }
+        return rule
+    }
+
+    private func settings(_ table: TOMLTable, table name: String, item: Int) throws(FeedFileError) -> PriceSettings {
+        var settings = PriceSettings()
+        settings.markupPercent = try decimal(table, "markup_percent", table: name, item: item)
+        settings.add = try decimal(table, "add", table: name, item: item)
+        settings.roundTo = try decimal(table, "round_to", table: name, item: item)
+        settings.minMarginPercent = try decimal(table, "min_margin_percent", table: name, item: item)
+        if let step = settings.roundTo, step <= 0 { throw fail("must be above 0", table: name, key: "round_to", item: item) }
+        if let value = table["round"] {
+            guard let text = value.string, let mode = Rounding(rawValue: text) else {
+                throw fail("must be \"up\", \"down\" or \"nearest\"", table: name, key: "round", item: item)
+            }
+            settings.round = mode
+        }
+        return settings
+    }
+
+    private func decimal(_ table: TOMLTable, _ key: String, table name: String, item: Int) throws(FeedFileError) -> Decimal? {
+        guard let value = table[key] else { return nil }
+        if let int = value.int { return Decimal(int) }
+        if let double = value.double, double.isFinite { return Money.decimal(double) }
+        throw fail("must be a number", table: name, key: key, item: item)
+    }
+
+    private func readFilter(_ table: TOMLTable) throws(FeedFileError) -> RowFilter {
+        var filter = RowFilter()
+        for key in table.keys {
+            guard key == "skip" || key == "only" else { throw fail("unknown key; [filter] has skip and only", table: "filter", key: key) }
+            let list = try tests(try self.table(table[key]!, "filter", key: key), table: "filter", key: key, item: 0)
+            if key == "skip" { filter.skip = list } else { filter.only = list }
+        }
+        return filter
+    }
+
+    /// `{ "카테고리" = "가전" }` or `{ "카테고리" = ["샘플", "단종"] }`.
+    private func tests(_ table: TOMLTable, table name: String, key: String, item: Int) throws(FeedFileError) -> [CellTest] {
+        try table.keys.sorted().map { header throws(FeedFileError) -> CellTest in
+            let value = table[header]!
+            if let list = value.array {
+                let values = list.compactMap(Self.text)
+                guard values.count == list.count, !values.isEmpty else {
+                    throw fail("\(header): must be a text, a number, or a list of them", table: name, key: key, item: item)
+                }
+                return CellTest(source: HeaderRef(header), values: values)
+            }
+            guard let text = Self.text(value) else {
+                throw fail("\(header): must be a text, a number, or a list of them", table: name, key: key, item: item)
+            }
+            return CellTest(source: HeaderRef(header), values: [text])
+        }
+    }
+
+    private func readProtect(_ table: TOMLTable) throws(FeedFileError) -> Set<Column> {
+        for key in table.keys where key != "fields" { throw fail("unknown key; [protect] has fields", table: "protect", key: key) }
+        guard let list = table["fields"]?.array else { return [] }
+        var fields = Set<Column>()
+        for value in list {
+            guard let name = value.string, let field = Column(rawValue: name), ProductDraft.allFields.contains(field) else {
+                throw fail("\(Self.text(value) ?? "?"): not a product field; one of \(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))",
+                           table: "protect", key: "fields")
+            }
+            fields.insert(field)
+        }
+        return fields
+    }
+
+    /// What the feed's parts say together.
+    private func checkConsistency(_ feed: Feed) throws(FeedFileError) {
+        let mapped = Set(feed.columns.map(\.field))
+        if feed.cost != nil && mapped.contains(.price) {
+            throw fail("map the supplier's cost or a selling price, not both", table: "columns", key: "cost")
+        }
+        if feed.cost != nil && feed.prices == nil {
+            throw fail("a cost needs [prices]: how the selling price is made from it (markup_percent = 30, round_to = 100…)",
+                       table: "columns", key: "cost")
+        }
+        if feed.prices != nil && feed.cost == nil {
+            throw fail("[prices] makes the selling price from the supplier's cost: map it in [columns] (cost = \"공급가\")", table: "prices")
+        }
+        if !mapped.contains(.key) && !mapped.contains(.name) && !mapped.contains(.id) {
+            throw fail("nothing says which product a row is: map key (the supplier's product code) or name", table: "columns")
+        }
+        for field in feed.constants.keys where mapped.contains(field) {
+            throw fail("\(field.rawValue) is both a column and a constant; keep one", table: "constants", key: field.rawValue)
+        }
+        for field in feed.maps.keys where !mapped.contains(field) {
+            throw fail("maps a field that [columns] does not map", table: "maps", key: field.rawValue)
+        }
+        if feed.costMap != nil && feed.cost == nil { throw fail("maps a field that [columns] does not map", table: "maps", key: "cost") }
+    }
+
+    /// A TOML text or number as cell text.
+    static func text(_ value: any TOMLValueConvertible) -> String? {
+        if let text = value.string { return text }
+        if let int = value.int { return String(int) }
+        if let double = value.double, double.isFinite { return Money.text(Money.decimal(double)) }
+        return nil
+    }
+}

@@ -1,0 +1,59 @@
+/// A file whose headers are not ours (a supplier's, `상품코드, 상품명, 공급가…`) read
+/// through a map into our columns. The reader asks the map which headers it knows
+/// (to find a sheet's header row), binds it to the file's header once, then hands
+/// it each row's cells by position. The feeds module makes one from a feed file.
+public protocol HeaderMapping: Sendable {
+    /// Whether the map reads a header of this text (a sheet's header row is the first
+    /// that names two of them).
+    func knows(header: String) -> Bool
+
+    /// The map bound to a file's headers (position from 0, text). Throws when a header
+    /// the map needs is not there (naming it, and the closest header the file has).
+    func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping
+}
+
+/// A map bound to one file's header.
+public protocol BoundHeaderMapping: Sendable {
+    /// Our columns the rows will have.
+    var columns: Set<Column> { get }
+    /// What the file as a whole lacks that is not an error (a column of the map the file
+    /// does not have: a partial file), as warnings of row 1.
+    var fileNotes: [RowIssue] { get }
+    /// The cells of one row (by position; never all blank) as a row of our columns.
+    /// Thread-safe: CSV rows are mapped on several threads.
+    func row(_ cells: [String], number: Int, notes: [RowIssue]) -> RawRow
+    /// The file's header one of our columns comes from (`stock` → `재고수량`), for messages.
+    func source(of column: Column) -> String?
+}
+
+/// What a map made of a supplier's row, beside the values.
+public struct RowOrigin: Sendable, Equatable {
+    /// Why the feed's filter leaves the row out, or nil when it does not.
+    public var skipped: String?
+    /// How a value was made, by column: `cost 8,200, markup 30 %, up to 100`.
+    public var explanations: [Column: String] = [:]
+    /// Fields set when a product is made and never overwritten after.
+    public var protected: Set<Column> = []
+    /// The supplier's cells (header, value) in file order, when the map keeps them
+    /// (`feed test`).
+    public var cells: [SupplierCell]?
+
+    public init(skipped: String? = nil, explanations: [Column: String] = [:], protected: Set<Column> = [],
+                cells: [SupplierCell]? = nil) {
+        self.skipped = skipped
+        self.explanations = explanations
+        self.protected = protected
+        self.cells = cells
+    }
+}
+
+/// One of a supplier's cells, with its header.
+public struct SupplierCell: Sendable, Equatable {
+    public var header: String
+    public var value: String
+
+    public init(header: String, value: String) {
+        self.header = header
+        self.value = value
+    }
+}
