@@ -61,6 +61,8 @@ public final class ImportRun: @unchecked Sendable {
     private var vendorKnown = false
     /// Where finished rows go (streamed: the run keeps no row in memory).
     public let report: ImportReport?
+    /// Told each finished row (`feed test --live` shows a few rows' plans).
+    public var onOutcome: (@Sendable (RowOutcome) -> Void)?
     /// Told after each row, with the counts so far.
     public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
     /// Told while the live catalog is read (pages so far).
@@ -123,6 +125,7 @@ public final class ImportRun: @unchecked Sendable {
         let (done, failed, total) = (finished, failures, self.total)
         lock.unlock()
         report?.add(outcome)
+        onOutcome?(outcome)
         onProgress?(done, total, failed)
     }
 
@@ -160,7 +163,9 @@ public final class ImportRun: @unchecked Sendable {
                     if let reason = raw.origin?.skipped {
                         // Left out by the feed's filter: a row of the report, nothing sent.
                         let identity = reading.identity(of: raw)
-                        finish(.skipped(row: raw.number, key: identity.key ?? identity.name ?? "", note: reason))
+                        var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
+                        outcome.name = identity.name ?? ""
+                        finish(outcome)
                         return
                     }
                     guard fileErrors.isEmpty, let draft else {

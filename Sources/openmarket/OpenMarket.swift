@@ -14,7 +14,7 @@ struct OpenMarket: AsyncParsableCommand {
         version: "openmarket \(OpenMarketVersion.tool) (libcurl \(OpenMarketVersion.libcurl))",
         groupedSubcommands: [
             CommandGroup(name: "Catalog in", subcommands: [
-                ImportCommand.self, ValidateCommand.self, TemplateCommand.self, ImagesCommand.self]),
+                ImportCommand.self, ValidateCommand.self, FeedCommand.self, TemplateCommand.self, ImagesCommand.self]),
             CommandGroup(name: "Catalog out", subcommands: [ExportCommand.self, MigrateCommand.self]),
             CommandGroup(name: "Review and undo", subcommands: [RunsCommand.self, UndoCommand.self]),
             CommandGroup(name: "Product", subcommands: [

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feeds
 import Foundation
 import Manifest
 
@@ -11,14 +12,18 @@ struct TemplateCommand: ParsableCommand {
             read), a bold frozen header, and a drop-down of currencies. Fill it in, then \
             `openmarket validate` and `openmarket import` it as it is.
 
+            --format feed writes a commented feed file instead: how a supplier's own columns \
+            and cost prices become your products (see `openmarket feed`).
+
             Examples:
               openmarket template --out products.xlsx
               openmarket template --format csv > products.csv
+              openmarket template --format feed --out ~/.config/openmarket/feeds/acme.toml
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, xlsx }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, xlsx, feed }
 
-    @Option(name: .long, help: "csv or xlsx (default: from --out's extension, else csv).")
+    @Option(name: .long, help: "csv, xlsx or feed (default: from --out's extension, else csv).")
     var format: Format?
 
     @Option(name: .long, help: ArgumentHelp("The file to write (default: CSV to standard output).", valueName: "file"))
@@ -29,14 +34,21 @@ struct TemplateCommand: ParsableCommand {
     }
 
     private var outFormat: Format {
-        out.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "xlsx" ? .xlsx : .csv } ?? .csv
+        out.map {
+            switch URL(fileURLWithPath: $0).pathExtension.lowercased() {
+            case "xlsx": .xlsx
+            case "toml": .feed
+            default: .csv
+            }
+        } ?? .csv
     }
 
     func run() throws {
         switch format ?? outFormat {
         case .csv:
-            let text = try ManifestTemplate.csv()
-            if let out { try text.write(toFile: out, atomically: true, encoding: .utf8) } else { print(text, terminator: "") }
+            try write(try ManifestTemplate.csv())
+        case .feed:
+            try write(FeedTemplate.text)
         case .xlsx:
             do { try ManifestTemplate.writeWorkbook(to: URL(fileURLWithPath: out!)) } catch {
                 Console.error("openmarket template: \(error)")
@@ -44,5 +56,9 @@ struct TemplateCommand: ParsableCommand {
             }
         }
         if let out { Console.line("Wrote \(out)") }
+    }
+
+    private func write(_ text: String) throws {
+        if let out { try text.write(toFile: out, atomically: true, encoding: .utf8) } else { print(text, terminator: "") }
     }
 }

@@ -1,0 +1,153 @@
+import ArgumentParser
+import BulkImport
+import Feeds
+import Foundation
+import Manifest
+import Support
+
+struct FeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "A supplier's feed: their columns and cost prices turned into your products by a feed file.",
+        discussion: """
+            A feed file (TOML) says which of the supplier's columns are your key, name, stock…, \
+            how a selling price is made from their cost (markup, rounding, rules by category or \
+            cost), their words for values ("품절" = 0), the rows to leave out, and the fields \
+            set only when a product is made. Keep one per supplier and shop, in \
+            ~/.config/openmarket/feeds/NAME.toml (then --feed NAME) or anywhere (--feed PATH). \
+            `openmarket template feed` writes a commented one.
+
+            Try it on the supplier's file with `openmarket feed test FEED FILE`, then \
+            `openmarket validate FILE --feed FEED` and `openmarket import FILE --feed FEED` \
+            (sync, --dry-run, reports and undo work as for any sheet).
+            """,
+        subcommands: [FeedTestCommand.self]
+    )
+}
+
+struct FeedTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Show what a feed makes of a supplier's file: nothing is sent.",
+        discussion: """
+            For the first rows: the supplier's cells, your fields as the feed makes them, and \
+            the rule that made each price. After them: every row that fails or that the filter \
+            leaves out, with the reason. With --live, also what an import would change in the \
+            shop for those rows (old → new), read from the shop (nothing is written).
+
+            Exit codes: 0 every row can be imported; 1 some rows have errors; 2 the feed file or \
+            the supplier's file cannot be read (a column the feed needs is missing); 3 the shop \
+            cannot be read (--live).
+            """)
+
+    @Argument(help: ArgumentHelp("The feed file: a path, or a name in ~/.config/openmarket/feeds/.", valueName: "FEED"))
+    var feed: String
+
+    @Argument(help: ArgumentHelp("The supplier's file: .csv, .tsv, .json, .jsonl, .xlsx.", valueName: "FILE"))
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("How many rows to show whole.", valueName: "N"))
+    var rows = 5
+
+    @Flag(name: .long, help: "Also read the shop and show what an import would change (old → new).")
+    var live = false
+
+    @OptionGroup var server: ServerOptions
+
+    func validate() throws {
+        if rows < 0 { throw ValidationError("--rows must be 0 or more") }
+    }
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: file).standardizedFileURL
+        let loaded: Feed
+        do { loaded = try FeedFile.load(FeedFile.locate(feed)) } catch {
+            throw reportFailure(CommandFailure(error.description, exitCode: 2))
+        }
+        let plans = live ? try await livePlans(url, loaded) : [:]
+        var lines: [String] = []
+        let result: FeedTrial.Result
+        do {
+            result = try FeedTrial.run(url, feed: loaded, options: ValidationOptions(), first: rows,
+                                       onFileIssue: { lines.append("\($0.severity.rawValue): \($0.description)") },
+                                       onRow: { lines += FeedTrialText.lines($0, plan: plans[$0.number]) })
+        } catch {
+            Console.error("openmarket feed test: \(error.description)")
+            throw ExitCode(2)
+        }
+        lines.forEach(Console.line)
+        if !result.unused.isEmpty { Console.line("Not used by the feed: \(result.unused.joined(separator: ", "))") }
+        Console.line(ValidateCommand.summaryLine(url, result.summary) + " (feed \(loaded.name); nothing was sent)")
+        if result.summary.hasErrors { throw ExitCode(1) }
+    }
+
+    /// What a dry-run import of the file through the feed would do, by row.
+    private func livePlans(_ url: URL, _ feed: Feed) async throws -> [Int: RowOutcome] {
+        let connection = try await Connection.open(server)
+        var options = ImportOptions(manifest: url, journal: FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-feed-test-\(UUID().uuidString).journal"))
+        options.dryRun = true
+        options.links = connection.account.links
+        options.validation.mapping = FeedMapping(feed: feed)
+        let settings = options
+        let client = connection.client
+        let collected = Collected()
+        do {
+            try await Runner.onThread {
+                defer { try? FileManager.default.removeItem(at: settings.journal) }
+                try AccountState.preflight(client)
+                let run = try ImportRun(options: settings, client: client, report: nil)
+                run.onOutcome = { collected.add($0) }
+                _ = try run.run()
+            }
+        } catch {
+            await connection.close()
+            throw reportFailure(error)
+        }
+        await connection.close()
+        return collected.byRow
+    }
+
+    /// Outcomes gathered from the run's threads.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcomes: [Int: RowOutcome] = [:]
+        func add(_ outcome: RowOutcome) { lock.lock(); outcomes[outcome.row] = outcome; lock.unlock() }
+        var byRow: [Int: RowOutcome] { lock.lock(); defer { lock.unlock() }; return outcomes }
+    }
+}
+
+/// How `feed test` prints a row.
+enum FeedTrialText {
+    static func lines(_ row: FeedTrial.Row, plan: RowOutcome?) -> [String] {
+        if let reason = row.skipped { return ["row \(row.number): skipped by \(reason)"] }
+        var lines: [String] = []
+        if row.isFirst {
+            lines.append("row \(row.number)")
+            let cells = row.cells.filter { !$0.value.isEmpty }.map { "\($0.header)=\(short($0.value))" }
+            lines.append("  supplier  \(cells.joined(separator: " · "))")
+            let fields = row.fields.map { column, value -> String in
+                var text = "\(column.rawValue) \(short(value))"
+                if let how = row.explanations[column] { text += " (\(how))" }
+                if row.protected.contains(column) { text += " [protected: set on create only]" }
+                return text
+            }
+            lines.append("  ours      \(fields.joined(separator: " · "))")
+        } else {
+            lines.append("row \(row.number): \(row.fields.first { $0.column == .key }.map { "key \($0.value)" } ?? "")")
+        }
+        for issue in row.issues {
+            lines.append("  \(issue.severity.rawValue) \(issue.column ?? "-")\(issue.value.map { " '\(short($0))'" } ?? ""): \(issue.message) [\(issue.rule)]")
+        }
+        if let plan {
+            let what = plan.changes ?? plan.error ?? plan.note ?? ""
+            lines.append("  shop      \(plan.status.rawValue)\(what.isEmpty ? "" : ": \(what)")")
+        }
+        return lines
+    }
+
+    static func short(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
+    }
+}
