@@ -188,7 +188,7 @@ let package = Package(
         ]),
         // The import pipeline driven directly against the in-process sandbox.
         .testTarget(name: "BulkImportTests", dependencies: [
-            "BulkImport", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
+            "BulkImport", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),

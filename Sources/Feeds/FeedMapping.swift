@@ -43,7 +43,7 @@ public struct FeedMapping: HeaderMapping {
         }
         if !problems.isEmpty {
             let shown = headers.map(\.1).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            throw ManifestError(file: file, message: "the feed \(feed.name) expects columns this file does not have: \(problems.joined(separator: "; ")). The file's columns: \(shown.joined(separator: ", "))")
+            throw ManifestError(file: file, message: "the feed \(feed.name) expects columns this file does not have: \(problems.joined(separator: "; ")) (the file's columns: \(shown.joined(separator: ", "))); nothing was read or sent")
         }
         let fileNotes = notes.map {
             RowIssue(file: file, row: 1, column: nil, value: nil, severity: .warning, rule: "feed-column-absent", message: $0)

@@ -21,6 +21,8 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
         case skipped
     }
 
+    public init() {}
+
     public var hasErrors: Bool { withErrors > 0 || fileErrors > 0 }
 }
 

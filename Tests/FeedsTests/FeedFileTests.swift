@@ -1,1 +1,106 @@
+import Feeds
+import Foundation
+import Manifest
 import Testing
+
+/// A feed file written to a temporary folder, and read.
+func feed(_ text: String, named name: String = "acme") throws(FeedFileError) -> Feed {
+    try FeedFile.parse(text, url: URL(fileURLWithPath: "/tmp/feeds/\(name).toml"))
+}
+
+/// The mistake a feed file's text makes.
+func mistake(_ text: String) -> FeedFileError? {
+    do {
+        _ = try feed(text)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+let baseColumns = """
+    [columns]
+    key = "상품코드"
+    name = "상품명"
+    cost = "공급가"
+    stock = "재고수량"
+
+    """
+
+@Suite("Feed files: the keys of the contract, and mistakes named by line and key")
+struct FeedFileTests {
+    @Test("the committed template is the one `template --format feed` writes, and it reads")
+    func template() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let committed = try String(contentsOf: root.appendingPathComponent("templates/feed.toml"), encoding: .utf8)
+        #expect(committed == FeedTemplate.text, "run `openmarket template --format feed --out templates/feed.toml`")
+        let parsed = try feed(FeedTemplate.text)
+        #expect(parsed.columns.map(\.field) == [.key, .name, .description, .stock, .images])
+        #expect(parsed.cost == .header("공급가") && parsed.constants == [.currency: "KRW"])
+        #expect(parsed.prices?.rules.count == 2 && parsed.filter.skip.first?.values == ["샘플", "단종"])
+        #expect(parsed.protected == [.description])
+    }
+
+    @Test("a column by number (#3), a map of words, constants")
+    func columnsByNumber() throws {
+        let parsed = try feed("""
+            [columns]
+            key = "#1"
+            stock = "#3"
+            [constants]
+            currency = "USD"
+            [maps.stock]
+            "품절" = 0
+            "many" = "100"
+            """)
+        #expect(parsed.columns.map(\.source) == [.position(0), .position(2)])
+        #expect(parsed.maps[.stock]?.entries == ["품절": "0", "many": "100"])
+    }
+
+    @Test("an unknown key names the file, its line and the key", arguments: [
+        ("[columns]\nkey = \"a\"\nprise = \"b\"\n", 3, "columns.prise", "unknown field"),
+        (baseColumns + "[prices]\nmarkup_percent = 30\nrond = \"up\"\n", 8, "prices.rond", "unknown key"),
+        (baseColumns + "[prices]\nmarkup_percent = 30\n\n[[prices.rules]]\nwhen = { \"a\" = \"b\" }\nmarkup = 5\n", 11, "prices.rules.markup", "unknown key in rule 1"),
+        (baseColumns + "[prices]\nround = \"sideways\"\n", 7, "prices.round", "\"up\", \"down\" or \"nearest\""),
+        (baseColumns + "[prices]\nmarkup_percent = \"lots\"\n", 7, "prices.markup_percent", "must be a number"),
+        (baseColumns + "[prices]\n[protect]\nfields = [\"colour\"]\n", 8, "protect.fields", "not a product field"),
+        (baseColumns + "[prices]\n[filter]\nkeep = { a = \"b\" }\n", 8, "filter.keep", "skip and only"),
+        ("[columns]\nkey = \"a\"\n[source]\nurl = \"https://x\"\n", 3, "[source]", "feed run"),
+    ])
+    func unknownKey(_ text: String, _ line: Int, _ key: String, _ message: String) throws {
+        let error = try #require(mistake(text))
+        #expect(error.file == "/tmp/feeds/acme.toml")
+        #expect(error.line == line, "\(error)")
+        #expect(error.key == key, "\(error)")
+        #expect(error.message.contains(message), "\(error)")
+        #expect(error.description.hasPrefix("/tmp/feeds/acme.toml, line \(line), \(key): "))
+    }
+
+    @Test("bad TOML names its line")
+    func badTOML() throws {
+        let error = try #require(mistake("[columns]\nkey = \"a\"\nname = \n"))
+        #expect(error.line == 3 && error.message.contains("not valid TOML"), "\(error)")
+    }
+
+    @Test("what the parts say together: cost needs [prices], cost and price not both, an identity, a rule with a condition")
+    func consistency() throws {
+        #expect(mistake("[columns]\nkey = \"a\"\ncost = \"b\"\n")?.message.contains("a cost needs [prices]") == true)
+        #expect(mistake("[columns]\nkey = \"a\"\ncost = \"b\"\nprice = \"c\"\n[prices]\n")?.message.contains("not both") == true)
+        #expect(mistake("[columns]\nstock = \"a\"\n")?.message.contains("which product a row is") == true)
+        #expect(mistake("[columns]\nkey = \"a\"\nprice = \"b\"\n[prices]\nmarkup_percent = 3\n")?.message.contains("map it in [columns]") == true)
+        let rule = try #require(mistake(baseColumns + "[prices]\n[[prices.rules]]\nmarkup_percent = 5\n"))
+        #expect(rule.message.contains("no condition") && rule.line == 7, "\(rule)")
+        #expect(mistake("[columns]\nkey = \"a\"\n[constants]\nkey = \"x\"\n")?.key == "constants.key")
+        #expect(mistake("[columns]\nkey = \"a\"\n[maps.stock]\n\"품절\" = 0\n")?.message.contains("does not map") == true)
+    }
+
+    @Test("a feed is found by name in the feeds folder, or by path")
+    func locate() {
+        let folder = URL(fileURLWithPath: "/home/m/.config/openmarket/feeds")
+        #expect(FeedFile.locate("acme", feedsFolder: folder).path == "/home/m/.config/openmarket/feeds/acme.toml")
+        #expect(FeedFile.locate("./acme.toml", feedsFolder: folder).lastPathComponent == "acme.toml")
+        #expect(FeedFile.locate("/srv/feeds/x.toml", feedsFolder: folder).path == "/srv/feeds/x.toml")
+        let missing = #expect(throws: FeedFileError.self) { try FeedFile.load(URL(fileURLWithPath: "/nonexistent/acme.toml")) }
+        #expect(missing?.message.contains("no such feed file") == true)
+    }
+}
