@@ -84,14 +84,9 @@ extension ImportRun {
     }
 
     func outcome(_ item: WorkItem, status: RowOutcome.Status) -> RowOutcome {
-        var outcome = RowOutcome(row: item.draft.row, key: item.byName ? "" : item.key,
-                                 name: item.draft.name.isEmpty ? (item.decision.live?.name ?? "") : item.draft.name, status: status,
-                                 seconds: Date().timeIntervalSince(item.started), thumbnail: item.decision.live?.thumbnail)
-        // A new product's price made by a feed's rule says how (an update says it in its changes).
-        if case .create = item.decision.action, let how = item.draft.explanations[.price] {
-            outcome.note = "price \(Money.text(item.draft.price)) (\(how))"
-        }
-        return outcome
+        RowOutcome(row: item.draft.row, key: item.byName ? "" : item.key,
+                   name: item.draft.name.isEmpty ? (item.decision.live?.name ?? "") : item.draft.name, status: status,
+                   seconds: Date().timeIntervalSince(item.started), thumbnail: item.decision.live?.thumbnail)
     }
 
     func failed(_ item: WorkItem, _ message: String, attempts: Int = 0) -> RowOutcome {

@@ -130,6 +130,10 @@ final class SyncPlanner {
                 throw Refusal(message: "not created: the run already created \(max) products (--max-creates \(max))")
             }
             creates += 1
+            // A new product's price made by a feed's rule says how (an update says it in its changes).
+            if let how = draft.explanations[.price] {
+                decision.note = [decision.note, "price \(Money.text(draft.price)) (\(how))"].compactMap { $0 }.joined(separator: "; ")
+            }
         case .update(let id, let changes):
             if let max = options.maxUpdates, updates >= max {
                 throw Refusal(message: "not updated (\(changes.text)): the run already updated \(max) products (--max-updates \(max))")
