@@ -49,6 +49,9 @@ struct FeedTestCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many rows to show whole.", valueName: "N"))
     var rows = 5
 
+    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under (default: the file's folder).", valueName: "dir"))
+    var images: String?
+
     @Flag(name: .long, help: "Also read the shop and show what an import would change (old → new).")
     var live = false
 
@@ -65,10 +68,11 @@ struct FeedTestCommand: AsyncParsableCommand {
             throw reportFailure(CommandFailure(error.description, exitCode: 2))
         }
         let plans = live ? try await livePlans(url, loaded) : [:]
+        let reading = readingOptions
         var lines: [String] = []
         let result: FeedTrial.Result
         do {
-            result = try FeedTrial.run(url, feed: loaded, options: ValidationOptions(), first: rows,
+            result = try FeedTrial.run(url, feed: loaded, options: reading, first: rows,
                                        onFileIssue: { lines.append("\($0.severity.rawValue): \($0.description)") },
                                        onRow: { lines += FeedTrialText.lines($0, plan: plans[$0.number]) })
         } catch {
@@ -81,6 +85,12 @@ struct FeedTestCommand: AsyncParsableCommand {
         if result.summary.hasErrors { throw ExitCode(1) }
     }
 
+    private var readingOptions: ValidationOptions {
+        var options = ValidationOptions()
+        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+        return options
+    }
+
     /// What a dry-run import of the file through the feed would do, by row.
     private func livePlans(_ url: URL, _ feed: Feed) async throws -> [Int: RowOutcome] {
         let connection = try await Connection.open(server)
@@ -88,6 +98,7 @@ struct FeedTestCommand: AsyncParsableCommand {
             .appendingPathComponent("openmarket-feed-test-\(UUID().uuidString).journal"))
         options.dryRun = true
         options.links = connection.account.links
+        options.validation = readingOptions
         options.validation.mapping = FeedMapping(feed: feed)
         let settings = options
         let client = connection.client
