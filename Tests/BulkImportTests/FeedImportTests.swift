@@ -60,9 +60,11 @@ struct FeedImportTests {
         #expect(products["녹차 티백 50개입"]?.first?.price == 10700 && products["전기 주전자"]?.first?.price == 35700)
         #expect(products["견본 머그"] == nil)
         let teaID = try #require(first.row(2)?.productID)
+        let vendor = try shop.vendor
+        let made = try await blocking { try vendor.product(id: teaID) }.summary
+        #expect(made.description == "공급사 설명", "a protected field is set when the product is made")
 
         // The merchant writes their own description in the shop.
-        let vendor = try shop.vendor
         var changes = ProductChanges()
         changes.description = "우리 가게의 설명"
         let mine = changes
