@@ -6,40 +6,17 @@ import OpenMarketAPI
 import Testing
 import TestSupport
 
-/// A reseller's feed file: the supplier's columns, prices from costs, samples left out,
-/// the description the merchant writes kept.
-private let resellerFeed = """
-    [columns]
-    key = "상품코드"
-    name = "상품명"
-    cost = "공급가"
-    stock = "재고수량"
-    images = "이미지"
-    description = "상세설명"
-    [constants]
-    currency = "KRW"
-    [maps.stock]
-    "품절" = 0
-    [prices]
-    markup_percent = 30
-    round_to = 100
-    round = "up"
-    min_margin_percent = 10
-    [[prices.rules]]
-    when = { "카테고리" = "가전" }
-    markup_percent = 15
-    [filter]
-    skip = { "카테고리" = ["샘플", "단종"] }
-    [protect]
-    fields = ["description"]
-    """
+/// A reseller's feed file: the committed template (the supplier's columns, prices from costs,
+/// samples left out, the description the merchant writes kept).
+private let resellerFeed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("templates/feed.toml")
 
 private let header = "상품코드,상품명,공급가,재고수량,카테고리,이미지,상세설명\n"
 
 @Suite("Supplier feeds end to end: the supplier's file through a feed, into the sandbox over HTTP")
 struct FeedImportTests {
     private func run(_ shop: Shop, _ file: URL) async throws -> Shop.Result {
-        let mapping = FeedMapping(feed: try FeedFile.parse(resellerFeed, url: shop.files.directory.appendingPathComponent("acme.toml")))
+        let mapping = FeedMapping(feed: try FeedFile.load(resellerFeed))
         return try await shop.run(file) { $0.validation.mapping = mapping }
     }
 
@@ -112,7 +89,7 @@ struct FeedImportTests {
 
         // The supplier now marks A-2 as discontinued: left out by the filter, so not "missing".
         let next = try shop.sheet("acme.csv", header + "A-1,녹차 티백,8200,40,식품,p.jpg,\nA-2,보리차,4000,5,단종,q.jpg,\n")
-        let mapping = FeedMapping(feed: try FeedFile.parse(resellerFeed, url: shop.files.directory.appendingPathComponent("acme.toml")))
+        let mapping = FeedMapping(feed: try FeedFile.load(resellerFeed))
         let result = try await shop.run(next) {
             $0.validation.mapping = mapping
             $0.deleteMissing = true
