@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# openmarket validate on generated CSVs (and the same rows as JSON arrays) of 100,000 and 1,000,000 rows (images are checked
+# openmarket validate on generated CSVs (the same rows as JSON arrays, and as a supplier's sheet read
+# through a feed file: their headers, a cost made into a price) of 100,000 and 1,000,000 rows (images are checked
 # by their first bytes, never decoded): rows per second and peak RSS (GNU time), to show
 # speed and that memory stays flat. Writes Benchmarks/results/validate.md.
 set -euo pipefail
@@ -34,19 +35,46 @@ generate_json() {  # rows file: the same rows as a JSON array
   }' >"$2"
 }
 
+generate_supplier() {  # rows file: the same rows in a supplier's columns, a cost instead of the price
+  generate "$1" "$2.tmp"
+  { echo "상품코드,상품명,상세설명,공급가,통화,할인,재고수량,이미지"; tail -n +2 "$2.tmp"; } >"$2"
+  rm -f "$2.tmp"
+}
+cat >"$work/feed.toml" <<'EOF'
+[columns]
+key = "상품코드"
+name = "상품명"
+description = "상세설명"
+cost = "공급가"
+currency = "통화"
+discounted_price = "할인"
+stock = "재고수량"
+images = "이미지"
+[prices]
+markup_percent = 30
+[[prices.rules]]
+when = { "통화" = "USD" }
+markup_percent = 15
+EOF
+
 row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s |\n' "$@"; }
 {
-  echo "openmarket validate, generated CSV and JSON (the same rows), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "openmarket validate, generated CSV, JSON and a supplier's CSV through a feed (the same rows), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   row "rows" "MB" "seconds" "rows/s" "peak RSS MB" "exit code"
   row "---:" "---:" "---:" "---:" "---:" "---:"
-  for format in csv json; do
+  for format in csv supplier json; do
   for n in 100000 1000000; do
-    if [ "$format" = csv ]; then generate "$n" "$work/p.csv"; else generate_json "$n" "$work/p.json"; fi
+    feed=()
+    case "$format" in
+      csv) generate "$n" "$work/p.csv" ;;
+      supplier) generate_supplier "$n" "$work/p.supplier"; feed=(--feed "$work/feed.toml" --delimiter ,) ;;
+      json) generate_json "$n" "$work/p.json" ;;
+    esac
     file="$work/p.$format"
     mb=$(awk -v b="$(stat -c %s "$file")" 'BEGIN{printf "%.0f", b/1048576}')
     set +e
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin/openmarket" validate "$file" >"$work/out" 2>&1
+    /usr/bin/time -f "%e %M" -o "$work/time" "$bin/openmarket" validate "$file" "${feed[@]}" >"$work/out" 2>&1
     code=$?
     set -e
     read -r seconds kb <"$work/time"

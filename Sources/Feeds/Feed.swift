@@ -66,12 +66,19 @@ public enum HeaderRef: Sendable, Hashable, CustomStringConvertible {
 /// The supplier's words for values (`"품절" = 0`): matched on the trimmed cell, exactly,
 /// then ignoring letter case.
 public struct ValueMap: Sendable, Equatable {
-    public var entries: [String: String]
+    public let entries: [String: String]
+    private let lowered: [String: String]
 
+    public init(entries: [String: String]) {
+        self.entries = entries
+        var lowered: [String: String] = [:]
+        for (word, value) in entries where lowered[word.lowercased()] == nil { lowered[word.lowercased()] = value }
+        self.lowered = lowered
+    }
+
+    /// `cell` is trimmed already.
     func apply(_ cell: String) -> String? {
-        if let exact = entries[cell] { return exact }
-        let lower = cell.lowercased()
-        return entries.first { $0.key.lowercased() == lower }?.value
+        entries[cell] ?? lowered[cell.lowercased()]
     }
 }
 
@@ -79,11 +86,18 @@ public struct ValueMap: Sendable, Equatable {
 /// letter case ignored).
 public struct CellTest: Sendable, Equatable {
     public var source: HeaderRef
-    public var values: [String]
+    public var values: [String] { didSet { lowered = Set(values.map { $0.lowercased() }) } }
+    private var lowered: Set<String>
 
+    public init(source: HeaderRef, values: [String]) {
+        self.source = source
+        self.values = values
+        lowered = Set(values.map { $0.lowercased() })
+    }
+
+    /// `cell` is trimmed already (as the feed's rows give it).
     func matches(_ cell: String) -> Bool {
-        let cell = cell.trimmingCharacters(in: .whitespacesAndNewlines)
-        return values.contains { $0.compare(cell, options: .caseInsensitive) == .orderedSame }
+        values.contains(cell) || lowered.contains(cell.lowercased())
     }
 
     var text: String {

@@ -13,6 +13,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     private let resolved: [HeaderRef: Int]
     private let headers: [(Int, String)]
     private let keepCells: Bool
+    private let prices: PriceTable?
 
     init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, fileNotes: [RowIssue]) {
         self.feed = feed
@@ -23,6 +24,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         self.fileNotes = fileNotes
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
+        prices = feed.prices.map(PriceTable.init)
         var columns = Set(fields.map(\.field)).union(feed.constants.keys)
         if costIndex != nil { columns.insert(.price) }
         self.columns = columns
@@ -38,7 +40,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     func row(_ cells: [String], number: Int, notes: [RowIssue]) -> RawRow {
         func cell(_ ref: HeaderRef) -> String {
             guard let index = resolved[ref], index < cells.count else { return "" }
-            return cells[index].trimmingCharacters(in: .whitespacesAndNewlines)
+            return ManifestValidator.trimmed(cells[index])
         }
         var origin = RowOrigin(protected: feed.protected)
         if keepCells {
@@ -46,7 +48,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         }
         var values: [Column: String] = [:]
         for (field, index) in fields {
-            let text = index < cells.count ? cells[index].trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            let text = index < cells.count ? ManifestValidator.trimmed(cells[index]) : ""
             values[field] = feed.maps[field]?.apply(text) ?? text
         }
         for (field, value) in feed.constants { values[field] = value }
@@ -73,10 +75,12 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         return nil
     }
 
+    private static let cent = Decimal(sign: .plus, exponent: -2, significand: 1)
+
     /// The selling price made from the cost cell, with how; a cost that is no amount is the
     /// row's error, named by the supplier's header.
     private func price(cost text: String, header: String, row: inout RawRow, origin: inout RowOrigin, cell: (HeaderRef) -> String) {
-        guard !text.isEmpty, let policy = feed.prices else { return }
+        guard !text.isEmpty, let prices else { return }
         let mapped = feed.costMap?.apply(text) ?? text
         func problem(_ rule: String, _ message: String) {
             row.notes.append(RowIssue(file: file, row: row.number, column: "\(header) (cost)", value: text, severity: .error,
@@ -90,8 +94,8 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             let written = row.values[.currency].flatMap { $0.isEmpty ? nil : Money.currencyCode($0) }
             if written == nil, let symbol = parsed.currency { row.values[.currency] = symbol }
             let currency = written ?? parsed.currency ?? "KRW"
-            let unit: Decimal = currency == "KRW" || currency == "JPY" ? 1 : Decimal(string: "0.01")!
-            let (price, explanation) = policy.price(cost: parsed.amount, unit: unit, cell: cell)
+            let unit = currency == "KRW" || currency == "JPY" ? Decimal(1) : Self.cent
+            let (price, explanation) = prices.price(cost: parsed.amount, unit: unit, cell: cell)
             row.values[.price] = Money.text(price)
             origin.explanations[.price] = explanation
         }

@@ -75,38 +75,83 @@ extension PricePolicy {
     /// `unit` is the currency's smallest amount (1 won, 0.01 dollar), the rounding when
     /// the feed names none.
     public func price(cost: Decimal, unit: Decimal, cell: (HeaderRef) -> String) -> (price: Decimal, explanation: String) {
-        let rule = rules.first { $0.matches(cost: cost, cell: cell) }
-        let settings = rule.map { defaults.overridden(by: $0.settings) } ?? defaults
-        let markup = settings.markupPercent ?? 0
-        let add = settings.add ?? 0
-        let step = settings.roundTo ?? unit
-        let mode = settings.round ?? .nearest
-        var price = Self.round(cost * (1 + markup / 100) + add, to: step, mode)
-        var parts = ["cost \(Self.grouped(cost))"]
-        if markup != 0 { parts.append("markup \(Self.plain(markup)) %") }
-        if add != 0 { parts.append("\(add > 0 ? "+" : "−") \(Self.grouped(abs(add)))") }
-        if settings.roundTo != nil { parts.append("\(mode == .nearest ? "to the nearest" : mode.rawValue + " to") \(Self.grouped(step))") }
-        if let margin = settings.minMarginPercent {
-            let floor = Self.round(cost * (1 + margin / 100), to: step, .up)
-            if price < floor {
-                price = floor
-                parts.append("raised to the \(Self.plain(margin)) % minimum margin")
-            }
-        }
-        if let rule { parts.append(rule.text) }
-        return (price, parts.joined(separator: ", "))
+        PriceTable(self).price(cost: cost, unit: unit, cell: cell)
+    }
+}
+
+/// A policy with each rule's settings resolved once (factors, rounding, the words of the
+/// explanation), so that a row costs a multiplication, a rounding and one string.
+struct PriceTable: Sendable {
+    struct Resolved: Sendable {
+        var factor: Decimal
+        var add: Decimal
+        var roundTo: Decimal?
+        var mode: Rounding
+        var marginFactor: Decimal?
+        var margin: String
+        /// `, markup 30 %, + 500, up to 100` (after the cost).
+        var words: String
+        /// `, rule 2 (cost < 2,000)`, or empty.
+        var rule: String
     }
 
-    /// `value` to a multiple of `step`, exactly (Decimal throughout).
+    let rules: [PriceRule]
+    let byRule: [Resolved]
+    let defaults: Resolved
+
+    init(_ policy: PricePolicy) {
+        rules = policy.rules
+        defaults = Self.resolve(policy.defaults, rule: nil)
+        byRule = policy.rules.map { Self.resolve(policy.defaults.overridden(by: $0.settings), rule: $0) }
+    }
+
+    static func resolve(_ settings: PriceSettings, rule: PriceRule?) -> Resolved {
+        let markup = settings.markupPercent ?? 0
+        let add = settings.add ?? 0
+        let mode = settings.round ?? .nearest
+        var words = ""
+        if markup != 0 { words += ", markup \(PricePolicy.plain(markup)) %" }
+        if add != 0 { words += ", \(add > 0 ? "+" : "−") \(PricePolicy.grouped(abs(add)))" }
+        if let step = settings.roundTo { words += ", \(mode == .nearest ? "to the nearest" : mode.rawValue + " to") \(PricePolicy.grouped(step))" }
+        return Resolved(factor: 1 + markup / 100, add: add, roundTo: settings.roundTo, mode: mode,
+                        marginFactor: settings.minMarginPercent.map { 1 + $0 / 100 },
+                        margin: settings.minMarginPercent.map { ", raised to the \(PricePolicy.plain($0)) % minimum margin" } ?? "",
+                        words: words, rule: rule.map { ", \($0.text)" } ?? "")
+    }
+
+    func price(cost: Decimal, unit: Decimal, cell: (HeaderRef) -> String) -> (price: Decimal, explanation: String) {
+        let settings = rules.firstIndex { $0.matches(cost: cost, cell: cell) }.map { byRule[$0] } ?? defaults
+        let step = settings.roundTo ?? unit
+        var price = PricePolicy.round(cost * settings.factor + settings.add, to: step, settings.mode)
+        var raised = false
+        if let margin = settings.marginFactor {
+            let floor = PricePolicy.round(cost * margin, to: step, .up)
+            if price < floor {
+                price = floor
+                raised = true
+            }
+        }
+        return (price, "cost \(PricePolicy.grouped(cost))\(settings.words)\(raised ? settings.margin : "")\(settings.rule)")
+    }
+}
+
+extension PricePolicy {
+    /// `value` to a multiple of `step`, exactly (Decimal throughout); a power of ten
+    /// (1, 100, 0.01) without a division.
     static func round(_ value: Decimal, to step: Decimal, _ mode: Rounding) -> Decimal {
         guard step > 0 else { return value }
-        var quotient = value / step
-        var whole = Decimal()
         let roundingMode: NSDecimalNumber.RoundingMode = switch mode {
         case .up: .up
         case .down: .down
         case .nearest: .plain
         }
+        var whole = Decimal()
+        if step.significand == 1 {
+            var value = value
+            NSDecimalRound(&whole, &value, -step.exponent, roundingMode)
+            return whole
+        }
+        var quotient = value / step
         NSDecimalRound(&whole, &quotient, 0, roundingMode)
         return whole * step
     }

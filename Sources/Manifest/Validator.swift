@@ -187,7 +187,7 @@ public final class ManifestValidator: @unchecked Sendable {
     }
 
     /// Trims whitespace and newlines, without Foundation's work when there is none.
-    static func trimmed(_ text: String) -> String {
+    public static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8
         // ASCII ends that are not spaces: nothing to trim (most cells).
         if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
