@@ -97,6 +97,15 @@ let package = Package(
             name: "Feeds",
             dependencies: ["Manifest", "Support", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // Feeds that run themselves: the source fetched, checks that hold a bad file, one run per
+        // account (flock), the import through the feed, the record, notifications.
+        .target(
+            name: "FeedRuns",
+            dependencies: [
+                "Feeds", "BulkImport", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed;
         // and of photo files: their hashes by fingerprint.
         .target(
@@ -159,6 +168,7 @@ let package = Package(
                 "CatalogExport",
                 "Migration",
                 "Feeds",
+                "FeedRuns",
                 "ShopState",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -167,7 +177,12 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
-        .target(name: "TestSupport", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "Sandbox", "OpenMarketAPI", "ImagePrep",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: [
             "Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -193,6 +208,9 @@ let package = Package(
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
+        .testTarget(name: "FeedRunsTests", dependencies: [
+            "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "TestSupport",
+        ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support"]),
     ],

@@ -237,7 +237,8 @@ public final class ImportRun: @unchecked Sendable {
     private func recordRunStart() throws {
         guard let recorder, let folder = options.record else { return }
         do {
-            try links?.beginRun(RecordedRun(folder: folder.path, kind: "import", started: Date(), source: options.manifest.path),
+            try links?.beginRun(RecordedRun(folder: folder.path, kind: options.runKind, started: Date(),
+                                            source: options.runSource ?? options.manifest.path),
                                 resumed: recorder.resumed)
         } catch {
             throw ImportStop(error.description)

@@ -24,6 +24,9 @@ public enum ImportMode: String, Sendable, CaseIterable, Codable {
 
 public struct ImportOptions: Sendable {
     public var manifest: URL
+    /// How `openmarket runs` lists the run: `import`, or `feed` with the feed's name and source.
+    public var runKind = "import"
+    public var runSource: String?
     public var mode: ImportMode = .sync
     /// Upload workers.
     public var jobs = 4

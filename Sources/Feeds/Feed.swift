@@ -23,6 +23,9 @@ public struct Feed: Sendable {
     public var prices: PricePolicy?
     public var filter = RowFilter()
     public var protected: Set<Column> = []
+    /// What `feed run` needs: where the file comes from, which shop, how to sync, the
+    /// checks that hold a bad file, whom to tell (see `FeedRunSettings`).
+    public var run = FeedRunSettings()
 
     public init(name: String, url: URL) {
         self.name = name

@@ -8,9 +8,9 @@ struct FeedTableReader {
     let file: String
     let lines: TOMLLines
 
-    /// The sections a feed file may have. `[source]`, `[target]`, `[sync]`, `[checks]` and
-    /// `[notify]` belong to `feed run`, which this version does not have yet.
-    static let sections = ["description", "columns", "constants", "maps", "prices", "filter", "protect"]
+    /// The sections a feed file may have (and two keys at its top: description, keep_reports).
+    static let sections = ["description", "keep_reports", "columns", "constants", "maps", "prices", "filter", "protect",
+                           "source", "target", "sync", "checks", "notify"]
     static let settingKeys = ["markup_percent", "add", "round_to", "round", "min_margin_percent"]
     /// Our fields a feed may fill, and `cost`.
     static var fieldNames: [String] { Column.allCases.map(\.rawValue) + ["cost"] }
@@ -23,9 +23,7 @@ struct FeedTableReader {
     mutating func feed(_ root: TOMLTable, url: URL) throws(FeedFileError) -> Feed {
         var feed = Feed(name: url.deletingPathExtension().lastPathComponent, url: url)
         for key in root.keys where !Self.sections.contains(key) {
-            let hint = ["source", "target", "sync", "checks", "notify"].contains(key)
-                ? "[\(key)] is for `feed run`, which this version does not have yet" : "unknown section"
-            throw fail("\(hint); a feed file has \(Self.sections.dropFirst().map { "[\($0)]" }.joined(separator: ", "))", table: key)
+            throw fail("unknown section; a feed file has \(Self.sections.dropFirst(2).map { "[\($0)]" }.joined(separator: ", "))", table: key)
         }
         guard let columns = root["columns"]?.table else {
             throw fail("a feed needs [columns]: which of the supplier's columns is our key, name, price (or cost), stock…", table: "")
@@ -36,11 +34,12 @@ struct FeedTableReader {
         if let prices = root["prices"] { feed.prices = try readPrices(try table(prices, "prices")) }
         if let filter = root["filter"] { feed.filter = try readFilter(try table(filter, "filter")) }
         if let protect = root["protect"] { feed.protected = try readProtect(try table(protect, "protect")) }
+        feed.run = try readRunSettings(root)
         try checkConsistency(feed)
         return feed
     }
 
-    private func table(_ value: any TOMLValueConvertible, _ name: String, key: String? = nil) throws(FeedFileError) -> TOMLTable {
+    func table(_ value: any TOMLValueConvertible, _ name: String, key: String? = nil) throws(FeedFileError) -> TOMLTable {
         guard let table = value.table else { throw fail("must be a table", table: name, key: key) }
         return table
     }
@@ -143,7 +142,7 @@ struct FeedTableReader {
         return settings
     }
 
-    private func decimal(_ table: TOMLTable, _ key: String, table name: String, item: Int) throws(FeedFileError) -> Decimal? {
+    func decimal(_ table: TOMLTable, _ key: String, table name: String, item: Int) throws(FeedFileError) -> Decimal? {
         guard let value = table[key] else { return nil }
         if let int = value.int { return Decimal(int) }
         if let double = value.double, double.isFinite { return Money.decimal(double) }

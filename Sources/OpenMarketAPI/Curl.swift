@@ -23,6 +23,11 @@ struct HTTPRequest: Sendable {
     /// reused connection dies before any answer — a POST included — which for a
     /// register would create the product twice. On a fresh connection it does not.
     var freshConnection = false
+    /// The protocols the URL may use (a feed's source may be sftp).
+    var protocols = "http,https"
+    /// SFTP: the private key, and the known hosts the server's key must be in.
+    var sshKeyFile: String?
+    var sshKnownHosts: String?
 }
 
 /// One part of a multipart body, handed to libcurl's mime API.
@@ -182,7 +187,9 @@ final class CurlEasy {
         // The shared cache keeps this many idle connections; libcurl's default
         // of 5 would close one each time more than 5 workers finish together.
         _ = om_easy_setopt_long(handle, CURLOPT_MAXCONNECTS, 64)
-        _ = om_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = om_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, request.protocols)
+        if let key = request.sshKeyFile { _ = om_easy_setopt_string(handle, CURLOPT_SSH_PRIVATE_KEYFILE, key) }
+        if let hosts = request.sshKnownHosts { _ = om_easy_setopt_string(handle, CURLOPT_SSH_KNOWNHOSTS, hosts) }
         _ = om_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = om_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         if request.freshConnection { _ = om_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }

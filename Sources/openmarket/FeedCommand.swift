@@ -19,9 +19,11 @@ struct FeedCommand: ParsableCommand {
 
             Try it on the supplier's file with `openmarket feed test FEED FILE`, then \
             `openmarket validate FILE --feed FEED` and `openmarket import FILE --feed FEED` \
-            (sync, --dry-run, reports and undo work as for any sheet).
+            (sync, --dry-run, reports and undo work as for any sheet). With a [source], \
+            `openmarket feed run FEED` fetches the file itself and holds a bad one; \
+            `feed schedule` runs it every night; `feed list` and `feed status` tell how it went.
             """,
-        subcommands: [FeedTestCommand.self]
+        subcommands: [FeedTestCommand.self, FeedRunCommand.self, FeedScheduleCommand.self, FeedListCommand.self, FeedStatusCommand.self]
     )
 }
 

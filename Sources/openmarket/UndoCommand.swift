@@ -142,7 +142,11 @@ struct RunsCommand: AsyncParsableCommand {
             let counts = run.counts.map { counts in
                 counts.isEmpty ? "nothing to do" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             } ?? "did not finish (run it again to finish)"
-            let source = run.kind == "undo" ? "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)" : URL(fileURLWithPath: run.source).lastPathComponent
+            let source = switch run.kind {
+            case "undo": "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
+            case "feed": run.source  // the feed's name and where its file came from
+            default: URL(fileURLWithPath: run.source).lastPathComponent
+            }
             Console.line("\(formatter.string(from: run.started))  \(run.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(source): \(counts)")
             Console.line("    \(run.folder)")
         }

@@ -65,7 +65,11 @@ struct FeedFileTests {
         (baseColumns + "[prices]\nmarkup_percent = \"lots\"\n", 7, "prices.markup_percent", "must be a number"),
         (baseColumns + "[prices]\n[protect]\nfields = [\"colour\"]\n", 8, "protect.fields", "not a product field"),
         (baseColumns + "[prices]\n[filter]\nkeep = { a = \"b\" }\n", 8, "filter.keep", "skip and only"),
-        ("[columns]\nkey = \"a\"\n[source]\nurl = \"https://x\"\n", 3, "[source]", "feed run"),
+        ("[columns]\nkey = \"a\"\n[source]\nurl = \"ftp://x/feed.csv\"\n", 4, "source.url", "http, https or sftp"),
+        ("[columns]\nkey = \"a\"\n[checks]\nmax_drop_percent = 130\n", 4, "checks.max_drop_percent", "0 to 100"),
+        ("[columns]\nkey = \"a\"\n[sync]\ndelete_missing = \"yes\"\n", 4, "sync.delete_missing", "true or false"),
+        ("[columns]\nkey = \"a\"\n[notify]\nslack = \"x\"\n", 4, "notify.slack", "webhook, command"),
+        ("[columns]\nkey = \"a\"\n[mail]\nto = \"x\"\n", 3, "[mail]", "unknown section"),
     ])
     func unknownKey(_ text: String, _ line: Int, _ key: String, _ message: String) throws {
         let error = try #require(mistake(text))
@@ -92,6 +96,39 @@ struct FeedFileTests {
         #expect(rule.message.contains("no condition") && rule.line == 7, "\(rule)")
         #expect(mistake("[columns]\nkey = \"a\"\n[constants]\nkey = \"x\"\n")?.key == "constants.key")
         #expect(mistake("[columns]\nkey = \"a\"\n[maps.stock]\n\"품절\" = 0\n")?.message.contains("does not map") == true)
+    }
+
+    @Test("feed run's sections: source (url or path), target, sync, checks, notify, keep_reports")
+    func runSections() throws {
+        let parsed = try feed("""
+            keep_reports = 14
+            [columns]
+            key = "상품코드"
+            [source]
+            url = "sftp://shop:pa55word@supplier.example/out/feed.xlsx"
+            key_file = "/keys/supplier"
+            [target]
+            profile = "shop"
+            [sync]
+            delete_missing = true
+            max_deletes = 10
+            [checks]
+            min_rows = 3
+            max_drop_percent = 30
+            max_changed_percent = 50
+            [notify]
+            webhook = "https://hooks.example/T1"
+            command = "mail -s openmarket ops@example"
+            """)
+        let run = parsed.run
+        #expect(run.source == .url("sftp://shop:pa55word@supplier.example/out/feed.xlsx", keyFile: "/keys/supplier", knownHosts: nil))
+        #expect(run.source?.display == "sftp://shop@supplier.example/out/feed.xlsx", "a password is never shown")
+        #expect(run.profile == "shop" && run.deleteMissing && run.maxDeletes == 10 && run.keepReports == 14)
+        #expect(run.checks == FeedChecks(minRows: 3, maxDropPercent: 30, maxChangedPercent: 50))
+        #expect(run.notify == FeedNotify(webhook: "https://hooks.example/T1", command: "mail -s openmarket ops@example"))
+        let dropped = try feed("[columns]\nkey = \"a\"\n[source]\npath = \"/srv/drop/feed.xlsx\"\n")
+        #expect(dropped.run.source == .path("/srv/drop/feed.xlsx", settle: 5))
+        #expect(mistake("[columns]\nkey = \"a\"\n[source]\npath = \"/x\"\nurl = \"https://x\"\n")?.message.contains("give one of") == true)
     }
 
     @Test("a feed is found by name in the feeds folder, or by path")

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One run per account at a time: an exclusive `flock` on a file of the account's state
+/// folder. The kernel lets go when the process ends, however it ends, so a run that died
+/// never blocks the next; the file's text (pid, feed, since when) only names the holder.
+public final class AccountLock: @unchecked Sendable {
+    private let descriptor: Int32
+    private var released = false
+    public let url: URL
+
+    public struct Busy: Error, Sendable, CustomStringConvertible {
+        /// What the running one wrote: `pid 4242, feed acme, since 2026-11-23T03:00:01Z`.
+        public var holder: String
+        public var description: String { "another run of this account is running (\(holder)); this one did nothing" }
+    }
+
+    /// Takes the lock at once, or throws `Busy` naming the holder.
+    public init(url: URL, holder: String) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let text = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            close(descriptor)
+            throw Busy(holder: text?.isEmpty == false ? text! : "a process that has not said which")
+        }
+        self.descriptor = descriptor
+        let line = "pid \(getpid()), \(holder), since \(ISO8601DateFormatter().string(from: Date()))\n"
+        _ = ftruncate(descriptor, 0)
+        _ = line.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// Lets go (also when the process ends).
+    public func release() {
+        guard !released else { return }
+        released = true
+        _ = ftruncate(descriptor, 0)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    deinit { release() }
+}

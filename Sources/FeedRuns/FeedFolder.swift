@@ -1,0 +1,105 @@
+import Feeds
+import Foundation
+import OpenMarketAPI
+import Support
+
+/// How a feed's run ended. The raw values are what `feed list` and the record say.
+public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
+    /// Every row went through (or there was nothing to change).
+    case done
+    /// The source was the file that ran last time (304, or the same bytes): nothing read or sent.
+    case unchanged
+    /// Some rows failed (see the report); the next run tries them again.
+    case rowsFailed = "rows-failed"
+    /// A check held the file: nothing was sent.
+    case held
+    /// Another run of the same account was running: this one did nothing.
+    case busy
+    /// The source could not be fetched.
+    case unreachable
+    /// The shop could not be read or written, or the run stopped as a whole.
+    case failed
+
+    /// Documented in `feed run --help` and the README.
+    public var exitCode: Int32 {
+        switch self {
+        case .done, .unchanged: 0
+        case .rowsFailed: 1
+        case .failed: 3
+        case .held: 4
+        case .busy: 5
+        case .unreachable: 6
+        }
+    }
+
+    /// The state notifications follow: a message goes out when it changes.
+    public var state: String {
+        switch self {
+        case .done, .unchanged: "ok"
+        case .held: "held"
+        case .busy: "busy"
+        case .rowsFailed, .unreachable, .failed: "failed"
+        }
+    }
+}
+
+/// What a feed remembers between runs (`state.json` in its folder).
+public struct FeedRecord: Sendable, Codable, Equatable {
+    /// The conditional GET's validators and the bytes' hash of the last file that ran to the end.
+    public var validators: SourceFetch.Validators?
+    public var sourceHash: String?
+    /// Rows of that file (left-out rows not counted), for `max_drop_percent`.
+    public var rows: Int?
+    public var lastOutcome: FeedOutcome?
+    public var lastMessage: String?
+    public var lastRun: Date?
+    public var lastSuccess: Date?
+    public var lastReport: String?
+    /// The state the last notification told (nil: none sent; "ok" is assumed).
+    public var notifiedState: String?
+
+    public init() {}
+}
+
+/// A feed's folder under the state folder: its record, the last file that ran (with its
+/// rows' fingerprints), the file being run, and the report folders of its runs.
+public struct FeedFolder: Sendable {
+    public let url: URL
+
+    /// `$XDG_STATE_HOME/openmarket/feeds/NAME-TAG` (the tag tells two feed files of one name apart).
+    public init(feed: Feed, root: URL = UserFolders.state.appendingPathComponent("feeds")) {
+        url = root.appendingPathComponent("\(feed.name)-\(FNV.tag(feed.url.standardizedFileURL.path))")
+    }
+
+    public var reports: URL { url.appendingPathComponent("reports") }
+    var incoming: URL { url.appendingPathComponent("incoming") }
+    var last: URL { url.appendingPathComponent("last") }
+    var fingerprints: URL { url.appendingPathComponent("last/rows.json") }
+    private var recordURL: URL { url.appendingPathComponent("state.json") }
+
+    public func record() -> FeedRecord {
+        guard let data = try? Data(contentsOf: recordURL) else { return FeedRecord() }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? decoder.decode(FeedRecord.self, from: data)) ?? FeedRecord()
+    }
+
+    /// Written whole under a temporary name, then renamed: a killed run leaves the old record.
+    public func save(_ record: FeedRecord) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(record).write(to: recordURL, options: .atomic)
+    }
+
+    /// Keeps the newest `count` report folders (their names are timestamps), removes the others.
+    @discardableResult
+    public func pruneReports(keeping count: Int) -> [URL] {
+        let folders = ((try? FileManager.default.contentsOfDirectory(at: reports, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.hasDirectoryPath }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let removed = Array(folders.dropLast(count))
+        for folder in removed { try? FileManager.default.removeItem(at: folder) }
+        return removed
+    }
+}

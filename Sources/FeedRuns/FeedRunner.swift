@@ -1,0 +1,174 @@
+import BulkImport
+import Feeds
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+import ShopState
+
+/// `feed run`'s settings beyond the feed file.
+public struct FeedRunOptions: Sendable {
+    /// Run a held file once anyway (the checks of `[checks]`; never an HTML page).
+    public var accept = false
+    /// Upload workers, and the photo settings, as for `import`.
+    public var jobs = 4
+    public var images = ImagePrepSettings()
+    public var cache: ImageCache?
+    public var transport = TransportSettings()
+
+    public init() {}
+}
+
+/// What a feed's run did.
+public struct FeedRunResult: Sendable {
+    public var feed: String
+    public var outcome: FeedOutcome
+    /// One line: what happened, with the numbers.
+    public var message: String
+    public var report: URL?
+    public var summary: ImportSummary?
+    /// Notifications that could not be sent (they never fail the run).
+    public var notifyProblems: [String] = []
+    public var notified = false
+}
+
+/// fetch → check → plan and apply (the import's sync, through the feed) → report → record
+/// → notify, for one feed, one run per account at a time.
+public final class FeedRunner: @unchecked Sendable {
+    let feed: Feed
+    let client: OpenMarketClient
+    let account: AccountState
+    let folder: FeedFolder
+    let options: FeedRunOptions
+
+    public init(feed: Feed, client: OpenMarketClient, account: AccountState, folder: FeedFolder? = nil,
+                options: FeedRunOptions = FeedRunOptions()) {
+        self.feed = feed
+        self.client = client
+        self.account = account
+        self.folder = folder ?? FeedFolder(feed: feed)
+        self.options = options
+    }
+
+    /// The account's lock file (one run per account at a time, whatever runs it).
+    public var lockURL: URL {
+        account.folder.appendingPathComponent("locks/\(account.links.deletingPathExtension().lastPathComponent).lock")
+    }
+
+    /// Runs the feed once. Blocking: call from a thread of its own.
+    public func run() -> FeedRunResult {
+        let lock: AccountLock
+        do { lock = try AccountLock(url: lockURL, holder: "feed \(feed.name)") } catch {
+            return FeedRunResult(feed: feed.name, outcome: .busy, message: "\(error)")
+        }
+        defer { lock.release() }
+        var record = folder.record()
+        var result = attempt(&record)
+        finish(&result, &record)
+        return result
+    }
+
+    /// Fetch, check, import; the record learns the file only when every row went through,
+    /// so that a file with failed rows (or a run killed half way) runs again next time.
+    private func attempt(_ record: inout FeedRecord) -> FeedRunResult {
+        let fetched: FeedSourceReader.Fetched
+        do { fetched = try FeedSourceReader(feed: feed, folder: folder, settings: options.transport).fetch(record) } catch {
+            return FeedRunResult(feed: feed.name, outcome: .unreachable, message: "the source cannot be fetched: \(error)")
+        }
+        guard case .file(let file, let hash, let contentType, let validators) = fetched else {
+            if case .unchanged(let why) = fetched { return FeedRunResult(feed: feed.name, outcome: .unchanged, message: "\(why); nothing read or sent") }
+            return FeedRunResult(feed: feed.name, outcome: .unchanged, message: "unchanged")
+        }
+        let guarding = FeedGuard(feed: feed, folder: folder)
+        let validation = validationOptions(file)
+        let reading: FeedGuard.Reading
+        do {
+            try guarding.checkIsData(file, contentType: contentType)
+            reading = try guarding.read(file, options: validation)
+            if !options.accept { try guarding.check(reading, record: record) }
+        } catch {
+            return FeedRunResult(feed: feed.name, outcome: .held, message: "the check \(error.check) failed: \(error.message)")
+        }
+        let result = importRows(file, validation)
+        if result.outcome == .done {
+            record.sourceHash = hash
+            record.validators = validators
+            record.rows = reading.rows
+            guarding.remember(file, reading)
+        }
+        return result
+    }
+
+    private func validationOptions(_ file: URL) -> ValidationOptions {
+        var validation = ValidationOptions()
+        validation.mapping = FeedMapping(feed: feed)
+        // A dropped file's photo paths are relative to where it was dropped.
+        if case .path(let path, _)? = feed.run.source { validation.imagesDirectory = URL(fileURLWithPath: path).deletingLastPathComponent() }
+        return validation
+    }
+
+    private func importRows(_ file: URL, _ validation: ValidationOptions) -> FeedRunResult {
+        let reportURL = folder.reports.appendingPathComponent(Self.timestamp())
+        var settings = ImportOptions(manifest: file, journal: account.journal(for: file))
+        settings.validation = validation
+        settings.links = account.links
+        settings.record = reportURL
+        settings.jobs = options.jobs
+        settings.images = options.images
+        settings.cache = options.cache
+        settings.deleteMissing = feed.run.deleteMissing
+        settings.maxDeletes = feed.run.maxDeletes
+        settings.runKind = "feed"
+        settings.runSource = "\(feed.name) ← \(feed.run.source?.display ?? file.path)"
+        do {
+            try AccountState.preflight(client)
+            let report = try ImportReport(directory: reportURL, source: "feed \(feed.name): \(file.lastPathComponent)")
+            let summary = try ImportRun(options: settings, client: client, report: report).run()
+            try report.finish(summary)
+            let failed = summary.failed > 0 || summary.stopped != nil || summary.deletesRefused != nil
+            return FeedRunResult(feed: feed.name, outcome: failed ? .rowsFailed : .done,
+                                 message: Self.describe(summary), report: reportURL, summary: summary)
+        } catch {
+            return FeedRunResult(feed: feed.name, outcome: .failed, message: "\(error)",
+                                 report: FileManager.default.fileExists(atPath: reportURL.path) ? reportURL : nil)
+        }
+    }
+
+    /// The record, the notification on a change of state, the old reports pruned.
+    private func finish(_ result: inout FeedRunResult, _ record: inout FeedRecord) {
+        let now = Date()
+        let previous = record.notifiedState ?? "ok"
+        record.lastOutcome = result.outcome
+        record.lastMessage = result.message
+        record.lastRun = now
+        if result.outcome.state == "ok" { record.lastSuccess = now }
+        if let report = result.report { record.lastReport = report.path }
+        if result.outcome.state != previous {
+            let word = result.outcome.state == "ok" ? "recovered" : result.outcome.rawValue
+            var text = "openmarket feed \(feed.name): \(word): \(result.message)"
+            if let report = result.report { text += " Report: \(report.appendingPathComponent("report.html").path)" }
+            result.notifyProblems = FeedNotifier(notify: feed.run.notify, settings: options.transport).send(text)
+            result.notified = feed.run.notify.webhook != nil || feed.run.notify.command != nil
+            record.notifiedState = result.outcome.state
+        }
+        if let keep = feed.run.keepReports { folder.pruneReports(keeping: keep) }
+        do { try folder.save(record) } catch {
+            result.notifyProblems.append("the feed's record could not be saved in \(folder.url.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func describe(_ summary: ImportSummary) -> String {
+        var text = "\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(summary.countsText)"
+        if let stopped = summary.stopped { text += "; stopped: \(stopped)" }
+        if let refused = summary.deletesRefused { text += "; \(refused)" }
+        return text
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter.string(from: Date())
+    }
+}

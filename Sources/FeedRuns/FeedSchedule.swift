@@ -1,0 +1,98 @@
+import Foundation
+import Support
+
+/// When a feed runs by itself: a systemd user timer (and its service) where a user systemd
+/// runs, else a crontab line to add by hand.
+public struct FeedSchedule: Sendable, Equatable {
+    public enum When: Sendable, Equatable {
+        /// Every day at this hour and minute (local time).
+        case daily(hour: Int, minute: Int)
+        /// Every this many minutes (a divisor of 60) or hours (a divisor of 24).
+        case every(minutes: Int)
+    }
+
+    public var name: String
+    public var feedFile: URL
+    public var binary: URL
+    public var when: When
+
+    public init(name: String, feedFile: URL, binary: URL, when: When) {
+        self.name = name
+        self.feedFile = feedFile
+        self.binary = binary
+        self.when = when
+    }
+
+    /// `03:00` → daily at 3:00.
+    public static func daily(_ text: String) -> When? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute) else {
+            return nil
+        }
+        return .daily(hour: hour, minute: minute)
+    }
+
+    /// `30m`, `2h`: minutes dividing an hour, or hours dividing a day (a timer that fires at
+    /// the same times every day).
+    public static func every(_ text: String) -> When? {
+        guard let unit = text.last, let count = Int(text.dropLast()), count > 0 else { return nil }
+        switch unit {
+        case "m" where 60 % count == 0: return .every(minutes: count)
+        case "h" where 24 % count == 0: return .every(minutes: count * 60)
+        default: return nil
+        }
+    }
+
+    /// `openmarket-feed-acme`.
+    public var unitName: String { "openmarket-feed-\(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0) ? String($0) : "_" }.joined())" }
+
+    /// systemd's calendar expression.
+    public var onCalendar: String {
+        switch when {
+        case .daily(let hour, let minute): String(format: "*-*-* %02d:%02d:00", hour, minute)
+        case .every(let minutes) where minutes % 60 == 0: "*-*-* 00/\(minutes / 60):00:00"
+        case .every(let minutes): "*-*-* *:00/\(minutes):00"
+        }
+    }
+
+    /// The crontab line that does the same (its output appended to the feed's log).
+    public func cronLine(log: URL) -> String {
+        let times = switch when {
+        case .daily(let hour, let minute): "\(minute) \(hour) * * *"
+        case .every(let minutes) where minutes % 60 == 0: "0 \(minutes == 1440 ? "0" : "*/\(minutes / 60)") * * *"
+        case .every(let minutes): "*/\(minutes) * * * *"
+        }
+        return "\(times) \(Self.quoted(binary.path)) feed run \(Self.quoted(feedFile.path)) >> \(Self.quoted(log.path)) 2>&1"
+    }
+
+    /// The service: one `feed run`, with the folders openmarket was given when scheduled.
+    public func serviceText(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        var lines = ["[Unit]", "Description=openmarket feed \(name)", "After=network-online.target", "Wants=network-online.target", "",
+                     "[Service]", "Type=oneshot"]
+        for key in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"] {
+            if let value = environment[key] { lines.append("Environment=\(key)=\(Self.quoted(value))") }
+        }
+        lines.append("ExecStart=\(Self.quoted(binary.path)) feed run \(Self.quoted(feedFile.path))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public var timerText: String {
+        ["[Unit]", "Description=openmarket feed \(name), on schedule", "", "[Timer]", "OnCalendar=\(onCalendar)",
+         "Persistent=true", "RandomizedDelaySec=60", "", "[Install]", "WantedBy=timers.target", ""].joined(separator: "\n")
+    }
+
+    /// Where the user's systemd units live.
+    public static var unitFolder: URL { UserFolders.config.appendingPathComponent("systemd/user") }
+
+    /// The schedule a timer file says, for `feed list` (`OnCalendar=…`), or nil.
+    public static func installed(name: String) -> String? {
+        let probe = FeedSchedule(name: name, feedFile: URL(fileURLWithPath: "/"), binary: URL(fileURLWithPath: "/"), when: .every(minutes: 60))
+        let timer = unitFolder.appendingPathComponent(probe.unitName + ".timer")
+        guard let text = try? String(contentsOf: timer, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("OnCalendar=") }.map { "timer " + $0.dropFirst("OnCalendar=".count) }
+    }
+
+    static func quoted(_ text: String) -> String {
+        text.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" }) ? "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : text
+    }
+}

@@ -1,0 +1,191 @@
+import ArgumentParser
+import FeedRuns
+import Feeds
+import Foundation
+import ImagePrep
+import Support
+
+/// The feeds `feed run`, `list` and `status` work on: those named, or with `--all` every
+/// feed file in the feeds folder.
+struct FeedSelection: ParsableArguments {
+    @Argument(help: ArgumentHelp("Feed files: paths, or names in ~/.config/openmarket/feeds/.", valueName: "FEED"))
+    var feeds: [String] = []
+
+    @Flag(name: .long, help: "Every feed file in ~/.config/openmarket/feeds/.")
+    var all = false
+
+    static var folder: URL { UserFolders.config.appendingPathComponent("feeds") }
+
+    /// The feed files, in order (by name for --all).
+    func files(requireSome: Bool, orAll: Bool = false) throws -> [URL] {
+        if all || (orAll && feeds.isEmpty) {
+            let found = ((try? FileManager.default.contentsOfDirectory(at: Self.folder, includingPropertiesForKeys: nil)) ?? [])
+                .filter { $0.pathExtension == "toml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+            return found + feeds.map { FeedFile.locate($0) }
+        }
+        if feeds.isEmpty && requireSome { throw ValidationError("name a feed (or --all for every feed in \(Self.folder.path))") }
+        return feeds.map { FeedFile.locate($0) }
+    }
+}
+
+struct FeedRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Fetch a feed's file, check it, and sync the shop to it (what `feed schedule` runs).",
+        discussion: """
+            For each feed: fetch its [source] (a conditional GET for http(s); sftp; a local file \
+            once it stops growing); an unchanged source (HTTP 304, or the same bytes as the last \
+            file that ran) sends nothing and does not read the shop. Then the checks: a file that \
+            is an HTML page, lacks a column the feed needs, or fails [checks] (min_rows, \
+            max_drop_percent, max_changed_percent against the last file that ran) is held: \
+            nothing is sent, and the report and the notification say which check and the \
+            numbers. --accept runs a held file once anyway. Then the import through the feed \
+            (sync; [sync] delete_missing with max_deletes), a report in the feed's folder, \
+            `openmarket runs` and `undo` as for any import; [notify] is told when the feed's \
+            state changes (failed, held, recovered), not on every success.
+
+            One run per account at a time: a second is refused at once, naming the running one. \
+            The shop is the feed's [target] profile unless --server or --profile is given.
+
+            Exit codes (with several feeds, the highest): 0 done or unchanged; 1 some rows \
+            failed (they are tried again next run); 2 the feed file cannot be read; 3 the shop \
+            cannot be read or written; 4 held by a check; 5 another run of the account is \
+            running; 6 the source cannot be fetched.
+            """)
+
+    @OptionGroup var selection: FeedSelection
+
+    @Flag(name: .long, help: "Run a file the checks hold, once (never an HTML page).")
+    var accept = false
+
+    @Option(name: .long, help: "Products written at the same time.")
+    var jobs = 4
+
+    @OptionGroup var server: ServerOptions
+
+    func validate() throws {
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        var worst: Int32 = 0
+        for url in try selection.files(requireSome: true) {
+            let feed: Feed
+            do { feed = try FeedFile.load(url) } catch {
+                Console.error("openmarket feed run: \(error.description)")
+                worst = max(worst, 2)
+                continue
+            }
+            worst = max(worst, try await run(feed))
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+
+    private func run(_ feed: Feed) async throws -> Int32 {
+        var target = server
+        if target.server == nil && target.profile == nil { target.profile = feed.run.profile }
+        let connection: Connection
+        do { connection = try await Connection.connect(target, configure: { _ in }) } catch {
+            Console.error("openmarket feed run: \(feed.name): \(CommandFailure.from(error).description)")
+            return 3
+        }
+        var options = FeedRunOptions()
+        options.accept = accept
+        options.jobs = jobs
+        options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
+        options.transport.insecure = server.client.insecure
+        let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)
+        let result = try await Runner.onThread { runner.run() }
+        await connection.close()
+        Console.line("\(feed.name): \(result.outcome.rawValue): \(result.message)")
+        if let report = result.report { Console.line("  report: \(report.appendingPathComponent("report.html").path)") }
+        if result.report != nil, result.summary?.undoes == nil, result.outcome == .done || result.outcome == .rowsFailed {
+            Console.line("  to take it back: openmarket undo \(result.report!.path)")
+        }
+        for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
+        return result.outcome.exitCode
+    }
+}
+
+struct FeedListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Each feed: its source, its schedule, its last run's outcome and when.")
+
+    @OptionGroup var selection: FeedSelection
+
+    func run() throws {
+        let files = try selection.files(requireSome: false, orAll: true)
+        if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path) (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
+        for url in files {
+            guard let feed = try? FeedFile.load(url) else {
+                Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake (`openmarket feed test` says which)")
+                continue
+            }
+            let record = FeedFolder(feed: feed).record()
+            let schedule = FeedSchedule.installed(name: feed.name) ?? "not scheduled"
+            let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
+            Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)  \(last)")
+            if let message = record.lastMessage { Console.line("    \(message)") }
+        }
+    }
+
+    static func time(_ date: Date?) -> String {
+        guard let date else { return "" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}
+
+struct FeedStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "For monitoring: exit 1 when a feed has not succeeded within --max-age.",
+        discussion: """
+            A feed succeeds when its run is done or its source is unchanged. Without FEED or \
+            --all, every feed in the feeds folder. Prints one line per feed that is late.
+            """)
+
+    @OptionGroup var selection: FeedSelection
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("How long ago the last success may be: 90m, 26h, 2d.", valueName: "age"))
+    var maxAge: String
+
+    func validate() throws {
+        if Self.seconds(maxAge) == nil { throw ValidationError("--max-age is a number and m, h or d: 90m, 26h, 2d") }
+    }
+
+    func run() throws {
+        let limit = Self.seconds(maxAge)!
+        let files = try selection.files(requireSome: false, orAll: true)
+        var late = 0
+        for url in files {
+            guard let feed = try? FeedFile.load(url) else {
+                Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake")
+                late += 1
+                continue
+            }
+            let record = FeedFolder(feed: feed).record()
+            guard let success = record.lastSuccess, Date().timeIntervalSince(success) <= limit else {
+                let when = record.lastSuccess.map { "last success \(FeedListCommand.time($0))" } ?? "never succeeded"
+                Console.line("\(feed.name): \(when); last run: \(record.lastOutcome?.rawValue ?? "none") \(record.lastMessage ?? "")")
+                late += 1
+                continue
+            }
+        }
+        if late > 0 { throw ExitCode(1) }
+        Console.line("\(files.count == 1 ? "1 feed" : "\(files.count) feeds") succeeded within \(maxAge)")
+    }
+
+    static func seconds(_ text: String) -> Double? {
+        guard let unit = text.last, let count = Double(text.dropLast()), count > 0 else { return nil }
+        switch unit {
+        case "m": return count * 60
+        case "h": return count * 3600
+        case "d": return count * 86400
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import BulkImport
+import FeedRuns
+import Feeds
+import Foundation
+import OpenMarketAPI
+import ShopState
+import Testing
+import TestSupport
+
+/// A reseller's night: the supplier's web server, the shop (a sandbox), the merchant's feed
+/// file and the folders openmarket keeps, all in a scratch folder.
+struct Night {
+    let files: Scratch
+    let sandbox: TestSandbox
+    let supplier: FeedSourceServer
+    let photo: String
+
+    static func open() async throws -> Night {
+        let files = try Scratch()
+        let supplier = try await FeedSourceServer.start()
+        let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 3))
+        return Night(files: files, sandbox: try await TestSandbox.start(), supplier: supplier, photo: photo)
+    }
+
+    func close() async {
+        await supplier.stop()
+        await sandbox.stop()
+        files.cleanup()
+    }
+
+    /// The supplier's sheet: `rows` products S1…Sn, cost 1000·n, stock n.
+    func sheet(rows: Int, cost: (Int) -> Int = { 1000 * $0 }) -> String {
+        var text = "상품코드,상품명,공급가,재고수량,이미지\n"
+        for i in stride(from: 1, through: rows, by: 1) { text += "S\(i),상품 \(i)번,\(cost(i)),\(i),\(photo)\n" }
+        return text
+    }
+
+    /// The feed file: the supplier's URL, a 30 % markup, the checks and the webhook given.
+    func feed(_ extra: String = "", source: String? = nil) throws -> Feed {
+        let text = """
+            keep_reports = 2
+            [columns]
+            key = "상품코드"
+            name = "상품명"
+            cost = "공급가"
+            stock = "재고수량"
+            images = "이미지"
+            [prices]
+            markup_percent = 30
+            round_to = 100
+            round = "up"
+            [source]
+            \(source ?? "url = \"\(supplier.feedURL)\"")
+            [notify]
+            webhook = "\(supplier.hookURL)"
+            \(extra)
+            """
+        let url = files.directory.appendingPathComponent("acme.toml")
+        try Data(text.utf8).write(to: url)
+        return try FeedFile.load(url)
+    }
+
+    func runner(_ feed: Feed, accept: Bool = false) throws -> FeedRunner {
+        let client = try TestSupport.client(sandbox, sandbox.demo)
+        var options = FeedRunOptions()
+        options.accept = accept
+        return FeedRunner(feed: feed, client: client, account: account(client),
+                          folder: FeedFolder(feed: feed, root: files.directory.appendingPathComponent("feeds")), options: options)
+    }
+
+    func account(_ client: OpenMarketClient) -> AccountState {
+        AccountState(client: client, sandboxData: files.directory.appendingPathComponent("state"))
+    }
+
+    func run(_ feed: Feed, accept: Bool = false) async throws -> FeedRunResult {
+        let runner = try runner(feed, accept: accept)
+        return try await blocking { runner.run() }
+    }
+
+    /// Every product of the demo vendor, by name.
+    func products() async throws -> [String: [ProductSummary]] {
+        let reader = try TestSupport.client(sandbox)
+        return try await blocking {
+            var byName: [String: [ProductSummary]] = [:]
+            for product in try reader.page(1, perPage: 500).pages { byName[product.name, default: []].append(product) }
+            return byName
+        }
+    }
+
+    /// Requests the shop answered so far (reads and writes).
+    var requests: Int { sandbox.server.requests.byMethod.values.reduce(0, +) }
+}
+
+@Suite("feed run: fetched, checked, synced, recorded, told", .serialized)
+struct FeedRunTests {
+    @Test("a night that changes nothing: 304 from the supplier, not one request to the shop; the same bytes without an ETag, the same")
+    func unchanged() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 5))
+        let feed = try night.feed()
+        let first = try await night.run(feed)
+        #expect(first.outcome == .done, "\(first.message)")
+        #expect(first.message == "5 rows: 5 created", "\(first.message)")
+        #expect(try await night.products()["상품 1번"]?.first?.price == 1300)
+
+        let requests = night.requests
+        let second = try await night.run(feed)
+        #expect(second.outcome == .unchanged && second.message.contains("HTTP 304"), "\(second.message)")
+        #expect(night.supplier.gets.all == 2 && night.supplier.gets.notModified == 1)
+        #expect(night.requests == requests, "an unchanged source reads nothing from the shop")
+
+        night.supplier.answerConditionalGets(false)
+        let third = try await night.run(feed)
+        #expect(third.outcome == .unchanged && third.message.contains("byte for byte"), "\(third.message)")
+        #expect(night.requests == requests)
+        await night.close()
+    }
+
+    @Test("a cut feed is held (nothing sent, the webhook told once with the numbers); --accept runs it; the full one again recovers")
+    func cutFeed() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 10))
+        let feed = try night.feed("[checks]\nmax_drop_percent = 30\n[sync]\ndelete_missing = true\nmax_deletes = 10")
+        #expect(try await night.run(feed).outcome == .done)
+        #expect(night.supplier.hooks.isEmpty, "a success after none is no change of state")
+
+        night.supplier.serve(night.sheet(rows: 4))
+        let writes = night.sandbox.server.requests.writes
+        let held = try await night.run(feed)
+        #expect(held.outcome == .held && held.outcome.exitCode == 4)
+        #expect(held.message == "the check max_drop_percent 30 failed: 4 rows against 10 in the last file that ran (-60 %); nothing was sent",
+                "\(held.message)")
+        #expect(night.sandbox.server.requests.writes == writes)
+        #expect(try await night.products().count == 10)
+        #expect(night.supplier.hooks.count == 1 && night.supplier.hooks[0].contains("openmarket feed acme: held: the check max_drop_percent 30"),
+                "\(night.supplier.hooks)")
+        // Held again: the same state, no second message.
+        #expect(try await night.run(feed).outcome == .held)
+        #expect(night.supplier.hooks.count == 1)
+
+        night.supplier.serve(night.sheet(rows: 10))
+        let recovered = try await night.run(feed)
+        #expect(recovered.outcome == .unchanged, "the full file is the one that ran last: \(recovered.message)")
+        #expect(night.supplier.hooks.count == 2 && night.supplier.hooks[1].contains("acme: recovered"), "\(night.supplier.hooks)")
+
+        night.supplier.serve(night.sheet(rows: 9))
+        let accepted = try await night.run(feed, accept: true)
+        #expect(accepted.outcome == .done && accepted.message == "10 rows: 1 deleted, 9 unchanged", "\(accepted.message)")
+        await night.close()
+    }
+
+    @Test("an empty feed, an HTML login page and a renamed column are held; --accept never takes a web page")
+    func badFiles() async throws {
+        let night = try await Night.open()
+        let feed = try night.feed("[checks]\nmin_rows = 1")
+        night.supplier.serve("상품코드,상품명,공급가,재고수량,이미지\n")
+        let empty = try await night.run(feed)
+        #expect(empty.outcome == .held && empty.message.contains("min_rows 1 failed: the file has 0 rows"), "\(empty.message)")
+
+        night.supplier.serve("<!DOCTYPE html><html><body><form>Log in</form></body></html>", contentType: "text/html")
+        for accept in [false, true] {
+            let page = try await night.run(feed, accept: accept)
+            #expect(page.outcome == .held && page.message.contains("HTML page, not a feed"), "\(page.message)")
+        }
+        night.supplier.serve(night.sheet(rows: 3).replacingOccurrences(of: "공급가", with: "공급 가격"))
+        let renamed = try await night.run(feed)
+        #expect(renamed.outcome == .held && renamed.message.contains("did you mean 공급 가격?"), "\(renamed.message)")
+        #expect(night.sandbox.server.requests.writes == 0)
+        await night.close()
+    }
+
+    @Test("max_changed_percent holds a file that changes too much at once")
+    func tooManyChanges() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 10))
+        let feed = try night.feed("[checks]\nmax_changed_percent = 25")
+        #expect(try await night.run(feed).outcome == .done)
+        night.supplier.serve(night.sheet(rows: 10, cost: { $0 <= 2 ? 1100 * $0 : 1000 * $0 }))
+        #expect(try await night.run(feed).outcome == .done, "2 of 10 changed: 20 %")
+        night.supplier.serve(night.sheet(rows: 10, cost: { 2000 * $0 }))
+        let held = try await night.run(feed)
+        #expect(held.outcome == .held && held.message.contains("10 of 10 rows changed, new or gone"), "\(held.message)")
+        await night.close()
+    }
+
+    @Test("one run per account: a second is refused at once naming the first; a lock left by a dead process blocks nothing")
+    func oneAtATime() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 2))
+        let feed = try night.feed()
+        let runner = try night.runner(feed)
+        let held = try AccountLock(url: runner.lockURL, holder: "feed other")
+        let refused = try await night.run(feed)
+        #expect(refused.outcome == .busy && refused.outcome.exitCode == 5)
+        #expect(refused.message.contains("pid \(getpid()), feed other, since "), "\(refused.message)")
+        #expect(night.supplier.gets.all == 0, "refused before anything is fetched")
+        held.release()
+        // The file is still there, with text in it: only the kernel's lock counts.
+        try Data("pid 1, feed ghost, since yesterday\n".utf8).write(to: runner.lockURL)
+        #expect(try await night.run(feed).outcome == .done)
+        await night.close()
+    }
+
+    @Test("a failing webhook never fails the run; keep_reports keeps the newest report folders; runs lists the feed")
+    func webhookDownAndReports() async throws {
+        let night = try await Night.open()
+        night.supplier.answerHooks(with: 500)
+        let feed = try night.feed()
+        night.supplier.serve("not,a,feed\n")
+        let broken = try await night.run(feed)
+        #expect(broken.outcome == .held && broken.notifyProblems.count == 1 && broken.notifyProblems[0].contains("HTTP 500"),
+                "\(broken.notifyProblems)")
+        for rows in 1...3 {
+            night.supplier.serve(night.sheet(rows: rows))
+            #expect(try await night.run(feed).outcome == .done)
+        }
+        let folder = FeedFolder(feed: feed, root: night.files.directory.appendingPathComponent("feeds"))
+        let reports = try FileManager.default.contentsOfDirectory(atPath: folder.reports.path)
+        #expect(reports.count == 2, "\(reports)")
+        let record = folder.record()
+        #expect(record.lastOutcome == .done && record.rows == 3 && record.lastSuccess != nil)
+        let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
+        let runs = try LinkStore(url: night.account(client).links).runs()
+        #expect(runs.count == 3 && runs.allSatisfy { $0.kind == "feed" && $0.source == "acme ← \(night.supplier.feedURL)" }, "\(runs)")
+        await night.close()
+    }
+
+    @Test("a local file another program drops is read once it stops growing; its photos are beside it")
+    func droppedFile() async throws {
+        let night = try await Night.open()
+        let drop = night.files.directory.appendingPathComponent("drop")
+        try FileManager.default.createDirectory(at: drop, withIntermediateDirectories: true)
+        _ = try night.files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 9), named: "drop/s1.jpg")
+        let file = drop.appendingPathComponent("feed.csv")
+        try Data("상품코드,상품명,공급가,재고수량,이미지\nS1,상품 1번,1000,1,s1.jpg\n".utf8).write(to: file)
+        let feed = try night.feed(source: "path = \"\(file.path)\"\nsettle_seconds = 0.5")
+        // Still being written for a while: the run waits for it to settle.
+        let writer = Task.detached {
+            for i in 2...4 {
+                try await Task.sleep(for: .milliseconds(100))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data("S\(i),상품 \(i)번,1000,1,s1.jpg\n".utf8))
+                try handle.close()
+            }
+        }
+        let result = try await night.run(feed)
+        try await writer.value
+        #expect(result.outcome == .done && result.message == "4 rows: 4 created", "\(result.message)")
+        await night.close()
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// A supplier's web server on 127.0.0.1 for feed tests: `GET /feed.csv` serves whatever
+/// the test set (with an ETag and Last-Modified, and 304 to a conditional GET when
+/// `conditional`), `POST /hook` records webhook bodies (answering `hookStatus`).
+public final class FeedSourceServer: Sendable {
+    struct State {
+        var body = Data()
+        var contentType = "text/csv; charset=utf-8"
+        var conditional = true
+        var version = 1
+        var gets = 0
+        var notModified = 0
+        var hooks: [String] = []
+        var hookStatus = 200
+        var photos: [String: Data] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+    public let port: Int
+
+    public var feedURL: String { "http://127.0.0.1:\(port)/feed.csv" }
+    public var hookURL: String { "http://127.0.0.1:\(port)/hook" }
+
+    /// Serves `text` from now on (a new version: a new ETag).
+    public func serve(_ text: String, contentType: String = "text/csv; charset=utf-8") {
+        state.withLock {
+            $0.body = Data(text.utf8)
+            $0.contentType = contentType
+            $0.version += 1
+        }
+    }
+
+    /// Serves `bytes` at `/photos/NAME`; returns its URL.
+    public func servePhoto(_ name: String, _ bytes: [UInt8]) -> String {
+        state.withLock { $0.photos[name] = Data(bytes) }
+        return "http://127.0.0.1:\(port)/photos/\(name)"
+    }
+
+    public func answerConditionalGets(_ yes: Bool) { state.withLock { $0.conditional = yes } }
+    public func answerHooks(with status: Int) { state.withLock { $0.hookStatus = status } }
+    /// GETs of the feed so far, and how many were answered 304.
+    public var gets: (all: Int, notModified: Int) { state.withLock { ($0.gets, $0.notModified) } }
+    /// The webhook bodies received, oldest first.
+    public var hooks: [String] { state.withLock { $0.hooks } }
+
+    private init(port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.port = port
+        self.group = group
+        self.task = task
+    }
+
+    public static func start() async throws -> FeedSourceServer {
+        let holder = Holder()
+        let router = Router()
+        router.get("/feed.csv") { request, _ -> Response in
+            holder.server!.answerFeed(request)
+        }
+        router.get("/photos/:name") { _, context -> Response in
+            holder.server!.photo(context.parameters.get("name") ?? "")
+        }
+        router.post("/hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            return holder.server!.record(String(buffer: body))
+        }
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "feed-source")
+        logger.logLevel = .warning
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  sink.yield(channel.localAddress?.port ?? 0)
+                                  sink.finish()
+                              }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
+        var port = 0
+        for await value in ports { port = value }
+        let server = FeedSourceServer(port: port, group: group, task: task)
+        holder.server = server
+        return server
+    }
+
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+
+    private func answerFeed(_ request: Request) -> Response {
+        state.withLock { state in
+            state.gets += 1
+            let etag = "\"v\(state.version)\""
+            let modified = "Mon, 23 Nov 2026 0\(state.version % 10):00:00 GMT"
+            if state.conditional, request.headers[.ifNoneMatch] == etag {
+                state.notModified += 1
+                return Response(status: .notModified, headers: [.eTag: etag])
+            }
+            var headers: HTTPFields = [.contentType: state.contentType]
+            if state.conditional {
+                headers[.eTag] = etag
+                headers[.lastModified] = modified
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: state.body)))
+        }
+    }
+
+    private func photo(_ name: String) -> Response {
+        guard let data = state.withLock({ $0.photos[name] }) else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private func record(_ body: String) -> Response {
+        state.withLock { state in
+            state.hooks.append(body)
+            return Response(status: HTTPResponse.Status(code: state.hookStatus))
+        }
+    }
+
+    private final class Holder: @unchecked Sendable {
+        var server: FeedSourceServer?
+    }
+}
