@@ -82,7 +82,8 @@ public struct FeedSchedule: Sendable, Equatable {
     }
 
     /// Where the user's systemd units live.
-    public static var unitFolder: URL { UserFolders.config.appendingPathComponent("systemd/user") }
+    /// `$XDG_CONFIG_HOME/systemd/user` (beside openmarket's own config folder).
+    public static var unitFolder: URL { UserFolders.config.deletingLastPathComponent().appendingPathComponent("systemd/user") }
 
     /// The schedule a timer file says, for `feed list` (`OnCalendar=…`), or nil.
     public static func installed(name: String) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TOMLKit
 
 /// The sections `feed run` reads: `[source]`, `[target]`, `[sync]`, `[checks]`, `[notify]`,
@@ -92,6 +93,6 @@ extension FeedTableReader {
 
     /// `~/…` as the user's home.
     static func expandHome(_ path: String) -> String {
-        path.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(String(path.dropFirst(2))).path : path
+        path.hasPrefix("~/") ? UserFolders.home.appendingPathComponent(String(path.dropFirst(2))).path : path
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Fetching a file that is not the Open Market API: a supplier's feed over http(s) (a
 /// conditional GET) or sftp, and a notification's POST. One exchange each, on a
@@ -82,13 +83,13 @@ public enum SourceFetch {
 
     /// The first of the usual private keys in `~/.ssh` that exists.
     static func defaultKey() -> String? {
-        let ssh = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".ssh")
+        let ssh = UserFolders.home.appendingPathComponent(".ssh")
         return ["id_ed25519", "id_ecdsa", "id_rsa"].map { ssh.appendingPathComponent($0).path }
             .first { FileManager.default.fileExists(atPath: $0) }
     }
 
     static func defaultKnownHosts() -> String? {
-        let path = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".ssh/known_hosts").path
+        let path = UserFolders.home.appendingPathComponent(".ssh/known_hosts").path
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 }
