@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import Support
 
@@ -69,6 +70,9 @@ public enum SourceFetch {
         do {
             return try easy.perform(request, settings: settings, share: share, redactor: Redactor(nil), debug: nil)
         } catch {
+            if request.protocols == "sftp", error.code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue) {
+                throw Failure(description: "\(shown): the server's host key is not the one \(request.sshKnownHosts ?? "known_hosts") has for it: not connected (a different server, or its key changed)")
+            }
             throw Failure(description: "\(shown): \(error.message)")
         }
     }

@@ -225,6 +225,24 @@ struct FeedRunTests {
         await night.close()
     }
 
+    @Test("a notify command gets the message on its standard input; one that fails or hangs never fails the run")
+    func notifyCommand() async throws {
+        let night = try await Night.open()
+        let inbox = night.files.directory.appendingPathComponent("inbox.txt")
+        night.supplier.serve("<html><body>Please log in</body></html>", contentType: "text/html")
+        let feed = try night.feed("command = \"cat >> '\(inbox.path)'\"")
+        #expect(try await night.run(feed).outcome == .held)
+        let told = try String(contentsOf: inbox, encoding: .utf8)
+        #expect(told.hasPrefix("openmarket feed acme: held: the check not data failed: the source sent an HTML page"), "\(told)")
+        #expect(night.supplier.hooks.count == 1, "the webhook too")
+
+        night.supplier.serve(night.sheet(rows: 1))
+        let failing = try night.feed("command = \"exit 3\"")
+        let result = try await night.run(failing)
+        #expect(result.outcome == .done && result.notifyProblems == ["the notify command ended with status 3"], "\(result.notifyProblems)")
+        await night.close()
+    }
+
     @Test("a local file another program drops is read once it stops growing; its photos are beside it")
     func droppedFile() async throws {
         let night = try await Night.open()
@@ -247,6 +265,32 @@ struct FeedRunTests {
         let result = try await night.run(feed)
         try await writer.value
         #expect(result.outcome == .done && result.message == "4 rows: 4 created", "\(result.message)")
+        await night.close()
+    }
+}
+
+@Suite("feed run over SFTP from a real sshd")
+struct SFTPFeedTests {
+    @Test("a feed fetched over SFTP with a key and known hosts; the same bytes again sends nothing; a server with another host key is refused",
+          .enabled(if: SSHServer.available, "sshd runs this way as root only"))
+    func sftp() async throws {
+        let night = try await Night.open()
+        let ssh = try SSHServer.start(in: night.files.directory.appendingPathComponent("ssh"))
+        defer { ssh.stop() }
+        let remote = night.files.directory.appendingPathComponent("out/feed.csv")
+        try FileManager.default.createDirectory(at: remote.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(night.sheet(rows: 3).utf8).write(to: remote)
+        let url = "sftp://\(ssh.user)@127.0.0.1:\(ssh.port)\(remote.path)"
+        let feed = try night.feed(source: "url = \"\(url)\"\nkey_file = \"\(ssh.clientKey.path)\"\nknown_hosts = \"\(ssh.knownHosts.path)\"")
+        let first = try await night.run(feed)
+        #expect(first.outcome == .done && first.message == "3 rows: 3 created", "\(first.message)")
+        let requests = night.requests
+        let second = try await night.run(feed)
+        #expect(second.outcome == .unchanged && second.message.contains("byte for byte") && night.requests == requests, "\(second.message)")
+
+        let impostor = try night.feed(source: "url = \"\(url)\"\nkey_file = \"\(ssh.clientKey.path)\"\nknown_hosts = \"\(try ssh.wrongKnownHosts().path)\"")
+        let refused = try await night.run(impostor)
+        #expect(refused.outcome == .unreachable && refused.message.contains("the server's host key is not the one"), "\(refused.message)")
         await night.close()
     }
 }

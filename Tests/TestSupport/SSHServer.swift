@@ -1,0 +1,116 @@
+import Foundation
+
+/// A real OpenSSH server on 127.0.0.1 (Debian's openssh-server), for feeds fetched over
+/// SFTP: host and client keys made with ssh-keygen, a free port, the known_hosts line.
+/// sshd needs root to run this way; `available` says whether it can here.
+public final class SSHServer: @unchecked Sendable {
+    public let folder: URL
+    public let port: Int
+    private let process: Process
+
+    public static var available: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen")
+    }
+
+    public var clientKey: URL { folder.appendingPathComponent("client_key") }
+    public var knownHosts: URL { folder.appendingPathComponent("known_hosts") }
+    public var user: String { String(cString: getpwuid(getuid()).pointee.pw_name) }
+
+    public static func start(in folder: URL) throws -> SSHServer {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["host_key", "client_key", "other_key"] {
+            try run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", folder.appendingPathComponent(name).path])
+        }
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("client_key.pub"), to: folder.appendingPathComponent("authorized_keys"))
+        let port = try freePort()
+        let config = """
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(folder.path)/host_key
+            AuthorizedKeysFile \(folder.path)/authorized_keys
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            UsePAM no
+            StrictModes no
+            PidFile \(folder.path)/sshd.pid
+            Subsystem sftp internal-sftp
+            PermitRootLogin prohibit-password
+            """
+        try Data(config.utf8).write(to: folder.appendingPathComponent("sshd_config"))
+        let hostKey = try String(contentsOf: folder.appendingPathComponent("host_key.pub"), encoding: .utf8).split(separator: " ").prefix(2)
+        try Data("[127.0.0.1]:\(port) \(hostKey.joined(separator: " "))\n".utf8).write(to: folder.appendingPathComponent("known_hosts"))
+        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        process.arguments = ["-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = SSHServer(folder: folder, port: port, process: process)
+        // Ready when it accepts a connection.
+        for _ in 0..<200 {
+            if canConnect(port) { return server }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        server.stop()
+        throw TestFailure("sshd did not start on port \(port)")
+    }
+
+    private init(folder: URL, port: Int, process: Process) {
+        self.folder = folder
+        self.port = port
+        self.process = process
+    }
+
+    /// A known_hosts file that names another key for this server (a server that is not the one expected).
+    public func wrongKnownHosts() throws -> URL {
+        let other = try String(contentsOf: folder.appendingPathComponent("other_key.pub"), encoding: .utf8).split(separator: " ").prefix(2)
+        let url = folder.appendingPathComponent("wrong_known_hosts")
+        try Data("[127.0.0.1]:\(port) \(other.joined(separator: " "))\n".utf8).write(to: url)
+        return url
+    }
+
+    /// SIGKILL: a child started from a test thread may have SIGTERM blocked.
+    public func stop() {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        ended.wait()
+        guard process.terminationStatus == 0 else { throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed") }
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func canConnect(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
