@@ -243,6 +243,26 @@ struct FeedRunTests {
         await night.close()
     }
 
+    @Test("a feed's run is taken back by undo as any run: the night's price changes restored")
+    func undoANight() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 3))
+        let feed = try night.feed()
+        #expect(try await night.run(feed).outcome == .done)
+        night.supplier.serve(night.sheet(rows: 3, cost: { 1100 * $0 }))
+        let changed = try await night.run(feed)
+        #expect(changed.outcome == .done && changed.message == "3 rows: 3 updated", "\(changed.message)")
+        #expect(try await night.products()["상품 1번"]?.first?.price == 1500)
+        let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
+        var options = UndoOptions(folder: try #require(changed.report))
+        options.links = night.account(client).links
+        let settings = options
+        let summary = try await blocking { try UndoRun(options: settings, client: client, report: nil).run() }
+        #expect(summary.counts == ["restored": 3], "\(summary.counts)")
+        #expect(try await night.products()["상품 1번"]?.first?.price == 1300)
+        await night.close()
+    }
+
     @Test("a local file another program drops is read once it stops growing; its photos are beside it")
     func droppedFile() async throws {
         let night = try await Night.open()
