@@ -19,6 +19,8 @@ struct FeedGuard {
         var rows = 0
         var skipped = 0
         var fingerprints: [String: UInt64] = [:]
+        /// Columns of `[columns]` the file lacks (read as a partial file by `import --feed`).
+        var absent: [String] = []
     }
 
     let feed: Feed
@@ -37,7 +39,9 @@ struct FeedGuard {
     func read(_ file: URL, options: ValidationOptions) throws(Hold) -> Reading {
         var reading = Reading()
         do {
-            let summary = try ManifestCheck.run(file, options: options, onFileIssue: { _ in }) { raw, _, _ in
+            let summary = try ManifestCheck.run(file, options: options, onFileIssue: { issue in
+                if issue.rule == "feed-column-absent" { reading.absent.append(issue.message) }
+            }) { raw, _, _ in
                 guard raw.origin?.skipped == nil else { return }
                 let identity = raw.values[.key] ?? raw.values[.name] ?? "row \(raw.number)"
                 let values = Column.allCases.map { raw.values[$0] ?? "" }.joined(separator: "\u{1F}")
@@ -53,6 +57,10 @@ struct FeedGuard {
 
     /// `[checks]` against the last file that ran (none the first time but `min_rows`).
     func check(_ reading: Reading, record: FeedRecord) throws(Hold) {
+        // Unattended, every column of [columns] is required: a supplier's file that lost one is broken, not partial.
+        if !reading.absent.isEmpty {
+            throw Hold(check: "columns", message: reading.absent.joined(separator: "; ") + "; nothing was sent")
+        }
         let checks = feed.run.checks
         if let minimum = checks.minRows, reading.rows < minimum {
             throw Hold(check: "min_rows \(minimum)", message: "the file has \(reading.rows) rows; nothing was sent")

@@ -165,6 +165,10 @@ struct FeedRunTests {
         night.supplier.serve(night.sheet(rows: 3).replacingOccurrences(of: "공급가", with: "공급 가격"))
         let renamed = try await night.run(feed)
         #expect(renamed.outcome == .held && renamed.message.contains("did you mean 공급 가격?"), "\(renamed.message)")
+        // Unattended, a column that is simply gone holds the file too (import --feed reads it as a partial file).
+        night.supplier.serve("상품코드,상품명,재고수량,이미지\nS1,상품 1번,1,\(night.photo)\n")
+        let partial = try await night.run(feed)
+        #expect(partial.outcome == .held && partial.message.contains("the check columns failed: 공급가 (cost) is not in the file"), "\(partial.message)")
         #expect(night.sandbox.server.requests.writes == 0)
         await night.close()
     }
