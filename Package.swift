@@ -106,6 +106,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Backups: a repository of snapshots that keeps each photo once; diff, history,
+        // restore (through the import's sync), forget, check.
+        .target(
+            name: "Backups",
+            dependencies: [
+                "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed;
         // and of photo files: their hashes by fingerprint.
         .target(
@@ -169,6 +179,7 @@ let package = Package(
                 "Migration",
                 "Feeds",
                 "FeedRuns",
+                "Backups",
                 "ShopState",
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -207,9 +218,10 @@ let package = Package(
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         .testTarget(name: "FeedRunsTests", dependencies: [
-            "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "TestSupport",
+            "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "Support", "TestSupport",
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support"]),

@@ -35,6 +35,9 @@ public final class CatalogScan: @unchecked Sendable {
     public let maxPasses: Int
     /// After each page: its number and the server's last page.
     public var onPage: (@Sendable (_ page: Int, _ lastPage: Int) -> Void)?
+    /// After each page: its products that pass the filter, as the page shows them (a backup
+    /// keeps their fields from the list, without asking for each product).
+    public var onProducts: (@Sendable ([ProductSummary]) -> Void)?
     /// Asked before each page; true ends the scan (it throws `CancellationError`).
     public var isStopped: @Sendable () -> Bool = { false }
 
@@ -132,6 +135,7 @@ public final class CatalogScan: @unchecked Sendable {
                 }
             }
             newInPass += keptNew.count
+            onProducts?(result.pages.filter { ids.contains($0.id) })
             state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
             onPage?(page, result.lastPage)
             guard result.hasNext, !result.pages.isEmpty else { break }

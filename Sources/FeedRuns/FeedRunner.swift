@@ -5,6 +5,7 @@ import ImagePrep
 import Manifest
 import OpenMarketAPI
 import ShopState
+import Support
 
 /// `feed run`'s settings beyond the feed file.
 public struct FeedRunOptions: Sendable {
@@ -57,8 +58,8 @@ public final class FeedRunner: @unchecked Sendable {
 
     /// Runs the feed once. Blocking: call from a thread of its own.
     public func run() -> FeedRunResult {
-        let lock: AccountLock
-        do { lock = try AccountLock(url: lockURL, holder: "feed \(feed.name)") } catch {
+        let lock: RunLock
+        do { lock = try RunLock(url: lockURL, holder: "feed \(feed.name)") } catch {
             return FeedRunResult(feed: feed.name, outcome: .busy, message: "\(error)")
         }
         defer { lock.release() }

@@ -16,6 +16,9 @@ struct OpenMarket: AsyncParsableCommand {
             CommandGroup(name: "Catalog in", subcommands: [
                 ImportCommand.self, ValidateCommand.self, FeedCommand.self, TemplateCommand.self, ImagesCommand.self]),
             CommandGroup(name: "Catalog out", subcommands: [ExportCommand.self, MigrateCommand.self]),
+            CommandGroup(name: "Backups", subcommands: [
+                BackupCommand.self, SnapshotsCommand.self, DiffCommand.self, HistoryCommand.self, RestoreCommand.self,
+                ForgetCommand.self, CheckCommand.self]),
             CommandGroup(name: "Review and undo", subcommands: [RunsCommand.self, UndoCommand.self]),
             CommandGroup(name: "Product", subcommands: [
                 ListCommand.self, ShowCommand.self, DeleteCommand.self, HealthCommand.self]),

@@ -4,6 +4,7 @@ import Feeds
 import Foundation
 import OpenMarketAPI
 import ShopState
+import Support
 import Testing
 import TestSupport
 
@@ -193,7 +194,7 @@ struct FeedRunTests {
         night.supplier.serve(night.sheet(rows: 2))
         let feed = try night.feed()
         let runner = try night.runner(feed)
-        let held = try AccountLock(url: runner.lockURL, holder: "feed other")
+        let held = try RunLock(url: runner.lockURL, holder: "feed other")
         let refused = try await night.run(feed)
         #expect(refused.outcome == .busy && refused.outcome.exitCode == 5)
         #expect(refused.message.contains("pid \(getpid()), feed other, since "), "\(refused.message)")

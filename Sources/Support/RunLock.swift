@@ -1,9 +1,9 @@
 import Foundation
 
-/// One run per account at a time: an exclusive `flock` on a file of the account's state
-/// folder. The kernel lets go when the process ends, however it ends, so a run that died
+/// One run at a time (of an account, of a backup repository): an exclusive `flock` on a
+/// file. The kernel lets go when the process ends, however it ends, so a run that died
 /// never blocks the next; the file's text (pid, feed, since when) only names the holder.
-public final class AccountLock: @unchecked Sendable {
+public final class RunLock: @unchecked Sendable {
     private let descriptor: Int32
     private var released = false
     public let url: URL
@@ -11,11 +11,13 @@ public final class AccountLock: @unchecked Sendable {
     public struct Busy: Error, Sendable, CustomStringConvertible {
         /// What the running one wrote: `pid 4242, feed acme, since 2026-11-23T03:00:01Z`.
         public var holder: String
-        public var description: String { "another run of this account is running (\(holder)); this one did nothing" }
+        /// What is locked: `this account`, `this repository`.
+        public var subject: String
+        public var description: String { "another run of \(subject) is running (\(holder)); this one did nothing" }
     }
 
     /// Takes the lock at once, or throws `Busy` naming the holder.
-    public init(url: URL, holder: String) throws {
+    public init(url: URL, holder: String, subject: String = "this account") throws {
         self.url = url
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -23,7 +25,7 @@ public final class AccountLock: @unchecked Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let text = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
-            throw Busy(holder: text?.isEmpty == false ? text! : "a process that has not said which")
+            throw Busy(holder: text?.isEmpty == false ? text! : "a process that has not said which", subject: subject)
         }
         self.descriptor = descriptor
         let line = "pid \(getpid()), \(holder), since \(ISO8601DateFormatter().string(from: Date()))\n"

@@ -1,0 +1,143 @@
+import CatalogExport
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Makes one snapshot: the list pages (every product's fields), the merchant keys from the
+/// link store, and details and photos only for products the repository has never seen (on
+/// this API a product's photos never change without a new id). A night with nothing new
+/// costs the list pages.
+public final class BackupRun: @unchecked Sendable {
+    public let repository: BackupRepository
+    let client: OpenMarketClient
+    let links: URL?
+    public var jobs = 4
+    public var perPage = 500
+    /// Told as products' photos are fetched (done, of how many).
+    public var onProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+
+    /// `links`: the account's link store, for the merchant keys (none: ids only).
+    public init(repository: BackupRepository, client: OpenMarketClient, links: URL?) {
+        self.repository = repository
+        self.client = client
+        self.links = links
+    }
+
+    /// Blocking: call from a thread of its own. Throws `RunLock.Busy` when another run has the repository.
+    public func run() throws -> SnapshotInfo {
+        let started = Date()
+        let lock = try repository.lock("backup")
+        defer { lock.release() }
+        repository.sweep()
+        var config = try checkedConfig()
+        let summaries = Summaries()
+        let scan = CatalogScan(client: client, filter: CatalogFilter(vendor: config.vendorID.map { .id($0) } ?? .me), perPage: perPage)
+        scan.onProducts = { summaries.add($0) }
+        let listed = try scan.run()
+        if config.vendorID == nil, let vendor = listed.vendorID {
+            config.vendorID = vendor
+            try repository.save(config)
+        }
+        let keys = try merchantKeys()
+        let fresh = listed.ids.filter { repository.knownPhotos(of: $0) == nil }
+        let (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh)
+        var products: [SnapshotProduct] = []
+        for id in listed.ids where !gone.contains(id) {
+            guard let summary = summaries[id], let photos = repository.knownPhotos(of: id) else { continue }
+            products.append(Self.product(summary, key: keys[id], photos: photos))
+        }
+        var info = SnapshotInfo(id: BackupRepository.newID(started), time: started, products: products.count, newProducts: fresh.count - gone.count,
+                                photosAdded: photosAdded, bytesAdded: bytesAdded, seconds: 0)
+        info.seconds = Date().timeIntervalSince(started)
+        info.bytesAdded += try repository.publish(info, products: products)
+        return info
+    }
+
+    /// The repository's account, made on the first backup; another account's repository is refused.
+    private func checkedConfig() throws -> BackupRepository.Config {
+        let server = client.configuration.server.absoluteString
+        let account = links?.deletingPathExtension().lastPathComponent ?? ""
+        if let config = repository.config() {
+            guard config.account == account || account.isEmpty else {
+                throw BackupError("\(repository.url.path) backs up another account (\(config.server)); give each account its own repository")
+            }
+            return config
+        }
+        let config = BackupRepository.Config(server: server, account: account, vendorID: nil)
+        try repository.save(config)
+        return config
+    }
+
+    private func merchantKeys() throws -> [Int: String] {
+        guard let links, FileManager.default.fileExists(atPath: links.path) else { return [:] }
+        var keys: [Int: String] = [:]
+        for link in try LinkStore(url: links).all().values where !link.byName {
+            if let id = link.productID { keys[id] = link.key }
+        }
+        return keys
+    }
+
+    /// Details and photos of products the repository has not seen, `jobs` at a time. A
+    /// product deleted meanwhile (404) is left out of the snapshot.
+    private func fetchPhotos(_ ids: [Int]) throws -> (photos: Int, bytes: Int, gone: Set<Int>) {
+        var photos = 0, bytes = 0, done = 0
+        var gone = Set<Int>()
+        try OrderedWork.run(count: ids.count, jobs: jobs, window: jobs * 2, work: { [self] index -> Result<(Int, Int)?, any Error> in
+            Result { try fetch(ids[index]) }
+        }, deliver: { index, result in
+            switch try result.get() {
+            case nil: gone.insert(ids[index])
+            case let (count, added)?:
+                if added > 0 { photos += count }
+                bytes += added
+            }
+            done += 1
+            onProgress?(done, ids.count)
+        })
+        return (photos, bytes, gone)
+    }
+
+    /// One product's photos stored: how many new, and their bytes; nil when it is gone.
+    private func fetch(_ id: Int) throws -> (Int, Int)? {
+        let detail: ProductDetail
+        do { detail = try client.product(id: id) } catch {
+            if error.status == 404 { return nil }
+            throw error
+        }
+        var names: [String] = []
+        var added = 0, new = 0
+        for image in detail.images ?? [] {
+            let bytes = try client.download(image.url, maxBytes: 16 << 20)
+            let stored = try repository.store(photo: bytes)
+            names.append(stored.name)
+            added += stored.added
+            if stored.added > 0 { new += 1 }
+        }
+        try repository.remember(photos: names, of: id)
+        return (new, added)
+    }
+
+    static func product(_ summary: ProductSummary, key: String?, photos: [String]) -> SnapshotProduct {
+        SnapshotProduct(id: summary.id, key: key, name: summary.name, description: summary.description ?? "",
+                        price: Money.text(Money.decimal(summary.price)), currency: summary.currency,
+                        discountedPrice: Money.text(Money.decimal(summary.discountedPrice)), stock: summary.stock,
+                        createdAt: ISO8601DateFormatter().string(from: summary.createdAt), photos: photos)
+    }
+
+    /// The latest list fields of each product, from the scan's pages.
+    final class Summaries: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byID: [Int: ProductSummary] = [:]
+        func add(_ products: [ProductSummary]) {
+            lock.lock()
+            for product in products { byID[product.id] = product }
+            lock.unlock()
+        }
+        subscript(id: Int) -> ProductSummary? {
+            lock.lock(); defer { lock.unlock() }
+            return byID[id]
+        }
+    }
+}

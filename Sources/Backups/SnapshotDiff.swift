@@ -1,0 +1,83 @@
+import Foundation
+
+/// What changed between two snapshots (by product id: a product deleted and made again
+/// has a new id, and shows as deleted and created).
+public struct SnapshotDiff: Sendable {
+    public struct Change: Sendable {
+        public var product: SnapshotProduct
+        public var fields: [(name: String, old: String, new: String)]
+    }
+
+    public var created: [SnapshotProduct] = []
+    public var deleted: [SnapshotProduct] = []
+    public var changed: [Change] = []
+
+    public init(from old: [SnapshotProduct], to new: [SnapshotProduct]) {
+        let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        created = new.filter { before[$0.id] == nil }
+        deleted = old.filter { after[$0.id] == nil }
+        for product in new {
+            guard let earlier = before[product.id] else { continue }
+            let fields = Self.changes(earlier, product)
+            if !fields.isEmpty { changed.append(Change(product: product, fields: fields)) }
+        }
+    }
+
+    static func changes(_ old: SnapshotProduct, _ new: SnapshotProduct) -> [(name: String, old: String, new: String)] {
+        zip(old.fields, new.fields).compactMap { $0.value == $1.value ? nil : ($0.name, $0.value, $1.value) }
+            + (old.key != new.key ? [("key", old.key ?? "", new.key ?? "")] : [])
+    }
+
+    /// One line per product: `+ KEY #ID name`, `- …`, `~ KEY #ID price 1300 → 1500; stock 4 → 0`.
+    public var lines: [String] {
+        created.map { "+ \(Self.name($0)) \($0.name)" } + deleted.map { "- \(Self.name($0)) \($0.name)" }
+            + changed.map { change in
+                "~ \(Self.name(change.product)) " + change.fields.map { "\($0.name) \(Self.short($0.old)) → \(Self.short($0.new))" }.joined(separator: "; ")
+            }
+    }
+
+    static func name(_ product: SnapshotProduct) -> String { product.key.map { "\($0) #\(product.id)" } ?? "#\(product.id)" }
+
+    static func short(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.isEmpty ? "(empty)" : flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
+    }
+}
+
+/// A product's fields over time, a line per change, from every snapshot oldest first.
+public enum ProductHistory {
+    public struct Line: Sendable, Equatable {
+        public var snapshot: String
+        public var time: Date
+        public var text: String
+    }
+
+    /// `selector`: a merchant key, or a product id (`123` or `#123`) when no snapshot has such a key.
+    public static func of(_ selector: String, in repository: BackupRepository) throws -> [Line] {
+        var lines: [Line] = []
+        var last: SnapshotProduct?
+        let snapshots = repository.list()
+        let byKey = try snapshots.contains { try repository.products(of: $0).contains { $0.key == selector } }
+        let id = Int(selector.hasPrefix("#") ? String(selector.dropFirst()) : selector)
+        for snapshot in snapshots {
+            let product = try repository.products(of: snapshot).first { byKey ? $0.key == selector : $0.id == id }
+            let text: String?
+            switch (last, product) {
+            case (nil, let now?):
+                text = "\(SnapshotDiff.name(now)) \(now.name): " + now.fields.dropFirst().map { "\($0.name) \(SnapshotDiff.short($0.value))" }.joined(separator: ", ")
+                    + ", \(now.photos.count) photo\(now.photos.count == 1 ? "" : "s")"
+            case (let before?, nil): text = "gone from the shop (was \(SnapshotDiff.name(before)))"
+            case (let before?, let now?) where before.id != now.id:
+                text = "made again as #\(now.id) (was #\(before.id))"
+            case (let before?, let now?):
+                let fields = SnapshotDiff.changes(before, now)
+                text = fields.isEmpty ? nil : fields.map { "\($0.name) \(SnapshotDiff.short($0.old)) → \(SnapshotDiff.short($0.new))" }.joined(separator: "; ")
+            case (nil, nil): text = nil
+            }
+            if let text { lines.append(Line(snapshot: snapshot.id, time: snapshot.time, text: text)) }
+            last = product
+        }
+        return lines
+    }
+}

@@ -1,0 +1,213 @@
+import ArgumentParser
+import Backups
+import Foundation
+import Support
+
+/// `--repo DIR`, shared by the backup commands.
+struct RepositoryOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The backup repository (a folder; made by the first backup).", valueName: "dir"))
+    var repo: String
+
+    var repository: BackupRepository { BackupRepository(url: URL(fileURLWithPath: repo)) }
+
+    /// The repository, which must exist.
+    func existing() throws -> BackupRepository {
+        let repository = self.repository
+        guard repository.config() != nil else {
+            throw reportFailure(CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: 2))
+        }
+        return repository
+    }
+}
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Take a snapshot of the account's products into a repository that keeps each photo once.",
+        discussion: """
+            A snapshot is every product's fields and merchant key, and its photos by content. \
+            Photos are stored once, named by their SHA-256: on this API a product's photos \
+            never change without a new id, so a backup reads the list pages and fetches \
+            details and photos only for products the repository has not seen — a night with \
+            nothing new costs the list pages. A snapshot appears whole or not at all (written \
+            under temporary names, published last); a killed backup leaves the photos it \
+            stored for the next. One backup, forget or restore of a repository at a time.
+
+            Then: `openmarket snapshots`, `diff`, `history`, `restore`, `forget`, `check`, and \
+            `export --snapshot` (a spreadsheet from a snapshot, with no server).
+
+            Exit codes: 0 a snapshot was made; 2 the repository cannot be used; 3 the server \
+            cannot be read; 5 another run has the repository.
+            """)
+
+    @OptionGroup var repository: RepositoryOption
+    @OptionGroup var server: ServerOptions
+
+    @Option(name: .long, help: "Products whose details and photos are fetched at the same time.")
+    var jobs = 4
+
+    func run() async throws {
+        let connection = try await Connection.open(server)
+        let run = BackupRun(repository: repository.repository, client: connection.client, links: connection.account.links)
+        run.jobs = max(1, jobs)
+        let progress = ProgressLine(quiet: false)
+        run.onProgress = { done, total in progress.update("new products' photos", done: done, total: total, unit: "products") }
+        let info: SnapshotInfo
+        do {
+            info = try await Runner.onThread { try run.run() }
+        } catch let busy as RunLock.Busy {
+            await connection.close()
+            progress.clear()
+            throw reportFailure(CommandFailure(busy.description, exitCode: 5))
+        } catch {
+            await connection.close()
+            progress.clear()
+            throw reportFailure(error is BackupError ? CommandFailure("\(error)", exitCode: 2) : error)
+        }
+        progress.clear()
+        await connection.close()
+        Console.line("snapshot \(info.id): \(info.products) products (\(info.newProducts) new, \(info.photosAdded) photos added), \(ByteCount.text(info.bytesAdded)) added in \(String(format: "%.1f", info.seconds)) s")
+    }
+}
+
+struct SnapshotsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshots",
+        abstract: "List a repository's snapshots, oldest first.")
+
+    @OptionGroup var repository: RepositoryOption
+
+    @Option(name: .long, help: "text or json (an array, oldest first: id, time, products, new_products, photos_added, bytes_added, seconds).")
+    var format = "text"
+
+    func validate() throws {
+        guard ["text", "json"].contains(format) else { throw ValidationError("--format is text or json") }
+    }
+
+    func run() throws {
+        let snapshots = try repository.existing().list()
+        if format == "json" {
+            let data = try BackupRepositoryJSON.encoder.encode(snapshots)
+            Console.out(data + Data("\n".utf8))
+            return
+        }
+        if snapshots.isEmpty { Console.line("No snapshots yet.") }
+        for snapshot in snapshots {
+            Console.line("\(snapshot.id)  \(ISO8601DateFormatter().string(from: snapshot.time))  \(snapshot.products) products, \(snapshot.newProducts) new, \(ByteCount.text(snapshot.bytesAdded)) added")
+        }
+    }
+}
+
+enum BackupRepositoryJSON {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return encoder
+    }
+}
+
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "What changed between two snapshots: products created (+), deleted (-), fields changed (~).")
+
+    @OptionGroup var repository: RepositoryOption
+
+    @Argument(help: "The earlier snapshot (an id, a unique start of one, or latest).")
+    var from: String
+
+    @Argument(help: "The later snapshot.")
+    var to: String
+
+    func run() throws {
+        let repository = try repository.existing()
+        do {
+            let diff = SnapshotDiff(from: try repository.products(of: try repository.find(from)),
+                                    to: try repository.products(of: try repository.find(to)))
+            diff.lines.forEach(Console.line)
+            Console.line("\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
+        } catch {
+            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+        }
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "A product's fields over time, a line per change, from every snapshot.")
+
+    @OptionGroup var repository: RepositoryOption
+
+    @Argument(help: ArgumentHelp("A merchant key, or a product id (#123).", valueName: "KEY|ID"))
+    var product: String
+
+    func run() throws {
+        let lines: [ProductHistory.Line]
+        do { lines = try ProductHistory.of(product, in: try repository.existing()) } catch {
+            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+        }
+        if lines.isEmpty { Console.line("No snapshot has \(product).") }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        for line in lines { Console.line("\(formatter.string(from: line.time))  \(line.text)") }
+    }
+}
+
+struct ForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Remove the snapshots a policy does not keep; --prune frees what no snapshot uses.",
+        discussion: """
+            Keeps the newest snapshot of each of the last N days (weeks, months) that have one, \
+            and the last N snapshots, as restic counts them; a snapshot any rule keeps stays. \
+            --prune then removes every photo no kept snapshot uses.
+            """)
+
+    @OptionGroup var repository: RepositoryOption
+
+    @Option(name: .customLong("keep-daily")) var daily = 0
+    @Option(name: .customLong("keep-weekly")) var weekly = 0
+    @Option(name: .customLong("keep-monthly")) var monthly = 0
+    @Option(name: .customLong("keep-last")) var last = 0
+
+    @Flag(name: .long, help: "Also remove the photos no kept snapshot uses.")
+    var prune = false
+
+    @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let policy = ForgetPolicy(daily: daily, weekly: weekly, monthly: monthly, last: last)
+        let result: BackupRepository.ForgetResult
+        do { result = try repository.existing().forget(policy, prune: prune, dryRun: dryRun) } catch {
+            throw reportFailure(CommandFailure("\(error)", exitCode: error is RunLock.Busy ? 5 : 2))
+        }
+        for (snapshot, why) in result.kept { Console.line("keep   \(snapshot.id)  (\(why.joined(separator: ", ")))") }
+        for snapshot in result.removed { Console.line("\(dryRun ? "would remove" : "remove") \(snapshot.id)") }
+        if prune {
+            Console.line("\(dryRun ? "would free" : "freed") \(result.photosFreed) photos, \(ByteCount.text(result.bytesFreed))")
+        }
+    }
+}
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a repository: every snapshot readable, every photo it uses there (--read-data: and intact).",
+        discussion: "Exit codes: 0 clean; 1 problems (each names the photo and the products that use it); 2 no repository.")
+
+    @OptionGroup var repository: RepositoryOption
+
+    @Flag(name: .customLong("read-data"), help: "Hash every photo and compare it with its name.")
+    var readData = false
+
+    func run() throws {
+        let result = try repository.existing().check(readData: readData)
+        result.problems.forEach(Console.line)
+        Console.line("\(result.snapshots) snapshots, \(result.photos) photos checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : "\(result.problems.count) problems")")
+        if !result.isClean { throw ExitCode(1) }
+    }
+}
