@@ -224,7 +224,9 @@ let package = Package(
             "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "Support", "TestSupport",
         ]),
         // Runs the built `openmarket` binary as a user would.
-        .testTarget(name: "CLITests", dependencies: ["openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support"]),
+        .testTarget(name: "CLITests", dependencies: [
+            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -57,6 +57,9 @@ public struct ImportOptions: Sendable {
     /// A product whose photos differ from the row's is made again with the row's
     /// photos (new product, then the old one deleted, the key moved to the new one).
     public var replacePhotos = false
+    /// Compare an existing product's photos with the row's (off for a restore, whose photos
+    /// are the server's own copies, not the files the merchant sent).
+    public var comparePhotos = true
     /// Page size for reading the live catalog.
     public var catalogPageSize = 500
     /// Where the run records what it does, for `undo` (`run.jsonl`, photos of what

@@ -44,7 +44,7 @@ extension ImportRun {
 
     /// Whether the row's photos are compared with the ones its product was created with.
     func needsPhotoCheck(_ item: WorkItem) -> Bool {
-        item.draft.given.contains(.images) && item.decision.link?.photos != nil
+        options.comparePhotos && item.draft.given.contains(.images) && item.decision.link?.photos != nil
     }
 
     /// An equal row: nothing sent.

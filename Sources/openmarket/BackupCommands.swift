@@ -11,8 +11,10 @@ struct RepositoryOption: ParsableArguments {
     var repository: BackupRepository { BackupRepository(url: URL(fileURLWithPath: repo)) }
 
     /// The repository, which must exist.
-    func existing() throws -> BackupRepository {
-        let repository = self.repository
+    func existing() throws -> BackupRepository { try Self.existing(repo) }
+
+    static func existing(_ repo: String) throws -> BackupRepository {
+        let repository = BackupRepository(url: URL(fileURLWithPath: repo))
         guard repository.config() != nil else {
             throw reportFailure(CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: 2))
         }

@@ -70,6 +70,12 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @Option(name: .long, help: ArgumentHelp("Export a backup's snapshot instead of the shop (with --repo; no server is asked).", valueName: "id"))
+    var snapshot: String?
+
+    @Option(name: .long, help: ArgumentHelp("The backup repository of --snapshot.", valueName: "dir"))
+    var repo: String?
+
     @Option(name: .long, help: ArgumentHelp("Folder for the manifest, images/ and checksums.sha256.", valueName: "dir"))
     var out: String
 
@@ -115,9 +121,11 @@ struct ExportCommand: AsyncParsableCommand {
         guard maxImageBytes >= 1024 else { throw ValidationError("--max-image-bytes must be at least 1024") }
         if vendorID != nil && vendor != .all { throw ValidationError("give --vendor or --vendor-id, not both") }
         if resume && overwrite { throw ValidationError("--resume continues an export, --overwrite starts over: choose one") }
+        if (snapshot == nil) != (repo == nil) { throw ValidationError("--snapshot and --repo go together") }
     }
 
     func run() async throws {
+        if let snapshot, let repo { return try exportSnapshot(snapshot, repo) }
         var options = ExportOptions(directory: URL(fileURLWithPath: out).standardizedFileURL)
         options.format = format
         options.images = images
@@ -191,6 +199,27 @@ struct ExportCommand: AsyncParsableCommand {
         if summary.failed.count > 10 { Console.line("  … and \(summary.failed.count - 10) more") }
         if !summary.failed.isEmpty {
             Console.line("\(summary.failed.count) products are missing from the export; --resume tries them again.")
+        }
+    }
+}
+
+extension ExportCommand {
+    /// `--snapshot ID --repo DIR`: the snapshot as the portable spreadsheet (`products.csv`
+    /// and `images/`, each photo once), which `import` reads back; no server.
+    func exportSnapshot(_ id: String, _ repo: String) throws {
+        let repository = try RepositoryOption.existing(repo)
+        let folder = URL(fileURLWithPath: out).standardizedFileURL
+        let manifest = folder.appendingPathComponent("products.\(format == .jsonl ? "jsonl" : format.rawValue)")
+        if FileManager.default.fileExists(atPath: manifest.path) && !overwrite {
+            throw reportFailure(CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: 2))
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let chosen = try repository.find(id)
+            let written = try repository.writeManifest(chosen, to: manifest, copyPhotosTo: folder.appendingPathComponent("images"))
+            Console.line("Wrote \(manifest.path): \(written.written) products of snapshot \(chosen.id), their photos in \(folder.appendingPathComponent("images").path)")
+        } catch {
+            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
         }
     }
 }

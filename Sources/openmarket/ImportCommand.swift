@@ -110,6 +110,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("replace-photos"), help: "A product whose photos differ from the row's is made again: a new product with the row's photos, then the old one deleted and the key moved (both ids in the report).")
     var replacePhotos = false
 
+    /// Set by `restore`: the rows' photos are the server's own copies.
+    @Flag(name: .customLong("no-photo-check"), help: ArgumentHelp("Do not compare existing products' photos with the rows'.", visibility: .hidden))
+    var noPhotoCheck = false
+
     @Flag(name: .customLong("delete-missing"), help: "Delete this vendor's products that the file no longer lists (refused as a whole above --max-deletes).")
     var deleteMissing = false
 
@@ -236,6 +240,7 @@ struct ImportCommand: AsyncParsableCommand {
         options.maxUpdates = maxUpdates
         options.force = force
         options.replacePhotos = replacePhotos
+        options.comparePhotos = !noPhotoCheck
         options.deleteMissing = deleteMissing
         options.maxDeletes = maxDeletes
         options.images.maxBytes = maxBytes

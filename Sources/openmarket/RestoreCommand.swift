@@ -67,7 +67,7 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         Console.line("Restoring \(written.written) products from snapshot \(chosen.id) (\(ISO8601DateFormatter().string(from: chosen.time))).")
         var arguments = [manifest.path, "--images", repository.photosFolder.path, "--report", folder.appendingPathComponent("report").path,
-                         "--force", "--no-cache"]
+                         "--force", "--no-cache", "--no-photo-check"]
         if dryRun { arguments.append("--dry-run") }
         if deleteNewer { arguments += ["--delete-missing", "--max-deletes", String(maxDeletes)] }
         let command = try ImportCommand.parse(arguments + server.arguments)

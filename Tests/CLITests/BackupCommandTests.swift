@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import OpenMarketAPI
+import Testing
+import TestSupport
+
+@Suite("openmarket backup, snapshots, restore, check, export --snapshot", .serialized)
+struct BackupCommandTests {
+    /// A sandbox with `count` products imported (keys K1…), and a scratch folder.
+    static func shop(_ count: Int, latency: Int = 0) async throws -> (TestSandbox, Scratch, [String]) {
+        let files = try Scratch()
+        var rows = "key,name,price,currency,stock,images\n"
+        for i in 1...count {
+            _ = try files.write(try Fixtures.jpeg(width: 40 + i % 17, height: 30, seed: UInt64(i)), named: "p\(i).jpg")
+            rows += "K\(i),Item \(i),\(1000 + i),KRW,\(i),p\(i).jpg\n"
+        }
+        let sheet = files.directory.appendingPathComponent("products.csv")
+        try Data(rows.utf8).write(to: sheet)
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
+        let shop = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let imported = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r").path] + shop)
+        try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        return (sandbox, files, shop)
+    }
+
+    @Test("backup, change the shop, restore one key then all: deleted products come back with the same photo bytes, keys relinked; undo takes the restore back")
+    func restore() async throws {
+        let (sandbox, files, shop) = try await Self.shop(4)
+        let repo = files.directory.appendingPathComponent("repo").path
+        let backup = try await CLIProcess.run(["backup", "--repo", repo] + shop)
+        #expect(backup.status == 0 && backup.stdout.contains("4 products (4 new, 4 photos added)"), "\(backup.stdout)\(backup.stderr)")
+        let before = try await allProducts(sandbox)
+        let k1 = try #require(before.first { $0.name == "Item 1" })
+        let k2 = try #require(before.first { $0.name == "Item 2" })
+        let photos = try await Self.photoHashes(sandbox, k2.id)
+
+        // The shop changes: a price edited by hand, a product deleted, a new one.
+        _ = try await curl(["-X", "PATCH", "\(sandbox.url)/api/products/\(k1.id)", "-H", "identifier: \(sandbox.demo.identifier)",
+                            "-H", "Content-Type: application/json", "-d", "{\"secret\": \"\(sandbox.demo.secret)\", \"price\": 9999}"])
+        let client = try TestSupport.client(sandbox, sandbox.demo)
+        try await blocking { try client.delete(id: k2.id) }
+        let extra = try files.write(try Fixtures.jpeg(width: 50, height: 50, seed: 99), named: "x.jpg")
+        let newer = files.directory.appendingPathComponent("newer.csv")
+        try Data("key,name,price,currency,stock,images\nK9,Item 9,900,KRW,9,\(extra)\n".utf8).write(to: newer)
+        #expect(try await CLIProcess.run(["import", newer.path, "--no-cache", "--report", files.directory.appendingPathComponent("r9").path] + shop).status == 0)
+
+        let plan = try await CLIProcess.run(["restore", "--repo", repo, "--snapshot", "latest", "--dry-run"] + shop)
+        #expect(plan.status == 0 && plan.stdout.contains("4 rows: 1 would-create, 1 would-update, 2 unchanged"), "\(plan.stdout)\(plan.stderr)")
+
+        let one = try await CLIProcess.run(["restore", "--repo", repo, "--snapshot", "latest", "--key", "K1"] + shop)
+        #expect(one.status == 0 && one.stdout.contains("1 row: 1 updated"), "\(one.stdout)\(one.stderr)")
+        #expect(try await allProducts(sandbox).first { $0.id == k1.id }?.price == 1001)
+
+        let all = try await CLIProcess.run(["restore", "--repo", repo, "--at", "2099-01-01"] + shop)
+        #expect(all.status == 0 && all.stdout.contains("4 rows: 1 created, 3 unchanged"), "\(all.stdout)\(all.stderr)")
+        let after = try await allProducts(sandbox)
+        let back = try #require(after.first { $0.name == "Item 2" })
+        #expect(back.id != k2.id && back.price == k2.price && back.stock == k2.stock)
+        #expect(try await Self.photoHashes(sandbox, back.id) == photos, "the photos byte for byte")
+        #expect(after.contains { $0.name == "Item 9" }, "a product made after the snapshot is kept")
+
+        // The key follows the product made again: a sheet edit of K2 updates it.
+        let edit = files.directory.appendingPathComponent("edit.csv")
+        try Data("key,stock\nK2,77\n".utf8).write(to: edit)
+        let edited = try await CLIProcess.run(["import", edit.path, "--report", files.directory.appendingPathComponent("r10").path] + shop)
+        #expect(edited.stdout.contains("1 row: 1 updated"), "\(edited.stdout)")
+        // The restore is a run: undo takes it back (--force: K2 was edited since).
+        let folder = try #require(all.stdout.split(separator: "\n").first { $0.hasPrefix("To take this run back: openmarket undo ") })
+            .dropFirst("To take this run back: openmarket undo ".count)
+        let undo = try await CLIProcess.run(["undo", String(folder), "--force"] + shop)
+        #expect(undo.status == 0, "\(undo.stdout)\(undo.stderr)")
+        #expect(try await allProducts(sandbox).contains { $0.id == back.id } == false, "undo deletes what the restore made")
+        await sandbox.stop()
+        files.cleanup()
+    }
+
+    @Test("kill -9 during a backup: no half snapshot; the next backup reuses the stored photos and check --read-data is clean")
+    func killed() async throws {
+        let (sandbox, files, shop) = try await Self.shop(24, latency: 60)
+        let repo = files.directory.appendingPathComponent("repo")
+        let backup = try CLIProcess(["backup", "--repo", repo.path, "--jobs", "2"] + shop)
+        let photos = repo.appendingPathComponent("photos")
+        func stored() -> Int {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: photos.path)) ?? []).filter { $0.hasSuffix(".jpg") }.count
+        }
+        for _ in 0..<1000 where stored() < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        backup.signal(SIGKILL)
+        _ = try await backup.exit()
+        let storedBefore = stored()
+        #expect(storedBefore >= 4 && storedBefore < 24, "killed half way (\(storedBefore) photos)")
+        let list = try await CLIProcess.run(["snapshots", "--repo", repo.path, "--format", "json"])
+        let none = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])
+        #expect(none.isEmpty, "no half snapshot: \(list.stdout)")
+
+        let again = try await CLIProcess.run(["backup", "--repo", repo.path] + shop)
+        #expect(again.status == 0 && again.stdout.contains("24 products"), "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("\(24 - storedBefore) photos added") || storedBefore == 24, "\(again.stdout)")
+        let check = try await CLIProcess.run(["check", "--repo", repo.path, "--read-data"])
+        #expect(check.status == 0 && check.stdout.contains("1 snapshots, 24 photos checked (data read): no problems"), "\(check.stdout)")
+        let json = try await CLIProcess.run(["snapshots", "--repo", repo.path, "--format", "json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 1 && array[0]["products"] as? Int == 24 && array[0]["id"] is String && array[0]["time"] is String)
+
+        // A snapshot as the spreadsheet import reads, with no server.
+        let out = files.directory.appendingPathComponent("portable")
+        let exported = try await CLIProcess.run(["export", "--snapshot", "latest", "--repo", repo.path, "--out", out.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let validated = try await CLIProcess.run(["validate", out.appendingPathComponent("products.csv").path])
+        #expect(validated.stdout.contains("24 rows, 24 valid, 0 with errors"), "\(validated.stdout)")
+        await sandbox.stop()
+        files.cleanup()
+    }
+
+    static func photoHashes(_ sandbox: TestSandbox, _ id: Int) async throws -> [String] {
+        let detail = try await curl(["\(sandbox.url)/api/products/\(id)"]).decode(ProductDetail.self)
+        var hashes: [String] = []
+        for image in detail.images ?? [] {
+            let bytes = try await curl([image.url]).body
+            hashes.append(SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+        }
+        return hashes
+    }
+}
