@@ -38,6 +38,11 @@ struct BackupCommand: AsyncParsableCommand {
             Then: `openmarket snapshots`, `diff`, `history`, `restore`, `forget`, `check`, and \
             `export --snapshot` (a spreadsheet from a snapshot, with no server).
 
+            --daily HH:MM or --every INTERVAL schedule the backup instead of running it (a \
+            systemd user timer, or the crontab line, as `feed schedule`; --remove takes it \
+            away). The scheduled run is this command with --repo and --server/--profile; the \
+            credentials come from the config file or the environment, never from the unit file.
+
             Exit codes: 0 a snapshot was made; 2 the repository cannot be used; 3 the server \
             cannot be read; 5 another run has the repository.
             """)
@@ -48,7 +53,16 @@ struct BackupCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Products whose details and photos are fetched at the same time.")
     var jobs = 4
 
+    @OptionGroup var schedule: ScheduleOptions
+
+    func validate() throws {
+        if schedule.isGiven, server.secret != nil || server.identifier != nil {
+            throw ValidationError("a scheduled backup takes its credentials from the config file (--profile) or the environment, never from the command line of a unit file")
+        }
+    }
+
     func run() async throws {
+        if schedule.isGiven { return try scheduleBackup() }
         let connection = try await Connection.open(server)
         let run = BackupRun(repository: repository.repository, client: connection.client, links: connection.account.links)
         run.jobs = max(1, jobs)
@@ -69,6 +83,19 @@ struct BackupCommand: AsyncParsableCommand {
         progress.clear()
         await connection.close()
         Console.line("snapshot \(info.id): \(info.products) products (\(info.newProducts) new, \(info.photosAdded) photos added), \(ByteCount.text(info.bytesAdded)) added in \(String(format: "%.1f", info.seconds)) s")
+    }
+}
+
+extension BackupCommand {
+    private func scheduleBackup() throws {
+        let url = repository.repository.url
+        var arguments = ["backup", "--repo", url.path]
+        if let server = server.server { arguments += ["--server", server] }
+        if let profile = server.profile { arguments += ["--profile", profile] }
+        if let config = server.client.config { arguments += ["--config", URL(fileURLWithPath: config).standardizedFileURL.path] }
+        let name = url.lastPathComponent + "-" + FNV.tag(url.path).prefix(6)
+        try schedule.apply(Schedule(kind: "backup", name: name, arguments: arguments, binary: ScheduleOptions.binary, when: schedule.when),
+                           log: UserFolders.state.appendingPathComponent("backups/\(name).log"))
     }
 }
 

@@ -123,7 +123,7 @@ struct FeedListCommand: ParsableCommand {
                 continue
             }
             let record = FeedFolder(feed: feed).record()
-            let schedule = FeedSchedule.installed(name: feed.name) ?? "not scheduled"
+            let schedule = Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled"
             let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
             Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)  \(last)")
             if let message = record.lastMessage { Console.line("    \(message)") }

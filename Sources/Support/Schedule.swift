@@ -1,9 +1,8 @@
 import Foundation
-import Support
 
-/// When a feed runs by itself: a systemd user timer (and its service) where a user systemd
-/// runs, else a crontab line to add by hand.
-public struct FeedSchedule: Sendable, Equatable {
+/// A command openmarket runs by itself (a feed's `feed run`, a repository's `backup`): a
+/// systemd user timer and its service where a user systemd runs, else a crontab line.
+public struct Schedule: Sendable, Equatable {
     public enum When: Sendable, Equatable {
         /// Every day at this hour and minute (local time).
         case daily(hour: Int, minute: Int)
@@ -11,17 +10,23 @@ public struct FeedSchedule: Sendable, Equatable {
         case every(minutes: Int)
     }
 
+    /// `feed` or `backup`: the units are `openmarket-KIND-NAME`.
+    public var kind: String
     public var name: String
-    public var feedFile: URL
+    /// What follows the binary: `feed run /path/acme.toml`.
+    public var arguments: [String]
     public var binary: URL
     public var when: When
 
-    public init(name: String, feedFile: URL, binary: URL, when: When) {
+    public init(kind: String, name: String, arguments: [String], binary: URL, when: When) {
+        self.kind = kind
         self.name = name
-        self.feedFile = feedFile
+        self.arguments = arguments
         self.binary = binary
         self.when = when
     }
+
+    private var commandLine: String { ([binary.path] + arguments).map(Self.quoted).joined(separator: " ") }
 
     /// `03:00` → daily at 3:00.
     public static func daily(_ text: String) -> When? {
@@ -44,7 +49,11 @@ public struct FeedSchedule: Sendable, Equatable {
     }
 
     /// `openmarket-feed-acme`.
-    public var unitName: String { "openmarket-feed-\(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0) ? String($0) : "_" }.joined())" }
+    public var unitName: String { Self.unitName(kind: kind, name: name) }
+
+    static func unitName(kind: String, name: String) -> String {
+        "openmarket-\(kind)-\(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0) ? String($0) : "_" }.joined())"
+    }
 
     /// systemd's calendar expression.
     public var onCalendar: String {
@@ -62,22 +71,22 @@ public struct FeedSchedule: Sendable, Equatable {
         case .every(let minutes) where minutes % 60 == 0: "0 \(minutes == 1440 ? "0" : "*/\(minutes / 60)") * * *"
         case .every(let minutes): "*/\(minutes) * * * *"
         }
-        return "\(times) \(Self.quoted(binary.path)) feed run \(Self.quoted(feedFile.path)) >> \(Self.quoted(log.path)) 2>&1"
+        return "\(times) \(commandLine) >> \(Self.quoted(log.path)) 2>&1"
     }
 
     /// The service: one `feed run`, with the folders openmarket was given when scheduled.
     public func serviceText(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        var lines = ["[Unit]", "Description=openmarket feed \(name)", "After=network-online.target", "Wants=network-online.target", "",
+        var lines = ["[Unit]", "Description=openmarket \(kind) \(name)", "After=network-online.target", "Wants=network-online.target", "",
                      "[Service]", "Type=oneshot"]
         for key in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"] {
             if let value = environment[key] { lines.append("Environment=\(key)=\(Self.quoted(value))") }
         }
-        lines.append("ExecStart=\(Self.quoted(binary.path)) feed run \(Self.quoted(feedFile.path))")
+        lines.append("ExecStart=\(commandLine)")
         return lines.joined(separator: "\n") + "\n"
     }
 
     public var timerText: String {
-        ["[Unit]", "Description=openmarket feed \(name), on schedule", "", "[Timer]", "OnCalendar=\(onCalendar)",
+        ["[Unit]", "Description=openmarket \(kind) \(name), on schedule", "", "[Timer]", "OnCalendar=\(onCalendar)",
          "Persistent=true", "RandomizedDelaySec=60", "", "[Install]", "WantedBy=timers.target", ""].joined(separator: "\n")
     }
 
@@ -86,9 +95,8 @@ public struct FeedSchedule: Sendable, Equatable {
     public static var unitFolder: URL { UserFolders.config.deletingLastPathComponent().appendingPathComponent("systemd/user") }
 
     /// The schedule a timer file says, for `feed list` (`OnCalendar=…`), or nil.
-    public static func installed(name: String) -> String? {
-        let probe = FeedSchedule(name: name, feedFile: URL(fileURLWithPath: "/"), binary: URL(fileURLWithPath: "/"), when: .every(minutes: 60))
-        let timer = unitFolder.appendingPathComponent(probe.unitName + ".timer")
+    public static func installed(kind: String, name: String) -> String? {
+        let timer = unitFolder.appendingPathComponent(unitName(kind: kind, name: name) + ".timer")
         guard let text = try? String(contentsOf: timer, encoding: .utf8) else { return nil }
         return text.split(separator: "\n").first { $0.hasPrefix("OnCalendar=") }.map { "timer " + $0.dropFirst("OnCalendar=".count) }
     }

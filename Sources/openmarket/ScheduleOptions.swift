@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Support
+
+/// `--daily HH:MM | --every INTERVAL | --remove`: shared by `feed schedule` and `backup`.
+struct ScheduleOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Every day at this local time.", valueName: "HH:MM"))
+    var daily: String?
+
+    @Option(name: .long, help: ArgumentHelp("Every 15m, 30m, 1h, 2h, 6h… (minutes dividing an hour, hours dividing a day).", valueName: "interval"))
+    var every: String?
+
+    @Flag(name: .long, help: "Remove the timer and its service.")
+    var remove = false
+
+    var isGiven: Bool { daily != nil || every != nil || remove }
+
+    func validate() throws {
+        guard [daily != nil, every != nil, remove].filter({ $0 }).count <= 1 else {
+            throw ValidationError("give one of --daily HH:MM, --every INTERVAL and --remove")
+        }
+        if let daily, Schedule.daily(daily) == nil { throw ValidationError("--daily is a time of day, HH:MM (03:00)") }
+        if let every, Schedule.every(every) == nil {
+            throw ValidationError("--every is minutes dividing an hour (15m, 30m) or hours dividing a day (1h, 2h, 6h)")
+        }
+    }
+
+    var when: Schedule.When { daily.flatMap(Schedule.daily) ?? every.flatMap(Schedule.every) ?? .every(minutes: 60) }
+
+    /// Writes (or with --remove takes away) the timer and service, enables them when a user
+    /// systemd runs, else prints the crontab line. `log`: where a cron run's output goes.
+    func apply(_ schedule: Schedule, log: URL) throws {
+        let folder = Schedule.unitFolder
+        let service = folder.appendingPathComponent(schedule.unitName + ".service")
+        let timer = folder.appendingPathComponent(schedule.unitName + ".timer")
+        let systemd = Self.userSystemd()
+        if remove {
+            if systemd { _ = Self.systemctl(["disable", "--now", schedule.unitName + ".timer"]) }
+            try? FileManager.default.removeItem(at: service)
+            try? FileManager.default.removeItem(at: timer)
+            if systemd { _ = Self.systemctl(["daemon-reload"]) }
+            Console.line("Removed \(timer.path) and its service.")
+            if !systemd { Console.line("If you added a crontab line for it, remove it too (`crontab -e`): it runs `\(schedule.arguments.joined(separator: " "))`") }
+            return
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try schedule.serviceText().write(to: service, atomically: true, encoding: .utf8)
+        try schedule.timerText.write(to: timer, atomically: true, encoding: .utf8)
+        Console.line("Wrote \(service.path)\nWrote \(timer.path) (OnCalendar=\(schedule.onCalendar))")
+        if systemd, Self.systemctl(["daemon-reload"]), Self.systemctl(["enable", "--now", schedule.unitName + ".timer"]) {
+            Console.line("Enabled: `systemctl --user list-timers` shows when it runs next; `journalctl --user -u \(schedule.unitName)` what it said.")
+            Console.line("For runs while you are logged out: `loginctl enable-linger \(NSUserName())`.")
+        } else {
+            try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+            Console.line("No user systemd runs here: add this line with `crontab -e` instead:")
+            Console.line(schedule.cronLine(log: log))
+        }
+    }
+
+    /// This program, as a timer must start it.
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "/proc/self/exe").resolvingSymlinksInPath()
+    }
+
+    /// Whether `systemctl --user` has a manager to talk to.
+    static func userSystemd() -> Bool {
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
+        return FileManager.default.fileExists(atPath: "/run/systemd/system") && FileManager.default.fileExists(atPath: runtime + "/systemd")
+    }
+
+    static func systemctl(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
+        process.arguments = ["--user"] + arguments
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
