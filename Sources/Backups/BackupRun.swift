@@ -41,11 +41,16 @@ public final class BackupRun: @unchecked Sendable {
             try repository.save(config)
         }
         let keys = try merchantKeys()
-        let fresh = listed.ids.filter { repository.knownPhotos(of: $0) == nil }
+        // Photos by product: from the last snapshot, else from what a killed run recorded.
+        var known = try repository.list().last.map { try repository.products(of: $0) }
+            .map { Dictionary($0.map { ($0.id, $0.photos) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        for id in listed.ids where known[id] == nil { known[id] = repository.knownPhotos(of: id) }
+        let fresh = listed.ids.filter { known[$0] == nil }
         let (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh)
+        for id in fresh where !gone.contains(id) { known[id] = repository.knownPhotos(of: id) }
         var products: [SnapshotProduct] = []
         for id in listed.ids where !gone.contains(id) {
-            guard let summary = summaries[id], let photos = repository.knownPhotos(of: id) else { continue }
+            guard let summary = summaries[id], let photos = known[id] else { continue }
             products.append(Self.product(summary, key: keys[id], photos: photos))
         }
         var info = SnapshotInfo(id: BackupRepository.newID(started), time: started, products: products.count, newProducts: fresh.count - gone.count,
@@ -123,7 +128,7 @@ public final class BackupRun: @unchecked Sendable {
         SnapshotProduct(id: summary.id, key: key, name: summary.name, description: summary.description ?? "",
                         price: Money.text(Money.decimal(summary.price)), currency: summary.currency,
                         discountedPrice: Money.text(Money.decimal(summary.discountedPrice)), stock: summary.stock,
-                        createdAt: ISO8601DateFormatter().string(from: summary.createdAt), photos: photos)
+                        createdAt: OpenMarketTimestamp.format(summary.createdAt), photos: photos)
     }
 
     /// The latest list fields of each product, from the scan's pages.

@@ -41,6 +41,10 @@ public final class CatalogScan: @unchecked Sendable {
     /// Asked before each page; true ends the scan (it throws `CancellationError`).
     public var isStopped: @Sendable () -> Bool = { false }
 
+    /// Pass 1's page 1 (its ids and count), and whether every page of it said the same count.
+    private var firstPage: (ids: [Int], totalCount: Int)?
+    private var countSteady = true
+    private var confirmedByFirstPage = false
     private var ids = Set<Int>()
     private var others = Set<Int>()
     private var myVendor: Int?
@@ -87,6 +91,13 @@ public final class CatalogScan: @unchecked Sendable {
             totalCount = total
             if pass > 1 { appeared += newInPass }
             if pass > 1 && newInPass == 0 && !forceAnotherPass { break }
+            // Newest first: a product created meanwhile would be on page 1, one deleted would
+            // lower the count. The same page 1 and the same count throughout: nothing moved,
+            // and one request confirms what a second pass would.
+            if pass == 1 && page == 1 && !forceAnotherPass, let first = firstPage, countSteady, try unmoved(first) {
+                confirmedByFirstPage = true
+                break
+            }
             forceAnotherPass = false
             if pass == maxPasses && newInPass > 0 {
                 warnings.append("the catalog kept changing: pass \(pass) still found \(newInPass) new products; those created from now on are not in this export")
@@ -94,7 +105,7 @@ public final class CatalogScan: @unchecked Sendable {
             pass += 1
             page = 1
         }
-        let result = Result(ids: ids.sorted(), passes: min(pass, maxPasses), totalCount: totalCount,
+        let result = Result(ids: ids.sorted(), passes: confirmedByFirstPage ? 1 : min(pass, maxPasses), totalCount: totalCount,
                             seen: ids.count + others.count, appeared: appeared, warnings: warnings, vendorID: myVendor)
         state?.record(.init(t: .scanned, totalCount: totalCount, appeared: appeared), sync: true)
         return result
@@ -117,6 +128,10 @@ public final class CatalogScan: @unchecked Sendable {
                 totalCount = result.totalCount
             }
             let pageIDs = result.pages.map(\.id)
+            if pass == 1 {
+                if page == 1 { firstPage = (pageIDs, result.totalCount) }
+                if result.totalCount != firstPage?.totalCount { countSteady = false }
+            }
             if !pageIDs.isEmpty && pageIDs == previous {
                 warnings.append("page \(page) repeated page \(page - 1) although the server said there were more; pass \(pass) ended there")
                 break
@@ -146,6 +161,13 @@ public final class CatalogScan: @unchecked Sendable {
             page += 1
         }
         return (newInPass, totalCount)
+    }
+
+    /// Page 1 again, with the ids and the count it had at the start of the pass.
+    private func unmoved(_ first: (ids: [Int], totalCount: Int)) throws -> Bool {
+        if isStopped() { throw CancellationError() }
+        let again = try fetch(page: 1, negotiate: false)
+        return again.pages.map(\.id) == first.ids && again.totalCount == first.totalCount
     }
 
     /// A page; on the first page of the scan, a page size the server refuses (400)
