@@ -33,6 +33,8 @@ public final class CatalogScan: @unchecked Sendable {
     public let filter: CatalogFilter
     public private(set) var perPage: Int
     public let maxPasses: Int
+    /// Pages asked for ahead of their turn (0: one at a time).
+    public var pagesAhead = 3
     /// After each page: its number and the server's last page.
     public var onPage: (@Sendable (_ page: Int, _ lastPage: Int) -> Void)?
     /// After each page: its products that pass the filter, as the page shows them (a backup
@@ -118,14 +120,24 @@ public final class CatalogScan: @unchecked Sendable {
         var previous: [Int] = []
         var limit = Int.max
         var totalCount = 0
+        var ahead: PagesAhead?
+        defer { ahead?.cancel() }
         while true {
             if isStopped() { throw CancellationError() }
-            let result = try fetch(page: page, negotiate: pass == 1 && page == 1)
+            let result = try ahead?.take(page) ?? fetch(page: page, negotiate: pass == 1 && page == 1)
             if limit == Int.max {
                 // The server's own count bounds the pass, with room for products created meanwhile.
                 let announced = max(result.lastPage, (result.totalCount + perPage - 1) / perPage)
                 limit = announced + max(10, announced / 10)
                 totalCount = result.totalCount
+                // The pages the server announced are asked for a few at a time, ahead of their turn
+                // (a round trip each): they are still read in order, by the same rules.
+                if result.lastPage > page, pagesAhead > 0 {
+                    let (client, perPage, search) = (client, perPage, filter.search)
+                    ahead = PagesAhead(from: page + 1, through: result.lastPage, inFlight: pagesAhead) { number throws(OpenMarketError) in
+                        try client.page(number, perPage: perPage, search: search)
+                    }
+                }
             }
             let pageIDs = result.pages.map(\.id)
             if pass == 1 {
@@ -207,6 +219,67 @@ public final class CatalogScan: @unchecked Sendable {
             }
             myVendor = product.vendorId
             return true
+        }
+    }
+}
+
+/// Pages of a pass fetched ahead of their turn, `inFlight` at a time, taken in order.
+final class PagesAhead: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: Int
+    private let last: Int
+    private let inFlight: Int
+    private var waiting: [Int: DispatchSemaphore] = [:]
+    private var answers: [Int: Result<ProductPage, OpenMarketError>] = [:]
+    private var cancelled = false
+    private let fetch: @Sendable (Int) throws(OpenMarketError) -> ProductPage
+
+    init(from first: Int, through last: Int, inFlight: Int, fetch: @escaping @Sendable (Int) throws(OpenMarketError) -> ProductPage) {
+        next = first
+        self.last = last
+        self.inFlight = inFlight
+        self.fetch = fetch
+        lock.lock()
+        fill()
+        lock.unlock()
+    }
+
+    /// The page, waiting for it if it was asked for ahead; nil when it was not (the caller asks).
+    func take(_ page: Int) throws(OpenMarketError) -> ProductPage? {
+        lock.lock()
+        guard let signal = waiting[page] else { lock.unlock(); return nil }
+        lock.unlock()
+        signal.wait()
+        lock.lock()
+        waiting[page] = nil
+        let answer = answers.removeValue(forKey: page)
+        fill()
+        lock.unlock()
+        return try answer?.get()
+    }
+
+    /// No more pages are asked for; those in flight end on their own.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    /// Under the lock.
+    private func fill() {
+        while !cancelled && waiting.count < inFlight && next <= last {
+            let page = next
+            next += 1
+            let signal = DispatchSemaphore(value: 0)
+            waiting[page] = signal
+            DispatchQueue.global().async { [self] in
+                let answer: Result<ProductPage, OpenMarketError>
+                do throws(OpenMarketError) { answer = .success(try fetch(page)) } catch { answer = .failure(error) }
+                lock.lock()
+                answers[page] = answer
+                lock.unlock()
+                signal.signal()
+            }
         }
     }
 }
