@@ -93,9 +93,9 @@ public final class CatalogScan: @unchecked Sendable {
             totalCount = total
             if pass > 1 { appeared += newInPass }
             if pass > 1 && newInPass == 0 && !forceAnotherPass { break }
-            // Newest first: a product created meanwhile would be on page 1, one deleted would
-            // lower the count. The same page 1 and the same count throughout: nothing moved,
-            // and one request confirms what a second pass would.
+            // Newest first, ids only growing: a product created meanwhile would be the newest,
+            // one deleted would lower the count. The same newest product and the same count
+            // throughout: nothing moved, and one small request confirms what a second pass would.
             if pass == 1 && page == 1 && !forceAnotherPass, let first = firstPage, countSteady, try unmoved(first) {
                 confirmedByFirstPage = true
                 break
@@ -175,11 +175,11 @@ public final class CatalogScan: @unchecked Sendable {
         return (newInPass, totalCount)
     }
 
-    /// Page 1 again, with the ids and the count it had at the start of the pass.
+    /// The newest product and the count again (a page of one), against the start of the pass.
     private func unmoved(_ first: (ids: [Int], totalCount: Int)) throws -> Bool {
         if isStopped() { throw CancellationError() }
-        let again = try fetch(page: 1, negotiate: false)
-        return again.pages.map(\.id) == first.ids && again.totalCount == first.totalCount
+        let again = try client.page(1, perPage: 1, search: filter.search)
+        return again.pages.first?.id == first.ids.first && again.totalCount == first.totalCount
     }
 
     /// A page; on the first page of the scan, a page size the server refuses (400)

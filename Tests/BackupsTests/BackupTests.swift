@@ -63,7 +63,7 @@ struct BackupTests {
         let gets = shop.gets
         let quiet = try await shop.backup()
         #expect(quiet.newProducts == 0 && quiet.photosAdded == 0 && quiet.products == 6)
-        // The one list page, and page 1 again (it confirms nothing moved); no details, no photos.
+        // The one list page, and a page of one (the newest product and the count: nothing moved); no details, no photos.
         #expect(shop.gets - gets == 2, "\(shop.gets - gets) GETs")
         #expect(quiet.bytesAdded < 1000, "an unchanged night adds its product list only (\(quiet.bytesAdded) B)")
 
