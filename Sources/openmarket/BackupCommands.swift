@@ -197,10 +197,14 @@ struct ForgetCommand: ParsableCommand {
 
     @OptionGroup var repository: RepositoryOption
 
-    @Option(name: .customLong("keep-daily")) var daily = 0
-    @Option(name: .customLong("keep-weekly")) var weekly = 0
-    @Option(name: .customLong("keep-monthly")) var monthly = 0
-    @Option(name: .customLong("keep-last")) var last = 0
+    @Option(name: .customLong("keep-daily"), help: ArgumentHelp("The newest snapshot of each of the last N days that have one.", valueName: "N"))
+    var daily = 0
+    @Option(name: .customLong("keep-weekly"), help: ArgumentHelp("… of each of the last N weeks (ISO weeks).", valueName: "N"))
+    var weekly = 0
+    @Option(name: .customLong("keep-monthly"), help: ArgumentHelp("… of each of the last N months.", valueName: "N"))
+    var monthly = 0
+    @Option(name: .customLong("keep-last"), help: ArgumentHelp("The last N snapshots.", valueName: "N"))
+    var last = 0
 
     @Flag(name: .long, help: "Also remove the photos no kept snapshot uses.")
     var prune = false

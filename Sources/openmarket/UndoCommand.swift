@@ -104,10 +104,10 @@ struct UndoCommand: AsyncParsableCommand {
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List the import and undo runs of an account, newest first, with their report folders.",
+        abstract: "List the runs that wrote to an account (import, feed, restore, undo), newest first, with their report folders.",
         discussion: """
-            Each line: when the run started, import or undo, what it read (the manifest, or \
-            the run an undo took back), its counts (or "did not finish"), and the report \
+            Each line: when the run started, import (a restore is one), feed or undo, what it \
+            read (the manifest, the feed and its source, or the run an undo took back), its counts (or "did not finish"), and the report \
             folder to give `openmarket undo`. Dry runs are not listed (they change nothing).
             """)
 
