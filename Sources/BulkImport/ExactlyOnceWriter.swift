@@ -109,7 +109,8 @@ extension ImportRun {
                 return failed(item, "an earlier run's write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
             }
         }
-        for attempt in 1...3 {
+        let policy = options.lostAnswers
+        for attempt in 1...max(1, policy.maxAttempts) {
             outcome.attempts = attempt
             if let problem = announce(item) { return failed(item, problem, attempts: attempt - 1) }
             do {
@@ -132,8 +133,8 @@ extension ImportRun {
             } catch let error where error.isAmbiguous {
                 // The product may exist: look before sending again. If the server cannot be
                 // asked, nothing is sent: the journal keeps the row as sent, and the next run
-                // looks again.
-                Thread.sleep(forTimeInterval: 0.2)
+                // looks again. The wait lets a server that stored it list it.
+                Thread.sleep(forTimeInterval: policy.backoff(afterAttempt: attempt))
                 switch matcher.look(draft) {
                 case .success(let found?):
                     return adopt(found, item, outcome, note: "the answer was lost; found on the server instead of sending again")
@@ -147,8 +148,9 @@ extension ImportRun {
                 return failed(item, "\(error)", attempts: attempt)
             }
         }
-        try? journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "no answer after 3 attempts")
-        return failed(item, "no answer from the server after 3 attempts, and the product is not on the server", attempts: 3)
+        let attempts = max(1, policy.maxAttempts)
+        try? journal.record(.failed, key: item.key, hash: item.hash, row: draft.row, error: "no answer after \(attempts) attempts")
+        return failed(item, "no answer from the server after \(attempts) attempts, and the product is not on the server", attempts: attempts)
     }
 
     /// Records a product found on the server as this row's, instead of sending the row again.

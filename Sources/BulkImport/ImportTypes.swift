@@ -57,6 +57,14 @@ public struct ImportOptions: Sendable {
     /// A product whose photos differ from the row's is made again with the row's
     /// photos (new product, then the old one deleted, the key moved to the new one).
     public var replacePhotos = false
+    /// A register whose answer was lost (the product may exist): sent again at most this many
+    /// times in all, each after looking it up on the server and a back-off (RetryPolicy's).
+    public var lostAnswers: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.maxAttempts = 3
+        policy.baseDelay = 0.2
+        return policy
+    }()
     /// Compare an existing product's photos with the row's (off for a restore, whose photos
     /// are the server's own copies, not the files the merchant sent).
     public var comparePhotos = true
