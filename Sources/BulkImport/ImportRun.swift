@@ -83,7 +83,7 @@ public final class ImportRun: @unchecked Sendable {
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
             let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.address,
-                                   source: options.manifest.path)
+                                   source: options.runSource ?? options.manifest?.path ?? "")
             do {
                 recorder = try RunRecorder(folder: folder, header: header, client: client)
             } catch {
@@ -133,11 +133,14 @@ public final class ImportRun: @unchecked Sendable {
     /// Throws `ManifestError` when the file cannot be read, `ImportStop` when the
     /// shop or the link store cannot be.
     public func run() throws -> ImportSummary {
+        guard let manifest = options.manifest else {
+            throw ImportStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: 2)
+        }
         let started = Date()
         // First pass: count rows (for progress and the ETA), reading only. The second
         // pass reuses what this one detected, instead of scanning the file again.
         var rowCount = 0
-        let counter = try ManifestReader(url: options.manifest, encoding: options.validation.encoding,
+        let counter = try ManifestReader(url: manifest, encoding: options.validation.encoding,
                                          delimiter: options.validation.delimiter, sheet: options.validation.sheet,
                                          mapping: options.validation.mapping)
         var validation = options.validation
@@ -156,7 +159,7 @@ public final class ImportRun: @unchecked Sendable {
         return try runStages(started: started, listed: listed) { (submit, reject) in
             var fileErrors: [RowIssue] = []
             _ = try ManifestCheck.run(
-                options.manifest, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
+                manifest, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
                 onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
                 onRow: { [self] raw, draft, issues in
                     if isStopping { return }
@@ -238,7 +241,7 @@ public final class ImportRun: @unchecked Sendable {
         guard let recorder, let folder = options.record else { return }
         do {
             try links?.beginRun(RecordedRun(folder: folder.path, kind: options.runKind, started: Date(),
-                                            source: options.runSource ?? options.manifest.path),
+                                            source: options.runSource ?? options.manifest?.path ?? ""),
                                 resumed: recorder.resumed)
         } catch {
             throw ImportStop(error.description)

@@ -23,7 +23,8 @@ public enum ImportMode: String, Sendable, CaseIterable, Codable {
 }
 
 public struct ImportOptions: Sendable {
-    public var manifest: URL
+    /// The manifest a file's run reads (nil for rows handed over by `migrate`).
+    public var manifest: URL?
     /// How `openmarket runs` lists the run: `import`, or `feed` with the feed's name and source.
     public var runKind = "import"
     public var runSource: String?
@@ -81,6 +82,15 @@ public struct ImportOptions: Sendable {
     public init(manifest: URL, journal: URL) {
         self.manifest = manifest
         self.journal = journal
+    }
+
+    /// For rows that come from no file (`migrate` hands them to `ImportRun.run(rows:feed:)`):
+    /// `runKind` and `runSource` say where they came from.
+    public init(journal: URL, runKind: String, runSource: String) {
+        self.manifest = nil
+        self.journal = journal
+        self.runKind = runKind
+        self.runSource = runSource
     }
 }
 

@@ -108,7 +108,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
-        var options = ImportOptions(manifest: reportURL.appendingPathComponent("migration"), journal: journalURL)
+        var options = ImportOptions(journal: journalURL, runKind: "migrate", runSource: "the products of \(sourceURL.absoluteString)")
         // The target's link store: each source product (by its id) is one product of the target.
         options.links = to.account.links
         options.jobs = jobs

@@ -144,7 +144,7 @@ struct RunsCommand: AsyncParsableCommand {
             } ?? "did not finish (run it again to finish)"
             let source = switch run.kind {
             case "undo": "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
-            case "feed": run.source  // the feed's name and where its file came from
+            case "feed", "migrate": run.source  // the feed and where its file came from; the migration's source
             default: URL(fileURLWithPath: run.source).lastPathComponent
             }
             Console.line("\(formatter.string(from: run.started))  \(run.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(source): \(counts)")

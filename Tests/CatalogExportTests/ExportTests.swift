@@ -86,7 +86,7 @@ struct ExportTests {
             importOptions.links = links
             let b = try client(sandbox, sandbox.other)
             let settings = importOptions
-            let report = try ImportReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: settings.manifest)
+            let report = try ImportReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: try #require(settings.manifest))
             let imported = try await blocking { try ImportRun(options: settings, client: b, report: report).run() }
             #expect(imported.counts["created"] == tricky.count, "\(imported.counts) \(report.failures.map { $0.error ?? "" })")
 
