@@ -51,30 +51,30 @@ public final class ManifestReader {
     public let encoding: TextEncoding
     public let delimiter: Character
     /// The columns present, and the headers that are no known column.
-    public private(set) var columns: Set<Column> = []
-    public private(set) var unknownColumns: [String] = []
+    public internal(set) var columns: Set<Column> = []
+    public internal(set) var unknownColumns: [String] = []
 
     private var csv: CSVReader?
     private var csvChunks: CSVChunks?
     private var firstPieceRecords = 0
     /// About how many rows a CSV file has, from its size and its first piece.
-    public private(set) var estimatedRows: Int?
+    public internal(set) var estimatedRows: Int?
     private var columnIndex: [(Int, Column)] = []
     private var sheet: SheetManifest?
     /// The sheet read, for a workbook.
     public var sheetName: String? { sheet?.sheetName }
     private var rowNumber = 1
-    private var jsonElements: JSONArrayElements?
-    private var firstJSON: [String: Any]?
-    private var lastJSONElementBytes = 0
-    private var jsonPosition = 0
-    private var lines: LineReader?
+    var jsonElements: JSONArrayElements?
+    var firstJSON: [String: Any]?
+    var lastJSONElementBytes = 0
+    var jsonPosition = 0
+    var lines: LineReader?
     private var temporary: URL?
     /// A supplier's file: its headers read through this map (see `HeaderMapping`).
-    private let mapping: (any HeaderMapping)?
-    private var bound: (any BoundHeaderMapping)?
+    let mapping: (any HeaderMapping)?
+    var bound: (any BoundHeaderMapping)?
     /// A JSON file read through a map: the keys of its first object, as its header.
-    private var jsonHeaders: [String]?
+    var jsonHeaders: [String]?
     /// What the map found missing from the file that is not an error (a partial file).
     public var fileNotes: [RowIssue] { bound?.fileNotes ?? [] }
 
@@ -203,7 +203,7 @@ public final class ManifestReader {
     public static let errorsHeader = "errors"
     private static let reportHeaders: Set<String> = [errorsHeader, "row"]
 
-    private func mapHeaders(_ headers: [(Int, String)]) throws {
+    func mapHeaders(_ headers: [(Int, String)]) throws {
         if let mapping {
             let bound = try mapping.bind(headers: headers, file: fileName)
             columns = bound.columns
@@ -225,56 +225,6 @@ public final class ManifestReader {
         }
     }
 
-    private func openJSON(_ source: URL) throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0
-        guard size > 0 else { throw ManifestError(file: fileName, message: "the file is empty: it needs a JSON array of products") }
-        do { jsonElements = try JSONArrayElements(url: source) } catch {
-            throw ManifestError(file: fileName, message: "cannot read the file")
-        }
-        // Read the first element now, so that a file that is no array at all fails at once.
-        firstJSON = try nextJSONObject()
-        if lastJSONElementBytes > 0 { estimatedRows = size / (lastJSONElementBytes + 2) }
-    }
-
-    /// The next object of a JSON array (streamed: see `JSONArrayElements`); columns are
-    /// learned as they appear, as in JSON Lines.
-    private func nextJSONObject() throws -> [String: Any]? {
-        guard let elements = jsonElements else { return nil }
-        let data: Data?
-        do { data = try elements.next() } catch let failure as JSONArrayElements.Failure {
-            switch failure {
-            case .notAnArray: throw ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
-            case .unclosed: throw ManifestError(file: fileName, message: "not valid JSON: the array is not closed (is the file cut off?)")
-            case .trailing: throw ManifestError(file: fileName, message: "not valid JSON: text after the end of the array")
-            }
-        }
-        guard let data else { return nil }
-        jsonPosition += 1
-        lastJSONElementBytes = data.count
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
-            throw ManifestError(file: fileName, message: "not valid JSON at item \(jsonPosition) (\(Self.jsonErrorDetail(error)))")
-        }
-        guard let row = object as? [String: Any] else {
-            throw ManifestError(file: fileName, message: "item \(jsonPosition) is not a JSON object")
-        }
-        learnColumns(row.keys)
-        return row
-    }
-
-    /// Columns of JSON objects, learned as rows are read.
-    private func learnColumns<Keys: Sequence<String>>(_ keys: Keys) {
-        guard mapping == nil else { return }
-        for key in keys {
-            if let column = Column(header: key) { columns.insert(column) }
-            else if !unknownColumns.contains(key) { unknownColumns.append(key) }
-        }
-    }
-
-    static func jsonErrorDetail(_ error: any Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        return text ?? "\(error)"
-    }
 
     /// The next row, or nil at the end.
     public func next() throws -> RawRow? {
@@ -352,78 +302,4 @@ public final class ManifestReader {
         }, delimiter)
     }
 
-    private func nextJSON() throws -> RawRow? {
-        while true {
-            let object: [String: Any]
-            if let first = firstJSON {
-                firstJSON = nil
-                object = first
-            } else {
-                guard let row = try nextJSONObject() else { return nil }
-                object = row
-            }
-            // Only a mapped row can be nothing (every cell blank): read on.
-            if let raw = try mappedOrRaw(object, number: jsonPosition) { return raw }
-        }
-    }
-
-    private func nextJSONLine() throws -> RawRow? {
-        guard let lines else { return nil }
-        while let (number, line) = try lines.next() {
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
-            let object: Any
-            do { object = try JSONSerialization.jsonObject(with: Data(line.utf8)) } catch {
-                throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(Self.jsonErrorDetail(error)))")
-            }
-            guard let row = object as? [String: Any] else {
-                throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
-            }
-            learnColumns(row.keys)
-            if let raw = try mappedOrRaw(row, number: number) { return raw }
-        }
-        return nil
-    }
-
-    /// A JSON object as a row: through the map when there is one (bound to the first
-    /// object's keys, in sorted order), else by our column names.
-    private func mappedOrRaw(_ object: [String: Any], number: Int) throws -> RawRow? {
-        guard mapping != nil else { return Self.rawRow(object, number: number) }
-        if jsonHeaders == nil {
-            let headers = object.keys.sorted()
-            try mapHeaders(headers.enumerated().map { ($0.offset, $0.element) })
-            jsonHeaders = headers
-        }
-        let cells = (jsonHeaders ?? []).map { header -> String in
-            switch object[header] {
-            case nil, is NSNull: ""
-            case let list as [Any]: list.map { "\($0)" }.joined(separator: ";")
-            case let number as NSNumber where !(object[header] is Bool): number.stringValue
-            case let value?: "\(value)"
-            }
-        }
-        guard cells.contains(where: { !Self.isBlank($0) }) else { return nil }
-        return bound?.row(cells, number: number, notes: [])
-    }
-
-    static func rawRow(_ object: [String: Any], number: Int) -> RawRow {
-        var values: [Column: String] = [:]
-        var images: [String]? = nil
-        for (key, value) in object {
-            guard let column = Column(header: key) else { continue }
-            if column == .images, let list = value as? [Any] {
-                images = list.map { "\($0)" }
-                continue
-            }
-            switch value {
-            case is NSNull: continue
-            case let flag as Bool where !(value is Int) && !(value is Double):
-                values[column] = flag ? "true" : "false"
-            case let number as NSNumber:
-                values[column] = number.stringValue
-            case let text as String: values[column] = text
-            default: values[column] = "\(value)"
-            }
-        }
-        return RawRow(number: number, values: values, imageList: images)
-    }
 }
