@@ -143,10 +143,12 @@ let package = Package(
         ),
         // Migration: an export's scan of one account streamed into an import on another.
         .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Support"]),
+        // TurboJPEG's environment setting (optimised Huffman tables), made before main.
+        .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CWebP", "Support", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "Support", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The local Open Market server.
         .target(

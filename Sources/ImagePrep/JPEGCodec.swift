@@ -1,4 +1,5 @@
 import CTurboJPEG
+import CJPEGSettings
 import Foundation
 
 /// What went wrong in TurboJPEG, with its own message.
@@ -25,7 +26,6 @@ public final class JPEGCodec {
     private let compressor: tjhandle
 
     public init() throws {
-        _ = Self.optimisedHuffman
         guard let d = tjInitDecompress() else { throw JPEGError("TurboJPEG: cannot create a decompressor") }
         guard let c = tjInitCompress() else {
             tjDestroy(d)
@@ -38,9 +38,10 @@ public final class JPEGCodec {
     /// Optimised Huffman tables: about 10 % fewer bytes than the standard tables at the same
     /// quality, for about twice the entropy-coding time (a progressive JPEG gets the same bytes
     /// for four times). TurboJPEG 2.1 has no flag for it; it reads TJ_OPTIMIZE from the
-    /// environment at each compression. Set once, before the first codec exists, unless the
-    /// environment already says otherwise.
-    private static let optimisedHuffman: Void = { setenv("TJ_OPTIMIZE", "1", 0) }()
+    /// environment at each compression. CJPEGSettings sets it before main, while the process
+    /// has one thread (setenv beside a thread starting a child process crashed the tests),
+    /// unless the environment already says otherwise.
+    public static var optimisesHuffmanTables: Bool { openmarket_jpeg_optimise_huffman() != 0 }
 
     deinit {
         tjDestroy(decompressor)

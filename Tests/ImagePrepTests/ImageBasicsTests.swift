@@ -39,6 +39,31 @@ struct ImageBasicsTests {
         }
     }
 
+    @Test("JPEGs are written with optimised Huffman tables, set before main (no setenv while threads run)")
+    func optimisedHuffmanTables() throws {
+        #expect(JPEGCodec.optimisesHuffmanTables)
+        let jpeg = try JPEGCodec().encode(gradient(width: 64, height: 48), quality: 85)
+        // The standard luminance DC table (JPEG Annex K.3) has these code counts for lengths
+        // 1…16; a table built for this image's statistics does not.
+        let standardDC: [UInt8] = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
+        var tables: [[UInt8]] = []
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] != 0xDA {
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if jpeg[i + 1] == 0xC4 {
+                var t = i + 4
+                while t < i + 2 + length {
+                    let counts = Array(jpeg[(t + 1)..<(t + 17)])
+                    tables.append([jpeg[t]] + counts)
+                    t += 17 + counts.reduce(0) { $0 + Int($1) }
+                }
+            }
+            i += 2 + length
+        }
+        let dcLuminance = try #require(tables.first { $0[0] == 0x00 })
+        #expect(Array(dcLuminance.dropFirst()) != standardDC)
+    }
+
     @Test("garbage is refused with TurboJPEG's message, not a crash")
     func garbage() throws {
         let codec = try JPEGCodec()
