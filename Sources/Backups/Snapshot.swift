@@ -1,4 +1,5 @@
 import Foundation
+import ShopState
 
 /// One snapshot as `snapshots` lists it (its `.json` file, written last: a snapshot whose
 /// index is not there does not exist).
@@ -43,10 +44,11 @@ public struct SnapshotProduct: Sendable, Codable, Equatable {
         case createdAt = "created_at"
     }
 
-    /// The fields that can change on a product (its photos cannot, on this API).
-    public var fields: [(name: String, value: String)] {
-        [("name", name), ("description", description), ("price", price), ("currency", currency),
-         ("discounted_price", discountedPrice), ("stock", String(stock))]
+    /// The fields that can change on a product (its photos cannot, on this API), as the
+    /// link store keeps what was pushed: one diff compares them (`PushedProduct.changes`).
+    public var fields: PushedProduct {
+        PushedProduct(name: name, description: description, price: price, currency: currency,
+                      discountedPrice: discountedPrice, stock: stock)
     }
 
     /// `KEY` or `#ID`, as a line names the product.

@@ -1,11 +1,20 @@
 import Foundation
+import ShopState
 
 /// What changed between two snapshots (by product id: a product deleted and made again
 /// has a new id, and shows as deleted and created).
 public struct SnapshotDiff: Sendable {
     public struct Change: Sendable {
         public var product: SnapshotProduct
-        public var fields: [(name: String, old: String, new: String)]
+        public var fields: [FieldChange]
+        /// The key the product had, when it had another.
+        public var formerKey: String?
+
+        /// `price 1300 → 1500 (+15.4 %); stock 4 → 0`
+        public var text: String {
+            (fields.map(\.text) + (formerKey.map { ["key \(FieldChange.short($0)) → \(FieldChange.short(product.key ?? ""))"] } ?? []))
+                .joined(separator: "; ")
+        }
     }
 
     public var created: [SnapshotProduct] = []
@@ -19,30 +28,27 @@ public struct SnapshotDiff: Sendable {
         deleted = old.filter { after[$0.id] == nil }
         for product in new {
             guard let earlier = before[product.id] else { continue }
-            let fields = Self.changes(earlier, product)
-            if !fields.isEmpty { changed.append(Change(product: product, fields: fields)) }
+            if let change = Self.change(earlier, product) { changed.append(change) }
         }
     }
 
-    static func changes(_ old: SnapshotProduct, _ new: SnapshotProduct) -> [(name: String, old: String, new: String)] {
-        zip(old.fields, new.fields).compactMap { $0.value == $1.value ? nil : ($0.name, $0.value, $1.value) }
-            + (old.key != new.key ? [("key", old.key ?? "", new.key ?? "")] : [])
+    /// What changed on one product between two snapshots (the product diff every command uses), if anything.
+    static func change(_ old: SnapshotProduct, _ new: SnapshotProduct) -> Change? {
+        let fields = old.fields.changes(to: new.fields)
+        let keyMoved = old.key != new.key
+        guard !fields.isEmpty || keyMoved else { return nil }
+        return Change(product: new, fields: fields, formerKey: keyMoved ? (old.key ?? "") : nil)
     }
 
     /// One line per product: `+ KEY #ID name`, `- …`, `~ KEY #ID price 1300 → 1500; stock 4 → 0`.
     public var lines: [String] {
         created.map { "+ \(Self.name($0)) \($0.name)" } + deleted.map { "- \(Self.name($0)) \($0.name)" }
             + changed.map { change in
-                "~ \(Self.name(change.product)) " + change.fields.map { "\($0.name) \(Self.short($0.old)) → \(Self.short($0.new))" }.joined(separator: "; ")
+                "~ \(Self.name(change.product)) " + change.text
             }
     }
 
     static func name(_ product: SnapshotProduct) -> String { product.key.map { "\($0) #\(product.id)" } ?? "#\(product.id)" }
-
-    static func short(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.isEmpty ? "(empty)" : flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
-    }
 }
 
 /// A product's fields over time, a line per change, from every snapshot oldest first.
@@ -65,14 +71,13 @@ public enum ProductHistory {
             let text: String?
             switch (last, product) {
             case (nil, let now?):
-                text = "\(SnapshotDiff.name(now)) \(now.name): " + now.fields.dropFirst().map { "\($0.name) \(SnapshotDiff.short($0.value))" }.joined(separator: ", ")
+                text = "\(SnapshotDiff.name(now)) \(now.name): " + ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
                     + ", \(now.photos.count) photo\(now.photos.count == 1 ? "" : "s")"
             case (let before?, nil): text = "gone from the shop (was \(SnapshotDiff.name(before)))"
             case (let before?, let now?) where before.id != now.id:
                 text = "made again as #\(now.id) (was #\(before.id))"
             case (let before?, let now?):
-                let fields = SnapshotDiff.changes(before, now)
-                text = fields.isEmpty ? nil : fields.map { "\($0.name) \(SnapshotDiff.short($0.old)) → \(SnapshotDiff.short($0.new))" }.joined(separator: "; ")
+                text = SnapshotDiff.change(before, now)?.text
             case (nil, nil): text = nil
             }
             if let text { lines.append(Line(snapshot: snapshot.id, time: snapshot.time, text: text)) }

@@ -45,6 +45,8 @@ public final class ImportRun: @unchecked Sendable {
     let matcher: ServerMatcher
     /// What the run does, for `undo` (nil in a dry run, or when not asked for).
     let recorder: RunRecorder?
+    /// Every write of the run, exactly once.
+    let writer: ProductWriter
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var fieldsChanged: [String: Int] = [:]
@@ -92,6 +94,8 @@ public final class ImportRun: @unchecked Sendable {
         } else {
             recorder = nil
         }
+        writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
+                               intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping)
     }
 
     /// The account an undo must be run against: the link store's file name.

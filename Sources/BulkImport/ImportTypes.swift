@@ -60,12 +60,7 @@ public struct ImportOptions: Sendable {
     public var replacePhotos = false
     /// A register whose answer was lost (the product may exist): sent again at most this many
     /// times in all, each after looking it up on the server and a back-off (RetryPolicy's).
-    public var lostAnswers: RetryPolicy = {
-        var policy = RetryPolicy()
-        policy.maxAttempts = 3
-        policy.baseDelay = 0.2
-        return policy
-    }()
+    public var lostAnswers = ProductWriter.lostAnswers
     /// Compare an existing product's photos with the row's (off for a restore, whose photos
     /// are the server's own copies, not the files the merchant sent).
     public var comparePhotos = true

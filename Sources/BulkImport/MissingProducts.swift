@@ -85,22 +85,12 @@ extension ImportRun {
             }
             let started = Date()
             do {
-                try recorder?.deleting(id: product.id, key: item.link?.key, byName: item.link?.byName ?? false, row: 0,
-                                       photoHashes: item.link?.photos)
-            } catch {
-                if error is AppendLog.Failure { stop("\(error)") }
-                outcome.status = .failed
-                outcome.error = "not deleted: its photos could not be saved for undo (\(error))"
-                finish(outcome)
-                continue
-            }
-            do {
-                try client.delete(id: product.id)
+                try writer.delete(id: product.id, for: WriteSubject(key: item.link?.key, byName: item.link?.byName ?? false),
+                                  photoHashes: item.link?.photos)
                 outcome.attempts = 1
-                if let link = item.link { try links?.remove(link.key) }
             } catch {
                 outcome.status = .failed
-                outcome.error = "not deleted: \(error)"
+                outcome.error = error.message
             }
             outcome.seconds = Date().timeIntervalSince(started)
             finish(outcome)

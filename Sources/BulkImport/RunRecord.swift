@@ -162,7 +162,7 @@ public final class RunRecorder: @unchecked Sendable {
             saved.append(name)
         }
         var entry = RunEntry(event: .deleting, id: id, key: key, byName: byName, row: row)
-        entry.before = ImportRun.pushed(detail.summary)
+        entry.before = PushedProduct(detail.summary)
         entry.photos = saved
         entry.photoHashes = photoHashes
         try append(entry)
@@ -185,6 +185,13 @@ public final class RunRecorder: @unchecked Sendable {
 }
 
 extension PushedProduct {
+    /// A product's fields as the shop has them (prices as exact decimal text).
+    init(_ product: ProductSummary) {
+        self.init(name: product.name, description: product.description ?? "",
+                  price: Money.text(Money.decimal(product.price)), currency: product.currency,
+                  discountedPrice: Money.text(Money.decimal(product.discountedPrice)), stock: product.stock)
+    }
+
     /// The fields with `changes` applied (what an update leaves).
     func applying(_ changes: ProductChanges) -> PushedProduct {
         var result = self
@@ -198,32 +205,28 @@ extension PushedProduct {
     }
 
     /// The fields that take `self` to `target`, as a PATCH body.
-    func changes(to target: PushedProduct) -> ProductChanges {
-        var changes = ProductChanges()
-        if name != target.name { changes.name = target.name }
-        if description != target.description { changes.description = target.description }
-        if price != target.price { changes.price = Money.double(Money.decimal(target.price)) }
-        if currency != target.currency { changes.currency = target.currency }
-        if discountedPrice != target.discountedPrice { changes.discountedPrice = Money.double(Money.decimal(target.discountedPrice)) }
-        if stock != target.stock { changes.stock = target.stock }
-        return changes
-    }
-
-    /// `price 31000 → 32000; stock 0 → 8`
-    func describeChanges(to target: PushedProduct) -> String {
-        var lines: [String] = []
-        if name != target.name { lines.append("name \(name) → \(target.name)") }
-        if description != target.description { lines.append("description \(SyncPlanner.short(description)) → \(SyncPlanner.short(target.description))") }
-        if price != target.price { lines.append("price \(price) → \(target.price)") }
-        if currency != target.currency { lines.append("currency \(currency) → \(target.currency)") }
-        if discountedPrice != target.discountedPrice { lines.append("discounted_price \(discountedPrice) → \(target.discountedPrice)") }
-        if stock != target.stock { lines.append("stock \(stock) → \(target.stock)") }
-        return lines.joined(separator: "; ")
-    }
+    func patch(to target: PushedProduct) -> ProductChanges { ProductChanges(changes(to: target)) }
 
     var newProduct: NewProduct {
         NewProduct(name: name, description: description, price: Money.double(Money.decimal(price)), currency: currency,
                    discountedPrice: Money.double(Money.decimal(discountedPrice)), stock: stock)
+    }
+}
+
+extension ProductChanges {
+    /// A PATCH body of these changes (the one place a record's exact price becomes the wire's number).
+    init(_ lines: [FieldChange]) {
+        self.init()
+        for line in lines {
+            switch line.field {
+            case .name: name = line.new
+            case .description: description = line.new
+            case .price: price = Money.double(Money.decimal(line.new))
+            case .currency: currency = line.new
+            case .discountedPrice: discountedPrice = Money.double(Money.decimal(line.new))
+            case .stock: stock = Int(line.new)
+            }
+        }
     }
 }
 

@@ -6,24 +6,11 @@ import ShopState
 /// The fields a row changes on a live product, and the PATCH body that changes only them.
 struct FieldChanges: Sendable {
     var body = ProductChanges()
-    var lines: [(field: String, old: String, new: String)] = []
-    /// How a new value was made (a feed's price rule), by field.
-    var reasons: [String: String] = [:]
+    var lines: [FieldChange] = []
     var isEmpty: Bool { lines.isEmpty }
-    var fields: [String] { lines.map(\.field) }
+    var fields: [String] { lines.map(\.field.rawValue) }
     /// `price 32000 → 31000 (-3.1 %); stock 8 → 0`: prices with the change in percent.
-    var text: String {
-        lines.map { line in
-            var text = "\(line.field) \(line.old) → \(line.new)"
-            if line.field == "price" || line.field == "discounted_price",
-               let old = Decimal(string: line.old, locale: Locale(identifier: "en_US_POSIX")), old > 0,
-               let new = Decimal(string: line.new, locale: Locale(identifier: "en_US_POSIX")) {
-                text += String(format: " (%+.1f %%)", Money.double((new - old) / old * 100))
-            }
-            if let reason = reasons[line.field] { text += " (\(reason))" }
-            return text
-        }.joined(separator: "; ")
-    }
+    var text: String { lines.map(\.text).joined(separator: "; ") }
     var stockToZero: Bool { body.stock == 0 }
 }
 
@@ -249,38 +236,20 @@ final class SyncPlanner {
 
     /// The fields of the row that differ from the live product.
     func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
-        var changes = FieldChanges()
         // A feed's protected fields were set when the product was made; never overwritten.
         let given = draft.protected.isEmpty ? draft.given : draft.given.subtracting(draft.protected)
-        if given.contains(.name), draft.name != product.name {
-            changes.body.name = draft.name
-            changes.lines.append(("name", product.name, draft.name))
+        let now = PushedProduct(product)
+        var wanted = now
+        var fields: [ProductField] = []
+        func want(_ field: ProductField, _ set: (inout PushedProduct) -> Void) {
+            set(&wanted)
+            fields.append(field)
         }
-        if given.contains(.description), draft.description != (product.description ?? "") {
-            changes.body.description = draft.description
-            changes.lines.append(("description", Self.short(product.description ?? ""), Self.short(draft.description)))
-        }
-        if given.contains(.currency), draft.currency != product.currency {
-            changes.body.currency = draft.currency
-            changes.lines.append(("currency", product.currency, draft.currency))
-        }
-        let livePrice = Money.decimal(product.price)
-        if given.contains(.price), draft.price != livePrice {
-            if !options.force, livePrice > 0 {
-                let percent = Money.double((draft.price - livePrice) / livePrice * 100)
-                if abs(percent) > options.maxPriceChange {
-                    throw Refusal(message: "price \(Money.text(livePrice)) → \(Money.text(draft.price)) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
-                }
-            }
-            changes.body.price = Money.double(draft.price)
-            changes.lines.append(("price", Money.text(livePrice), Money.text(draft.price)))
-            if let reason = draft.explanations[.price] { changes.reasons["price"] = reason }
-        }
-        let liveDiscount = Money.decimal(product.discountedPrice)
-        if given.contains(.discountedPrice), draft.discountedPrice != liveDiscount {
-            changes.body.discountedPrice = Money.double(draft.discountedPrice)
-            changes.lines.append(("discounted_price", Money.text(liveDiscount), Money.text(draft.discountedPrice)))
-        }
+        if given.contains(.name) { want(.name) { $0.name = draft.name } }
+        if given.contains(.description) { want(.description) { $0.description = draft.description } }
+        if given.contains(.currency) { want(.currency) { $0.currency = draft.currency } }
+        if given.contains(.price) { want(.price) { $0.price = Money.text(draft.price) } }
+        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = Money.text(draft.discountedPrice) } }
         if given.contains(.stock) {
             var stock = draft.stock
             if let delta = draft.stockDelta {
@@ -289,23 +258,31 @@ final class SyncPlanner {
                     throw Refusal(message: "stock \(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) would be \(stock): stock cannot go below 0")
                 }
             }
-            if stock != product.stock {
-                changes.body.stock = stock
-                changes.lines.append(("stock", String(product.stock), String(stock)))
-            }
+            want(.stock) { $0.stock = stock }
         }
+        var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
+        if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
+            try checkPriceChange(from: Money.decimal(product.price), to: draft.price)
+            changes.lines[index].reason = draft.explanations[.price]
+        }
+        changes.body = ProductChanges(changes.lines)
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
                            live: product)
+    }
+
+    /// A price moved by more than `--max-price-change` is refused (a misplaced digit), unless `--force`.
+    private func checkPriceChange(from live: Decimal, to price: Decimal) throws {
+        guard !options.force, live > 0 else { return }
+        let percent = Money.double((price - live) / live * 100)
+        if abs(percent) > options.maxPriceChange {
+            throw Refusal(message: "price \(Money.text(live)) → \(Money.text(price)) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
+        }
     }
 
     private func shown(_ identity: String) -> String {
         identity.hasPrefix("name:") ? "\"\(identity.dropFirst(5))\" (no key column: the name is the key)" : identity
     }
 
-    static func short(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
-        return flat.count > 40 ? String(flat.prefix(39)) + "…" : (flat.isEmpty ? "(empty)" : flat)
-    }
 
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

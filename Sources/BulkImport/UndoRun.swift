@@ -36,6 +36,10 @@ public final class UndoRun: @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private let lock = NSLock()
     private let stopping = StopSignal()
+    /// The undo's writes, exactly once (made when the undo's record is open).
+    private lazy var writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
+                                            intents: RecordIntents(recorder: recorder),
+                                            lostAnswers: ProductWriter.lostAnswers, stopping: stopping)
     /// Told after each step (done, total, failed).
     public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
 
@@ -95,7 +99,6 @@ public final class UndoRun: @unchecked Sendable {
                                                   remaking: earlier.remaking.contains(step.id ?? 0))
                 }
             } catch {
-                if error is RecordFailure { stop("\(error)") }
                 outcome = row(step, .failed)
                 outcome.error = "\(error)"
             }
@@ -168,15 +171,6 @@ public final class UndoRun: @unchecked Sendable {
         return earlier
     }
 
-    /// A record line that cannot be written: the request it announces is not sent, and the undo stops.
-    struct RecordFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private func record(_ body: () throws -> Void) throws {
-        do { try body() } catch { throw RecordFailure(description: "not sent: the undo's record cannot be written (\(error))") }
-    }
-
     private func row(_ step: RunEntry, _ status: RowOutcome.Status, name: String = "") -> RowOutcome {
         RowOutcome(row: step.row ?? 0, key: step.byName == true ? "" : (step.key ?? ""), name: name, status: status,
                    productID: step.id)
@@ -203,7 +197,7 @@ public final class UndoRun: @unchecked Sendable {
             }
             return outcome
         }
-        let now = ImportRun.pushed(product)
+        let now = PushedProduct(product)
         if let after = step.after, now != after {
             let changed = after.describeChanges(to: now)
             if !options.force {
@@ -218,12 +212,8 @@ public final class UndoRun: @unchecked Sendable {
             outcome.status = .wouldDelete
             return outcome
         }
-        var link: ProductLink?
-        if let key = step.key { link = try links?.link(key) }
-        try record { try recorder?.deleting(id: id, key: step.key, byName: step.byName ?? false, row: step.row ?? 0,
-                                           photoHashes: link?.photos ?? step.photoHashes) }
-        try client.delete(id: id)
-        if let link, link.productID == id { try links?.remove(link.key) }
+        let photos = try step.key.flatMap { key in try links?.link(key)?.photos } ?? step.photoHashes
+        try writer.delete(id: id, for: subject(step), photoHashes: photos)
         outcome.status = .deleted
         outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
         if outcome.note?.isEmpty == true { outcome.note = nil }
@@ -241,7 +231,7 @@ public final class UndoRun: @unchecked Sendable {
             return outcome
         }
         outcome.thumbnail = product.thumbnail
-        let now = ImportRun.pushed(product)
+        let now = PushedProduct(product)
         if now == before {
             if doneBefore, let key = step.key, var link = try links?.link(key), link.productID == id, link.pushed != before {
                 link.pushed = before
@@ -266,9 +256,7 @@ public final class UndoRun: @unchecked Sendable {
             outcome.status = .wouldRestore
             return outcome
         }
-        try record { try recorder?.updating(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
-                                           before: now, after: before) }
-        _ = try client.edit(id: id, now.changes(to: before))
+        _ = try writer.edit(id: id, now.patch(to: before), for: subject(step), recording: (now, before))
         if let key = step.key, var link = try links?.link(key), link.productID == id {
             link.pushed = before
             link.updatedAt = Date()
@@ -289,7 +277,7 @@ public final class UndoRun: @unchecked Sendable {
         }
         if let remade, let product = try live(remade) {
             // The attempt may have been cut off before it linked the key.
-            try link(step, to: remade, product: product)
+            try writer.settle(subject(step), id: remade, pushed: PushedProduct(product), photos: step.photoHashes, created: false)
             outcome.status = .created
             outcome.productID = remade
             outcome.note = "product \(id) made again as \(remade) by an earlier attempt of this undo"
@@ -299,20 +287,8 @@ public final class UndoRun: @unchecked Sendable {
                                  price: Money.decimal(before.price), currency: before.currency,
                                  discountedPrice: Money.decimal(before.discountedPrice), stock: before.stock, images: [])
         draft.given = ProductDraft.allFields
-        if remaking {
-            // An earlier attempt sent the register and was cut off: look before sending again.
-            switch matcher.look(draft) {
-            case .success(let found?):
-                try relink(step, id: found.id, restores: id, product: found)
-                outcome.status = .created
-                outcome.productID = found.id
-                outcome.note = "product \(id) made again as \(found.id) (found on the server: an earlier attempt's answer was lost)"
-                return outcome
-            case .success(nil): break
-            case .failure(let error): throw error
-            }
-        }
-        if !options.force, let key = step.key, let other = try otherProduct(of: key, than: id) {
+        // An earlier attempt that sent the register had passed these checks.
+        if !options.force, !remaking, let key = step.key, let other = try otherProduct(of: key, than: id) {
             outcome.status = .skipped
             outcome.note = "the key \(key) is now product \(other): \(id) is not made again (undo --force makes it anyway)"
             return outcome
@@ -333,50 +309,29 @@ public final class UndoRun: @unchecked Sendable {
             return UploadImage(data: data, filename: (name as NSString).lastPathComponent,
                                mimeType: name.hasSuffix(".png") ? "image/png" : "image/jpeg")
         }
-        var intent = RunEntry(event: .recreating, id: nil, key: step.key, byName: step.byName, row: step.row)
-        intent.restores = id
-        try record { try recorder?.append(intent) }
-        let made: ProductDetail
-        switch register(before.newProduct, images: images) {
-        case .success(let detail):
-            made = detail
-        case .failure(let error):
-            guard error.isAmbiguous, case .success(let found?) = matcher.look(draft) else { throw error }
-            try relink(step, id: found.id, restores: id, product: found)
-            outcome.status = .created
-            outcome.productID = found.id
-            outcome.note = "product \(id) made again as \(found.id) (the answer was lost; found on the server)"
-            return outcome
-        }
-        _ = matcher.claim(made.id, row: step.row ?? 0)
-        try relink(step, id: made.id, restores: id, product: made.summary)
+        var subject = subject(step)
+        subject.restores = id
+        let made = try writer.register(before.newProduct, images: images, for: subject, matching: draft,
+                                       earlierSendUnknown: remaking)
+        try writer.settle(subject, id: made.product.id, pushed: PushedProduct(made.product), photos: step.photoHashes, created: true)
         outcome.status = .created
-        outcome.productID = made.id
-        outcome.thumbnail = made.summary.thumbnail
-        outcome.note = "product \(id) made again as \(made.id) with its \(images.count) saved photos"
+        outcome.productID = made.product.id
+        outcome.thumbnail = made.product.thumbnail
+        outcome.note = switch (made.found, made.attempts) {
+        case (false, _): "product \(id) made again as \(made.product.id) with its \(images.count) saved photos"
+        case (true, 0): "product \(id) made again as \(made.product.id) (found on the server: an earlier attempt's answer was lost)"
+        case (true, _): "product \(id) made again as \(made.product.id) (the answer was lost; found on the server)"
+        }
         return outcome
     }
 
-    private func register(_ product: NewProduct, images: [UploadImage]) -> Result<ProductDetail, OpenMarketError> {
-        do { return .success(try client.register(product, images: images)) } catch { return .failure(error) }
+    private func subject(_ step: RunEntry) -> WriteSubject {
+        WriteSubject(key: step.key, byName: step.byName ?? false, row: step.row ?? 0)
     }
 
     /// The live product other than `id` that `key` is linked to now, if any.
     private func otherProduct(of key: String, than id: Int) throws -> Int? {
         guard let link = try links?.link(key), let other = link.productID, other != id else { return nil }
         return try live(other) != nil ? other : nil
-    }
-
-    private func relink(_ step: RunEntry, id: Int, restores: Int, product: ProductSummary) throws {
-        try record { try recorder?.created(id: id, key: step.key ?? "", byName: step.byName ?? false, row: step.row ?? 0,
-                                          after: ImportRun.pushed(product), photoHashes: step.photoHashes, restores: restores) }
-        try link(step, to: id, product: product)
-    }
-
-    /// The step's key names the product made again (done again when a crash cut it off).
-    private func link(_ step: RunEntry, to id: Int, product: ProductSummary) throws {
-        guard let key = step.key, try links?.link(key)?.productID != id else { return }
-        try links?.save(ProductLink(key: key, byName: step.byName ?? false, productID: id, state: .linked,
-                                    pushed: ImportRun.pushed(product), photos: step.photoHashes))
     }
 }

@@ -76,10 +76,10 @@ struct BackupTests {
         #expect(third.newProducts == 1 && third.photosAdded == 0, "K7's photo is K2's: stored once (\(third))")
         let diff = SnapshotDiff(from: try shop.repository.products(of: quiet), to: try shop.repository.products(of: third))
         #expect(diff.created.map(\.key) == ["K7"] && diff.deleted.map(\.key) == ["K6"] && diff.changed.count == 1)
-        #expect(diff.lines.contains { $0.hasPrefix("~ K1 #") && $0.hasSuffix("price 1001 → 1500; stock 1 → 0") }, "\(diff.lines)")
+        #expect(diff.lines.contains { $0.hasPrefix("~ K1 #") && $0.hasSuffix("price 1001 → 1500 (+49.9 %); stock 1 → 0") }, "\(diff.lines)")
 
         let history = try ProductHistory.of("K1", in: shop.repository)
-        #expect(history.count == 2 && history[1].text == "price 1001 → 1500; stock 1 → 0", "\(history.map(\.text))")
+        #expect(history.count == 2 && history[1].text == "price 1001 → 1500 (+49.9 %); stock 1 → 0", "\(history.map(\.text))")
         #expect(history[0].text.hasPrefix("K1 #") && history[0].text.contains("price 1001") && history[0].text.hasSuffix("1 photo"))
         let gone = try ProductHistory.of("K6", in: shop.repository)
         #expect(gone.last?.text.hasPrefix("gone from the shop") == true, "\(gone.map(\.text))")

@@ -171,11 +171,11 @@ struct UndoDecisionTests {
         let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: "import", account: "", server: "memory", source: "s.csv"),
                                        client: shop)
         let made = try shop.product(id: made).summary
-        try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: ImportRun.pushed(made), photoHashes: nil)
-        var before = ImportRun.pushed(try shop.product(id: changed).summary)
+        try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: PushedProduct(made), photoHashes: nil)
+        var before = PushedProduct(try shop.product(id: changed).summary)
         before.price = "1000"
         try recorder.updating(id: changed, key: "OLD", byName: false, row: 3, before: before,
-                              after: ImportRun.pushed(try shop.product(id: changed).summary))
+                              after: PushedProduct(try shop.product(id: changed).summary))
         recorder.end(counts: ["created": 1, "updated": 1])
     }
 

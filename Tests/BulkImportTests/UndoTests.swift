@@ -50,7 +50,7 @@ struct UndoTests {
         #expect(undo.summary.counts == ["restored": 2], "\(undo.summary.counts) \(undo.rows)")
         #expect(undo.summary.written == 2 && undo.summary.productsPerSecond > 0, "a restore is a write, counted in the rate")
         #expect(undo.summary.countsText == "2 restored")
-        #expect(undo.rows.first { $0.key == "K1" }?.changes == "price 1500 → 1001; stock 9 → 1")
+        #expect(undo.rows.first { $0.key == "K1" }?.changes == "price 1500 → 1001 (-33.3 %); stock 9 → 1")
         #expect(shop.writes == writes + 2, "one PATCH per product")
         let products = try await shop.products()
         #expect(products["Item 1"]?.first?.price == 1001 && products["Item 1"]?.first?.stock == 1)
@@ -162,7 +162,7 @@ struct UndoTests {
         #expect(undo.summary.counts == ["restored": 1, "skipped": 1])
         #expect(undo.summary.written == 1 && undo.summary.countsText == "1 restored, 1 skipped")
         let skipped = try #require(undo.product(k2))
-        #expect(skipped.status == .skipped && skipped.note?.contains("changed since the run (price 1200 → 1250)") == true, "\(skipped)")
+        #expect(skipped.status == .skipped && skipped.note?.contains("changed since the run (price 1200 → 1250 (+4.2 %))") == true, "\(skipped)")
         var products = try await shop.products()
         #expect(products["Item 2"]?.first?.price == 1250 && products["Item 1"]?.first?.price == 1001)
 

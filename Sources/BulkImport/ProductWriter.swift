@@ -1,0 +1,258 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Whom a write is for: the link key (a merchant key, or `name:` and the name), the row it
+/// came from (0 when none), and what a journal compares (`hash`) or an undo remakes (`restores`).
+struct WriteSubject: Sendable {
+    var key: String?
+    var byName = false
+    var row = 0
+    /// The row's content hash (import's journal tells a changed row from a done one).
+    var hash = ""
+    /// The deleted product a register makes again (undo).
+    var restores: Int?
+}
+
+/// Where the intent of a write is kept before its request leaves, so that a run cut off
+/// after sending knows to look on the server before sending again. Import keeps it in the
+/// manifest's journal; undo in its own run record (`recreating`).
+protocol WriteIntents: Sendable {
+    func sending(_ subject: WriteSubject) throws
+    func done(_ subject: WriteSubject, id: Int) throws
+    /// A write the server refused, or that stayed without an answer: kept for the next run.
+    func failed(_ subject: WriteSubject, _ error: String)
+}
+
+/// Why a write did not happen, and whether the server may have it.
+struct WriteFailure: Error, CustomStringConvertible {
+    enum Kind: Sendable {
+        /// Nothing left: the run was stopping, or the intent could not be recorded.
+        case notSent
+        /// The server answered no (or never answered, and the product is not there).
+        case refused
+        /// The server may have it and cannot be asked now: nothing is sent again until it can.
+        case unknown
+    }
+    var kind: Kind
+    var message: String
+    /// Requests sent for it.
+    var attempts = 0
+    var description: String { message }
+}
+
+/// One product's write, exactly once, for every command that writes products: import's
+/// rows and `--replace-photos`, `--delete-missing`, undo, and through import, migrate,
+/// restore and feed runs. Each write goes intent (journal) → server → run record (for
+/// undo) → link store. A register whose answer was lost is looked for on the server before
+/// anything is sent again, under one retry policy; a record or link that cannot be written
+/// stops the run before another request leaves.
+public final class ProductWriter: Sendable {
+    /// A register whose answer was lost: looked up, then sent again, 3 attempts in all.
+    public static let lostAnswers: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.maxAttempts = 3
+        policy.baseDelay = 0.2
+        return policy
+    }()
+
+    let shop: any Shop
+    let matcher: ServerMatcher
+    let links: LinkStore?
+    let recorder: RunRecorder?
+    let intents: any WriteIntents
+    let lostAnswers: RetryPolicy
+    let stopping: StopSignal
+
+    init(shop: any Shop, matcher: ServerMatcher, links: LinkStore?, recorder: RunRecorder?, intents: any WriteIntents,
+         lostAnswers: RetryPolicy, stopping: StopSignal) {
+        self.shop = shop
+        self.matcher = matcher
+        self.links = links
+        self.recorder = recorder
+        self.intents = intents
+        self.lostAnswers = lostAnswers
+        self.stopping = stopping
+    }
+
+    /// A product the server has for a register: made by this call, or found after a lost answer.
+    struct Registered {
+        var product: ProductSummary
+        /// Found on the server instead of sent (again): the answer to an earlier send was lost.
+        var found = false
+        var attempts = 0
+    }
+
+    /// Registers `product` exactly once. `earlierSendUnknown`: a run before this one sent it
+    /// and heard nothing, so the server is asked first. `pending`: the link saved as pending
+    /// before each send (the next run resolves it). The product is claimed for the row.
+    func register(_ product: NewProduct, images: [UploadImage], for subject: WriteSubject, matching draft: ProductDraft,
+                  earlierSendUnknown: Bool = false, pending: ProductLink? = nil) throws(WriteFailure) -> Registered {
+        if earlierSendUnknown {
+            switch matcher.look(draft) {
+            case .success(let found?): return Registered(product: found, found: true)
+            case .success(nil): break
+            case .failure(let error):
+                throw WriteFailure(kind: .unknown, message: "an earlier write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
+            }
+        }
+        let attempts = max(1, lostAnswers.maxAttempts)
+        for attempt in 1...attempts {
+            try announce(subject, attempts: attempt - 1)
+            if let pending { try save(pending, attempts: attempt - 1) }
+            do {
+                let made = try shop.register(product, images: images)
+                _ = matcher.claim(made.id, row: subject.row)
+                return Registered(product: made.summary, attempts: attempt)
+            } catch let error where error.isAmbiguous {
+                // The product may exist: look before sending again. If the server cannot be
+                // asked, nothing is sent: the intent stays recorded and the next run looks
+                // again. The wait lets a server that stored it list it.
+                Thread.sleep(forTimeInterval: lostAnswers.backoff(afterAttempt: attempt))
+                switch matcher.look(draft) {
+                case .success(let found?): return Registered(product: found, found: true, attempts: attempt)
+                case .success(nil): continue
+                case .failure(let lookError):
+                    throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
+                }
+            } catch {
+                intents.failed(subject, "\(error)")
+                throw WriteFailure(kind: .refused, message: "\(error)", attempts: attempt)
+            }
+        }
+        intents.failed(subject, "no answer after \(attempts) attempts")
+        throw WriteFailure(kind: .refused, message: "no answer from the server after \(attempts) attempts, and the product is not on the server", attempts: attempts)
+    }
+
+    /// Sends a PATCH; the product's fields before and after it go into the run's record
+    /// first, so that undo can put them back.
+    func edit(id: Int, _ changes: ProductChanges, for subject: WriteSubject,
+              recording fields: (before: PushedProduct, after: PushedProduct)?) throws(WriteFailure) -> ProductDetail {
+        try announce(subject, attempts: 0)
+        if let recorder, let fields {
+            do {
+                try recorder.updating(id: id, key: subject.key ?? "", byName: subject.byName, row: subject.row,
+                                      before: fields.before, after: fields.after)
+            } catch {
+                throw halt("not sent: the run's record for undo cannot be written (\(error))")
+            }
+        }
+        do {
+            return try shop.edit(id: id, changes)
+        } catch {
+            intents.failed(subject, "\(error)")
+            throw WriteFailure(kind: .refused, message: "\(error)", attempts: 1)
+        }
+    }
+
+    /// Deletes a product after saving it and its photos in the run's record (undo makes it
+    /// again from them); the key linked to it is unlinked.
+    func delete(id: Int, for subject: WriteSubject, photoHashes: [String]?) throws(WriteFailure) {
+        if stopping.isStopping { throw WriteFailure(kind: .notSent, message: "not sent: the run stopped before this") }
+        do {
+            try recorder?.deleting(id: id, key: subject.key, byName: subject.byName, row: subject.row, photoHashes: photoHashes)
+        } catch {
+            let message = "not deleted: its photos could not be saved for undo (\(error))"
+            if error is AppendLog.Failure { throw halt(message) }
+            throw WriteFailure(kind: .notSent, message: message)
+        }
+        do {
+            try shop.delete(id: id)
+        } catch {
+            throw WriteFailure(kind: .refused, message: "not deleted: \(error)", attempts: 1)
+        }
+        if let key = subject.key {
+            do {
+                if try links?.link(key)?.productID == id { try links?.remove(key) }
+            } catch {
+                throw halt("deleted, but the link of \(key) cannot be removed (\(error))")
+            }
+        }
+    }
+
+    /// After the server's answer: the intent is done, the run's record learns a product the
+    /// run made (`created`), and the key is linked to it. A crash between the record and the
+    /// link leaves a pending link, which the next run resolves without recording it again.
+    /// Throws (and stops the run) when they cannot be written.
+    func settle(_ subject: WriteSubject, id: Int, pushed: PushedProduct?, photos: [String]?, created: Bool) throws(WriteFailure) {
+        do {
+            try intents.done(subject, id: id)
+            if created, let pushed {
+                try recorder?.created(id: id, key: subject.key ?? "", byName: subject.byName, row: subject.row,
+                                      after: pushed, photoHashes: photos, restores: subject.restores)
+            }
+            if let key = subject.key {
+                try links?.save(ProductLink(key: key, byName: subject.byName, productID: id, state: .linked,
+                                            pushed: pushed, photos: photos))
+            }
+        } catch {
+            throw halt("\(error); the next run finds the product on the server and links it")
+        }
+    }
+
+    /// A record line of a step with no request (a product adopted, or taken back by an
+    /// earlier attempt): the same failure rule as a write's.
+    func recording(_ body: () throws -> Void) throws(WriteFailure) {
+        do { try body() } catch { throw halt("not sent: the run's record cannot be written (\(error))") }
+    }
+
+    private func announce(_ subject: WriteSubject, attempts: Int) throws(WriteFailure) {
+        if stopping.isStopping {
+            throw WriteFailure(kind: .notSent, message: "not sent: the run stopped before this row", attempts: attempts)
+        }
+        do { try intents.sending(subject) } catch { throw halt("not sent: \(error)", attempts: attempts) }
+    }
+
+    private func save(_ link: ProductLink, attempts: Int) throws(WriteFailure) {
+        do { try links?.save(link) } catch { throw halt("not sent: \(error)", attempts: attempts) }
+    }
+
+    /// A state that cannot be written stops the run: no other request leaves.
+    private func halt(_ message: String, attempts: Int = 0) -> WriteFailure {
+        stopping.stop(message)
+        return WriteFailure(kind: .notSent, message: message, attempts: attempts)
+    }
+}
+
+/// Import's intents: the manifest's journal (sent → done or failed, with the row's hash).
+struct JournalIntents: WriteIntents {
+    let journal: Journal
+
+    func sending(_ subject: WriteSubject) throws {
+        try journal.record(.sent, key: subject.key ?? "", hash: subject.hash, row: subject.row)
+    }
+
+    func done(_ subject: WriteSubject, id: Int) throws {
+        try journal.record(.done, key: subject.key ?? "", hash: subject.hash, row: subject.row, id: id)
+    }
+
+    func failed(_ subject: WriteSubject, _ error: String) {
+        try? journal.record(.failed, key: subject.key ?? "", hash: subject.hash, row: subject.row, error: error)
+    }
+}
+
+/// Undo's intents: a `recreating` line in its own record before a deleted product is made
+/// again; the `created` line that follows is its end.
+struct RecordIntents: WriteIntents {
+    let recorder: RunRecorder?
+
+    func sending(_ subject: WriteSubject) throws {
+        guard subject.restores != nil else { return }
+        var intent = RunEntry(event: .recreating, id: nil, key: subject.key, byName: subject.byName, row: subject.row)
+        intent.restores = subject.restores
+        try recorder?.append(intent)
+    }
+
+    func done(_ subject: WriteSubject, id: Int) throws {}
+    func failed(_ subject: WriteSubject, _ error: String) {}
+}
+
+extension OpenMarketError {
+    /// The request may or may not have reached the server.
+    var isAmbiguous: Bool {
+        if case .ambiguous = self { return true }
+        return false
+    }
+}

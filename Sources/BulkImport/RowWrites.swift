@@ -1,0 +1,217 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// The write stage (`jobs` workers): what each row's decision asks of the shop, through
+/// the run's `ProductWriter` (journal → server → record → links, exactly once), and the
+/// row's outcome.
+extension ImportRun {
+    func write(_ item: WorkItem) -> RowOutcome {
+        if options.dryRun { return planned(item) }
+        switch item.decision.action {
+        case .create: return create(item)
+        case .update(let id, let changes): return update(item, id: id, changes: changes)
+        case .unchanged(let id): return relink(item, id: id)
+        case .replace(let oldID): return replace(item, oldID: oldID)
+        }
+    }
+
+    /// A dry run: what the row would do.
+    private func planned(_ item: WorkItem) -> RowOutcome {
+        switch item.decision.action {
+        case .create:
+            var outcome = outcome(item, status: .wouldCreate)
+            outcome.imagesBefore = item.before
+            outcome.imagesAfter = item.after
+            outcome.photo = item.images.first?.data
+            outcome.note = item.decision.note
+            return outcome
+        case .update(let id, let changes):
+            var outcome = outcome(item, status: .wouldUpdate)
+            outcome.productID = id
+            describe(&outcome, changes)
+            outcome.note = item.decision.note
+            notePhotos(&outcome, item)
+            return outcome
+        case .unchanged:
+            return unchangedOutcome(item)
+        case .replace(let oldID):
+            var outcome = outcome(item, status: .wouldCreate)
+            outcome.productID = oldID
+            outcome.note = "would replace product \(oldID): a new product with the row's photos, then \(oldID) deleted"
+            return outcome
+        }
+    }
+
+    private func describe(_ outcome: inout RowOutcome, _ changes: FieldChanges) {
+        outcome.changes = changes.text
+        outcome.changedFields = changes.fields
+        outcome.stockToZero = changes.stockToZero
+    }
+
+    /// What the writer is told of a row.
+    private func subject(_ item: WorkItem) -> WriteSubject {
+        WriteSubject(key: item.key, byName: item.byName, row: item.draft.row, hash: item.hash)
+    }
+
+    private func create(_ item: WorkItem) -> RowOutcome {
+        var outcome = outcome(item, status: .created)
+        outcome.imagesBefore = item.before
+        outcome.imagesAfter = item.after
+        outcome.photo = item.images.first?.data
+        outcome.note = item.decision.note
+        let registered: ProductWriter.Registered
+        do {
+            // An earlier run of this manifest sent this row without hearing back: look first.
+            let unknown = if case .sent? = journal.state(of: item.key) { true } else { false }
+            registered = try writer.register(
+                Self.newProduct(item.draft), images: item.images, for: subject(item), matching: item.draft,
+                earlierSendUnknown: unknown,
+                pending: ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending, pushed: nil,
+                                     photos: item.photoHashes))
+        } catch {
+            return failed(item, error.message, attempts: error.attempts)
+        }
+        let product = registered.product
+        if registered.found {
+            outcome.note = registered.attempts == 0
+                ? "found on the server from an earlier run whose answer was lost; not sent again"
+                : "the answer was lost; found on the server instead of sending again"
+        } else {
+            learnVendor(product.vendorId)
+        }
+        outcome.attempts = registered.attempts
+        outcome.productID = product.id
+        outcome.thumbnail = product.thumbnail
+        do {
+            try writer.settle(subject(item), id: product.id, pushed: PushedProduct(product), photos: item.photoHashes, created: true)
+        } catch {
+            let done = registered.found ? "but " : "created, but "
+            outcome.note = [outcome.note, done + error.message].compactMap { $0 }.joined(separator: "; ")
+        }
+        return timed(outcome, item)
+    }
+
+    private func update(_ item: WorkItem, id: Int, changes: FieldChanges) -> RowOutcome {
+        var outcome = outcome(item, status: .updated)
+        outcome.productID = id
+        outcome.note = item.decision.note
+        outcome.attempts = 1
+        let before = item.decision.live.map(PushedProduct.init)
+        let updated: ProductDetail
+        do {
+            updated = try writer.edit(id: id, changes.body, for: subject(item),
+                                      recording: before.map { ($0, $0.applying(changes.body)) })
+        } catch {
+            if error.kind == .notSent { return failed(item, error.message) }
+            return failed(item, "\(changes.text): \(error.message)", attempts: 1)
+        }
+        describe(&outcome, changes)
+        outcome.thumbnail = updated.summary.thumbnail
+        notePhotos(&outcome, item)
+        do {
+            try writer.settle(subject(item), id: id, pushed: PushedProduct(updated.summary), photos: item.decision.link?.photos,
+                              created: false)
+        } catch {
+            outcome.note = [outcome.note, "updated, but \(error.message)"].compactMap { $0 }.joined(separator: "; ")
+        }
+        return timed(outcome, item)
+    }
+
+    /// An equal row whose link must be written (adopted, or linked by its id): no request.
+    private func relink(_ item: WorkItem, id: Int) -> RowOutcome {
+        var outcome = unchangedOutcome(item)
+        guard item.decision.relink else { return outcome }
+        do {
+            // Made by a run whose answer was lost: taken back with this run.
+            let made = item.decision.madeByInterruptedRun && item.decision.live != nil
+            try writer.settle(subject(item), id: id, pushed: item.decision.live.map(PushedProduct.init),
+                              photos: made ? item.photoHashes : nil, created: made)
+        } catch {
+            outcome.note = [outcome.note, "not linked: \(error.message)"].compactMap { $0 }.joined(separator: "; ")
+        }
+        return outcome
+    }
+
+    /// `--replace-photos`, exactly once through crashes: the link is marked pending (still
+    /// naming the old product) → the new product is registered (or, after a crash, found on
+    /// the server) → the old one is deleted → the link names the new one.
+    private func replace(_ item: WorkItem, oldID: Int) -> RowOutcome {
+        let draft = Self.merged(item.draft, item.decision.live)
+        var outcome = outcome(item, status: .replaced)
+        outcome.imagesBefore = item.before
+        outcome.imagesAfter = item.after
+        outcome.photo = item.images.first?.data
+        let newID: Int
+        let made: ProductSummary
+        // The old product is this row's: a lookup after a lost answer must not take it for the new one.
+        _ = matcher.claim(oldID, row: item.draft.row)
+        do {
+            let registered = try writer.register(
+                Self.newProduct(draft), images: item.images, for: subject(item), matching: draft,
+                earlierSendUnknown: item.decision.link?.state == .pending,
+                pending: ProductLink(key: item.key, byName: item.byName, productID: oldID, state: .pending,
+                                     pushed: item.decision.live.map(PushedProduct.init), photos: item.decision.link?.photos))
+            guard registered.product.id != oldID else { return failed(item, "replacing the photos: no new product") }
+            newID = registered.product.id
+            made = registered.product
+            outcome.thumbnail = made.thumbnail
+        } catch {
+            // Ambiguous or refused: the link stays pending on the old product, and the next
+            // run looks for the new one before sending again.
+            return failed(item, "replacing the photos: \(error.message); the old product \(oldID) is kept")
+        }
+        outcome.productID = newID
+        var notes = ["replaced product \(oldID) with \(newID) (new photos)"]
+        do {
+            // Recorded for undo as made by this run, with the photos it was made with.
+            try writer.recording {
+                try recorder?.created(id: newID, key: item.key, byName: item.byName, row: item.draft.row,
+                                      after: PushedProduct(made), photoHashes: item.photoHashes)
+            }
+            try writer.delete(id: oldID, for: WriteSubject(key: nil, byName: item.byName, row: item.draft.row),
+                              photoHashes: item.decision.link?.photos)
+            notes[0] += "; \(oldID) deleted"
+        } catch {
+            notes.append("the old product \(oldID) could not be deleted (\(error.message)): delete it by hand")
+        }
+        do {
+            try writer.settle(subject(item), id: newID, pushed: nil, photos: item.photoHashes, created: false)
+        } catch {
+            notes.append(error.message)
+        }
+        outcome.note = notes.joined(separator: "; ")
+        outcome.photosDiffer = true
+        return timed(outcome, item)
+    }
+
+    /// The row's fields, with the live product's for the ones it leaves out.
+    static func merged(_ draft: ProductDraft, _ live: ProductSummary?) -> ProductDraft {
+        guard let live else { return draft }
+        var full = draft
+        let given = draft.given
+        if !given.contains(.name) { full.name = live.name }
+        if !given.contains(.description) { full.description = live.description ?? "" }
+        if !given.contains(.price) { full.price = Money.decimal(live.price) }
+        if !given.contains(.currency) { full.currency = live.currency }
+        if !given.contains(.discountedPrice) { full.discountedPrice = Money.decimal(live.discountedPrice) }
+        if !given.contains(.stock) { full.stock = live.stock } else if let delta = draft.stockDelta { full.stock = max(0, live.stock + delta) }
+        full.stockDelta = nil
+        full.given = ProductDraft.allFields
+        return full
+    }
+
+    static func newProduct(_ draft: ProductDraft) -> NewProduct {
+        NewProduct(name: draft.name, description: draft.description, price: Money.double(draft.price), currency: draft.currency,
+                   discountedPrice: Money.double(draft.discountedPrice), stock: max(0, draft.stockDelta ?? draft.stock))
+    }
+
+    /// The row's time, from when it was read to now.
+    private func timed(_ outcome: RowOutcome, _ item: WorkItem) -> RowOutcome {
+        var outcome = outcome
+        outcome.seconds = Date().timeIntervalSince(item.started)
+        return outcome
+    }
+}
