@@ -112,8 +112,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-image-bytes"), help: "Largest photo downloaded, in bytes; a larger one fails its product.")
     var maxImageBytes = ServerLimits.maxDownloadBytes
 
-    @Flag(name: .long, help: "No progress line; one line per 10 %.")
-    var quiet = false
+    @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
@@ -146,7 +145,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
-        let progress = ProgressLine(quiet: quiet)
+        let progress = ProgressLine(quiet: progressOption.quiet)
         exporter.onProgress = { phase, done, total in
             progress.update(phase, done: done, total: total, unit: phase == "listing" ? "pages" : "products")
         }

@@ -86,8 +86,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Upload workers.")
     var jobs = 4
 
-    @Option(name: .long, help: ArgumentHelp("At most this many requests per second across workers.", valueName: "R"))
-    var rate: Double?
+    @OptionGroup var pace: RateOption
 
     @Flag(name: .customLong("dry-run"), help: "Read the shop and report what each row would do (would-create, would-update with each change); nothing is written to the shop or the link store.")
     var dryRun = false
@@ -126,8 +125,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal file (default: one per manifest name and account, in the state folder).", valueName: "path"))
     var journal: String?
 
-    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
-    var links: String?
+    @OptionGroup var linkStore: LinksOption
 
     @Option(name: .customLong("max-bytes"), help: "Largest image sent, in bytes (the server's limit).")
     var maxBytes = ProductRules.maxImageBytes
@@ -142,15 +140,13 @@ struct ImportCommand: AsyncParsableCommand {
         """)
     var noCache = false
 
-    @Flag(name: .long, help: "No progress line; one line per 10 % and the summary.")
-    var quiet = false
+    @OptionGroup var progressOption: QuietOption
 
     @Option(name: .customLong("log-format"), help: "text or json (one JSON object per event, for machines).")
     var logFormat = "text"
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
-        if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
         if maxPriceChange < 0 { throw ValidationError("--max-price-change must be 0 or more") }
         if let maxCreates, maxCreates < 0 { throw ValidationError("--max-creates must be 0 or more") }
@@ -173,13 +169,13 @@ struct ImportCommand: AsyncParsableCommand {
 
         // One pacer for every request of the run: --rate, and a 429 seen by one worker
         // pauses them all.
-        let connection = try await Connection.open(server, configure: { [rate] in $0.pacer = RateLimiter(perSecond: rate) })
+        let connection = try await Connection.open(server, configure: pace.configure)
         let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? connection.account.journal(for: manifestURL)
-        options.links = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
+        options.links = linkStore.url(default: connection.account.links)
         options.record = reportURL
-        let progress = ProgressLine(quiet: quiet || logFormat == "json", json: logFormat == "json")
+        let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         let settings = options
         let summary: ImportSummary
         let report: ImportReport

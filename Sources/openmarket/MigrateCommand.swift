@@ -76,8 +76,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("per-page"), help: "Source page size asked for.")
     var perPage = 100
 
-    @Option(name: .long, help: ArgumentHelp("At most this many target requests per second.", valueName: "R"))
-    var rate: Double?
+    @OptionGroup var pace: RateOption
 
     @Option(name: .customLong("max-errors"), help: ArgumentHelp("Stop after this many failed products.", valueName: "N"))
     var maxErrors: Int?
@@ -91,20 +90,18 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal (default: one per source and target, under ~/.local/state/openmarket).", valueName: "path"))
     var journal: String?
 
-    @Flag(name: .long, help: "No progress line; one line per 10 %.")
-    var quiet = false
+    @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
         guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
-        if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
     }
 
     func run() async throws {
         let (source, target, sourceURL, vendorChoice) = try sides()
         let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
-        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
+        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose, configure: pace.configure)
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
@@ -122,7 +119,7 @@ struct MigrateCommand: AsyncParsableCommand {
             throw reportFailure(CommandFailure("cannot write the report in \(reportURL.path): \(error)", exitCode: 2))
         }
         let filter = CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date)
-        let progress = ProgressLine(quiet: quiet)
+        let progress = ProgressLine(quiet: progressOption.quiet)
         let settings = options
         let readers = jobs
         let pageSize = perPage

@@ -41,14 +41,11 @@ struct UndoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Report what undo would do; nothing is written.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("At most this many requests per second.", valueName: "R"))
-    var rate: Double?
+    @OptionGroup var pace: RateOption
 
-    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
-    var links: String?
+    @OptionGroup var linkStore: LinksOption
 
-    @Flag(name: .long, help: "No progress line.")
-    var quiet = false
+    @OptionGroup var progressOption: QuietOption
 
     func run() async throws {
         let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
@@ -56,11 +53,11 @@ struct UndoCommand: AsyncParsableCommand {
             Console.error("openmarket undo: \(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing")
             throw ExitCode(2)
         }
-        let connection = try await Connection.open(server, configure: { [rate] in $0.pacer = RateLimiter(perSecond: rate) })
+        let connection = try await Connection.open(server, configure: pace.configure)
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
-        options.links = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
+        options.links = linkStore.url(default: connection.account.links)
         let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(Runner.timestamp())") : options.undoFolder
         let report: ImportReport
         do {
@@ -72,7 +69,7 @@ struct UndoCommand: AsyncParsableCommand {
         }
         let client = connection.client
         let settings = options
-        let progress = ProgressLine(quiet: quiet, json: false)
+        let progress = ProgressLine(quiet: progressOption.quiet, json: false)
         let summary: ImportSummary
         do {
             summary = try await Runner.onThread {
@@ -113,15 +110,14 @@ struct RunsCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
-    var links: String?
+    @OptionGroup var linkStore: LinksOption
 
     @Option(name: .long, help: "Show at most this many runs.")
     var limit = 50
 
     func run() async throws {
         let connection = try await Connection.open(server)
-        let url = links.map { URL(fileURLWithPath: $0) } ?? connection.account.links
+        let url = linkStore.url(default: connection.account.links)
         await connection.close()
         guard FileManager.default.fileExists(atPath: url.path) else {
             Console.line("No runs recorded for this account yet.")
