@@ -67,6 +67,8 @@ public struct TransportSettings: Sendable {
     public var lowSpeedTime = 30
     /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
     public var insecure = false
+    /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.
+    public var caFile: String?
     public var userAgent = OpenMarketVersion.userAgent
 
     public init() {}
@@ -200,6 +202,7 @@ final class CurlEasy {
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
         _ = om_easy_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
         _ = om_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        if let caFile = settings.caFile { _ = om_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         if settings.insecure {
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)

@@ -62,6 +62,9 @@ public struct SandboxConfiguration: Sendable {
     public var thumbnailMaxEdge = 360
     /// Log one line per request.
     public var logRequests = false
+    /// HTTPS (HTTP/2 by ALPN, HTTP/1.1 otherwise) with this certificate chain and key (PEM
+    /// files), as real servers speak; nil: plain HTTP.
+    public var tls: (certificate: URL, key: URL)?
 
     public static let defaultDataDirectory = ".openmarket/sandbox"
 

@@ -103,8 +103,12 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (source, target, sourceURL, vendorChoice) = try sides()
-        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
-        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in $0.pacer = RateLimiter(perSecond: rate) }
+        let cacert = client.cacert
+        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
+        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) { [rate] in
+            $0.pacer = RateLimiter(perSecond: rate)
+            $0.transport.caFile = cacert
+        }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
