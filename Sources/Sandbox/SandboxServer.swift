@@ -111,11 +111,27 @@ public final class SandboxServer: Sendable {
         try await task.value
     }
 
-    /// Stops gracefully: open requests finish, then the listener closes.
-    public func stop() async {
+    /// Stops gracefully: open requests finish, then the listener closes. A client's idle
+    /// HTTP/2 connection (libcurl keeps them) would hold a graceful stop open: after
+    /// `deadline` seconds the server is cancelled.
+    public func stop(deadline: Double = 2) async {
         await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        let task = self.task
+        let finished = Finished()
+        Task { _ = try? await task.value; finished.set() }
+        for _ in 0..<Int(deadline * 20) where !finished.value { try? await Task.sleep(for: .milliseconds(50)) }
+        guard !finished.value else { return }
+        task.cancel()
+        for _ in 0..<Int(deadline * 20) where !finished.value { try? await Task.sleep(for: .milliseconds(50)) }
     }
+
+    private final class Finished: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func set() { lock.lock(); done = true; lock.unlock() }
+        var value: Bool { lock.lock(); defer { lock.unlock() }; return done }
+    }
+
 
     /// Adds a vendor to the store in `dataDirectory` (the sandbox need not run).
     public static func addVendor(named name: String, dataDirectory: URL) throws -> SandboxVendor {

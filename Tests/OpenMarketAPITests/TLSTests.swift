@@ -11,9 +11,7 @@ struct TLSTests {
         let files = try Scratch()
         defer { files.cleanup() }
         let certificates = try TestCertificates.make(in: files.directory.appendingPathComponent("tls"))
-        FileHandle.standardError.write(Data("TLS: certificates made\n".utf8))
         let sandbox = try await TestSandbox.start { $0.tls = (certificates.certificate, certificates.key) }
-        FileHandle.standardError.write(Data("TLS: sandbox at \(sandbox.url)\n".utf8))
         #expect(sandbox.url.hasPrefix("https://127.0.0.1:"))
         #expect(try Self.httpVersion(sandbox.url, ca: certificates.ca) == "2")
         #expect(try Self.httpVersion(sandbox.url, ca: certificates.ca, extra: ["--http1.1"]) == "1.1")
@@ -21,7 +19,6 @@ struct TLSTests {
         var configuration = ClientConfiguration(server: URL(string: sandbox.url)!, credentials: VendorCredentials(
             identifier: sandbox.demo.identifier, secret: sandbox.demo.secret))
         configuration.transport.caFile = certificates.ca.path
-        FileHandle.standardError.write(Data("TLS: curl done\n".utf8))
         let client = try OpenMarketClient(configuration)
         let photo = try Fixtures.jpeg(width: 64, height: 48)
         let created = try await blocking {
@@ -33,13 +30,10 @@ struct TLSTests {
         let downloaded = try await blocking { try client.download(image.url, maxBytes: 1 << 20) }
         #expect([UInt8](downloaded) == photo)
 
-        FileHandle.standardError.write(Data("TLS: written and read\n".utf8))
         let untrusting = try OpenMarketClient(ClientConfiguration(server: URL(string: sandbox.url)!))
         let refused = await #expect(throws: OpenMarketError.self) { _ = try await blocking { try untrusting.health() } }
         #expect("\(refused.map { "\($0)" } ?? "")".contains("certificate"), "\(String(describing: refused))")
-        FileHandle.standardError.write(Data("TLS: stopping\n".utf8))
         await sandbox.stop()
-        FileHandle.standardError.write(Data("TLS: stopped\n".utf8))
     }
 
     @Test("behind a TLS front: image URLs take the scheme from X-Forwarded-Proto and the host from Host")
