@@ -19,10 +19,6 @@ struct HTTPRequest: Sendable {
     var followRedirects = false
     /// Stop reading an answer beyond this many bytes.
     var maxResponseBytes = 64 * 1024 * 1024
-    /// Never on a reused connection. libcurl silently sends a request again when a
-    /// reused connection dies before any answer — a POST included — which for a
-    /// register would create the product twice. On a fresh connection it does not.
-    var freshConnection = false
     /// The protocols the URL may use (a feed's source may be sftp).
     var protocols = "http,https"
     /// SFTP: the private key, and the known hosts the server's key must be in.
@@ -67,6 +63,8 @@ public struct TransportSettings: Sendable {
     public var lowSpeedTime = 30
     /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
     public var insecure = false
+    /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.
+    public var caFile: String?
     public var userAgent = OpenMarketVersion.userAgent
 
     public init() {}
@@ -131,6 +129,33 @@ private final class ExchangeState {
     }
 }
 
+/// The bodies of one exchange's multipart parts, each readable once (`om_once_part`):
+/// freed after the exchange.
+private final class OnceParts {
+    private var parts: [UnsafeMutablePointer<om_once_part>] = []
+
+    func add(_ data: Data) -> UnsafeMutablePointer<om_once_part> {
+        let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, data.count))
+        data.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { bytes.update(from: base.assumingMemoryBound(to: CChar.self), count: data.count) }
+        }
+        let part = UnsafeMutablePointer<om_once_part>.allocate(capacity: 1)
+        part.initialize(to: om_once_part(data: UnsafePointer(bytes), size: data.count, position: 0, read: 0, refused: 0))
+        parts.append(part)
+        return part
+    }
+
+    /// libcurl wanted to send a part again (a reused connection died, a refused stream).
+    var refusedResend: Bool { parts.contains { $0.pointee.refused != 0 } }
+
+    deinit {
+        for part in parts {
+            UnsafeMutablePointer(mutating: part.pointee.data)?.deallocate()
+            part.deallocate()
+        }
+    }
+}
+
 /// One libcurl easy handle. Not thread-safe: one per worker at a time (the
 /// client keeps a pool and lends each call its own).
 final class CurlEasy {
@@ -154,12 +179,13 @@ final class CurlEasy {
         defer { curl_slist_free_all(headerList) }
         var mime: OpaquePointer? = nil
         defer { if let mime { curl_mime_free(mime) } }
+        let onceParts = OnceParts()
 
         configure(request, settings: settings, share: share)
         var headers = request.headers
         // No 100-continue round trip before bodies: servers answer at once.
         headers.append(("Expect", ""))
-        attachBody(request, headers: &headers, mime: &mime)
+        attachBody(request, headers: &headers, mime: &mime, parts: onceParts)
         for (name, value) in headers {
             headerList = curl_slist_append(headerList, "\(name): \(value)")
         }
@@ -167,7 +193,12 @@ final class CurlEasy {
         installCallbacks(unmanaged.toOpaque(), debug: debug != nil)
 
         let code = curl_easy_perform(handle)
-        if code != CURLE_OK { throw failure(code, state: state, request: request, redactor: redactor) }
+        if code != CURLE_OK {
+            if onceParts.refusedResend {
+                throw TransportFailure(code: Int(code.rawValue), message: "the connection closed before the answer came (libcurl would have sent the request again on a new one)", neverSent: false)
+            }
+            throw failure(code, state: state, request: request, redactor: redactor)
+        }
         var status = 0
         _ = om_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var connects = 0
@@ -192,7 +223,6 @@ final class CurlEasy {
         if let hosts = request.sshKnownHosts { _ = om_easy_setopt_string(handle, CURLOPT_SSH_KNOWNHOSTS, hosts) }
         _ = om_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = om_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
-        if request.freshConnection { _ = om_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }
         _ = om_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
         _ = om_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = om_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
@@ -200,6 +230,7 @@ final class CurlEasy {
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
         _ = om_easy_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
         _ = om_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+        if let caFile = settings.caFile { _ = om_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         if settings.insecure {
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
@@ -208,7 +239,8 @@ final class CurlEasy {
 
     /// The method and its body (JSON, or a multipart form in `mime`, which the caller frees
     /// after the exchange).
-    private func attachBody(_ request: HTTPRequest, headers: inout [(String, String)], mime: inout OpaquePointer?) {
+    private func attachBody(_ request: HTTPRequest, headers: inout [(String, String)], mime: inout OpaquePointer?,
+                            parts: OnceParts) {
         guard request.method != .get else {
             _ = om_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
             return
@@ -231,9 +263,8 @@ final class CurlEasy {
             for field in fields {
                 let part = curl_mime_addpart(mime)
                 curl_mime_name(part, field.name)
-                field.data.withUnsafeBytes { bytes in
-                    _ = curl_mime_data(part, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-                }
+                // Read once: libcurl cannot send it again by itself (see om_once_part).
+                _ = om_mime_data_once(part, parts.add(field.data))
                 curl_mime_type(part, field.contentType)
                 if let filename = field.filename { curl_mime_filename(part, filename) }
             }
@@ -294,9 +325,13 @@ final class CurlEasy {
         let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var connectTime: curl_off_t = 0
         _ = om_easy_getinfo_off(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+        // A reused connection has no connect time: a timeout is "never sent" only when no
+        // byte of the request left either.
+        var requestBytes = 0
+        _ = om_easy_getinfo_long(handle, CURLINFO_REQUEST_SIZE, &requestBytes)
         let neverSent = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
                          CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT].contains(code)
-            || (code == CURLE_OPERATION_TIMEDOUT && connectTime == 0)
+            || (code == CURLE_OPERATION_TIMEDOUT && connectTime == 0 && requestBytes == 0)
         return TransportFailure(code: Int(code.rawValue), message: redactor.scrub(detail.isEmpty ? Curl.describe(code) : detail),
                                 neverSent: neverSent)
     }

@@ -110,7 +110,6 @@ public final class OpenMarketClient: Sendable {
         }
         var request = HTTPRequest(method: .post, url: base + "/api/products", body: .multipart(fields))
         request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
-        request.freshConnection = true
         let response = try send(request, endpoint: endpoint)
         return try decode(ProductDetail.self, from: response, endpoint: endpoint)
     }
@@ -242,7 +241,8 @@ public final class OpenMarketClient: Sendable {
 
     /// libcurl codes worth another attempt: name resolution, connection,
     /// timeouts, a connection that broke or closed without an answer.
-    static let retryableTransportCodes: Set<Int> = [5, 6, 7, 28, 35, 52, 55, 56, 16, 92, 18]
+    /// 65: libcurl wanted to send a body again on a new connection, which a register refuses.
+    static let retryableTransportCodes: Set<Int> = [5, 6, 7, 28, 35, 52, 55, 56, 16, 92, 18, 65]
 
     private func serverMessage(_ response: HTTPResponse) -> String {
         if let body = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) {

@@ -62,6 +62,14 @@ public struct SandboxConfiguration: Sendable {
     public var thumbnailMaxEdge = 360
     /// Log one line per request.
     public var logRequests = false
+    /// HTTPS (HTTP/2 by ALPN, HTTP/1.1 otherwise) with this certificate chain and key (PEM
+    /// files), as real servers speak; nil: plain HTTP.
+    public var tls: (certificate: URL, key: URL)?
+    /// Seconds a keep-alive connection may sit idle before the server closes it, as real
+    /// servers do (nginx 75 s, Apache 5 s): the race in which a client sends on a connection
+    /// the server is closing. Also bounds a graceful stop with a client's idle HTTP/2
+    /// connection open (libcurl keeps them, and answers no PING while idle).
+    public var idleTimeout: Double = 60
 
     public static let defaultDataDirectory = ".openmarket/sandbox"
 

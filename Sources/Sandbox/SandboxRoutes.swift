@@ -11,6 +11,8 @@ struct SandboxRoutes: Sendable {
     let validation: ProductValidation
     /// Used in URLs when a request carries no usable Host header.
     let fallbackAuthority: String
+    /// `https` when the sandbox itself speaks TLS.
+    var scheme = "http"
 
     static let identifierHeader = HTTPField.Name("identifier")!
 
@@ -163,14 +165,19 @@ struct SandboxRoutes: Sendable {
     }
 
     /// `http://host:port` as the client reached the sandbox, from the Host
-    /// header when it is a plausible host name, else the listening address.
+    /// header when it is a plausible host name, else the listening address; the scheme
+    /// is https when the sandbox speaks TLS or a TLS front says so (`X-Forwarded-Proto`).
     func baseURL(_ request: Request) -> String {
+        var scheme = self.scheme
+        if let forwarded = request.headers[.init("X-Forwarded-Proto")!]?.lowercased(), forwarded == "https" || forwarded == "http" {
+            scheme = forwarded
+        }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
         if let authority = request.head.authority, !authority.isEmpty, authority.count <= 255,
            authority.allSatisfy({ allowed.contains($0) }) {
-            return "http://\(authority)"
+            return "\(scheme)://\(authority)"
         }
-        return "http://\(fallbackAuthority)"
+        return "\(scheme)://\(fallbackAuthority)"
     }
 }
 

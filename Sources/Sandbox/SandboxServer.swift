@@ -1,5 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import NIOSSL
 import Logging
 import NIOCore
 import OpenMarketContract
@@ -52,15 +55,17 @@ public final class SandboxServer: Sendable {
         router.add(middleware: FaultMiddleware(faults: configuration.faults, maxBodyBytes: configuration.limits.maxBodyBytes))
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let displayHost = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
-        let routes = SandboxRoutes(
+        var routes = SandboxRoutes(
             store: store, configuration: configuration,
             validation: ProductValidation(currencies: configuration.currencies),
             fallbackAuthority: "\(displayHost):\(configuration.port)")
+        routes.scheme = configuration.tls == nil ? "http" : "https"
         routes.add(to: router)
         try CatalogPages(store: store).add(to: router)
 
         let app = Application(
             router: router,
+            server: try serverBuilder(configuration),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "openmarket-sandbox"),
             onServerRunning: { channel in
@@ -83,8 +88,28 @@ public final class SandboxServer: Sendable {
             throw SandboxStartError(message: "the sandbox stopped before it listened on \(configuration.host):\(configuration.port)")
         }
         let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
-        return SandboxServer(url: URL(string: "http://\(authority)")!, port: port,
+        return SandboxServer(url: URL(string: "\(routes.scheme)://\(authority)")!, port: port,
                              configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
+    }
+
+    /// Plain HTTP/1.1, or with a certificate HTTPS offering HTTP/2 by ALPN (HTTP/1.1 to a
+    /// client that asks for it), as real servers behind TLS do.
+    static func serverBuilder(_ configuration: SandboxConfiguration) throws -> HTTPServerBuilder {
+        let idle = Duration.milliseconds(Int64(configuration.idleTimeout * 1000))
+        guard let (certificate, key) = configuration.tls else {
+            return .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))))
+        }
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate.path).map { NIOSSLCertificateSource.certificate($0) }
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key.path, format: .pem)))
+            // A graceful stop sends GOAWAY and a PING; a client that does not answer (an idle
+            // libcurl connection) is closed after a second.
+            return try .http2Upgrade(tlsConfiguration: tls, configuration: .init(
+                idleTimeout: idle, gracefulCloseTimeout: .seconds(1)))
+        } catch {
+            throw SandboxStartError(message: "cannot use the TLS certificate \(certificate.path) and key \(key.path): \(error)")
+        }
     }
 
     /// Runs until the server stops (by a signal when started with `handleSignals`).
@@ -92,7 +117,8 @@ public final class SandboxServer: Sendable {
         try await task.value
     }
 
-    /// Stops gracefully: open requests finish, then the listener closes.
+    /// Stops gracefully: open requests finish, then the listener closes; idle connections
+    /// are closed (an HTTP/2 one at most `idleTimeout` later, when its client does not answer).
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value

@@ -94,6 +94,7 @@ struct FeedRunCommand: AsyncParsableCommand {
         options.jobs = jobs
         options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
         options.transport.insecure = server.client.insecure
+        options.transport.caFile = server.client.cacert
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)
         let result = try await Runner.onThread { runner.run() }
         await connection.close()

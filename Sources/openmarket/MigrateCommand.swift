@@ -100,8 +100,13 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (source, target, sourceURL, vendorChoice) = try sides()
-        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose)
-        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose, configure: pace.configure)
+        let cacert = client.cacert
+        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
+        let configure = pace.configure
+        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) {
+            configure(&$0)
+            $0.transport.caFile = cacert
+        }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
         let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL

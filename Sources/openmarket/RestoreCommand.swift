@@ -96,6 +96,7 @@ extension ServerOptions {
         if let profile { list += ["--profile", profile] }
         if let config = client.config { list += ["--config", config] }
         if client.insecure { list.append("--insecure") }
+        if let cacert = client.cacert { list += ["--cacert", cacert] }
         if client.verbose { list.append("--verbose") }
         return list
     }

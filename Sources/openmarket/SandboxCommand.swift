@@ -57,7 +57,20 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .customLong("log-requests"), help: "Print one line per request.")
     var logRequests = false
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
+        "Speak HTTPS with this certificate chain (PEM), HTTP/2 by ALPN, as real servers do; clients trust it with --cacert.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM).", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Close a keep-alive connection idle this many seconds, as real servers do.", valueName: "seconds"))
+    var idleTimeout: Double = 60
+
     func validate() throws {
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be above 0") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
         for (flag, value) in [("--fail-rate", failRate), ("--drop-rate", dropRate)] where !(0...1).contains(value) {
             throw ValidationError("\(flag) must be between 0 and 1, got \(value)")
@@ -89,6 +102,8 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.faults = FaultInjection(
             failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
         configuration.logRequests = logRequests
+        configuration.idleTimeout = idleTimeout
+        if let tlsCert, let tlsKey { configuration.tls = (URL(fileURLWithPath: tlsCert), URL(fileURLWithPath: tlsKey)) }
         let server: SandboxServer
         do {
             server = try await SandboxServer.start(configuration, handleSignals: true)

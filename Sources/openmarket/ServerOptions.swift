@@ -35,6 +35,9 @@ struct ClientOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not verify TLS certificates (only for test servers you trust).")
     var insecure = false
 
+    @Option(name: .long, help: ArgumentHelp("Trust the certificate authorities in this PEM file (a server with its own CA, such as `sandbox --tls-cert`).", valueName: "file"))
+    var cacert: String?
+
     @Flag(name: .long, help: "Print each request, and libcurl's header exchange with secrets removed, to stderr.")
     var verbose = false
 }
@@ -77,7 +80,11 @@ struct Connection {
         } catch {
             throw CommandFailure(error.description, exitCode: 2)
         }
-        return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose, configure: configure)
+        let cacert = options.client.cacert
+        return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
+            $0.transport.caFile = cacert
+            configure(&$0)
+        }
     }
 
     /// A client for resolved settings; with no server in them, the built-in sandbox.

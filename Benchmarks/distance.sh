@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Uploads at a distance: N products with a small photo each, over HTTPS (nginx as the TLS
+# front, HTTP/2 by ALPN, in front of the sandbox) through a proxy that delays every byte by
+# half the round trip each way (Benchmarks/delay-proxy.py), so that a new connection pays
+# its TCP and TLS handshakes as on a real network. At each round trip, 8 at a time:
+#   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed)
+#   - curl per product through xargs -P 8 (a new connection each)
+#   - one curl --parallel --parallel-max 8 (connections reused, HTTP/2): the peer's best use
+# and the connections each opened (counted by the proxy).
+#   Benchmarks/distance.sh            (N=200 RTTS="0 50 150")
+# Needs nginx, openssl, python3 and curl. Writes Benchmarks/results/distance.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-200}
+RTTS=${RTTS:-"0 50 150"}
+JOBS=${JOBS:-8}
+work=${WORK:-/tmp/openmarket-distance}
+rm -rf "$work" && mkdir -p "$work"
+source scripts/lib/sandbox.sh
+proxy_pid="" nginx_pid=""
+# The table is made in '{ … } | tee' (a subshell): its pids reach the trap through a file.
+pids="$work/pids"
+cleanup() {
+  [ -f "$pids" ] && while read -r p; do kill "$p" 2>/dev/null || true; done <"$pids"
+  stop_sandboxes
+}
+trap cleanup EXIT
+command -v nginx >/dev/null || { echo "distance.sh needs nginx (apt-get install -y nginx-light)" >&2; exit 1; }
+
+swift build -c release --product openmarket >/dev/null
+bin="$(swift build -c release --show-bin-path)/openmarket"
+
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+  -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+cp samples/images/TEA-003/1.jpg "$work/photo.jpg"
+awk -v n="$N" 'BEGIN { print "key,name,price,currency,stock,images"
+  for (i = 1; i <= n; i++) printf "D%d,Distance product %d,%d,KRW,%d,photo.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/products.csv"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+start_front() {  # sandbox URL → starts nginx with TLS and HTTP/2 in front of it; sets front_port
+  local upstream=${1#http://}
+  front_port=$(free_port)
+  mkdir -p "$work/nginx"
+  cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_max_body_size 20m;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  upstream sandbox { server $upstream; keepalive 32; }
+  server {
+    listen 127.0.0.1:$front_port ssl http2;
+    ssl_certificate $work/cert.pem;
+    ssl_certificate_key $work/key.pem;
+    location / {
+      proxy_pass http://sandbox;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host \$http_host;
+      proxy_set_header X-Forwarded-Proto https;
+    }
+  }
+}
+EOF
+  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -g 'daemon off;' &
+  nginx_pid=$!
+  echo "$nginx_pid" >>"$pids"
+  for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$front_port") 2>/dev/null && break; sleep 0.1; done
+}
+
+start_proxy() {  # rtt → starts the delay proxy in front of nginx; sets base (https URL) and stats
+  stats="$work/connections"
+  echo 0 >"$stats"
+  python3 Benchmarks/delay-proxy.py 0 "$front_port" "$1" "$stats" >"$work/proxy.log" 2>&1 &
+  proxy_pid=$!
+  echo "$proxy_pid" >>"$pids"
+  for _ in $(seq 50); do grep -q port "$work/proxy.log" && break; sleep 0.1; done
+  base="https://127.0.0.1:$(awk '/port/ { print $2 }' "$work/proxy.log")"
+}
+stop_proxy() { kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/null || true; proxy_pid=""; }
+
+count() { curl -sk "$base/api/products?items_per_page=1" | grep -o '"totalCount":[0-9]*' | cut -d: -f2; }
+row() { printf '| %5s | %-44s | %8s | %10s | %11s | %9s |\n' "$@"; }
+rate() { awk -v n="$1" -v s="$2" 'BEGIN{printf "%.1f", n/s}'; }
+timed() {  # command… → seconds in $seconds
+  local start end
+  start=$(date +%s.%N)
+  "$@"
+  end=$(date +%s.%N)
+  seconds=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}')
+}
+
+{
+  echo "$N products × 1 photo over HTTPS (nginx TLS front, HTTP/2 by ALPN) through a delay proxy, $JOBS at a time, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  row "RTT ms" "client" "seconds" "products/s" "connections" "on server"
+  row "---:" "---" "---:" "---:" "---:" "---:"
+  for rtt in $RTTS; do
+    # openmarket: a first import, then the same sheet again (a sync with nothing to send).
+    start_sandbox "$bin" "$work/data-om-$rtt"
+    start_front "$url"
+    start_proxy "$rtt"
+    timed "$bin" import "$work/products.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
+      --jobs "$JOBS" --no-cache --quiet --report "$work/report-$rtt" --journal "$work/journal-$rtt" \
+      --links "$work/links-$rtt.sqlite" >"$work/import-$rtt.log" 2>&1 || true
+    row "$rtt" "openmarket import --jobs $JOBS" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; start_proxy "$rtt"
+    timed "$bin" import "$work/products.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
+      --jobs "$JOBS" --no-cache --quiet --report "$work/report-sync-$rtt" --journal "$work/journal-$rtt" \
+      --links "$work/links-$rtt.sqlite" >"$work/sync-$rtt.log" 2>&1 || true
+    row "$rtt" "openmarket import again (sync, all unchanged)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+
+    # curl per product, a new connection each.
+    start_sandbox "$bin" "$work/data-xargs-$rtt"
+    start_front "$url"
+    start_proxy "$rtt"
+    awk -F, -v s="$secret" 'NR > 1 { printf "{\"name\":\"%s\",\"description\":\"\",\"price\":%s,\"currency\":\"%s\",\"stock\":%s,\"secret\":\"%s\"}\n", $2, $3, $4, $5, s }' \
+      "$work/products.csv" >"$work/params"
+    timed xargs -P "$JOBS" -d '\n' -I{} curl -sk -o /dev/null -H "identifier: $identifier" -F "params={};type=application/json" \
+      -F "images=@$work/photo.jpg" "$base/api/products" <"$work/params"
+    row "$rtt" "curl per product (xargs -P $JOBS)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+
+    # One curl, all requests, connections reused and multiplexed.
+    start_sandbox "$bin" "$work/data-parallel-$rtt"
+    start_front "$url"
+    start_proxy "$rtt"
+    : >"$work/curl.config"
+    while IFS= read -r params; do
+      printf 'url = "%s/api/products"\nheader = "identifier: %s"\nform = "params=%s;type=application/json"\nform = "images=@%s"\noutput = "/dev/null"\nnext\n' \
+        "$base" "$identifier" "${params//\"/\\\"}" "$work/photo.jpg" >>"$work/curl.config"
+    done <"$work/params"
+    timed curl -sk --parallel --parallel-max "$JOBS" --config "$work/curl.config"
+    row "$rtt" "one curl --parallel --parallel-max $JOBS" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    stop_sandboxes
+  done
+} | tee "$work/table.md"
+mkdir -p Benchmarks/results
+cp "$work/table.md" Benchmarks/results/distance.md
