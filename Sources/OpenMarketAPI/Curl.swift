@@ -107,7 +107,9 @@ final class CurlShare: @unchecked Sendable {
     }
 
     deinit {
-        curl_share_cleanup(handle)
+        // Closes the shared connections; refused while an easy handle still uses the share.
+        let code = curl_share_cleanup(handle)
+        assert(code == CURLSHE_OK, "curl_share_cleanup: \(code)")
         for i in 0..<Self.lockCount { pthread_mutex_destroy(locks + i) }
         locks.deallocate()
     }

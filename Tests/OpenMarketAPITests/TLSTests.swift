@@ -13,26 +13,15 @@ struct TLSTests {
         let certificates = try TestCertificates.make(in: files.directory.appendingPathComponent("tls"))
         let sandbox = try await TestSandbox.start { $0.tls = (certificates.certificate, certificates.key) }
         #expect(sandbox.url.hasPrefix("https://127.0.0.1:"))
-        #expect(try Self.httpVersion(sandbox.url, ca: certificates.ca) == "2")
-        #expect(try Self.httpVersion(sandbox.url, ca: certificates.ca, extra: ["--http1.1"]) == "1.1")
+        // On threads of their own: the sandbox answers on the cooperative pool, which a
+        // blocking wait here would take from it (two such waits hung the whole suite).
+        let url = sandbox.url, ca = certificates.ca
+        #expect(try await blocking { try Self.httpVersion(url, ca: ca) } == "2")
+        #expect(try await blocking { try Self.httpVersion(url, ca: ca, extra: ["--http1.1"]) } == "1.1")
 
-        var configuration = ClientConfiguration(server: URL(string: sandbox.url)!, credentials: VendorCredentials(
-            identifier: sandbox.demo.identifier, secret: sandbox.demo.secret))
-        configuration.transport.caFile = certificates.ca.path
-        let client = try OpenMarketClient(configuration)
-        let photo = try Fixtures.jpeg(width: 64, height: 48)
-        let created = try await blocking {
-            try client.register(NewProduct(name: "Green tea over TLS", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
-                                images: [UploadImage(data: Data(photo), filename: "p.jpg", mimeType: "image/jpeg")])
-        }
-        let image = try #require(created.images?.first)
-        #expect(image.url.hasPrefix("https://127.0.0.1:") && created.summary.thumbnail.hasPrefix("https://"))
-        let downloaded = try await blocking { try client.download(image.url, maxBytes: 1 << 20) }
-        #expect([UInt8](downloaded) == photo)
-
-        let untrusting = try OpenMarketClient(ClientConfiguration(server: URL(string: sandbox.url)!))
-        let refused = await #expect(throws: OpenMarketError.self) { _ = try await blocking { try untrusting.health() } }
-        #expect("\(refused.map { "\($0)" } ?? "")".contains("certificate"), "\(String(describing: refused))")
+        // The clients end before the sandbox stops: their idle HTTP/2 connection is closed
+        // then (an open one answers no PING while idle, and holds a graceful stop open).
+        try await Self.writeAndRead(sandbox, ca: certificates.ca)
         await sandbox.stop()
     }
 
@@ -50,11 +39,32 @@ struct TLSTests {
         await sandbox.stop()
     }
 
+    static func writeAndRead(_ sandbox: TestSandbox, ca: URL) async throws {
+        var configuration = ClientConfiguration(server: URL(string: sandbox.url)!, credentials: VendorCredentials(
+            identifier: sandbox.demo.identifier, secret: sandbox.demo.secret))
+        configuration.transport.caFile = ca.path
+        let client = try OpenMarketClient(configuration)
+        let photo = try Fixtures.jpeg(width: 64, height: 48)
+        let created = try await blocking {
+            try client.register(NewProduct(name: "Green tea over TLS", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
+                                images: [UploadImage(data: Data(photo), filename: "p.jpg", mimeType: "image/jpeg")])
+        }
+        let image = try #require(created.images?.first)
+        #expect(image.url.hasPrefix("https://127.0.0.1:") && created.summary.thumbnail.hasPrefix("https://"))
+        let downloaded = try await blocking { try client.download(image.url, maxBytes: 1 << 20) }
+        #expect([UInt8](downloaded) == photo)
+        #expect(client.statistics.connections == 1, "the register and the download share one connection: \(client.statistics)")
+
+        let untrusting = try OpenMarketClient(ClientConfiguration(server: URL(string: sandbox.url)!))
+        let refused = await #expect(throws: OpenMarketError.self) { _ = try await blocking { try untrusting.health() } }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("certificate"), "\(String(describing: refused))")
+    }
+
     /// The HTTP version curl negotiated with the server.
     static func httpVersion(_ url: String, ca: URL, extra: [String] = []) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_version}", "--cacert", ca.path] + extra + ["\(url)/healthChecker"]
+        process.arguments = ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_version}", "--cacert", ca.path] + extra + ["\(url)/healthChecker"]
         let output = Pipe()
         process.standardOutput = output
         let ended = DispatchSemaphore(value: 0)
