@@ -163,6 +163,10 @@ private final class OnceParts {
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    /// The share this handle uses, kept until the handle is cleaned up: libcurl refuses to
+    /// clean up a share that easy handles still use (the shared connections then stayed
+    /// open, and the share's locks were freed under libcurl).
+    private var share: CurlShare?
 
     init() {
         _ = Curl.initialized
@@ -215,6 +219,7 @@ final class CurlEasy {
             _ = om_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)
         }
         _ = om_easy_setopt_string(handle, CURLOPT_URL, request.url)
+        self.share = share
         _ = om_easy_setopt_share(handle, share.handle)
         _ = om_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         // The shared cache keeps this many idle connections; libcurl's default

@@ -65,13 +65,6 @@ public final class OpenMarketClient: Sendable {
         self.base = base
     }
 
-    /// The easy handles go first: libcurl refuses to clean up a share handle that easy
-    /// handles still use (CURLSHE_IN_USE), which left the shared connections open (a
-    /// server's graceful stop then waited for them) and their locks freed under libcurl.
-    deinit {
-        idleHandles.withLock { $0.removeAll() }
-    }
-
     // MARK: Endpoints
 
     /// `GET /healthChecker`: the server's answer text (`OK`).
