@@ -3,7 +3,8 @@
 # front, HTTP/2 by ALPN, in front of the sandbox) through a proxy that delays every byte by
 # half the round trip each way (Benchmarks/delay-proxy.py), so that a new connection pays
 # its TCP and TLS handshakes as on a real network. At each round trip, 8 at a time:
-#   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed)
+#   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed), and
+#     the first import again offering HTTP/2 (--http2)
 #   - curl per product through xargs -P 8 (a new connection each)
 #   - one curl --parallel --parallel-max 8 (connections reused, HTTP/2): the peer's best use
 # and the connections each opened (counted by the proxy).
@@ -36,6 +37,10 @@ cp samples/images/TEA-003/1.jpg "$work/photo.jpg"
 awk -v n="$N" 'BEGIN { print "key,name,price,currency,stock,images"
   for (i = 1; i <= n; i++) printf "D%d,Distance product %d,%d,KRW,%d,photo.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/products.csv"
 
+write_params() {  # the register bodies, with the secret of the sandbox just started
+  awk -F, -v s="$secret" 'NR > 1 { printf "{\"name\":\"%s\",\"description\":\"\",\"price\":%s,\"currency\":\"%s\",\"stock\":%s,\"secret\":\"%s\"}\n", $2, $3, $4, $5, s }' \
+    "$work/products.csv" >"$work/params"
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 start_front() {  # sandbox URL → starts nginx with TLS and HTTP/2 in front of it; sets front_port
@@ -67,7 +72,8 @@ http {
   }
 }
 EOF
-  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -g 'daemon off;' &
+  # Its output to a file: a background process holding the table's pipe keeps tee waiting.
+  nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -g 'daemon off;' >"$work/nginx/out.log" 2>&1 &
   nginx_pid=$!
   echo "$nginx_pid" >>"$pids"
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$front_port") 2>/dev/null && break; sleep 0.1; done
@@ -116,14 +122,24 @@ timed() {  # command… → seconds in $seconds
     row "$rtt" "openmarket import again (sync, all unchanged)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
 
+    # The same first import offering HTTP/2 (hidden --http2): one connection per worker still,
+    # and HTTP/2's flow control on each upload.
+    start_sandbox "$bin" "$work/data-h2-$rtt"
+    start_front "$url"
+    start_proxy "$rtt"
+    timed "$bin" import "$work/products.csv" --server "$base" --insecure --http2 --identifier "$identifier" --secret "$secret" \
+      --jobs "$JOBS" --no-cache --quiet --report "$work/report-h2-$rtt" --journal "$work/journal-h2-$rtt" \
+      --links "$work/links-h2-$rtt.sqlite" >"$work/import-h2-$rtt.log" 2>&1 || true
+    row "$rtt" "openmarket import --jobs $JOBS --http2" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+
     # curl per product, a new connection each.
     start_sandbox "$bin" "$work/data-xargs-$rtt"
     start_front "$url"
     start_proxy "$rtt"
-    awk -F, -v s="$secret" 'NR > 1 { printf "{\"name\":\"%s\",\"description\":\"\",\"price\":%s,\"currency\":\"%s\",\"stock\":%s,\"secret\":\"%s\"}\n", $2, $3, $4, $5, s }' \
-      "$work/products.csv" >"$work/params"
+    write_params
     timed xargs -P "$JOBS" -d '\n' -I{} curl -sk -o /dev/null -H "identifier: $identifier" -F "params={};type=application/json" \
-      -F "images=@$work/photo.jpg" "$base/api/products" <"$work/params"
+      -F "images=@$work/photo.jpg" "$base/api/products" <"$work/params" || true
     row "$rtt" "curl per product (xargs -P $JOBS)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
 
@@ -131,12 +147,15 @@ timed() {  # command… → seconds in $seconds
     start_sandbox "$bin" "$work/data-parallel-$rtt"
     start_front "$url"
     start_proxy "$rtt"
+    write_params  # this sandbox's secret
     : >"$work/curl.config"
     while IFS= read -r params; do
-      printf 'url = "%s/api/products"\nheader = "identifier: %s"\nform = "params=%s;type=application/json"\nform = "images=@%s"\noutput = "/dev/null"\nnext\n' \
+      # Options do not carry over "next": each request names its own.
+      printf 'url = "%s/api/products"\ninsecure\nsilent\nheader = "identifier: %s"\nform = "params=%s;type=application/json"\nform = "images=@%s"\noutput = "/dev/null"\nnext\n' \
         "$base" "$identifier" "${params//\"/\\\"}" "$work/photo.jpg" >>"$work/curl.config"
     done <"$work/params"
-    timed curl -sk --parallel --parallel-max "$JOBS" --config "$work/curl.config"
+    sed -i '$ d' "$work/curl.config"  # no "next" after the last request
+    timed curl -sk --no-progress-meter --parallel --parallel-max "$JOBS" --config "$work/curl.config" || true
     row "$rtt" "one curl --parallel --parallel-max $JOBS" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
     stop_sandboxes

@@ -65,6 +65,11 @@ public struct TransportSettings: Sendable {
     public var insecure = false
     /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.
     public var caFile: String?
+    /// Offer HTTP/2 by ALPN. Off: HTTP/1.1 with keep-alive. Each worker has a connection of
+    /// its own (easy handles on threads cannot multiplex), so HTTP/2 brings no parallelism,
+    /// and its flow control makes an upload larger than the server's initial window (64 KB
+    /// at nginx's defaults) wait a round trip per window: Benchmarks/distance.sh.
+    public var http2 = false
     public var userAgent = OpenMarketVersion.userAgent
 
     public init() {}
@@ -231,7 +236,8 @@ final class CurlEasy {
         _ = om_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = om_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         _ = om_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
-        _ = om_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        _ = om_easy_setopt_long(handle, CURLOPT_HTTP_VERSION,
+                                Int(settings.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         _ = om_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)

@@ -62,7 +62,6 @@ struct DoctorCommand: AsyncParsableCommand {
         } else {
             say(.fail, "libcurl \(OpenMarketVersion.libcurl) has no TLS: https servers cannot be reached; install Debian's libcurl4 (OpenSSL)")
         }
-        if curl.tls != nil && !curl.http2 { say(.warn, "libcurl has no HTTP/2: HTTP/1.1 is used (slower with many workers)") }
 
         // Photo formats the server does not take, turned into JPEG here.
         if PhotoDecoders.decodesHEIC {

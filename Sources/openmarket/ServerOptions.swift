@@ -40,6 +40,11 @@ struct ClientOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print each request, and libcurl's header exchange with secrets removed, to stderr.")
     var verbose = false
+
+    /// For measurements (Benchmarks/distance.sh): HTTP/1.1 with keep-alive is faster for
+    /// openmarket's workers, see TransportSettings.http2.
+    @Flag(name: .customLong("http2"), help: ArgumentHelp("Offer HTTP/2 to the server.", visibility: .hidden))
+    var http2 = false
 }
 
 /// A client for the chosen server; with no server given, the built-in sandbox
@@ -80,9 +85,10 @@ struct Connection {
         } catch {
             throw CommandFailure(error.description, exitCode: 2)
         }
-        let cacert = options.client.cacert
+        let cacert = options.client.cacert, http2 = options.client.http2
         return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
             $0.transport.caFile = cacert
+            $0.transport.http2 = http2
             configure(&$0)
         }
     }

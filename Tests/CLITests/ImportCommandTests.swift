@@ -229,7 +229,7 @@ struct ImportCommandTests {
             if let certificates { $0.tls = (certificates.certificate, certificates.key) }
         }
         let manifest = try writeManifest(files, rows: 150)
-        let extra = ["--jobs", "4", "--rate", "\(Int(4 / idle))"] + (certificates.map { ["--cacert", $0.ca.path] } ?? [])
+        let extra = ["--jobs", "4", "--rate", "\(Int(4 / idle))"] + (certificates.map { ["--cacert", $0.ca.path, "--http2"] } ?? [])
         var result = try await CLIProcess.run(importArguments(manifest, sandbox, extra))
         var runs = 1
         while result.status != 0 && runs < 3 {
