@@ -3,8 +3,8 @@
 # front, HTTP/2 by ALPN, in front of the sandbox) through a proxy that delays every byte by
 # half the round trip each way (Benchmarks/delay-proxy.py), so that a new connection pays
 # its TCP and TLS handshakes as on a real network. At each round trip, 8 at a time:
-#   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed), and
-#     the first import again offering HTTP/2 (--http2)
+#   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed), an
+#     export of the shop with its photos, and the first import again offering HTTP/2 (--http2)
 #   - curl per product through xargs -P 8 (a new connection each)
 #   - one curl --parallel --parallel-max 8 (connections reused, HTTP/2): the peer's best use
 # and the connections each opened (counted by the proxy).
@@ -120,6 +120,9 @@ timed() {  # command… → seconds in $seconds
       --jobs "$JOBS" --no-cache --quiet --report "$work/report-sync-$rtt" --journal "$work/journal-$rtt" \
       --links "$work/links-$rtt.sqlite" >"$work/sync-$rtt.log" 2>&1 || true
     row "$rtt" "openmarket import again (sync, all unchanged)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; start_proxy "$rtt"
+    timed "$bin" export --server "$base" --insecure --out "$work/export-$rtt" --jobs "$JOBS" --quiet >"$work/export-$rtt.log" 2>&1 || true
+    row "$rtt" "openmarket export --jobs $JOBS (with the photos)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
 
     # The same first import offering HTTP/2 (hidden --http2): one connection per worker still,
