@@ -161,15 +161,6 @@ struct FeedRunCommandTests {
     }
 
     static func verify(_ units: [URL]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        process.arguments = ["verify"] + units.map(\.path)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        ended.wait()
-        return process.terminationStatus
+        try runTool("/usr/bin/systemd-analyze", ["verify"] + units.map(\.path))
     }
 }

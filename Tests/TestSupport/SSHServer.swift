@@ -77,14 +77,7 @@ public final class SSHServer: @unchecked Sendable {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        ended.wait()
-        guard process.terminationStatus == 0 else { throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed") }
+        guard try runTool(tool, arguments) == 0 else { throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed") }
     }
 
     static func freePort() throws -> Int {

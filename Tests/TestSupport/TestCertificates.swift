@@ -21,15 +21,8 @@ public struct TestCertificates: Sendable {
     }
 
     static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        ended.wait()
-        guard process.terminationStatus == 0 else { throw TestFailure("openssl \(arguments.prefix(2).joined(separator: " ")) failed") }
+        guard try runTool("/usr/bin/openssl", arguments) == 0 else {
+            throw TestFailure("openssl \(arguments.prefix(2).joined(separator: " ")) failed")
+        }
     }
 }

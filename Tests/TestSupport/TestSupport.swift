@@ -246,6 +246,22 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
     }
 }
 
+/// Runs a tool with its output discarded and returns its exit status. Waits on the
+/// termination handler, not `waitUntilExit` (which can spin on a cooperative-pool thread).
+@discardableResult
+public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
+    try process.run()
+    ended.wait()
+    return process.terminationStatus
+}
+
 public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
     try OpenMarketClient(ClientConfiguration(
         server: sandbox.server.url,
