@@ -4,15 +4,17 @@
 # half the round trip each way (Benchmarks/delay-proxy.py), so that a new connection pays
 # its TCP and TLS handshakes as on a real network. At each round trip, 8 at a time:
 #   - openmarket import --jobs 8, then the same sheet again (a sync: nothing changed), an
-#     export of the shop with its photos, and the first import again offering HTTP/2 (--http2)
+#     export of the shop with its photos, a sync of SYNC_N (1,000) unchanged rows, and the
+#     first import again offering HTTP/2 (--http2)
 #   - curl per product through xargs -P 8 (a new connection each)
 #   - one curl --parallel --parallel-max 8 (connections reused, HTTP/2): the peer's best use
 # and the connections each opened (counted by the proxy).
-#   Benchmarks/distance.sh            (N=200 RTTS="0 50 150")
+#   Benchmarks/distance.sh            (N=200 SYNC_N=1000 RTTS="0 50 150")
 # Needs nginx, openssl, python3 and curl. Writes Benchmarks/results/distance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200}
+SYNC_N=${SYNC_N:-1000}
 RTTS=${RTTS:-"0 50 150"}
 JOBS=${JOBS:-8}
 work=${WORK:-/tmp/openmarket-distance}
@@ -41,6 +43,8 @@ write_params() {  # the register bodies, with the secret of the sandbox just sta
   awk -F, -v s="$secret" 'NR > 1 { printf "{\"name\":\"%s\",\"description\":\"\",\"price\":%s,\"currency\":\"%s\",\"stock\":%s,\"secret\":\"%s\"}\n", $2, $3, $4, $5, s }' \
     "$work/products.csv" >"$work/params"
 }
+awk -v n="$SYNC_N" 'BEGIN { print "key,name,price,currency,stock,images"
+  for (i = 1; i <= n; i++) printf "S%d,Synced product %d,%d,KRW,%d,photo.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/sync.csv"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 start_front() {  # sandbox URL → starts nginx with TLS and HTTP/2 in front of it; sets front_port
@@ -123,6 +127,19 @@ timed() {  # command… → seconds in $seconds
     stop_proxy; start_proxy "$rtt"
     timed "$bin" export --server "$base" --insecure --out "$work/export-$rtt" --jobs "$JOBS" --quiet >"$work/export-$rtt.log" 2>&1 || true
     row "$rtt" "openmarket export --jobs $JOBS (with the photos)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+
+    # A sync of SYNC_N unchanged rows: the shop filled over loopback, then the same sheet
+    # through the proxy (one page read per 500 products, nothing sent).
+    start_sandbox "$bin" "$work/data-sync-$rtt"
+    "$bin" import "$work/sync.csv" --server "$url" --identifier "$identifier" --secret "$secret" --jobs "$JOBS" --quiet \
+      --report "$work/report-fill-$rtt" --journal "$work/journal-sync-$rtt" --links "$work/links-sync-$rtt.sqlite" >/dev/null 2>&1 || true
+    start_front "$url"
+    start_proxy "$rtt"
+    timed "$bin" import "$work/sync.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
+      --jobs "$JOBS" --quiet --report "$work/report-sync-n-$rtt" --journal "$work/journal-sync-$rtt" \
+      --links "$work/links-sync-$rtt.sqlite" >"$work/sync-n-$rtt.log" 2>&1 || true
+    row "$rtt" "openmarket sync of $SYNC_N unchanged rows" "$seconds" "$(rate "$SYNC_N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
 
     # The same first import offering HTTP/2 (hidden --http2): one connection per worker still,
