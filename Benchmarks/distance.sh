@@ -97,6 +97,17 @@ stop_proxy() { kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/n
 count() { curl -sk "$base/api/products?items_per_page=1" | grep -o '"totalCount":[0-9]*' | cut -d: -f2; }
 row() { printf '| %5s | %-44s | %8s | %10s | %11s | %9s |\n' "$@"; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN{printf "%.1f", n/s}'; }
+open_shop() {  # name rtt → a fresh sandbox behind nginx and the delay proxy ($url direct, $base through both)
+  start_sandbox "$bin" "$work/data-$1-$2"
+  start_front "$url"
+  start_proxy "$2"
+}
+close_front() { stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""; }
+om_import() {  # csv state run extra… → openmarket import through the proxy (journal and links by
+  local csv=$1 state=$2 run=$3; shift 3  # state, report by run)
+  "$bin" import "$csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" --jobs "$JOBS" --quiet \
+    --report "$work/report-$run" --journal "$work/journal-$state" --links "$work/links-$state.sqlite" "$@" >"$work/$run.log" 2>&1
+}
 timed() {  # command… → seconds in $seconds
   local start end
   start=$(date +%s.%N)
@@ -112,61 +123,42 @@ timed() {  # command… → seconds in $seconds
   row "---:" "---" "---:" "---:" "---:" "---:"
   for rtt in $RTTS; do
     # openmarket: a first import, then the same sheet again (a sync with nothing to send).
-    start_sandbox "$bin" "$work/data-om-$rtt"
-    start_front "$url"
-    start_proxy "$rtt"
-    timed "$bin" import "$work/products.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
-      --jobs "$JOBS" --no-cache --quiet --report "$work/report-$rtt" --journal "$work/journal-$rtt" \
-      --links "$work/links-$rtt.sqlite" >"$work/import-$rtt.log" 2>&1 || true
+    open_shop om "$rtt"
+    timed om_import "$work/products.csv" "om-$rtt" "first-$rtt" --no-cache || true
     row "$rtt" "openmarket import --jobs $JOBS" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; start_proxy "$rtt"
-    timed "$bin" import "$work/products.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
-      --jobs "$JOBS" --no-cache --quiet --report "$work/report-sync-$rtt" --journal "$work/journal-$rtt" \
-      --links "$work/links-$rtt.sqlite" >"$work/sync-$rtt.log" 2>&1 || true
+    timed om_import "$work/products.csv" "om-$rtt" "again-$rtt" --no-cache || true
     row "$rtt" "openmarket import again (sync, all unchanged)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     stop_proxy; start_proxy "$rtt"
     timed "$bin" export --server "$base" --insecure --out "$work/export-$rtt" --jobs "$JOBS" --quiet >"$work/export-$rtt.log" 2>&1 || true
     row "$rtt" "openmarket export --jobs $JOBS (with the photos)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
-    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    close_front
 
     # A sync of SYNC_N unchanged rows: the shop filled over loopback, then the same sheet
     # through the proxy (one page read per 500 products, nothing sent).
-    start_sandbox "$bin" "$work/data-sync-$rtt"
-    "$bin" import "$work/sync.csv" --server "$url" --identifier "$identifier" --secret "$secret" --jobs "$JOBS" --quiet \
-      --report "$work/report-fill-$rtt" --journal "$work/journal-sync-$rtt" --links "$work/links-sync-$rtt.sqlite" >/dev/null 2>&1 || true
-    start_front "$url"
-    start_proxy "$rtt"
-    timed "$bin" import "$work/sync.csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" \
-      --jobs "$JOBS" --quiet --report "$work/report-sync-n-$rtt" --journal "$work/journal-sync-$rtt" \
-      --links "$work/links-sync-$rtt.sqlite" >"$work/sync-n-$rtt.log" 2>&1 || true
+    open_shop sync "$rtt"
+    base=$url om_import "$work/sync.csv" "sync-$rtt" "fill-$rtt" || true  # filled over loopback (base for this call only)
+    timed om_import "$work/sync.csv" "sync-$rtt" "sync-$rtt" || true
     row "$rtt" "openmarket sync of $SYNC_N unchanged rows" "$seconds" "$(rate "$SYNC_N" "$seconds")" "$(cat "$stats")" "$(count)"
-    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    close_front
 
     # The same first import offering HTTP/2 (hidden --http2): one connection per worker still,
     # and HTTP/2's flow control on each upload.
-    start_sandbox "$bin" "$work/data-h2-$rtt"
-    start_front "$url"
-    start_proxy "$rtt"
-    timed "$bin" import "$work/products.csv" --server "$base" --insecure --http2 --identifier "$identifier" --secret "$secret" \
-      --jobs "$JOBS" --no-cache --quiet --report "$work/report-h2-$rtt" --journal "$work/journal-h2-$rtt" \
-      --links "$work/links-h2-$rtt.sqlite" >"$work/import-h2-$rtt.log" 2>&1 || true
+    open_shop h2 "$rtt"
+    timed om_import "$work/products.csv" "h2-$rtt" "h2-$rtt" --no-cache --http2 || true
     row "$rtt" "openmarket import --jobs $JOBS --http2" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
-    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    close_front
 
     # curl per product, a new connection each.
-    start_sandbox "$bin" "$work/data-xargs-$rtt"
-    start_front "$url"
-    start_proxy "$rtt"
+    open_shop xargs "$rtt"
     write_params
     timed xargs -P "$JOBS" -d '\n' -I{} curl -sk -o /dev/null -H "identifier: $identifier" -F "params={};type=application/json" \
       -F "images=@$work/photo.jpg" "$base/api/products" <"$work/params" || true
     row "$rtt" "curl per product (xargs -P $JOBS)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
-    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    close_front
 
     # One curl, all requests, connections reused and multiplexed.
-    start_sandbox "$bin" "$work/data-parallel-$rtt"
-    start_front "$url"
-    start_proxy "$rtt"
+    open_shop parallel "$rtt"
     write_params  # this sandbox's secret
     : >"$work/curl.config"
     while IFS= read -r params; do
@@ -177,7 +169,7 @@ timed() {  # command… → seconds in $seconds
     sed -i '$ d' "$work/curl.config"  # no "next" after the last request
     timed curl -sk --no-progress-meter --parallel --parallel-max "$JOBS" --config "$work/curl.config" || true
     row "$rtt" "one curl --parallel --parallel-max $JOBS" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
-    stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+    close_front
     stop_sandboxes
   done
 } | tee "$work/table.md"
