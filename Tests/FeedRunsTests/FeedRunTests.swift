@@ -276,19 +276,25 @@ struct FeedRunTests {
         _ = try night.files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 9), named: "drop/s1.jpg")
         let file = drop.appendingPathComponent("feed.csv")
         try Data("상품코드,상품명,공급가,재고수량,이미지\nS1,상품 1번,1000,1,s1.jpg\n".utf8).write(to: file)
-        let feed = try night.feed(source: "path = \"\(file.path)\"\nsettle_seconds = 0.5")
-        // Still being written for a while: the run waits for it to settle.
-        let writer = Task.detached {
+        let feed = try night.feed(source: "path = \"\(file.path)\"\nsettle_seconds = 1.5")
+        // Still being written for a while: the run waits for it to settle. The writer is a
+        // thread of its own with pauses far below settle_seconds: a task on the cooperative
+        // pool could be held longer than that by a busy suite, and a pause longer than
+        // settle_seconds does mean the file is done (CI once read 1 row of 4 so).
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
             for i in 2...4 {
-                try await Task.sleep(for: .milliseconds(100))
-                let handle = try FileHandle(forWritingTo: file)
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data("S\(i),상품 \(i)번,1000,1,s1.jpg\n".utf8))
-                try handle.close()
+                Thread.sleep(forTimeInterval: 0.1)
+                if let handle = try? FileHandle(forWritingTo: file) {
+                    _ = try? handle.seekToEnd()
+                    try? handle.write(contentsOf: Data("S\(i),상품 \(i)번,1000,1,s1.jpg\n".utf8))
+                    try? handle.close()
+                }
             }
+            written.signal()
         }
         let result = try await night.run(feed)
-        try await writer.value
+        try await blocking { written.wait() }
         #expect(result.outcome == .done && result.message == "4 rows: 4 created", "\(result.message)")
         await night.close()
     }
