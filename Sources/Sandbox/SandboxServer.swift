@@ -95,18 +95,20 @@ public final class SandboxServer: Sendable {
     /// Plain HTTP/1.1, or with a certificate HTTPS offering HTTP/2 by ALPN (HTTP/1.1 to a
     /// client that asks for it), as real servers behind TLS do.
     static func serverBuilder(_ configuration: SandboxConfiguration) throws -> HTTPServerBuilder {
-        let idle = Duration.milliseconds(Int64(configuration.idleTimeout * 1000))
+        let idleMilliseconds = Int64(configuration.idleTimeout * 1000)
         guard let (certificate, key) = configuration.tls else {
-            return .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))))
+            return .http1(configuration: .init(idleTimeout: .milliseconds(idleMilliseconds)))
         }
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate.path).map { NIOSSLCertificateSource.certificate($0) }
             let tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key.path, format: .pem)))
-            // A graceful stop sends GOAWAY and a PING; a client that does not answer (an idle
-            // libcurl connection) is closed after a second.
+            // The idle timer (from the connection's start) and a graceful stop both send GOAWAY
+            // and a PING; once the client answers, its open streams get a second to finish.
+            // A client that never answers keeps the connection: libcurl reads nothing on an
+            // idle connection, so a client in this process must be gone before `stop()`.
             return try .http2Upgrade(tlsConfiguration: tls, configuration: .init(
-                idleTimeout: idle, gracefulCloseTimeout: .seconds(1)))
+                idleTimeout: .milliseconds(idleMilliseconds), gracefulCloseTimeout: .seconds(1)))
         } catch {
             throw SandboxStartError(message: "cannot use the TLS certificate \(certificate.path) and key \(key.path): \(error)")
         }
@@ -117,8 +119,9 @@ public final class SandboxServer: Sendable {
         try await task.value
     }
 
-    /// Stops gracefully: open requests finish, then the listener closes; idle connections
-    /// are closed (an HTTP/2 one at most `idleTimeout` later, when its client does not answer).
+    /// Stops gracefully: open requests finish, then the listener closes; idle HTTP/1.1
+    /// connections are closed, idle HTTP/2 ones once their client answers the GOAWAY's PING
+    /// or closes them (see `serverBuilder`).
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
