@@ -143,7 +143,7 @@ let package = Package(
             ]
         ),
         // Migration: an export's scan of one account streamed into an import on another.
-        .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Support"]),
+        .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support"]),
         // TurboJPEG's environment setting (optimised Huffman tables), made before main.
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.

@@ -33,6 +33,12 @@ public struct AccountState: Sendable {
             .appendingPathComponent("\(manifest.lastPathComponent)-\(FNV.tag(manifest.path + "|" + account)).journal")
     }
 
+    /// The journal of a run that reads no file (a restore of one snapshot, a delete), by name.
+    public func journal(forRun name: String) -> URL {
+        folder.appendingPathComponent("journals")
+            .appendingPathComponent("\(name)-\(FNV.tag(name + "|" + serverName + "|" + identifier)).journal")
+    }
+
     /// The journal of a migration from one account to another.
     public static func migrationJournal(source: OpenMarketClient, target: OpenMarketClient) -> URL {
         func identity(_ client: OpenMarketClient) -> String {

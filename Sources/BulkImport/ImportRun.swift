@@ -84,7 +84,7 @@ public final class ImportRun: @unchecked Sendable {
         }
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
-            let header = RunHeader(kind: "import", account: Self.accountTag(options.links), server: client.address,
+            let header = RunHeader(kind: options.runKind, account: Self.accountTag(options.links), server: client.address,
                                    source: options.runSource ?? options.manifest?.path ?? "")
             do {
                 recorder = try RunRecorder(folder: folder, header: header, client: client)
@@ -102,6 +102,9 @@ public final class ImportRun: @unchecked Sendable {
     public static func accountTag(_ links: URL?) -> String {
         links?.deletingPathExtension().lastPathComponent ?? ""
     }
+
+    /// The rows the run will have (for progress and the summary).
+    func setTotal(_ count: Int) { lock.lock(); total = count; lock.unlock() }
 
     /// Graceful stop: no new rows start; rows in flight finish.
     public func stop(_ reason: String) { stopping.stop(reason) }
@@ -197,8 +200,14 @@ public final class ImportRun: @unchecked Sendable {
     /// progress, when known. Blocking: call from a thread of its own.
     public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
         throws -> ImportSummary {
+        try run(rows: rows, listed: nil, feed: feed)
+    }
+
+    /// As `run(rows:feed:)`, with what the rows name for `deleteMissing` (a restore's snapshot).
+    func run(rows: Int, listed: ListedProducts?, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
+        throws -> ImportSummary {
         lock.lock(); total = rows; lock.unlock()
-        return try runStages(started: Date(), listed: nil, feed: feed)
+        return try runStages(started: Date(), listed: options.deleteMissing ? listed : nil, feed: feed)
     }
 
     private func runStages(
@@ -241,7 +250,7 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// Listed by `openmarket runs` once it may write (not when refused before).
-    private func recordRunStart() throws {
+    func recordRunStart() throws {
         guard let recorder, let folder = options.record else { return }
         do {
             try links?.beginRun(RecordedRun(folder: folder.path, kind: options.runKind, started: Date(),
@@ -283,7 +292,7 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// The run's counts, recorded with the run (for `runs` and undo).
-    private func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
+    func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
         lock.lock()
         var result = ImportSummary(server: client.address, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)

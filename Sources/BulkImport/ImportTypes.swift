@@ -25,8 +25,9 @@ public enum ImportMode: String, Sendable, CaseIterable, Codable {
 public struct ImportOptions: Sendable {
     /// The manifest a file's run reads (nil for rows handed over by `migrate`).
     public var manifest: URL?
-    /// How `openmarket runs` lists the run: `import`, or `feed` with the feed's name and source.
-    public var runKind = "import"
+    /// How the run is recorded and `openmarket runs` lists it (with `runSource`: the feed and
+    /// its source, the snapshot, the source server).
+    public var runKind = RunKind.import
     public var runSource: String?
     public var mode: ImportMode = .sync
     /// Upload workers.
@@ -81,7 +82,7 @@ public struct ImportOptions: Sendable {
 
     /// For rows that come from no file (`migrate` hands them to `ImportRun.run(rows:feed:)`):
     /// `runKind` and `runSource` say where they came from.
-    public init(journal: URL, runKind: String, runSource: String) {
+    public init(journal: URL, runKind: RunKind, runSource: String) {
         self.manifest = nil
         self.journal = journal
         self.runKind = runKind

@@ -16,13 +16,17 @@ struct ListedProducts: Sendable {
     var unnamed: [Int] = []
 
     mutating func add(_ identity: RowIdentity) {
-        if let key = identity.key { keys.insert(key) }
-        if let id = identity.id { ids.insert(id) }
-        if let name = identity.name {
+        add(row: identity.row, key: identity.key, id: identity.id, name: identity.name)
+    }
+
+    mutating func add(row: Int, key: String?, id: Int?, name: String?) {
+        if let key { keys.insert(key) }
+        if let id { ids.insert(id) }
+        if let name {
             names.insert(name)
-            if identity.key == nil { keylessNames.insert(name) }
+            if key == nil { keylessNames.insert(name) }
         }
-        if identity.key == nil && identity.id == nil && identity.name == nil { unnamed.append(identity.row) }
+        if key == nil && id == nil && name == nil { unnamed.append(row) }
     }
 }
 

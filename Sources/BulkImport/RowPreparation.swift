@@ -15,7 +15,9 @@ extension ImportRun {
     func prepare(_ item: WorkItem, _ preparer: ImagePreparer) -> WorkItem? {
         var item = item
         guard case .create = item.decision.action else {
-            if needsPhotoCheck(item), let pushed = item.decision.link?.photos {
+            if needsPhotoCheck(item), let pushed = item.decision.link?.photos, let known = item.draft.knownPhotoHashes {
+                item.photosDiffer = known != pushed
+            } else if needsPhotoCheck(item), let pushed = item.decision.link?.photos {
                 var hashes: [String] = []
                 for (index, source) in item.draft.images.enumerated() {
                     switch source {
@@ -84,7 +86,7 @@ extension ImportRun {
                 return nil
             }
         }
-        item.photoHashes = hashes
+        item.photoHashes = item.draft.knownPhotoHashes ?? hashes
         return item
     }
 

@@ -53,8 +53,7 @@ public struct RunEntry: Codable, Sendable, Equatable {
 }
 
 public struct RunHeader: Codable, Sendable, Equatable {
-    /// `import` or `undo`.
-    public var kind: String
+    public var kind: RunKind
     /// The account's tag (the link store's file name): undo refuses another account.
     public var account: String
     public var server: String
@@ -62,7 +61,7 @@ public struct RunHeader: Codable, Sendable, Equatable {
     public var source: String
     public var started: Double
 
-    public init(kind: String, account: String, server: String, source: String) {
+    public init(kind: RunKind, account: String, server: String, source: String) {
         self.kind = kind
         self.account = account
         self.server = server

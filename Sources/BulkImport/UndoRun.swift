@@ -152,11 +152,11 @@ public final class UndoRun: @unchecked Sendable {
         if !options.dryRun {
             do {
                 let recorder = try RunRecorder(folder: options.undoFolder,
-                                               header: RunHeader(kind: "undo", account: account, server: header.server,
+                                               header: RunHeader(kind: .undo, account: account, server: header.server,
                                                                  source: options.folder.path),
                                                client: client)
                 self.recorder = recorder
-                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: "undo", started: Date(),
+                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: .undo, started: Date(),
                                                 source: options.folder.path), resumed: recorder.resumed)
             } catch {
                 throw ImportStop("cannot record the undo in \(options.undoFolder.path): \(error)")

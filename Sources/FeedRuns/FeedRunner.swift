@@ -16,6 +16,8 @@ public struct FeedRunOptions: Sendable {
     public var images = ImagePrepSettings()
     public var cache: ImageCache?
     public var transport = TransportSettings()
+    /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
+    public var stopOnSignals = false
 
     public init() {}
 }
@@ -108,30 +110,31 @@ public final class FeedRunner: @unchecked Sendable {
         return validation
     }
 
+    /// The file through the one sync: the feed's run gets what an import gets (the caches,
+    /// the run record for undo and `runs`, the report with its thumbnails, a stop on a signal).
     private func importRows(_ file: URL, _ validation: ValidationOptions) -> FeedRunResult {
-        let reportURL = folder.reports.appendingPathComponent(Self.timestamp())
-        var settings = ImportOptions(manifest: file, journal: account.journal(for: file))
-        settings.validation = validation
-        settings.links = account.links
-        settings.record = reportURL
-        settings.jobs = options.jobs
-        settings.images = options.images
-        settings.cache = options.cache
-        settings.deleteMissing = feed.run.deleteMissing
-        settings.maxDeletes = feed.run.maxDeletes
-        settings.runKind = "feed"
-        settings.runSource = "\(feed.name) ← \(feed.run.source?.display ?? file.path)"
+        var options = ImportOptions(manifest: file, journal: account.journal(for: file))
+        options.validation = validation
+        options.links = account.links
+        options.jobs = self.options.jobs
+        options.images = self.options.images
+        options.cache = self.options.cache
+        options.deleteMissing = feed.run.deleteMissing
+        options.maxDeletes = feed.run.maxDeletes
+        var settings = SyncSettings(options: options, report: .new(in: folder.reports, prefix: ""))
+        settings.imagesRoot = validation.imagesDirectory ?? file.deletingLastPathComponent()
+        settings.stopOnSignals = self.options.stopOnSignals
+        let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")
         do {
-            try AccountState.preflight(client)
-            let report = try ImportReport(directory: reportURL, source: "feed \(feed.name): \(file.lastPathComponent)")
-            let summary = try ImportRun(options: settings, client: client, report: report).run()
-            try report.finish(summary)
+            let result = try Sync.run(source, into: client, settings)
+            let summary = result.summary
             let failed = summary.failed > 0 || summary.stopped != nil || summary.deletesRefused != nil
+            var message = Self.describe(summary)
+            if let problem = result.reportProblem { message += "; \(problem.description)" }
             return FeedRunResult(feed: feed.name, outcome: failed ? .rowsFailed : .done,
-                                 message: Self.describe(summary), report: reportURL, summary: summary)
+                                 message: message, report: result.reportFolder, summary: summary)
         } catch {
-            return FeedRunResult(feed: feed.name, outcome: .failed, message: "\(error)",
-                                 report: FileManager.default.fileExists(atPath: reportURL.path) ? reportURL : nil)
+            return FeedRunResult(feed: feed.name, outcome: .failed, message: "\(error)", report: nil)
         }
     }
 
@@ -165,11 +168,4 @@ public final class FeedRunner: @unchecked Sendable {
         return text
     }
 
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
-        return formatter.string(from: Date())
-    }
 }

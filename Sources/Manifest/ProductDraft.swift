@@ -50,6 +50,10 @@ public struct ProductDraft: Sendable, Equatable {
     public var explanations: [Column: String] = [:]
     /// Fields a feed sets when the product is made and never overwrites after.
     public var protected: Set<Column> = []
+    /// The photos' identity when it is known from elsewhere (a migrated product: the hashes
+    /// of the files its merchant sent, from the source account's link store), kept in the
+    /// link instead of the hashes of `images`, so that the merchant's sheet matches it.
+    public var knownPhotoHashes: [String]?
 
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]

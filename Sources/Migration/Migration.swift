@@ -3,44 +3,67 @@ import CatalogExport
 import Foundation
 import Manifest
 import OpenMarketAPI
+import ShopState
 import Support
 
-/// `openmarket migrate`: the products of one account (or server) imported into
-/// another, as a stream. The source is scanned like an export, each product's
-/// detail read on `jobs` threads, and handed in id order to an `ImportRun` on
-/// the target, whose stages download the photos from the source (only those in
-/// flight are held), shrink them if needed, and register the products with the
-/// import's journal, resume and report. Each product's journal key is its id on
-/// the source, so a second run creates nothing twice.
-public final class Migration: @unchecked Sendable {
+/// `openmarket migrate`'s rows: the products of one account (or server) as the rows of a
+/// sync into another. The source is scanned like an export, each product's detail read on
+/// `jobs` threads and handed in id order to the sync, whose stages download the photos
+/// from the source (only those in flight are held), shrink them if needed and register the
+/// products with the journal, the run record and the report.
+///
+/// A product is known on the target as it is on the source: by its merchant key from the
+/// source account's link store (with the hashes of the photos its merchant sent, so that
+/// the merchant's sheet matches it there too), else by its name, as import knows a row
+/// without a key. A second run creates nothing twice, and the merchant's sheet imported into
+/// the target afterwards finds every product.
+public final class Migration: RowSource, @unchecked Sendable {
     public let source: OpenMarketClient
-    public let run: ImportRun
     public let filter: CatalogFilter
+    /// What the source account's link store knows, by product id (none: every product by name).
+    public let sourceLinks: [Int: ProductLink]
     public var perPage = 100
     /// Detail readers on the source.
     public var jobs = 4
     public var maxPasses = 4
     /// Progress of the listing: pages read, the source's last page.
     public var onListing: (@Sendable (_ page: Int, _ lastPage: Int) -> Void)?
+    public let label: String
+    public var kind: RunKind { .migrate }
+    public var manifest: URL? { nil }
 
     /// What the source side saw.
     public struct SourceSummary: Sendable {
         public var scan: CatalogScan.Result
         /// Listed, then gone before their details were read.
         public var deleted: Int
+        /// Source product id → the target product it became (created, found or unchanged).
+        public var copied: [Int: Int] = [:]
     }
 
-    public init(source: OpenMarketClient, run: ImportRun, filter: CatalogFilter) {
+    private let lock = NSLock()
+    private var seen = SourceSummary(scan: .empty, deleted: 0)
+    /// What the source side saw, once `rows(into:)` returned.
+    public var sourceSummary: SourceSummary { lock.withLock { seen } }
+
+    public init(source: OpenMarketClient, filter: CatalogFilter, sourceLinks: [Int: ProductLink] = [:]) {
         self.source = source
-        self.run = run
         self.filter = filter
+        self.sourceLinks = sourceLinks
+        self.label = "the products of \(source.configuration.server.absoluteString)"
     }
 
-    /// The journal key of a source product.
-    public static func key(forSourceID id: Int) -> String { "source-product-\(id)" }
+    /// The source account's links by product id, from its link store (none when it has none).
+    public static func links(at url: URL?) throws -> [Int: ProductLink] {
+        guard let url, FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        var byID: [Int: ProductLink] = [:]
+        for link in try LinkStore(url: url).all().values where link.state == .linked {
+            if let id = link.productID { byID[id] = link }
+        }
+        return byID
+    }
 
-    /// Runs the migration. Blocking: call from a thread of its own.
-    public func migrate() throws -> (ImportSummary, SourceSummary) {
+    public func rows(into run: ImportRun) throws -> ImportSummary {
         let scan = CatalogScan(client: source, filter: filter, perPage: perPage, maxPasses: maxPasses)
         scan.isStopped = { [run] in run.isStopping }
         let listing = onListing
@@ -51,41 +74,50 @@ public final class Migration: @unchecked Sendable {
         } catch is CancellationError {
             listed = .empty
         }
+        lock.withLock { seen.scan = listed }
         let ids = listed.ids
         let source = self.source
-        var deleted = 0
-        let summary = try run.run(rows: ids.count) { submit, reject in
+        let collect = run.onOutcome
+        run.onOutcome = { [self] outcome in
+            if let target = outcome.productID, outcome.row >= 1, outcome.row <= ids.count, !outcome.isFailure {
+                lock.withLock { seen.copied[ids[outcome.row - 1]] = target }
+            }
+            collect?(outcome)
+        }
+        return try run.run(rows: ids.count) { submit, reject in
             OrderedWork.run(
                 count: ids.count, jobs: jobs, window: jobs * 8,
                 isStopped: { [run] in run.isStopping },
                 work: { index -> Result<ProductDetail, OpenMarketError> in
                     do throws(OpenMarketError) { return .success(try source.product(id: ids[index])) } catch { return .failure(error) }
                 },
-                deliver: { index, result in
+                deliver: { [self] index, result in
                     let id = ids[index]
-                    let key = Self.key(forSourceID: id)
+                    let key = sourceLinks[id].flatMap { $0.byName ? nil : $0.key } ?? ""
                     switch result {
                     case .success(let detail) where detail.summary.id != id:
                         reject(.failed(row: index + 1, key: key, name: detail.summary.name,
                                        error: "the source answered the request for product \(id) with product \(detail.summary.id)"))
                     case .success(let detail):
-                        submit(Self.draft(detail, row: index + 1, key: key))
+                        submit(Self.draft(detail, row: index + 1, link: sourceLinks[id]))
                     case .failure(let error) where error.status == 404:
-                        deleted += 1
+                        lock.withLock { seen.deleted += 1 }
                         reject(.skipped(row: index + 1, key: key, note: "product \(id) was deleted from the source during the migration"))
                     case .failure(let error):
                         reject(.failed(row: index + 1, key: key, name: "product \(id)", error: "reading it from the source: \(error)"))
                     }
                 })
         }
-        return (summary, SourceSummary(scan: listed, deleted: deleted))
     }
 
-    /// A source product as a row to import: its photos are fetched from the source by URL.
-    static func draft(_ detail: ProductDetail, row: Int, key: String) -> ProductDraft {
+    /// A source product as a row: its photos are fetched from the source by URL; its key
+    /// and its photos' identity are the source link's.
+    static func draft(_ detail: ProductDetail, row: Int, link: ProductLink?) -> ProductDraft {
         let entry = ManifestEntry(detail, images: (detail.images ?? []).map(\.url))
-        return ProductDraft(row: row, key: key, id: nil, name: entry.name, description: entry.description, price: entry.price,
-                            currency: entry.currency, discountedPrice: entry.discountedPrice, stock: entry.stock,
-                            images: entry.images.map { .url($0) })
+        var draft = ProductDraft(row: row, key: link.flatMap { $0.byName ? nil : $0.key }, id: nil, name: entry.name,
+                                 description: entry.description, price: entry.price, currency: entry.currency,
+                                 discountedPrice: entry.discountedPrice, stock: entry.stock, images: entry.images.map { .url($0) })
+        if let photos = link?.photos, photos.count == draft.images.count { draft.knownPhotoHashes = photos }
+        return draft
     }
 }

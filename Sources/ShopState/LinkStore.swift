@@ -103,7 +103,7 @@ public final class LinkStore: @unchecked Sendable {
         self.url = url
         do {
             queue = try DatabaseQueue(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "FULL", busy: 10))
-            try Self.migrator.migrate(queue)
+            try SQLiteFile.migrate(url) { try Self.migrator.migrate(queue) }
         } catch {
             throw Failure(description: "cannot open the link store \(url.path): \(Self.reason(error))")
         }
@@ -232,6 +232,18 @@ enum SQLiteFile {
         configuration.busyMode = .timeout(busy)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         return configuration
+    }
+
+    /// Runs `body` (the migrations) holding an exclusive lock on `file.lock`: two processes
+    /// opening a new file at once (two runs started together) would both find it without
+    /// tables and both make them, and the second fail ("table already exists").
+    static func migrate(_ url: URL, _ body: () throws -> Void) throws {
+        let descriptor = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
     }
 }
 

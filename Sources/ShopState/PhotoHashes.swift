@@ -34,7 +34,7 @@ public final class PhotoHashes: @unchecked Sendable {
                     t.column("recorded", .double).notNull()
                 }
             }
-            try migrator.migrate(pool)
+            try SQLiteFile.migrate(url) { try migrator.migrate(pool) }
             try pool.write { db in
                 try db.execute(sql: "DELETE FROM photo WHERE recorded < ?", arguments: [Date().timeIntervalSince1970 - 365 * 86400])
             }

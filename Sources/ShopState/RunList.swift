@@ -1,11 +1,24 @@
 import Foundation
 import GRDB
 
-/// One run of `import` or `undo` on the account, as `openmarket runs` lists it.
+/// What wrote to an account: one vocabulary for the run record (`run.jsonl`), the link
+/// store's run table and `openmarket runs`.
+public enum RunKind: String, Sendable, Codable, CaseIterable {
+    case `import`, feed, restore, migrate, delete, undo
+
+    /// A kind written by a later version reads as an import (undo treats every kind alike).
+    public init(stored: String) { self = RunKind(rawValue: stored) ?? .import }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(stored: try decoder.singleValueContainer().decode(String.self))
+    }
+}
+
+/// One run that wrote to the account (import, feed, restore, migrate, delete, undo), as
+/// `openmarket runs` lists it.
 public struct RecordedRun: Sendable, Equatable {
     public var folder: String
-    /// `import` or `undo`.
-    public var kind: String
+    public var kind: RunKind
     public var started: Date
     /// The manifest's path, or the folder of the run an undo takes back.
     public var source: String
@@ -13,7 +26,7 @@ public struct RecordedRun: Sendable, Equatable {
     public var counts: [String: Int]?
     public var finished: Date?
 
-    public init(folder: String, kind: String, started: Date, source: String, counts: [String: Int]? = nil, finished: Date? = nil) {
+    public init(folder: String, kind: RunKind, started: Date, source: String, counts: [String: Int]? = nil, finished: Date? = nil) {
         self.folder = folder
         self.kind = kind
         self.started = started
@@ -29,7 +42,7 @@ extension LinkStore {
     public func beginRun(_ run: RecordedRun, resumed: Bool) throws(Failure) {
         try write { db in
             try db.execute(sql: "INSERT OR \(resumed ? "IGNORE" : "REPLACE") INTO run (folder, kind, started, source) VALUES (?, ?, ?, ?)",
-                           arguments: [run.folder, run.kind, run.started.timeIntervalSince1970, run.source])
+                           arguments: [run.folder, run.kind.rawValue, run.started.timeIntervalSince1970, run.source])
         }
     }
 
@@ -46,7 +59,7 @@ extension LinkStore {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run ORDER BY started DESC LIMIT ?", arguments: [limit]).map { row in
                 let counts = (row["counts"] as String?).flatMap { try? JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) }
-                return RecordedRun(folder: row["folder"], kind: row["kind"], started: Date(timeIntervalSince1970: row["started"]),
+                return RecordedRun(folder: row["folder"], kind: RunKind(stored: row["kind"]), started: Date(timeIntervalSince1970: row["started"]),
                                    source: row["source"], counts: counts,
                                    finished: (row["finished"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }

@@ -28,3 +28,30 @@ public final class StopSignal: @unchecked Sendable {
 
     public var isStopping: Bool { reason != nil }
 }
+
+/// Ctrl-C and SIGTERM turned into a graceful stop of one long run (a second one exits at
+/// once, 130). Cancel the returned sources when the run ends.
+public enum SignalStop {
+    public static let notice = "\nStopping: rows in flight finish, no new rows start (again to stop at once)…\n"
+
+    public static func install(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            let count = SignalCount()
+            source.setEventHandler {
+                if count.next() > 1 { exit(130) }
+                try? FileHandle.standardError.write(contentsOf: Data(notice.utf8))
+                stop()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    private final class SignalCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+    }
+}

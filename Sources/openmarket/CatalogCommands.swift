@@ -1,4 +1,5 @@
 import ArgumentParser
+import BulkImport
 import CSV
 import Foundation
 import OpenMarketAPI
@@ -193,38 +194,59 @@ struct ShowCommand: AsyncParsableCommand {
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete products (asks the server for each delete key, then deletes).",
-        discussion: "Prints one line per id. Exits 1 if any failed.")
+        abstract: "Delete products of your account by merchant key or #ID, recorded so that undo brings them back.",
+        discussion: """
+            Each NAME is a merchant key (TEA-001) or a product id written #12. A bare number is \
+            the key of that name when one is linked, else the product id (the report says which). \
+            Only this vendor's products are deleted: a name that is no product of the account \
+            fails, naming it; the others go on.
+
+            A delete is a run like an import: each product is saved with its photos in the run's \
+            record before it is deleted, its key is unlinked, and `openmarket undo REPORT_DIR` \
+            makes it again with the same key (the merchant's sheet then finds it unchanged). \
+            `openmarket runs` lists it. --dry-run says what would be deleted.
+
+            Exit codes: 0 every named product deleted; 1 some failed (see the report); 2 no \
+            credentials; 3 the server is unreachable or refused the credentials.
+
+            Examples:
+              openmarket delete TEA-001
+              openmarket delete TEA-001 TEA-002 '#5120' --dry-run
+            """)
 
     @OptionGroup var server: ServerOptions
 
-    @Argument(help: "Product ids.")
-    var ids: [Int]
+    @Argument(help: ArgumentHelp("Merchant keys, or product ids written #ID.", valueName: "name"))
+    var names: [String]
+
+    @Flag(name: .customLong("dry-run"), help: "Say what would be deleted; nothing is written.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the report and the run's record (default: a new folder under the account's state folder, printed).", valueName: "dir"))
+    var report: String?
+
+    @OptionGroup var linkStore: LinksOption
 
     func validate() throws {
-        guard !ids.isEmpty else { throw ValidationError("give at least one product id") }
+        guard !names.isEmpty else { throw ValidationError("give at least one merchant key or #ID") }
     }
 
     func run() async throws {
         let connection = try await Connection.open(server)
-        let ids = self.ids
-        let outcomes: [(Int, String?)] = try await connection.run { client in
-            ids.map { id in
-                do {
-                    try client.delete(id: id)
-                    return (id, nil)
-                } catch {
-                    return (id, "\(error)")
-                }
-            }
+        let account = connection.account
+        var options = ImportOptions(journal: account.journal(forRun: "delete"), runKind: .delete, runSource: "")
+        options.links = linkStore.url(default: account.links)
+        options.dryRun = dryRun
+        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
+            ?? .new(in: account.folder.appendingPathComponent("reports"), prefix: dryRun ? "delete-plan" : "delete"))
+        settings.useCaches = false
+        let collected = OutcomeCollector()
+        settings.onOutcome = { collected.add($0) }
+        let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
+        for row in collected.inRowOrder where row.status == .deleted || row.status == .wouldDelete {
+            Console.line("\(row.status == .deleted ? "deleted" : "would delete") \(row.key.isEmpty ? "" : row.key + " ")#\(row.productID ?? 0) \(row.name)")
         }
-        for (id, failure) in outcomes {
-            Console.line(failure.map { "failed  \(id): \($0)" } ?? "deleted \(id)")
-        }
-        let failed = outcomes.filter { $0.1 != nil }.count
-        if failed > 0 {
-            Console.error("\(failed) of \(ids.count) deletions failed")
-            throw ExitCode(1)
-        }
+        try await Runner.conclude(result, command: "delete", connection: connection)
+        if result.summary.failed > 0 { throw ExitCode(1) }
     }
 }

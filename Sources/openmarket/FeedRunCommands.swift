@@ -92,7 +92,7 @@ struct FeedRunCommand: AsyncParsableCommand {
         var options = FeedRunOptions()
         options.accept = accept
         options.jobs = jobs
-        options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
+        options.stopOnSignals = true
         options.transport.insecure = server.client.insecure
         options.transport.caFile = server.client.cacert
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)

@@ -109,10 +109,6 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("replace-photos"), help: "A product whose photos differ from the row's is made again: a new product with the row's photos, then the old one deleted and the key moved (both ids in the report).")
     var replacePhotos = false
 
-    /// Set by `restore`: the rows' photos are the server's own copies.
-    @Flag(name: .customLong("no-photo-check"), help: ArgumentHelp("Do not compare existing products' photos with the rows'.", visibility: .hidden))
-    var noPhotoCheck = false
-
     @Flag(name: .customLong("delete-missing"), help: "Delete this vendor's products that the file no longer lists (refused as a whole above --max-deletes).")
     var deleteMissing = false
 
@@ -164,62 +160,25 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var options: ImportOptions
         do { options = try importOptions(manifestURL) } catch { throw reportFailure(error) }
-        let reportURL = URL(fileURLWithPath: report ?? manifestURL.deletingLastPathComponent()
-            .appendingPathComponent("openmarket-report-\(Runner.timestamp())").path)
-
         // One pacer for every request of the run: --rate, and a 429 seen by one worker
         // pauses them all.
         let connection = try await Connection.open(server, configure: pace.configure)
-        let client = connection.client
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? connection.account.journal(for: manifestURL)
         options.links = linkStore.url(default: connection.account.links)
-        options.record = reportURL
+        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
+            ?? .new(in: manifestURL.deletingLastPathComponent(), prefix: "openmarket-report"))
+        settings.useCaches = !noCache
+        settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
-        let settings = options
-        let summary: ImportSummary
-        let report: ImportReport
-        let reportFolderExisted = FileManager.default.fileExists(atPath: reportURL.path)
-        do {
-            report = try ImportReport(directory: reportURL, manifest: manifestURL)
-            report.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
-        } catch {
-            await connection.close()
-            Console.error("openmarket import: cannot write the report in \(reportURL.path): \(error)")
-            throw ExitCode(2)
-        }
-        do {
-            summary = try await Runner.onThread {
-                try AccountState.preflight(client)
-                let run = try ImportRun(options: settings, client: client, report: report)
-                run.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-                let signals = Runner.stopOnSignals { run.stop("stopped by a signal") }
-                defer { signals.forEach { $0.cancel() } }
-                do {
-                    return try run.run()
-                } catch let stop as ImportStop {
-                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
-                } catch {
-                    throw CommandFailure("\(error)", exitCode: 2)
-                }
-            }
-        } catch {
-            await connection.close()
-            // Nothing was imported: leave no half-written report behind (in a folder given
-            // again, only this run's files: earlier runs' records stay for undo).
-            if reportFolderExisted {
-                for name in ["report.csv", ".rows.partial"] { try? FileManager.default.removeItem(at: reportURL.appendingPathComponent(name)) }
-            } else {
-                try? FileManager.default.removeItem(at: reportURL)
-            }
-            throw reportFailure(error)
-        }
+        settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+        let result = try await Runner.sync(ManifestRows(manifestURL), into: connection, settings, command: "import")
         progress.finish()
-        try await Runner.conclude(report, summary, reportURL: reportURL, json: logFormat == "json", command: "import", connection: connection)
+        try await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
-        if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
     }
 
     /// The run's settings from the options (the journal and link store are the account's,
@@ -236,15 +195,10 @@ struct ImportCommand: AsyncParsableCommand {
         options.maxUpdates = maxUpdates
         options.force = force
         options.replacePhotos = replacePhotos
-        options.comparePhotos = !noPhotoCheck
         options.deleteMissing = deleteMissing
         options.maxDeletes = maxDeletes
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
-        if !noCache {
-            options.cache = try? ImageCache(directory: ImageCache.defaultDirectory)
-            options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL)
-        }
         return options
     }
 }

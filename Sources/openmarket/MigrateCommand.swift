@@ -90,16 +90,30 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The journal (default: one per source and target, under ~/.local/state/openmarket).", valueName: "path"))
     var journal: String?
 
+    @Flag(name: .customLong("then-delete-source"), help: """
+        After a copy in which every product went through, delete the source's products that \
+        were copied (a move, for a merchant leaving an account): needs the source's credentials \
+        and --max-deletes; recorded as a run of the source account (undo brings them back).
+        """)
+    var thenDeleteSource = false
+
+    @Option(name: .customLong("max-deletes"), help: ArgumentHelp("With --then-delete-source: delete at most N source products; more deletes none.", valueName: "N"))
+    var maxDeletes = 0
+
     @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
         guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
+        if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
+        if thenDeleteSource && vendor != nil && vendor != .me {
+            throw ValidationError("--then-delete-source deletes the source account's own products: not with --vendor \(vendor!)")
+        }
     }
 
     func run() async throws {
-        let (source, target, sourceURL, vendorChoice) = try sides()
+        let (source, target, _, vendorChoice) = try sides()
         let cacert = client.cacert
         let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
         let configure = pace.configure
@@ -107,67 +121,85 @@ struct MigrateCommand: AsyncParsableCommand {
             configure(&$0)
             $0.transport.caFile = cacert
         }
+        let migration: Migration
+        do {
+            try await from.client.run { _ = try $0.health() }
+            // Each product's merchant key, as the source account knows it.
+            migration = Migration(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
+                                  sourceLinks: try Migration.links(at: source.credentials == nil ? nil : from.account.links))
+        } catch {
+            await from.close()
+            await to.close()
+            let failure = (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: 3) }
+                ?? CommandFailure("\(error)", exitCode: 3)
+            throw reportFailure(failure)
+        }
+        migration.jobs = jobs
+        migration.perPage = perPage
+        let progress = ProgressLine(quiet: progressOption.quiet)
+        migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
-        let reportURL = URL(fileURLWithPath: report ?? "openmarket-report-\(Runner.timestamp())").standardizedFileURL
-        var options = ImportOptions(journal: journalURL, runKind: "migrate", runSource: "the products of \(sourceURL.absoluteString)")
-        // The target's link store: each source product (by its id) is one product of the target.
+        var options = ImportOptions(journal: journalURL, runKind: .migrate, runSource: migration.label)
         options.links = to.account.links
         options.jobs = jobs
         options.dryRun = dryRun
         options.maxErrors = maxErrors
-        options.cache = nil
-        let importReport: ImportReport
+        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
+            ?? .new(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), prefix: "openmarket-report"))
+        settings.onProgress = { done, total, failed in progress.update("products", done: done, total: total, failed: failed, unit: "products") }
+        let result: SyncResult
         do {
-            importReport = try ImportReport(directory: reportURL, source: "the products of \(sourceURL.absoluteString)")
-        } catch {
-            throw reportFailure(CommandFailure("cannot write the report in \(reportURL.path): \(error)", exitCode: 2))
-        }
-        let filter = CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date)
-        let progress = ProgressLine(quiet: progressOption.quiet)
-        let settings = options
-        let readers = jobs
-        let pageSize = perPage
-        let result: (ImportSummary, Migration.SourceSummary)
-        do {
-            result = try await Runner.onThread {
-                do { _ = try from.client.health() } catch {
-                    throw CommandFailure("the source does not answer: \(error)", exitCode: 3)
-                }
-                try AccountState.preflight(to.client)
-                let run = try ImportRun(options: settings, client: to.client, report: importReport)
-                run.onProgress = { done, total, failed in
-                    progress.update("products", done: done, total: total, failed: failed, unit: "products")
-                }
-                let migration = Migration(source: from.client, run: run, filter: filter)
-                migration.jobs = readers
-                migration.perPage = pageSize
-                migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
-                let signals = Runner.stopOnSignals { run.stop("stopped by a signal") }
-                defer { signals.forEach { $0.cancel() } }
-                do { return try migration.migrate() } catch let error as ExportError {
-                    throw CommandFailure(error.description, exitCode: 2)
-                } catch let stop as ImportStop {
-                    throw CommandFailure(stop.description, exitCode: 3)
-                }
-            }
+            result = try await Runner.sync(migration, into: to, settings, command: "migrate")
         } catch {
             await from.close()
-            await to.close()
-            try? FileManager.default.removeItem(at: reportURL)
-            throw reportFailure(error)
+            throw error
         }
-        await from.close()
-        await to.close()
         progress.finish()
-        let (summary, sourceSummary) = result
-        try await Runner.conclude(importReport, summary, reportURL: reportURL, command: "migrate", connection: nil)
+        let sourceSummary = migration.sourceSummary
+        try await Runner.conclude(result, command: "migrate", connection: to)
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
-        if summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
+        if thenDeleteSource {
+            try await deleteSource(from, copied: sourceSummary.copied, result: result)
+        }
+        await from.close()
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
+    }
+
+    /// `--then-delete-source`: the source products that were copied, deleted through the sync
+    /// as a run of the source account (its own record, report and undo).
+    private func deleteSource(_ from: Connection, copied: [Int: Int], result: SyncResult) async throws {
+        let summary = result.summary
+        if dryRun {
+            Console.line("--then-delete-source: a real run then deletes the source products it copied (at most --max-deletes \(maxDeletes)).")
+            return
+        }
+        guard summary.failed == 0, summary.stopped == nil else {
+            Console.line("--then-delete-source: nothing was deleted from the source, since not every product was copied; run the same command again.")
+            return
+        }
+        guard copied.count <= maxDeletes else {
+            Console.line("--then-delete-source: \(copied.count) source products were copied, more than --max-deletes \(maxDeletes): nothing was deleted from the source. Run again with --max-deletes \(copied.count) if that is right.")
+            throw ExitCode(1)
+        }
+        guard !copied.isEmpty else { return }
+        var options = ImportOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
+        options.links = from.account.links
+        var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent("source-deletes")))
+        settings.useCaches = false
+        let names = copied.keys.sorted().map { "#\($0)" }
+        let rows = DeleteRows(names, reason: "copied to the target by this migration", label: "copied by the migration \(result.reportFolder.lastPathComponent)")
+        let deleted = try await Runner.sync(rows, into: from, settings, command: "migrate")
+        Console.line("Source: \(deleted.summary.countsText.isEmpty ? "nothing to do" : deleted.summary.countsText); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
+        for row in deleted.report.failures.prefix(10) { Console.line("  \(row.key) failed: \(row.error ?? "")") }
+        if deleted.summary.written > 0 {
+            Console.line("To bring the source's products back: openmarket undo \(deleted.reportFolder.path) with the source's server and credentials")
+        }
+        if deleted.summary.failed > 0 { throw ExitCode(1) }
     }
 
     /// The two accounts, each from its own flags or profile, checked: both servers, the
@@ -196,6 +228,9 @@ struct MigrateCommand: AsyncParsableCommand {
             throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: 2))
         }
         let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
+        if thenDeleteSource && source.credentials == nil {
+            throw reportFailure(CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
+        }
         if vendorChoice == .me && source.credentials == nil {
             throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backups
+import BulkImport
 import Foundation
 import Support
 
@@ -54,24 +55,33 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let repository = try repository.existing()
-        let chosen: SnapshotInfo
-        do { chosen = try snapshot.map(repository.find) ?? repository.find(at: Self.date(at!)!) } catch {
+        let rows: SnapshotRows
+        do {
+            let chosen = try snapshot.map(repository.find) ?? repository.find(at: Self.date(at!)!)
+            rows = try SnapshotRows(repository, snapshot: chosen, keys: key, ids: id)
+        } catch {
             throw reportFailure(CommandFailure("\(error)", exitCode: 2))
         }
-        let folder = repository.url.appendingPathComponent("restores/\(Runner.timestamp())")
-        let manifest = folder.appendingPathComponent("snapshot-\(chosen.id).csv")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let written = try repository.writeManifest(chosen, to: manifest, keys: key, ids: id)
-        if !written.unknown.isEmpty {
-            throw reportFailure(CommandFailure("snapshot \(chosen.id) has no product \(written.unknown.joined(separator: ", "))", exitCode: 2))
-        }
-        Console.line("Restoring \(written.written) products from snapshot \(chosen.id) (\(ISO8601DateFormatter().string(from: chosen.time))).")
-        var arguments = [manifest.path, "--images", repository.photosFolder.path, "--report", folder.appendingPathComponent("report").path,
-                         "--force", "--no-cache", "--no-photo-check"]
-        if dryRun { arguments.append("--dry-run") }
-        if deleteNewer { arguments += ["--delete-missing", "--max-deletes", String(maxDeletes)] }
-        let command = try ImportCommand.parse(arguments + server.arguments)
-        try await command.run()
+        let lock: RunLock
+        do { lock = try repository.lock("restore") } catch { throw reportFailure(CommandFailure("\(error)", exitCode: 2)) }
+        defer { lock.release() }
+        Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
+        let connection = try await Connection.open(server)
+        var options = ImportOptions(journal: connection.account.journal(forRun: "restore-\(rows.snapshot.id)"), runKind: .restore,
+                                    runSource: rows.label)
+        options.links = connection.account.links
+        options.dryRun = dryRun
+        // A restore is deliberate: no price guardrail; its photos are the server's own
+        // stored copies, not the files the merchant sent, so they are not compared.
+        options.force = true
+        options.comparePhotos = false
+        options.deleteMissing = deleteNewer
+        options.maxDeletes = maxDeletes
+        var settings = SyncSettings(options: options, report: .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore"))
+        settings.useCaches = false
+        let result = try await Runner.sync(rows, into: connection, settings, command: "restore")
+        try await Runner.conclude(result, command: "restore", connection: connection)
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
     }
 
     /// `2026-11-13` (the end of that day, UTC) or `2026-11-13T03:00:00` (UTC).
@@ -83,21 +93,5 @@ struct RestoreCommand: AsyncParsableCommand {
         if let exact = formatter.date(from: text) { return exact }
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.date(from: text).map { $0.addingTimeInterval(86_399) }
-    }
-}
-
-extension ServerOptions {
-    /// The options as given, to hand to another command run in this process.
-    var arguments: [String] {
-        var list: [String] = []
-        if let server { list += ["--server", server] }
-        if let identifier { list += ["--identifier", identifier] }
-        if let secret { list += ["--secret", secret] }
-        if let profile { list += ["--profile", profile] }
-        if let config = client.config { list += ["--config", config] }
-        if client.insecure { list.append("--insecure") }
-        if let cacert = client.cacert { list += ["--cacert", cacert] }
-        if client.verbose { list.append("--verbose") }
-        return list
     }
 }

@@ -12,24 +12,37 @@ enum Runner {
         try await BlockingThread.run("openmarket.run", body)
     }
 
-    /// Completes the report, closes the connection, prints the summary. Thumbnails the
-    /// run did not make are fetched over `connection` first, while it is there (the
-    /// built-in sandbox stops with the command): the report stands alone. A report that
-    /// cannot be written whole (a full disk) is told after the summary, exit 1: the run
-    /// is complete and recorded, only the report is not.
-    static func conclude(_ report: ImportReport, _ summary: ImportSummary, reportURL: URL, json: Bool = false,
-                         command: String, connection: Connection?) async throws {
-        if let client = connection?.client {
-            report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+    /// The one sync on a thread of its own, its failures turned into the command's exit
+    /// codes (3: the shop or the state could not be read; 2: the file could not be).
+    static func sync(_ source: some RowSource, into connection: Connection, _ settings: SyncSettings,
+                     command: String) async throws -> SyncResult {
+        let client = connection.client
+        do {
+            return try await onThread {
+                do {
+                    return try Sync.run(source, into: client, settings)
+                } catch let stop as ImportStop {
+                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
+                } catch let failure as CommandFailure {
+                    throw failure
+                } catch {
+                    throw CommandFailure("\(error)", exitCode: 2)
+                }
+            }
+        } catch {
+            await connection.close()
+            throw reportFailure(error)
         }
-        let problem: ReportWriteError? = try? await onThread { () -> ReportWriteError? in
-            do throws(ReportWriteError) { try report.finish(summary) } catch { return error }
-            return nil
-        }
+    }
+
+    /// Closes the connection and prints the summary. A report that could not be written
+    /// whole (a full disk) is told after the summary, exit 1: the run is complete and
+    /// recorded, only the report is not.
+    static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async throws {
         await connection?.close()
-        printSummary(summary, failures: report.failures, report: reportURL, json: json, command: CommandLine.arguments,
-                     reportComplete: problem == nil)
-        if let problem {
+        printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
+                     command: CommandLine.arguments, reportComplete: result.reportProblem == nil)
+        if let problem = result.reportProblem {
             Console.error("""
                 openmarket \(command): \(problem.description).
                 The run itself is complete and recorded (the summary above is whole); free some space and \
@@ -39,20 +52,22 @@ enum Runner {
         }
     }
 
+    /// Completes an undo's report (it is not a sync), then as `conclude`.
+    static func conclude(_ report: ImportReport, _ summary: ImportSummary, json: Bool = false,
+                         command: String, connection: Connection?) async throws {
+        if let client = connection?.client {
+            report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        }
+        let problem: ReportWriteError? = try? await onThread { () -> ReportWriteError? in
+            do throws(ReportWriteError) { try report.finish(summary) } catch { return error }
+            return nil
+        }
+        try await conclude(SyncResult(summary: summary, report: report, reportProblem: problem), json: json, command: command, connection: connection)
+    }
+
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
     static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            let count = Counter()
-            source.setEventHandler {
-                if count.next() > 1 { Foundation.exit(130) }
-                Console.error("\nStopping: rows in flight finish, no new rows start (again to stop at once)…")
-                stop()
-            }
-            source.resume()
-            return source
-        }
+        SignalStop.install(stop)
     }
 
     static func timestamp() -> String {

@@ -58,7 +58,14 @@ struct UndoCommand: AsyncParsableCommand {
         options.force = force
         options.dryRun = dryRun
         options.links = linkStore.url(default: connection.account.links)
-        let reportURL = dryRun ? folderURL.appendingPathComponent("undo-plan-\(Runner.timestamp())") : options.undoFolder
+        let reportURL: URL
+        do {
+            reportURL = dryRun ? try RunFolder.make(in: folderURL, prefix: "undo-plan") : options.undoFolder
+        } catch {
+            await connection.close()
+            Console.error("openmarket undo: cannot write the report in \(folderURL.path): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
         let report: ImportReport
         do {
             report = try ImportReport(directory: reportURL, source: "undo of \(folderURL.lastPathComponent)")
@@ -93,7 +100,7 @@ struct UndoCommand: AsyncParsableCommand {
             throw reportFailure(error)
         }
         progress.finish()
-        try await Runner.conclude(report, summary, reportURL: reportURL, command: "undo", connection: connection)
+        try await Runner.conclude(report, summary, command: "undo", connection: connection)
         if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(1) }
     }
 }
@@ -101,10 +108,11 @@ struct UndoCommand: AsyncParsableCommand {
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List the runs that wrote to an account (import, feed, restore, undo), newest first, with their report folders.",
+        abstract: "List the runs that wrote to an account (import, feed, restore, migrate, delete, undo), newest first, with their report folders.",
         discussion: """
-            Each line: when the run started, import (a restore is one), feed or undo, what it \
-            read (the manifest, the feed and its source, or the run an undo took back), its counts (or "did not finish"), and the report \
+            Each line: when the run started, its kind (import, feed, restore, migrate, delete or \
+            undo), what it read (the manifest, the feed and its source, the snapshot, the source \
+            server, the keys deleted, or the run an undo took back), its counts (or "did not finish"), and the report \
             folder to give `openmarket undo`. Dry runs are not listed (they change nothing).
             """)
 
@@ -139,11 +147,12 @@ struct RunsCommand: AsyncParsableCommand {
                 counts.isEmpty ? "nothing to do" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             } ?? "did not finish (run it again to finish)"
             let source = switch run.kind {
-            case "undo": "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
-            case "feed", "migrate": run.source  // the feed and where its file came from; the migration's source
-            default: URL(fileURLWithPath: run.source).lastPathComponent
+            case .undo: "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
+            case .import: URL(fileURLWithPath: run.source).lastPathComponent
+            // The feed and where its file came from; the snapshot; the migration's source; the keys.
+            case .feed, .restore, .migrate, .delete: run.source
             }
-            Console.line("\(formatter.string(from: run.started))  \(run.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(source): \(counts)")
+            Console.line("\(formatter.string(from: run.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(source): \(counts)")
             Console.line("    \(run.folder)")
         }
     }

@@ -168,7 +168,7 @@ struct DecisionTests {
 struct UndoDecisionTests {
     /// A run that created `made` and changed `changed` from 1000 to 1200.
     static func record(in folder: URL, shop: InMemoryShop, made: Int, changed: Int) throws {
-        let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: "import", account: "", server: "memory", source: "s.csv"),
+        let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: "", server: "memory", source: "s.csv"),
                                        client: shop)
         let made = try shop.product(id: made).summary
         try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: PushedProduct(made), photoHashes: nil)

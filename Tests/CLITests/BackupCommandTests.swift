@@ -70,6 +70,9 @@ struct BackupCommandTests {
         let undo = try await CLIProcess.run(["undo", String(folder), "--force"] + shop)
         #expect(undo.status == 0, "\(undo.stdout)\(undo.stderr)")
         #expect(try await allProducts(sandbox).contains { $0.id == back.id } == false, "undo deletes what the restore made")
+        let runs = try await CLIProcess.run(["runs"] + shop)
+        #expect(runs.stdout.contains("restore snapshot ") && runs.stdout.contains(": 1 created, 3 unchanged")
+                && runs.stdout.contains("undo    undo of restore-"), "\(runs.stdout)")
         await sandbox.stop()
         files.cleanup()
     }

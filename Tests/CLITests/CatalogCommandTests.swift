@@ -83,33 +83,46 @@ struct CatalogCommandTests {
         }
     }
 
-    @Test("delete: one line per id, exit 1 when any failed; credentials from flags or environment")
+    @Test("delete: #IDs and bare ids, one line each; a product not this vendor's fails by name, the rest go on; undo brings it back; runs lists it")
     func delete() async throws {
         try await withCatalog { sandbox, ids in
             let demo = sandbox.demo
-            let result = try await CLIProcess.run(["delete", String(ids[0]), "999", "--server", sandbox.url,
+            let files = try Scratch()
+            defer { files.cleanup() }
+            let report = files.directory.appendingPathComponent("deleted")
+            let result = try await CLIProcess.run(["delete", "#\(ids[0])", "999", "--report", report.path, "--server", sandbox.url,
                                                    "--identifier", demo.identifier, "--secret", demo.secret])
-            #expect(result.status == 1)
-            #expect(result.stdout.contains("deleted \(ids[0])"))
-            #expect(result.stdout.contains("failed  999:") && result.stdout.contains("404"))
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("deleted #\(ids[0]) Darjeeling"), "\(result.stdout)")
+            #expect(result.stdout.contains("row 2 failed: product #999 is not a product of this account"), "\(result.stdout)")
+            #expect(result.stdout.contains("To take this run back: openmarket undo \(report.path)"))
             #expect(!result.stdout.contains(demo.secret) && !result.stderr.contains(demo.secret))
 
             let viaEnvironment = try await CLIProcess.run(
-                ["delete", String(ids[1])],
+                ["delete", String(ids[1]), "--report", files.directory.appendingPathComponent("second").path],
                 environment: ["OPENMARKET_SERVER": sandbox.url, "OPENMARKET_IDENTIFIER": demo.identifier,
                               "OPENMARKET_SECRET": demo.secret])
-            #expect(viaEnvironment.status == 0, "\(viaEnvironment.stderr)")
+            #expect(viaEnvironment.status == 0, "\(viaEnvironment.stdout)\(viaEnvironment.stderr)")
 
-            // Someone else's credentials: refused by the server, nothing deleted.
+            // Someone else's credentials: not that vendor's product, nothing deleted.
             let other = try await CLIProcess.run(["delete", String(ids[2]), "--server", sandbox.url,
                                                   "--identifier", sandbox.other.identifier, "--secret", sandbox.other.secret])
-            #expect(other.status == 1 && other.stdout.contains("403"))
+            #expect(other.status == 1 && other.stdout.contains("is not a product of this account"), "\(other.stdout)\(other.stderr)")
 
             let noCredentials = try await CLIProcess.run(["delete", String(ids[2]), "--server", sandbox.url])
-            #expect(noCredentials.status == 1 && noCredentials.stdout.contains("needs vendor credentials"))
+            #expect(noCredentials.status == 2 && noCredentials.stderr.contains("needs vendor credentials"), "\(noCredentials.stderr)")
 
             let left = try await CLIProcess.run(["list", "--server", sandbox.url, "--format", "json"])
             #expect(try JSONDecoder().decode([ProductSummary].self, from: Data(left.stdout.utf8)).map(\.id) == [ids[2]])
+
+            // The first delete taken back: Darjeeling again, with its photo.
+            let account = ["--server", sandbox.url, "--identifier", demo.identifier, "--secret", demo.secret]
+            let undo = try await CLIProcess.run(["undo", report.path] + account)
+            #expect(undo.status == 0 && undo.stdout.contains("1 created"), "\(undo.stdout)\(undo.stderr)")
+            let back = try await CLIProcess.run(["list", "--server", sandbox.url, "--format", "json"])
+            #expect(try JSONDecoder().decode([ProductSummary].self, from: Data(back.stdout.utf8)).map(\.name).sorted() == ["Darjeeling", "Green tea"])
+            let runs = try await CLIProcess.run(["runs"] + account)
+            #expect(runs.stdout.contains("delete  #\(ids[0]) 999: 1 deleted, 1 failed") && runs.stdout.contains("undo    undo of deleted"), "\(runs.stdout)")
         }
     }
 
@@ -136,9 +149,9 @@ struct CatalogCommandTests {
             #expect(exposed.stderr.contains("chmod 600"))
 
             chmod(path, 0o600)
-            // The top section is the other vendor: refused by the server.
+            // The top section is the other vendor: not that vendor's product, nothing deleted.
             let top = try await CLIProcess.run(["delete", String(ids[0]), "--config", path])
-            #expect(top.status == 1 && top.stdout.contains("403"))
+            #expect(top.status == 1 && top.stdout.contains("is not a product of this account"), "\(top.stdout)")
             // The profile is the owner.
             let profile = try await CLIProcess.run(["delete", String(ids[0]), "--config", path, "--profile", "main-shop"])
             #expect(profile.status == 0, "\(profile.stdout) \(profile.stderr)")

@@ -226,7 +226,7 @@ struct FeedRunTests {
         #expect(record.lastOutcome == .done && record.rows == 3 && record.lastSuccess != nil)
         let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
         let runs = try LinkStore(url: night.account(client).links).runs()
-        #expect(runs.count == 3 && runs.allSatisfy { $0.kind == "feed" && $0.source == "acme ← \(night.supplier.feedURL)" }, "\(runs)")
+        #expect(runs.count == 3 && runs.allSatisfy { $0.kind == .feed && $0.source == "acme ← \(night.supplier.feedURL)" }, "\(runs)")
         await night.close()
     }
 

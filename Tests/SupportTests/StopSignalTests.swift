@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Support
 import Testing
@@ -22,5 +23,19 @@ struct StopSignalTests {
         private var count = 0
         func add() { queue.sync { count += 1 } }
         var value: Int { queue.sync { count } }
+    }
+}
+
+@Suite("Run folders")
+struct RunFolderTests {
+    @Test("runs started in the same second get folders of their own, made, in the order they asked")
+    func sameSecond() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("runfolder-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let now = Date()
+        let folders = try (0..<3).map { _ in try RunFolder.make(in: parent, prefix: "openmarket-report", date: now) }
+        let stem = "openmarket-report-\(RunFolder.stamp(now))"
+        #expect(folders.map(\.lastPathComponent) == [stem, stem + "-2", stem + "-3"])
+        #expect(folders.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
     }
 }

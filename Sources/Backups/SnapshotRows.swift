@@ -1,0 +1,72 @@
+import BulkImport
+import Foundation
+import Manifest
+import ShopState
+
+/// A snapshot's products as the rows of a sync (`openmarket restore`): each product is a
+/// draft with every field it had and its stored photos (byte for byte), so that fields that
+/// differ are put back, deleted products are made again and their keys linked to them. A
+/// stored price that does not read as a number fails its product's row, naming the snapshot
+/// and the key; it is never taken as 0.
+public struct SnapshotRows: RowSource {
+    public let snapshot: SnapshotInfo
+    public let products: [SnapshotProduct]
+    let repository: BackupRepository
+
+    /// The snapshot's products, all or those of `keys` and `ids`; a key or id the snapshot
+    /// does not have is an error naming it.
+    public init(_ repository: BackupRepository, snapshot: SnapshotInfo, keys: [String] = [], ids: [Int] = []) throws {
+        let all = try repository.products(of: snapshot)
+        var chosen = all
+        if !keys.isEmpty || !ids.isEmpty {
+            chosen = all.filter { product in product.key.map(keys.contains) == true || ids.contains(product.id) }
+            let unknown = keys.filter { key in !all.contains { $0.key == key } }
+                + ids.filter { id in !all.contains { $0.id == id } }.map { "#\($0)" }
+            if !unknown.isEmpty {
+                throw BackupError("snapshot \(snapshot.id) has no product \(unknown.joined(separator: ", "))")
+            }
+        }
+        self.repository = repository
+        self.snapshot = snapshot
+        self.products = chosen
+    }
+
+    public var kind: RunKind { .restore }
+    public var label: String { "snapshot \(snapshot.id) of \(repository.url.path)" }
+    public var manifest: URL? { nil }
+
+    public func rows(into run: ImportRun) throws -> ImportSummary {
+        let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.name) }
+        let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, snapshot, repository] _, submit, reject in
+            for (index, product) in products.enumerated() {
+                switch Self.draft(product, row: index + 1, repository: repository) {
+                case .success(let draft): submit(draft)
+                case .failure(let problem):
+                    reject(.failed(row: index + 1, key: product.key ?? "", name: product.name,
+                                   error: "snapshot \(snapshot.id), \(product.key.map { "key \($0)" } ?? "product #\(product.id)"): \(problem.description)"))
+                }
+            }
+        }
+        return try source.rows(into: run)
+    }
+
+    /// A stored product as a draft: prices exactly as stored, photos from the repository.
+    static func draft(_ product: SnapshotProduct, row: Int, repository: BackupRepository) -> Result<ProductDraft, BackupError> {
+        guard let price = Self.exact(product.price) else {
+            return .failure(BackupError("the stored price '\(product.price)' is not a number; the product is left as the shop has it"))
+        }
+        guard let discount = Self.exact(product.discountedPrice) else {
+            return .failure(BackupError("the stored discounted price '\(product.discountedPrice)' is not a number; the product is left as the shop has it"))
+        }
+        return .success(ProductDraft(row: row, key: product.key, id: product.id, name: product.name, description: product.description,
+                                     price: price, currency: product.currency, discountedPrice: discount, stock: product.stock,
+                                     images: product.photos.map { .file(repository.photoURL($0)) }))
+    }
+
+    /// Exact decimal text as the snapshot stores it (`31000`, `24.5`), nothing else.
+    static func exact(_ text: String) -> Decimal? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}

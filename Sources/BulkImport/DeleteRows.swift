@@ -1,0 +1,85 @@
+import Foundation
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Products named to be deleted (`openmarket delete`, `migrate --then-delete-source`): by
+/// merchant key, or `#ID`. A bare number is a merchant key when one is linked, else a
+/// product id (said so in the row's note). Each goes through the product writer: saved with
+/// its photos in the run's record first (undo makes it again), then deleted, its key
+/// unlinked; the run is recorded and listed by `runs`. Only this vendor's products are
+/// deleted: a name that is no product of the account fails its row, naming it.
+public struct DeleteRows: RowSource {
+    public let names: [String]
+    public let label: String
+    /// Why each is deleted, in the report (`named on the command line`).
+    public let reason: String
+
+    public init(_ names: [String], reason: String = "named on the command line", label: String? = nil) {
+        self.names = names
+        self.reason = reason
+        self.label = label ?? names.joined(separator: " ")
+    }
+
+    public var kind: RunKind { .delete }
+    public var manifest: URL? { nil }
+
+    public func rows(into run: ImportRun) throws -> ImportSummary {
+        try run.delete(names, reason: reason)
+    }
+}
+
+extension ImportRun {
+    /// Deletes the named products of this vendor (or, in a dry run, lists them).
+    func delete(_ names: [String], reason: String) throws -> ImportSummary {
+        let started = Date()
+        setTotal(names.count)
+        let planner = try plan()
+        var targets: [MissingProduct] = []
+        var seen = Set<Int>()
+        for (index, name) in names.enumerated() {
+            switch Self.resolve(name, links: planner.links, live: planner.live) {
+            case .success(let found):
+                guard seen.insert(found.product.id).inserted else {
+                    finish(.skipped(row: index + 1, key: name, note: "product \(found.product.id) is named twice; deleted once"))
+                    continue
+                }
+                targets.append(MissingProduct(product: found.product, link: found.link,
+                                              reason: [reason, found.note].compactMap { $0 }.joined(separator: "; ")))
+            case .failure(let problem):
+                finish(.failed(row: index + 1, key: name, name: "", error: problem.message))
+            }
+        }
+        try recordRunStart()
+        deleteMissing(targets)
+        return summarise(started: started, deletesRefused: nil)
+    }
+
+    struct Unknown: Error { var message: String }
+
+    /// The product a name means: a linked key, `#ID`, or a bare number that no key is.
+    static func resolve(_ name: String, links: [String: ProductLink], live: LiveCatalog)
+        -> Result<(product: ProductSummary, link: ProductLink?, note: String?), Unknown> {
+        let linkOfProduct = Dictionary(links.values.compactMap { link in link.productID.map { ($0, link) } }, uniquingKeysWith: { a, _ in a })
+        var id: Int?
+        var note: String?
+        if let link = links[name], !link.byName {
+            guard let linked = link.productID, link.state == .linked else {
+                return .failure(Unknown(message: "key \(name): its product is not known yet (a create whose answer was lost); run the import again first"))
+            }
+            id = linked
+        } else if name.hasPrefix("#"), let number = Int(name.dropFirst()) {
+            id = number
+        } else if let number = Int(name) {
+            id = number
+            note = "no key \(name) is linked: taken as product #\(number)"
+        } else {
+            return .failure(Unknown(message: "no product of this account has the key \(name) (`openmarket list --vendor me` shows them; a product id is written #ID)"))
+        }
+        guard let id, let product = live.products[id] else {
+            let what = name.hasPrefix("#") || note != nil ? "product #\(id ?? 0)" : "key \(name) (product #\(id ?? 0))"
+            return .failure(Unknown(message: "\(what) is not a product of this account on the server: already deleted, or another vendor's"))
+        }
+        return .success((product, linkOfProduct[id], note))
+    }
+}

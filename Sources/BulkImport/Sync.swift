@@ -1,0 +1,203 @@
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// Where a sync's rows come from: a manifest file, a feed's file, a snapshot's products,
+/// another shop's catalog. A source hands its rows to the run (in order) and returns the
+/// run's summary; everything around the rows is the sync's.
+public protocol RowSource: Sendable {
+    /// How the run is recorded and listed by `openmarket runs`.
+    var kind: RunKind { get }
+    /// What the run read, as `runs` and the report's title say it.
+    var label: String { get }
+    /// The file the rows are read from (the journal is named by it), if they are a file's.
+    var manifest: URL? { get }
+    /// Hands the rows to `run` and returns its summary. Blocking.
+    func rows(into run: ImportRun) throws -> ImportSummary
+}
+
+/// A manifest file (CSV, JSON, JSON Lines, Excel), read once by the run as it goes.
+public struct ManifestRows: RowSource {
+    public let url: URL
+    public let kind: RunKind
+    public let label: String
+
+    public init(_ url: URL, kind: RunKind = .import, label: String? = nil) {
+        self.url = url
+        self.kind = kind
+        self.label = label ?? url.path
+    }
+
+    public var manifest: URL? { url }
+    public func rows(into run: ImportRun) throws -> ImportSummary { try run.run() }
+}
+
+/// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
+/// failed or skipped outcome). `listed` is what the rows name, for `deleteMissing`.
+public struct DraftRows: RowSource {
+    public typealias Feed = @Sendable (_ run: ImportRun, _ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
+    public let kind: RunKind
+    public let label: String
+    public let count: Int
+    public let names: [RowNames]?
+    let feed: Feed
+
+    /// What a row names (key, id, name), so that `deleteMissing` keeps its product.
+    public struct RowNames: Sendable {
+        public var key: String?
+        public var id: Int?
+        public var name: String?
+        public init(key: String?, id: Int?, name: String?) { self.key = key; self.id = id; self.name = name }
+    }
+
+    public init(kind: RunKind, label: String, count: Int, names: [RowNames]? = nil, feed: @escaping Feed) {
+        self.kind = kind
+        self.label = label
+        self.count = count
+        self.names = names
+        self.feed = feed
+    }
+
+    public var manifest: URL? { nil }
+
+    public func rows(into run: ImportRun) throws -> ImportSummary {
+        let listed = names.map { names in
+            var listed = ListedProducts()
+            for (index, row) in names.enumerated() {
+                listed.add(row: index + 1, key: row.key, id: row.id, name: row.name)
+            }
+            return listed
+        }
+        return try run.run(rows: count, listed: listed) { submit, reject in try feed(run, submit, reject) }
+    }
+}
+
+/// Where a run's report goes: a folder given by the user (a folder given again keeps the
+/// earlier runs' records), or a new folder named by the time in `parent`.
+public enum ReportPlace: Sendable {
+    case given(URL)
+    case new(in: URL, prefix: String)
+}
+
+/// What every path that writes gets from the one sync, unless it says otherwise.
+public struct SyncSettings: Sendable {
+    public var options: ImportOptions
+    public var report: ReportPlace
+    /// Photos shrunk by earlier runs reused, and unchanged photo files not read again
+    /// (`--no-cache` turns both off; a restore's photos are stored bytes, not shrunk).
+    public var useCaches = true
+    /// Ctrl-C and SIGTERM stop the run gracefully (off in tests and when the caller stops it).
+    public var stopOnSignals = true
+    /// The report's relative image paths are under this folder.
+    public var imagesRoot: URL?
+    /// Told after each row, with the counts so far.
+    public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
+    /// Told each finished row.
+    public var onOutcome: (@Sendable (RowOutcome) -> Void)?
+    /// Told of the run before its rows start (a source's own progress, a caller's stop).
+    public var onStart: (@Sendable (ImportRun) -> Void)?
+
+    public init(options: ImportOptions, report: ReportPlace) {
+        self.options = options
+        self.report = report
+    }
+}
+
+/// What a sync did: the summary, the report (complete, or why not: the run is recorded
+/// either way), and where it is.
+public struct SyncResult: Sendable {
+    public var summary: ImportSummary
+    public var report: ImportReport
+    public var reportFolder: URL { report.directory }
+    /// The report could not be written whole (a full disk); the run itself is complete.
+    public var reportProblem: ReportWriteError?
+
+    public init(summary: ImportSummary, report: ImportReport, reportProblem: ReportWriteError? = nil) {
+        self.summary = summary
+        self.report = report
+        self.reportProblem = reportProblem
+    }
+}
+
+/// The one sync: rows from any source made into the shop, for every command that writes
+/// (import, feed runs, restore, migrate). It owns what each of them needs, so that none
+/// wires it by hand: the preflight (the server answers, the credentials are accepted), the
+/// caches, the run record for undo and `runs`, the link store, a stop on a signal, and the
+/// report with its thumbnails. Blocking: call from a thread of its own.
+public enum Sync {
+    public static func run(_ source: some RowSource, into client: OpenMarketClient, _ settings: SyncSettings) throws -> SyncResult {
+        try AccountState.preflight(client)
+        var options = settings.options
+        options.manifest = source.manifest
+        options.runKind = source.kind
+        options.runSource = source.label
+        if settings.useCaches {
+            if options.cache == nil { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
+            if options.photoHashes == nil { options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL) }
+        }
+        let (folder, existed) = try reportFolder(settings.report)
+        options.record = folder
+        let report: ImportReport
+        do {
+            report = try ImportReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.label)
+        } catch {
+            throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: 2)
+        }
+        report.imagesRoot = settings.imagesRoot
+        let summary: ImportSummary
+        do {
+            let run = try ImportRun(options: options, client: client, report: report)
+            run.onProgress = settings.onProgress
+            run.onOutcome = settings.onOutcome
+            settings.onStart?(run)
+            let signals = settings.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
+            defer { signals.forEach { $0.cancel() } }
+            summary = try source.rows(into: run)
+        } catch {
+            // Nothing was imported: leave no half-written report behind (in a folder given
+            // again, only this run's files: earlier runs' records stay for undo).
+            if existed {
+                for name in ["report.csv", ".rows.partial"] { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+            }
+            throw error
+        }
+        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        var result = SyncResult(summary: summary, report: report)
+        do throws(ReportWriteError) { try report.finish(summary) } catch { result.reportProblem = error }
+        return result
+    }
+
+    /// The report's folder, made; and whether it was there before (a folder given again).
+    static func reportFolder(_ place: ReportPlace) throws(ImportStop) -> (URL, existed: Bool) {
+        switch place {
+        case .given(let url):
+            return (url.standardizedFileURL, FileManager.default.fileExists(atPath: url.path))
+        case .new(let parent, let prefix):
+            do { return (try RunFolder.make(in: parent, prefix: prefix), false) } catch {
+                throw ImportStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: 2)
+            }
+        }
+    }
+}
+
+/// Outcomes gathered from a run's threads (a command that prints each row).
+public final class OutcomeCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outcomes: [RowOutcome] = []
+
+    public init() {}
+
+    public func add(_ outcome: RowOutcome) { lock.withLock { outcomes.append(outcome) } }
+
+    /// In the order of the rows (rows with no number last, in finishing order).
+    public var inRowOrder: [RowOutcome] {
+        lock.withLock { outcomes }.enumerated()
+            .sorted { ($0.element.row == 0 ? Int.max : $0.element.row, $0.offset) < ($1.element.row == 0 ? Int.max : $1.element.row, $1.offset) }
+            .map(\.element)
+    }
+}
