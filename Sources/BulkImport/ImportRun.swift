@@ -56,6 +56,8 @@ public final class ImportRun: @unchecked Sendable {
     private var failures = 0
     private var total = 0
     private let stopping = StopSignal()
+    /// Finished rows go to the report in the sheet's order.
+    private let order = RowOrder()
     /// What validation said of a row's photo names (found by ignoring letter case), by
     /// row, for the row's note in the report.
     private var photoNameNotes: [Int: String] = [:]
@@ -131,9 +133,18 @@ public final class ImportRun: @unchecked Sendable {
         }
         let (done, failed, total) = (finished, failures, self.total)
         lock.unlock()
-        report?.add(outcome)
-        onOutcome?(outcome)
+        release(order.finished(outcome))
         onProgress?(done, total, failed)
+    }
+
+    /// A row enters the run: its outcome is reported in this order.
+    func handIn(_ row: Int) { order.handedIn(row) }
+
+    private func release(_ outcomes: [RowOutcome]) {
+        for outcome in outcomes {
+            report?.add(outcome)
+            onOutcome?(outcome)
+        }
     }
 
     /// Runs the import of the manifest. Blocking: call from a thread of its own.
@@ -172,6 +183,7 @@ public final class ImportRun: @unchecked Sendable {
                     if isStopping { return }
                     if let reason = raw.origin?.skipped {
                         // Left out by the feed's filter: a row of the report, nothing sent.
+                        handIn(raw.number)
                         let identity = reading.identity(of: raw)
                         var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
                         outcome.name = identity.name ?? ""
@@ -231,6 +243,7 @@ public final class ImportRun: @unchecked Sendable {
         }
         try feed({ [self] draft in
             if isStopping { return }
+            handIn(draft.row)
             if let item = decide(draft, planner) {
                 // Nothing to send, nothing to record, no photos to compare: done here.
                 if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
@@ -239,11 +252,16 @@ public final class ImportRun: @unchecked Sendable {
                     prepareQueue.put(item)
                 }
             }
-        }, { [self] outcome in finish(outcome) })
+        }, { [self] outcome in
+            handIn(outcome.row)
+            finish(outcome)
+        })
         prepareQueue.close()
         preparing.wait()
         uploadQueue.close()
         uploading.wait()
+        // Rows after one that never finished (the run stopped) are reported all the same.
+        release(order.drain())
         if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
 
         return summarise(started: started, deletesRefused: deletesRefused)

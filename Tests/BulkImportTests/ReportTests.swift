@@ -49,3 +49,21 @@ struct ReportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".rows.partial").path))
     }
 }
+
+@Suite("Reports in the sheet's order")
+struct ReportOrderTests {
+    @Test("rows that fail at once and rows that wait for the server are reported in the sheet's order, in report.csv and report.json")
+    func sheetOrder() async throws {
+        let shop = try await Shop.open()
+        var csv = "key,name,price,currency,discounted_price,stock,images\n"
+        for i in 1...30 { csv += i % 3 == 0 ? "K\(i),Item \(i),not a price,KRW,0,1,p.jpg\n" : "K\(i),Item \(i),\(1000 + i),KRW,0,1,p.jpg\n" }
+        let sheet = try shop.sheet("order.csv", csv)
+        let result = try await shop.run(sheet)
+        #expect(result.summary.count(.created) == 20 && result.summary.failed == 10)
+        #expect(result.rows.map(\.row) == Array(2...31), "\(result.rows.map(\.row))")
+        let text = try String(contentsOf: result.folder.appendingPathComponent("report.csv"), encoding: .utf8)
+        let rows = text.split(whereSeparator: \.isNewline).dropFirst().compactMap { Int($0.prefix { $0 != "," }) }
+        #expect(rows == Array(2...31), "\(rows)")
+        await shop.close()
+    }
+}

@@ -76,9 +76,9 @@ struct UndoCommandTests {
         #expect(runs.status == 0)
         let lines = runs.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
         #expect(lines.count == 4, "\(runs.stdout)")
-        #expect(lines.first?.contains("import products.csv: 120 unchanged") == true, "newest first: \(runs.stdout)")
-        #expect(lines.dropFirst().first?.contains("undo   undo of undo: 120 created") == true, "\(runs.stdout)")
-        #expect(lines.last?.contains("import products.csv: 120 created") == true, "\(runs.stdout)")
+        #expect(lines.first?.contains("import  products.csv: 120 unchanged") == true, "newest first: \(runs.stdout)")
+        #expect(lines.dropFirst().first?.contains("undo    undo of undo: 120 created") == true, "\(runs.stdout)")
+        #expect(lines.last?.contains("import  products.csv: 120 created") == true, "\(runs.stdout)")
         #expect(!runs.stdout.contains(sandbox.demo.secret) && !runs.stdout.contains(sandbox.demo.identifier))
         await sandbox.stop()
     }
