@@ -50,16 +50,16 @@ public struct AccountState: Sendable {
     /// Reachable, and the credentials accepted, before anything is written: an `ImportStop`
     /// with exit code 3 if not (2 without credentials).
     public static func preflight(_ client: OpenMarketClient) throws(ImportStop) {
-        do { _ = try client.health() } catch { throw ImportStop("the server does not answer: \(error)", exitCode: 3) }
+        do { _ = try client.health() } catch { throw ImportStop("the server does not answer: \(error)", exitCode: .unreachable) }
         guard client.configuration.credentials != nil else {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
-                             + "OPENMARKET_SECRET, or the config file", exitCode: 2)
+                             + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
         }
         // Asking for the delete key of a product that cannot exist: 404 means the
         // credentials were accepted; 401/403 means they were not.
         do { _ = try client.deleteKey(id: Int(Int32.max)) } catch {
             if let status = error.status, status == 401 || status == 403 {
-                throw ImportStop("the server refused the credentials: \(error)", exitCode: 3)
+                throw ImportStop("the server refused the credentials: \(error)", exitCode: .unreachable)
             }
         }
     }

@@ -10,28 +10,11 @@ import Support
 public struct ImportStop: Error, CustomStringConvertible {
     public var description: String
     /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
-    public var exitCode: Int32
-    public init(_ description: String, exitCode: Int32 = 3) {
+    public var exitCode: ExitStatus
+    public init(_ description: String, exitCode: ExitStatus = .unreachable) {
         self.description = description
         self.exitCode = exitCode
     }
-}
-
-/// A row on its way through the pipeline.
-struct WorkItem: Sendable {
-    var draft: ProductDraft
-    /// The row's link key: its merchant key, else `name:` and its name.
-    var key: String
-    var byName: Bool
-    var hash: String
-    var started: Date
-    var decision: RowDecision
-    var images: [UploadImage] = []
-    var before: [Int] = []
-    var after: [Int] = []
-    /// Content hashes of the row's photos (computed when they are read).
-    var photoHashes: [String]?
-    var photosDiffer = false
 }
 
 /// read → validate → decide (against the live shop) → prepare images (all cores)
@@ -47,6 +30,9 @@ public final class ImportRun: @unchecked Sendable {
     let recorder: RunRecorder?
     /// Every write of the run, exactly once.
     let writer: ProductWriter
+    /// The work on one row (decide, prepare, write), returning its outcome.
+    let work: RowWork
+    let vendor: VendorFact
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var fieldsChanged: [String: Int] = [:]
@@ -61,8 +47,6 @@ public final class ImportRun: @unchecked Sendable {
     /// What validation said of a row's photo names (found by ignoring letter case), by
     /// row, for the row's note in the report.
     private var photoNameNotes: [Int: String] = [:]
-    /// This vendor's id, once known (saved in the link store when first learned).
-    private var vendorKnown = false
     /// Where finished rows go (streamed: the run keeps no row in memory).
     public let report: ImportReport?
     /// Told each finished row (`feed test --live` shows a few rows' plans).
@@ -98,6 +82,9 @@ public final class ImportRun: @unchecked Sendable {
         }
         writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
                                intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping)
+        vendor = VendorFact(links: links)
+        work = RowWork(options: options, journal: journal, writer: writer, matcher: matcher, recorder: recorder, shop: client,
+                       vendor: vendor)
     }
 
     /// The account an undo must be run against: the link store's file name.
@@ -152,7 +139,7 @@ public final class ImportRun: @unchecked Sendable {
     /// shop or the link store cannot be.
     public func run() throws -> ImportSummary {
         guard let manifest = options.manifest else {
-            throw ImportStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: 2)
+            throw ImportStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: .badInput)
         }
         let started = Date()
         // First pass: count rows (for progress and the ETA), reading only. The second
@@ -194,7 +181,7 @@ public final class ImportRun: @unchecked Sendable {
                         let message = (fileErrors + issues.filter { $0.severity == .error })
                             .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
                             .joined(separator: "; ")
-                        reject(Self.failedRow(raw, message: message))
+                        reject(.failed(raw, message: message))
                         return
                     }
                     let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
@@ -244,13 +231,9 @@ public final class ImportRun: @unchecked Sendable {
         try feed({ [self] draft in
             if isStopping { return }
             handIn(draft.row)
-            if let item = decide(draft, planner) {
-                // Nothing to send, nothing to record, no photos to compare: done here.
-                if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
-                    finish(unchangedOutcome(item))
-                } else {
-                    prepareQueue.put(item)
-                }
+            switch work.decide(draft, planner) {
+            case .next(let item): prepareQueue.put(item)
+            case .done(let outcome): finish(outcome)
             }
         }, { [self] outcome in
             handIn(outcome.row)
@@ -291,7 +274,10 @@ public final class ImportRun: @unchecked Sendable {
                 guard let preparer = try? ImagePreparer(settings: options.images) else { return }
                 while let item = prepareQueue.take() {
                     if isStopping { continue }
-                    if let ready = prepare(item, preparer) { uploadQueue.put(ready) }
+                    switch work.prepare(item, preparer) {
+                    case .next(let ready): uploadQueue.put(ready)
+                    case .done(let outcome): finish(outcome)
+                    }
                 }
             }
         }
@@ -302,7 +288,7 @@ public final class ImportRun: @unchecked Sendable {
                 defer { uploading.leave() }
                 while let item = uploadQueue.take() {
                     if isStopping { continue }
-                    finish(write(item))
+                    finish(work.write(item))
                 }
             }
         }
@@ -352,17 +338,8 @@ public final class ImportRun: @unchecked Sendable {
             vendor = found
             do { try links?.setFact("vendor_id", String(found)) } catch { throw ImportStop(error.description) }
         }
-        lock.lock(); vendorKnown = vendor != nil; lock.unlock()
+        if vendor != nil { self.vendor.markKnown() }
         return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
-    }
-
-    /// A created product tells whose it is: saved once, so that later runs need not ask.
-    func learnVendor(_ id: Int) {
-        lock.lock()
-        let known = vendorKnown
-        vendorKnown = true
-        lock.unlock()
-        if !known { try? links?.setFact("vendor_id", String(id)) }
     }
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -209,6 +209,8 @@ public struct ImportSummary: Sendable, Codable {
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
     public var deletesRefused: String?
+    /// Nothing was left to do, and why (an undo of a run already undone).
+    public var alreadyDone: String?
     public var journal: String
     public var links: String?
 
@@ -223,6 +225,7 @@ public struct ImportSummary: Sendable, Codable {
         case productsPerSecond = "products_per_second"
         case stopped, journal, links, undoes
         case deletesRefused = "deletes_refused"
+        case alreadyDone = "already_done"
     }
 
     public var failed: Int { count(.failed) }

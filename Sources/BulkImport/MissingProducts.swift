@@ -49,7 +49,11 @@ extension ImportRun {
             // A row without a key is the product of its name, whichever key it has.
             if listed.keylessNames.contains(product.name) { continue }
             if let link = linkOfProduct[product.id] {
-                if link.byName ? listed.keylessNames.contains(String(link.key.dropFirst(5))) : listed.keys.contains(link.key) { continue }
+                if let name = link.byName ? ProductLink.name(inKey: link.key) : nil {
+                    if listed.keylessNames.contains(name) { continue }
+                } else if listed.keys.contains(link.key) {
+                    continue
+                }
                 let reason = link.byName ? "its name is not in the file (linked without a key)" : "its key \(link.key) is not in the file"
                 missing.append(MissingProduct(product: product, link: link, reason: reason))
             } else if !listed.names.contains(product.name) {
@@ -65,7 +69,7 @@ extension ImportRun {
             let linked = missing.filter { $0.link != nil }.count
             let what = "--delete-missing would delete \(missing.count) products (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
             if !options.dryRun {
-                throw ImportStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: 1)
+                throw ImportStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: .someFailed)
             }
             return (missing, what + ": a real run would be refused as a whole. If the list is right, run with --max-deletes \(missing.count)")
         }
@@ -77,27 +81,32 @@ extension ImportRun {
     func deleteMissing(_ missing: [MissingProduct]) {
         for item in missing {
             if isStopping { return }
-            let product = item.product
-            if matcher.isClaimed(product.id) { continue }
-            let key = item.link.flatMap { $0.byName ? nil : $0.key } ?? ""
-            var outcome = RowOutcome(row: 0, key: key, name: product.name, status: options.dryRun ? .wouldDelete : .deleted,
-                                     productID: product.id, note: item.reason)
-            outcome.thumbnail = product.thumbnail
-            if options.dryRun {
-                finish(outcome)
-                continue
-            }
-            let started = Date()
-            do {
-                try writer.delete(id: product.id, for: WriteSubject(key: item.link?.key, byName: item.link?.byName ?? false),
-                                  photoHashes: item.link?.photos)
-                outcome.attempts = 1
-            } catch {
-                outcome.status = .failed
-                outcome.error = error.message
-            }
-            outcome.seconds = Date().timeIntervalSince(started)
-            finish(outcome)
+            if matcher.isClaimed(item.product.id) { continue }
+            finish(work.delete(item))
         }
+    }
+}
+
+extension RowWork {
+    /// One product that leaves the shop: saved for undo, deleted, its key unlinked (or, in a
+    /// dry run, what would be).
+    func delete(_ item: MissingProduct) -> RowOutcome {
+        let product = item.product
+        let key = item.link?.merchantKey ?? ""
+        var outcome = RowOutcome(row: 0, key: key, name: product.name, status: options.dryRun ? .wouldDelete : .deleted,
+                                 productID: product.id, note: item.reason)
+        outcome.thumbnail = product.thumbnail
+        if options.dryRun { return outcome }
+        let started = Date()
+        do {
+            try writer.delete(id: product.id, for: WriteSubject(key: item.link?.key, byName: item.link?.byName ?? false),
+                              photoHashes: item.link?.photos)
+            outcome.attempts = 1
+        } catch {
+            outcome.status = .failed
+            outcome.error = error.message
+        }
+        outcome.seconds = Date().timeIntervalSince(started)
+        return outcome
     }
 }

@@ -144,7 +144,7 @@ public enum Sync {
         do {
             report = try ImportReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.label)
         } catch {
-            throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: 2)
+            throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
         }
         report.imagesRoot = settings.imagesRoot
         let summary: ImportSummary
@@ -179,7 +179,7 @@ public enum Sync {
             return (url.standardizedFileURL, FileManager.default.fileExists(atPath: url.path))
         case .new(let parent, let prefix):
             do { return (try RunFolder.make(in: parent, prefix: prefix), false) } catch {
-                throw ImportStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: 2)
+                throw ImportStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: .badInput)
             }
         }
     }

@@ -279,9 +279,7 @@ final class SyncPlanner {
         }
     }
 
-    private func shown(_ identity: String) -> String {
-        identity.hasPrefix("name:") ? "\"\(identity.dropFirst(5))\" (no key column: the name is the key)" : identity
-    }
+    private func shown(_ identity: String) -> String { ProductLink.shown(identity) }
 
 
     static func number(_ value: Double) -> String {

@@ -73,18 +73,24 @@ public final class UndoRun: @unchecked Sendable {
     }
 
     /// Blocking: call from a thread of its own. Throws `ImportStop` when the run cannot
-    /// be undone at all (no record, another account, already undone).
+    /// be undone at all (no record, another account); a run already undone is a summary
+    /// that says so (`alreadyDone`), with no rows.
     public func run() throws -> ImportSummary {
         let started = Date()
         let folder = options.folder
         guard let entries = try RunRecorder.read(folder), let header = entries.first(where: { $0.event == .begin })?.header else {
-            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: 2)
+            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
         }
         let account = ImportRun.accountTag(options.links)
         guard header.account == account else {
-            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: 2)
+            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
         }
-        let earlier = try openRecord(header: header, account: account)
+        guard let earlier = try openRecord(header: header, account: account) else {
+            var summary = ImportSummary(server: client.address, mode: .sync, dryRun: false, journal: "")
+            summary.undoes = folder.path
+            summary.alreadyDone = "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
+            return summary
+        }
 
         let steps = Self.steps(entries)
         var failed = 0
@@ -136,9 +142,9 @@ public final class UndoRun: @unchecked Sendable {
         var done = Set<Int>()
     }
 
-    /// Opens the undo's own record (refusing a run already undone), after putting aside an
-    /// undo of an earlier run of the same folder; returns what an interrupted attempt did.
-    private func openRecord(header: RunHeader, account: String) throws -> EarlierAttempt {
+    /// Opens the undo's own record, after putting aside an undo of an earlier run of the same
+    /// folder; returns what an interrupted attempt did, or nil when the run is already undone.
+    private func openRecord(header: RunHeader, account: String) throws -> EarlierAttempt? {
         var mine = try RunRecorder.read(options.undoFolder) ?? []
         if let undoStarted = mine.first?.header?.started, undoStarted < header.started {
             // The folder holds a later run than the one this undo took back: keep that undo aside.
@@ -146,9 +152,7 @@ public final class UndoRun: @unchecked Sendable {
             try FileManager.default.moveItem(at: options.undoFolder, to: aside)
             mine = []
         }
-        if mine.contains(where: { $0.event == .end }) && !options.dryRun {
-            throw ImportStop("already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)", exitCode: 0)
-        }
+        if mine.contains(where: { $0.event == .end }) && !options.dryRun { return nil }
         if !options.dryRun {
             do {
                 let recorder = try RunRecorder(folder: options.undoFolder,

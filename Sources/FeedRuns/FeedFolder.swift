@@ -21,26 +21,33 @@ public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
     case failed
 
     /// Documented in `feed run --help` and the README.
-    public var exitCode: Int32 {
+    public var exitStatus: ExitStatus {
         switch self {
-        case .done, .unchanged: 0
-        case .rowsFailed: 1
-        case .failed: 3
-        case .held: 4
-        case .busy: 5
-        case .unreachable: 6
+        case .done, .unchanged: .ok
+        case .rowsFailed: .someFailed
+        case .failed: .unreachable
+        case .held: .held
+        case .busy: .busy
+        case .unreachable: .sourceUnreachable
         }
     }
 
+    public var exitCode: Int32 { exitStatus.rawValue }
+
     /// The state notifications follow: a message goes out when it changes.
-    public var state: String {
+    public var state: FeedState {
         switch self {
-        case .done, .unchanged: "ok"
-        case .held: "held"
-        case .busy: "busy"
-        case .rowsFailed, .unreachable, .failed: "failed"
+        case .done, .unchanged: .ok
+        case .held: .held
+        case .busy: .busy
+        case .rowsFailed, .unreachable, .failed: .failed
         }
     }
+}
+
+/// A feed's state as its notifications follow it: one goes out when it changes.
+public enum FeedState: String, Sendable, Codable {
+    case ok, held, busy, failed
 }
 
 /// What a feed remembers between runs (`state.json` in its folder).
@@ -55,8 +62,8 @@ public struct FeedRecord: Sendable, Codable, Equatable {
     public var lastRun: Date?
     public var lastSuccess: Date?
     public var lastReport: String?
-    /// The state the last notification told (nil: none sent; "ok" is assumed).
-    public var notifiedState: String?
+    /// The state the last notification told (nil: none sent; ok is assumed).
+    public var notifiedState: FeedState?
 
     public init() {}
 }

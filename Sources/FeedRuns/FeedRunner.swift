@@ -141,14 +141,14 @@ public final class FeedRunner: @unchecked Sendable {
     /// The record, the notification on a change of state, the old reports pruned.
     private func finish(_ result: inout FeedRunResult, _ record: inout FeedRecord) {
         let now = Date()
-        let previous = record.notifiedState ?? "ok"
+        let previous = record.notifiedState ?? .ok
         record.lastOutcome = result.outcome
         record.lastMessage = result.message
         record.lastRun = now
-        if result.outcome.state == "ok" { record.lastSuccess = now }
+        if result.outcome.state == .ok { record.lastSuccess = now }
         if let report = result.report { record.lastReport = report.path }
         if result.outcome.state != previous {
-            let word = result.outcome.state == "ok" ? "recovered" : result.outcome.rawValue
+            let word = result.outcome.state == .ok ? "recovered" : result.outcome.rawValue
             var text = "openmarket feed \(feed.name): \(word): \(result.message)"
             if let report = result.report { text += " Report: \(report.appendingPathComponent("report.html").path)" }
             result.notifyProblems = FeedNotifier(notify: feed.run.notify, settings: options.transport).send(text)

@@ -93,7 +93,7 @@ public final class Migration: RowSource, @unchecked Sendable {
                 },
                 deliver: { [self] index, result in
                     let id = ids[index]
-                    let key = sourceLinks[id].flatMap { $0.byName ? nil : $0.key } ?? ""
+                    let key = sourceLinks[id]?.merchantKey ?? ""
                     switch result {
                     case .success(let detail) where detail.summary.id != id:
                         reject(.failed(row: index + 1, key: key, name: detail.summary.name,
@@ -114,7 +114,7 @@ public final class Migration: RowSource, @unchecked Sendable {
     /// and its photos' identity are the source link's.
     static func draft(_ detail: ProductDetail, row: Int, link: ProductLink?) -> ProductDraft {
         let entry = ManifestEntry(detail, images: (detail.images ?? []).map(\.url))
-        var draft = ProductDraft(row: row, key: link.flatMap { $0.byName ? nil : $0.key }, id: nil, name: entry.name,
+        var draft = ProductDraft(row: row, key: link?.merchantKey, id: nil, name: entry.name,
                                  description: entry.description, price: entry.price, currency: entry.currency,
                                  discountedPrice: entry.discountedPrice, stock: entry.stock, images: entry.images.map { .url($0) })
         if let photos = link?.photos, photos.count == draft.images.count { draft.knownPhotoHashes = photos }

@@ -54,11 +54,26 @@ public struct ProductLink: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    /// The link key of a row: its merchant key, else its name.
+    /// The link key of a row: its merchant key, else its name (stored as `name:` and the name).
     public static func identity(key: String?, name: String) -> (key: String, byName: Bool) {
         if let key, !key.isEmpty { return (key, false) }
-        return ("name:" + name, true)
+        return (namePrefix + name, true)
     }
+
+    static let namePrefix = "name:"
+
+    /// The name a link key stands for, when it is a row's name (no key column); nil for a merchant key.
+    public static func name(inKey key: String) -> String? {
+        key.hasPrefix(namePrefix) ? String(key.dropFirst(namePrefix.count)) : nil
+    }
+
+    /// A link key as a merchant reads it.
+    public static func shown(_ key: String) -> String {
+        name(inKey: key).map { "\"\($0)\" (no key column: the name is the key)" } ?? key
+    }
+
+    /// The merchant's key of this link (nil when it is known by name).
+    public var merchantKey: String? { byName ? nil : key }
 }
 
 /// A row of the `link` table, mapped by GRDB's Codable support: `pushed` and `photos` are

@@ -16,7 +16,7 @@ struct RepositoryOption: ParsableArguments {
     static func existing(_ repo: String) throws -> BackupRepository {
         let repository = BackupRepository(url: URL(fileURLWithPath: repo))
         guard repository.config() != nil else {
-            throw reportFailure(CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: 2))
+            throw reportFailure(CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: .badInput))
         }
         return repository
     }
@@ -74,11 +74,11 @@ struct BackupCommand: AsyncParsableCommand {
         } catch let busy as RunLock.Busy {
             await connection.close()
             progress.clear()
-            throw reportFailure(CommandFailure(busy.description, exitCode: 5))
+            throw reportFailure(CommandFailure(busy.description, exitCode: .busy))
         } catch {
             await connection.close()
             progress.clear()
-            throw reportFailure(error is BackupError ? CommandFailure("\(error)", exitCode: 2) : error)
+            throw reportFailure(error is BackupError ? CommandFailure("\(error)", exitCode: .badInput) : error)
         }
         progress.clear()
         await connection.close()
@@ -157,7 +157,7 @@ struct DiffCommand: ParsableCommand {
             diff.lines.forEach(Console.line)
             Console.line("\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
         }
     }
 }
@@ -175,7 +175,7 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let lines: [ProductHistory.Line]
         do { lines = try ProductHistory.of(product, in: try repository.existing()) } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
         }
         if lines.isEmpty { Console.line("No snapshot has \(product).") }
         let formatter = DateFormatter()
@@ -216,7 +216,7 @@ struct ForgetCommand: ParsableCommand {
         let policy = ForgetPolicy(daily: daily, weekly: weekly, monthly: monthly, last: last)
         let result: BackupRepository.ForgetResult
         do { result = try repository.existing().forget(policy, prune: prune, dryRun: dryRun) } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: error is RunLock.Busy ? 5 : 2))
+            throw reportFailure(CommandFailure("\(error)", exitCode: error is RunLock.Busy ? .busy : .badInput))
         }
         for (snapshot, why) in result.kept { Console.line("keep   \(snapshot.id)  (\(why.joined(separator: ", ")))") }
         for snapshot in result.removed { Console.line("\(dryRun ? "would remove" : "remove") \(snapshot.id)") }
@@ -241,6 +241,6 @@ struct CheckCommand: ParsableCommand {
         let result = try repository.existing().check(readData: readData)
         result.problems.forEach(Console.line)
         Console.line("\(result.snapshots) snapshots, \(result.photos) photos checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : "\(result.problems.count) problems")")
-        if !result.isClean { throw ExitCode(1) }
+        if !result.isClean { throw ExitCode(.someFailed) }
     }
 }

@@ -247,6 +247,6 @@ struct DeleteCommand: AsyncParsableCommand {
             Console.line("\(row.status == .deleted ? "deleted" : "would delete") \(row.key.isEmpty ? "" : row.key + " ")#\(row.productID ?? 0) \(row.name)")
         }
         try await Runner.conclude(result, command: "delete", connection: connection)
-        if result.summary.failed > 0 { throw ExitCode(1) }
+        if result.summary.failed > 0 { throw ExitCode(.someFailed) }
     }
 }

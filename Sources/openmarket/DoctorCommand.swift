@@ -88,7 +88,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 say(.fail, "\(label) \(folder.path): \(problem.reason): \(fix)")
             }
         }
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitCode(.someFailed) }
     }
 
     /// The server answers, the credentials are accepted; returns the account's state folder.

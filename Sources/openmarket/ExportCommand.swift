@@ -153,12 +153,12 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             summary = try await Runner.onThread {
                 do { _ = try connection.client.health() } catch {
-                    throw CommandFailure("the server does not answer: \(error)", exitCode: 3)
+                    throw CommandFailure("the server does not answer: \(error)", exitCode: .unreachable)
                 }
                 let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
                 defer { signals.forEach { $0.cancel() } }
                 do { return try exporter.run() } catch let error as ExportError {
-                    throw CommandFailure(error.description, exitCode: 2)
+                    throw CommandFailure(error.description, exitCode: .badInput)
                 }
             }
         } catch {
@@ -169,7 +169,7 @@ struct ExportCommand: AsyncParsableCommand {
         await connection.close()
         progress.finish()
         Self.printSummary(summary, options: options)
-        if summary.stopped != nil || !summary.failed.isEmpty { throw ExitCode(1) }
+        if summary.stopped != nil || !summary.failed.isEmpty { throw ExitCode(.someFailed) }
     }
 
     static func printSummary(_ summary: ExportSummary, options: ExportOptions) {
@@ -210,7 +210,7 @@ extension ExportCommand {
         let folder = URL(fileURLWithPath: out).standardizedFileURL
         let manifest = folder.appendingPathComponent("products.\(format == .jsonl ? "jsonl" : format.rawValue)")
         if FileManager.default.fileExists(atPath: manifest.path) && !overwrite {
-            throw reportFailure(CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: 2))
+            throw reportFailure(CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: .badInput))
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -218,7 +218,7 @@ extension ExportCommand {
             let written = try repository.writeManifest(chosen, to: manifest, copyPhotosTo: folder.appendingPathComponent("images"))
             Console.line("Wrote \(manifest.path): \(written.written) products of snapshot \(chosen.id), their photos in \(folder.appendingPathComponent("images").path)")
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
         }
     }
 }

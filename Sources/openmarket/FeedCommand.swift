@@ -67,7 +67,7 @@ struct FeedTestCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let loaded: Feed
         do { loaded = try FeedFile.load(FeedFile.locate(feed)) } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: 2))
+            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
         }
         let plans = live ? try await livePlans(url, loaded) : [:]
         let reading = readingOptions
@@ -79,12 +79,12 @@ struct FeedTestCommand: AsyncParsableCommand {
                                        onRow: { lines += FeedTrialText.lines($0, plan: plans[$0.number]) })
         } catch {
             Console.error("openmarket feed test: \(error.description)")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         lines.forEach(Console.line)
         if !result.unused.isEmpty { Console.line("Not used by the feed: \(result.unused.joined(separator: ", "))") }
         Console.line(ValidateCommand.summaryLine(url, result.summary) + " (feed \(loaded.name); nothing was sent)")
-        if result.summary.hasErrors { throw ExitCode(1) }
+        if result.summary.hasErrors { throw ExitCode(.someFailed) }
     }
 
     private var readingOptions: ValidationOptions {

@@ -176,7 +176,7 @@ struct FeedStatusCommand: ParsableCommand {
                 continue
             }
         }
-        if late > 0 { throw ExitCode(1) }
+        if late > 0 { throw ExitCode(.someFailed) }
         Console.line("\(files.count == 1 ? "1 feed" : "\(files.count) feeds") succeeded within \(maxAge)")
     }
 

@@ -31,9 +31,9 @@ struct FeedScheduleCommand: ParsableCommand {
     func run() throws {
         let url = FeedFile.locate(feed).standardizedFileURL
         let loaded: Feed
-        do { loaded = try FeedFile.load(url) } catch { throw reportFailure(CommandFailure(error.description, exitCode: 2)) }
+        do { loaded = try FeedFile.load(url) } catch { throw reportFailure(CommandFailure(error.description, exitCode: .badInput)) }
         if loaded.run.source == nil && !schedule.remove {
-            throw reportFailure(CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: 2))
+            throw reportFailure(CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: .badInput))
         }
         try schedule.apply(Schedule(kind: "feed", name: loaded.name, arguments: ["feed", "run", url.path],
                                     binary: ScheduleOptions.binary, when: schedule.when),

@@ -95,7 +95,7 @@ struct ShrinkCommand: ParsableCommand {
         let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
         let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }
         Console.line("\(results.count - failed) of \(results.count) files: \(Self.size(before)) → \(Self.size(after)) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 { throw ExitCode(.someFailed) }
     }
 
     static func describe(_ result: BatchShrink.FileResult) -> String {

@@ -156,7 +156,7 @@ struct ImportCommand: AsyncParsableCommand {
         let manifestURL = URL(fileURLWithPath: manifest).standardizedFileURL
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
             Console.error("openmarket import: \(manifest): no such file")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         var options: ImportOptions
         do { options = try importOptions(manifestURL) } catch { throw reportFailure(error) }
@@ -178,7 +178,7 @@ struct ImportCommand: AsyncParsableCommand {
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
     }
 
     /// The run's settings from the options (the journal and link store are the account's,

@@ -72,7 +72,7 @@ struct ManifestOptions: ParsableArguments {
         var options = ValidationOptions()
         if let feed {
             do { options.mapping = FeedMapping(feed: try FeedFile.load(FeedFile.locate(feed))) } catch {
-                throw CommandFailure(error.description, exitCode: 2)
+                throw CommandFailure(error.description, exitCode: .badInput)
             }
         }
         options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }

@@ -130,8 +130,8 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch {
             await from.close()
             await to.close()
-            let failure = (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: 3) }
-                ?? CommandFailure("\(error)", exitCode: 3)
+            let failure = (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: .unreachable) }
+                ?? CommandFailure("\(error)", exitCode: .unreachable)
             throw reportFailure(failure)
         }
         migration.jobs = jobs
@@ -167,7 +167,7 @@ struct MigrateCommand: AsyncParsableCommand {
             try await deleteSource(from, copied: sourceSummary.copied, result: result)
         }
         await from.close()
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
     }
 
     /// `--then-delete-source`: the source products that were copied, deleted through the sync
@@ -184,7 +184,7 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         guard copied.count <= maxDeletes else {
             Console.line("--then-delete-source: \(copied.count) source products were copied, more than --max-deletes \(maxDeletes): nothing was deleted from the source. Run again with --max-deletes \(copied.count) if that is right.")
-            throw ExitCode(1)
+            throw ExitCode(.someFailed)
         }
         guard !copied.isEmpty else { return }
         var options = ImportOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
@@ -199,7 +199,7 @@ struct MigrateCommand: AsyncParsableCommand {
         if deleted.summary.written > 0 {
             Console.line("To bring the source's products back: openmarket undo \(deleted.reportFolder.path) with the source's server and credentials")
         }
-        if deleted.summary.failed > 0 { throw ExitCode(1) }
+        if deleted.summary.failed > 0 { throw ExitCode(.someFailed) }
     }
 
     /// The two accounts, each from its own flags or profile, checked: both servers, the
@@ -216,23 +216,23 @@ struct MigrateCommand: AsyncParsableCommand {
             target = try ConnectionSettings.resolve(server: to, identifier: toIdentifier, secret: toSecret, profile: toProfile,
                                                     environment: [:], config: toProfile == nil ? nil : file)
         } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: 2))
+            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
         }
         guard let sourceURL = source.server, let targetURL = target.server else {
-            throw reportFailure(CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: 2))
+            throw reportFailure(CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: .badInput))
         }
         guard target.credentials != nil else {
-            throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: 2))
+            throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: .badInput))
         }
         if sourceURL == targetURL && source.credentials?.identifier == target.credentials?.identifier {
-            throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: 2))
+            throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: .badInput))
         }
         let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
         if thenDeleteSource && source.credentials == nil {
-            throw reportFailure(CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
+            throw reportFailure(CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput))
         }
         if vendorChoice == .me && source.credentials == nil {
-            throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: 2))
+            throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput))
         }
         return (source, target, sourceURL, vendorChoice)
     }

@@ -60,10 +60,10 @@ struct RestoreCommand: AsyncParsableCommand {
             let chosen = try snapshot.map(repository.find) ?? repository.find(at: Self.date(at!)!)
             rows = try SnapshotRows(repository, snapshot: chosen, keys: key, ids: id)
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: 2))
+            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
         }
         let lock: RunLock
-        do { lock = try repository.lock("restore") } catch { throw reportFailure(CommandFailure("\(error)", exitCode: 2)) }
+        do { lock = try repository.lock("restore") } catch { throw reportFailure(CommandFailure("\(error)", exitCode: .badInput)) }
         defer { lock.release() }
         Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
         let connection = try await Connection.open(server)
@@ -81,7 +81,7 @@ struct RestoreCommand: AsyncParsableCommand {
         settings.useCaches = false
         let result = try await Runner.sync(rows, into: connection, settings, command: "restore")
         try await Runner.conclude(result, command: "restore", connection: connection)
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(1) }
+        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
     }
 
     /// `2026-11-13` (the end of that day, UTC) or `2026-11-13T03:00:00` (UTC).

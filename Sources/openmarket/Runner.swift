@@ -26,7 +26,7 @@ enum Runner {
                 } catch let failure as CommandFailure {
                     throw failure
                 } catch {
-                    throw CommandFailure("\(error)", exitCode: 2)
+                    throw CommandFailure("\(error)", exitCode: .badInput)
                 }
             }
         } catch {
@@ -48,7 +48,7 @@ enum Runner {
                 The run itself is complete and recorded (the summary above is whole); free some space and \
                 look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
                 """)
-            throw ExitCode(1)
+            throw ExitCode(.someFailed)
         }
     }
 

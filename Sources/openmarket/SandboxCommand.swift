@@ -113,7 +113,7 @@ struct SandboxCommand: AsyncParsableCommand {
                 openmarket sandbox: cannot listen on \(host):\(port): \(inUse ? "the port is already in use" : "\(error)")\
                 \(inUse ? "\nAnother sandbox may be running; stop it, or pick a free port with --port 0." : "")
                 """)
-            throw ExitCode(1)
+            throw ExitCode(.someFailed)
         }
         Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
         Console.line("Data: \(dataDirectory.standardizedFileURL.path)")
@@ -165,7 +165,7 @@ struct OpenCommand: AsyncParsableCommand {
         }
         guard let url = running else {
             Console.error("openmarket open: no sandbox is running with its data in \(data); start one with `openmarket sandbox` in another terminal (give both commands the same --data), then run this again")
-            throw ExitCode(3)
+            throw ExitCode(.unreachable)
         }
         let catalog = url.absoluteString + "/"
         Console.line(catalog)

@@ -83,7 +83,7 @@ struct Connection {
                 server: options.server, identifier: options.identifier, secret: options.secret,
                 profile: options.profile, environment: ProcessInfo.processInfo.environment, config: config)
         } catch {
-            throw CommandFailure(error.description, exitCode: 2)
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
         let cacert = options.client.cacert, http2 = options.client.http2
         return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
@@ -122,7 +122,7 @@ struct Connection {
             return Connection(client: try OpenMarketClient(configuration), sandbox: sandbox)
         } catch {
             await sandbox?.stop()
-            throw CommandFailure(error.description, exitCode: 2)
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
     }
 
@@ -142,13 +142,12 @@ struct Connection {
     func close() async { await sandbox?.stop() }
 }
 
-/// A failure a command reports in one line, with the exit code scripts rely on:
-/// 1 some items failed, 2 usage or unreadable input, 3 server unreachable or refused.
+/// A failure a command reports in one line, with the exit status scripts rely on.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    var exitCode: Int32
+    var exitCode: ExitStatus
 
-    init(_ description: String, exitCode: Int32) {
+    init(_ description: String, exitCode: ExitStatus) {
         self.description = description
         self.exitCode = exitCode
     }
@@ -156,12 +155,12 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// Maps a client error to the exit code of its kind.
     static func from(_ error: any Error) -> CommandFailure {
         if let stop = error as? ImportStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
-        guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: 1) }
+        guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: .someFailed) }
         switch error {
-        case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: 3)
-        case .http(_, let status, _) where status == 401 || status == 403: return CommandFailure(error.description, exitCode: 3)
-        case .invalidRequest: return CommandFailure(error.description, exitCode: 2)
-        default: return CommandFailure(error.description, exitCode: 1)
+        case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: .unreachable)
+        case .http(_, let status, _) where status == 401 || status == 403: return CommandFailure(error.description, exitCode: .unreachable)
+        case .invalidRequest: return CommandFailure(error.description, exitCode: .badInput)
+        default: return CommandFailure(error.description, exitCode: .someFailed)
         }
     }
 }
@@ -172,6 +171,10 @@ func reportFailure(_ error: any Error) -> ExitCode {
     let failure = (error as? CommandFailure) ?? CommandFailure.from(error)
     Console.error("openmarket: \(failure.description)")
     return ExitCode(failure.exitCode)
+}
+
+extension ExitCode {
+    init(_ status: ExitStatus) { self.init(status.rawValue) }
 }
 
 extension ParsableCommand {

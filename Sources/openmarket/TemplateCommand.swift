@@ -52,7 +52,7 @@ struct TemplateCommand: ParsableCommand {
         case .xlsx:
             do { try ManifestTemplate.writeWorkbook(to: URL(fileURLWithPath: out!)) } catch {
                 Console.error("openmarket template: \(error)")
-                throw ExitCode(1)
+                throw ExitCode(.someFailed)
             }
         }
         if let out { Console.line("Wrote \(out)") }

@@ -51,7 +51,7 @@ struct UndoCommand: AsyncParsableCommand {
         let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
         guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
             Console.error("openmarket undo: \(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         let connection = try await Connection.open(server, configure: pace.configure)
         var options = UndoOptions(folder: folderURL)
@@ -64,7 +64,7 @@ struct UndoCommand: AsyncParsableCommand {
         } catch {
             await connection.close()
             Console.error("openmarket undo: cannot write the report in \(folderURL.path): \(error.localizedDescription)")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         let report: ImportReport
         do {
@@ -72,7 +72,7 @@ struct UndoCommand: AsyncParsableCommand {
         } catch {
             await connection.close()
             Console.error("openmarket undo: cannot write the report in \(reportURL.path): \(error)")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         let client = connection.client
         let settings = options
@@ -91,17 +91,18 @@ struct UndoCommand: AsyncParsableCommand {
                     throw CommandFailure(stop.description, exitCode: stop.exitCode)
                 }
             }
-        } catch let failure as CommandFailure where failure.exitCode == 0 {
-            await connection.close()
-            Console.line(failure.description)
-            return
         } catch {
             await connection.close()
             throw reportFailure(error)
         }
         progress.finish()
+        if let done = summary.alreadyDone {
+            await connection.close()
+            Console.line(done)
+            return
+        }
         try await Runner.conclude(report, summary, command: "undo", connection: connection)
-        if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(1) }
+        if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(.someFailed) }
     }
 }
 
@@ -136,7 +137,7 @@ struct RunsCommand: AsyncParsableCommand {
             runs = try LinkStore(url: url).runs(limit: limit)
         } catch {
             Console.error("openmarket runs: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(.someFailed)
         }
         if runs.isEmpty { Console.line("No runs recorded for this account yet.") }
         let formatter = DateFormatter()

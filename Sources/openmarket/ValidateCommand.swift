@@ -96,7 +96,7 @@ struct ValidateCommand: ParsableCommand {
             progress.clear()
             if json { Console.out(Data("]}\n".utf8)) }
             Console.error("openmarket validate: \(error.description)")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         progress.clear()
         if json {
@@ -105,7 +105,7 @@ struct ValidateCommand: ParsableCommand {
         } else {
             Console.line(Self.summaryLine(url, summary))
         }
-        if summary.hasErrors { throw ExitCode(1) }
+        if summary.hasErrors { throw ExitCode(.someFailed) }
     }
 }
 
@@ -123,11 +123,11 @@ extension ValidateCommand {
             }
         } catch {
             Console.error("openmarket validate: \(error)")
-            throw ExitCode(2)
+            throw ExitCode(.badInput)
         }
         Console.line(Self.summaryLine(url, summary))
         Console.line("Wrote \(target.path) (rows with errors first)")
-        if summary.hasErrors { throw ExitCode(1) }
+        if summary.hasErrors { throw ExitCode(.someFailed) }
     }
 
     /// `products.csv: 20 rows, 18 valid, 1 with errors, 1 with warnings, 2 skipped by the feed's filter`.

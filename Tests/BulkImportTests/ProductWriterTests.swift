@@ -63,7 +63,7 @@ struct ProductWriterTests {
         setup.shop.dropAnswers = 1
         let draft = Self.draft("Tea")
         let subject = WriteSubject(key: "K", row: 2)
-        let made = try setup.writer.register(ImportRun.newProduct(draft), images: [], for: subject, matching: draft,
+        let made = try setup.writer.register(RowWork.newProduct(draft), images: [], for: subject, matching: draft,
                                              pending: ProductLink(key: "K", byName: false, productID: nil, state: .pending,
                                                                   pushed: nil, photos: nil))
         #expect(made.found && made.attempts == 1)
@@ -81,7 +81,7 @@ struct ProductWriterTests {
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         setup.intents.refuse = true
         let draft = Self.draft("Tea")
-        #expect { try setup.writer.register(ImportRun.newProduct(draft), images: [], for: WriteSubject(key: "K"), matching: draft) }
+        #expect { try setup.writer.register(RowWork.newProduct(draft), images: [], for: WriteSubject(key: "K"), matching: draft) }
             throws: { ($0 as? WriteFailure)?.kind == .notSent }
         #expect(setup.shop.calls["register"] == nil)
         #expect(setup.stop.reason?.contains("No space left on device") == true)

@@ -7,7 +7,7 @@ import Support
 /// The write stage (`jobs` workers): what each row's decision asks of the shop, through
 /// the run's `ProductWriter` (journal → server → record → links, exactly once), and the
 /// row's outcome.
-extension ImportRun {
+extension RowWork {
     func write(_ item: WorkItem) -> RowOutcome {
         if options.dryRun { return planned(item) }
         switch item.decision.action {
@@ -22,33 +22,24 @@ extension ImportRun {
     private func planned(_ item: WorkItem) -> RowOutcome {
         switch item.decision.action {
         case .create:
-            var outcome = outcome(item, status: .wouldCreate)
-            outcome.imagesBefore = item.before
-            outcome.imagesAfter = item.after
-            outcome.photo = item.images.first?.data
+            var outcome = item.withPhotos(item.outcome(.wouldCreate))
             outcome.note = item.decision.note
             return outcome
         case .update(let id, let changes):
-            var outcome = outcome(item, status: .wouldUpdate)
+            var outcome = item.outcome(.wouldUpdate)
             outcome.productID = id
-            describe(&outcome, changes)
+            WorkItem.describe(&outcome, changes)
             outcome.note = item.decision.note
-            notePhotos(&outcome, item)
+            item.notePhotos(&outcome)
             return outcome
         case .unchanged:
-            return unchangedOutcome(item)
+            return item.unchangedOutcome()
         case .replace(let oldID):
-            var outcome = outcome(item, status: .wouldCreate)
+            var outcome = item.outcome(.wouldCreate)
             outcome.productID = oldID
             outcome.note = "would replace product \(oldID): a new product with the row's photos, then \(oldID) deleted"
             return outcome
         }
-    }
-
-    private func describe(_ outcome: inout RowOutcome, _ changes: FieldChanges) {
-        outcome.changes = changes.text
-        outcome.changedFields = changes.fields
-        outcome.stockToZero = changes.stockToZero
     }
 
     /// What the writer is told of a row.
@@ -57,10 +48,7 @@ extension ImportRun {
     }
 
     private func create(_ item: WorkItem) -> RowOutcome {
-        var outcome = outcome(item, status: .created)
-        outcome.imagesBefore = item.before
-        outcome.imagesAfter = item.after
-        outcome.photo = item.images.first?.data
+        var outcome = item.withPhotos(item.outcome(.created))
         outcome.note = item.decision.note
         let registered: ProductWriter.Registered
         do {
@@ -72,7 +60,7 @@ extension ImportRun {
                 pending: ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending, pushed: nil,
                                      photos: item.photoHashes))
         } catch {
-            return failed(item, error.message, attempts: error.attempts)
+            return item.failed(error.message, attempts: error.attempts)
         }
         let product = registered.product
         if registered.found {
@@ -80,7 +68,7 @@ extension ImportRun {
                 ? "found on the server from an earlier run whose answer was lost; not sent again"
                 : "the answer was lost; found on the server instead of sending again"
         } else {
-            learnVendor(product.vendorId)
+            vendor.learn(product.vendorId)
         }
         outcome.attempts = registered.attempts
         outcome.productID = product.id
@@ -91,11 +79,11 @@ extension ImportRun {
             let done = registered.found ? "but " : "created, but "
             outcome.note = [outcome.note, done + error.message].compactMap { $0 }.joined(separator: "; ")
         }
-        return timed(outcome, item)
+        return item.timed(outcome)
     }
 
     private func update(_ item: WorkItem, id: Int, changes: FieldChanges) -> RowOutcome {
-        var outcome = outcome(item, status: .updated)
+        var outcome = item.outcome(.updated)
         outcome.productID = id
         outcome.note = item.decision.note
         outcome.attempts = 1
@@ -105,24 +93,24 @@ extension ImportRun {
             updated = try writer.edit(id: id, changes.body, for: subject(item),
                                       recording: before.map { ($0, $0.applying(changes.body)) })
         } catch {
-            if error.kind == .notSent { return failed(item, error.message) }
-            return failed(item, "\(changes.text): \(error.message)", attempts: 1)
+            if error.kind == .notSent { return item.failed(error.message) }
+            return item.failed("\(changes.text): \(error.message)", attempts: 1)
         }
-        describe(&outcome, changes)
+        WorkItem.describe(&outcome, changes)
         outcome.thumbnail = updated.summary.thumbnail
-        notePhotos(&outcome, item)
+        item.notePhotos(&outcome)
         do {
             try writer.settle(subject(item), id: id, pushed: PushedProduct(updated.summary), photos: item.decision.link?.photos,
                               created: false)
         } catch {
             outcome.note = [outcome.note, "updated, but \(error.message)"].compactMap { $0 }.joined(separator: "; ")
         }
-        return timed(outcome, item)
+        return item.timed(outcome)
     }
 
     /// An equal row whose link must be written (adopted, or linked by its id): no request.
     private func relink(_ item: WorkItem, id: Int) -> RowOutcome {
-        var outcome = unchangedOutcome(item)
+        var outcome = item.unchangedOutcome()
         guard item.decision.relink else { return outcome }
         do {
             // Made by a run whose answer was lost: taken back with this run.
@@ -140,10 +128,7 @@ extension ImportRun {
     /// the server) → the old one is deleted → the link names the new one.
     private func replace(_ item: WorkItem, oldID: Int) -> RowOutcome {
         let draft = Self.merged(item.draft, item.decision.live)
-        var outcome = outcome(item, status: .replaced)
-        outcome.imagesBefore = item.before
-        outcome.imagesAfter = item.after
-        outcome.photo = item.images.first?.data
+        var outcome = item.withPhotos(item.outcome(.replaced))
         let newID: Int
         let made: ProductSummary
         // The old product is this row's: a lookup after a lost answer must not take it for the new one.
@@ -154,14 +139,14 @@ extension ImportRun {
                 earlierSendUnknown: item.decision.link?.state == .pending,
                 pending: ProductLink(key: item.key, byName: item.byName, productID: oldID, state: .pending,
                                      pushed: item.decision.live.map(PushedProduct.init), photos: item.decision.link?.photos))
-            guard registered.product.id != oldID else { return failed(item, "replacing the photos: no new product") }
+            guard registered.product.id != oldID else { return item.failed("replacing the photos: no new product") }
             newID = registered.product.id
             made = registered.product
             outcome.thumbnail = made.thumbnail
         } catch {
             // Ambiguous or refused: the link stays pending on the old product, and the next
             // run looks for the new one before sending again.
-            return failed(item, "replacing the photos: \(error.message); the old product \(oldID) is kept")
+            return item.failed("replacing the photos: \(error.message); the old product \(oldID) is kept")
         }
         outcome.productID = newID
         var notes = ["replaced product \(oldID) with \(newID) (new photos)"]
@@ -184,7 +169,7 @@ extension ImportRun {
         }
         outcome.note = notes.joined(separator: "; ")
         outcome.photosDiffer = true
-        return timed(outcome, item)
+        return item.timed(outcome)
     }
 
     /// The row's fields, with the live product's for the ones it leaves out.
@@ -206,12 +191,5 @@ extension ImportRun {
     static func newProduct(_ draft: ProductDraft) -> NewProduct {
         NewProduct(name: draft.name, description: draft.description, price: Money.double(draft.price), currency: draft.currency,
                    discountedPrice: Money.double(draft.discountedPrice), stock: max(0, draft.stockDelta ?? draft.stock))
-    }
-
-    /// The row's time, from when it was read to now.
-    private func timed(_ outcome: RowOutcome, _ item: WorkItem) -> RowOutcome {
-        var outcome = outcome
-        outcome.seconds = Date().timeIntervalSince(item.started)
-        return outcome
     }
 }

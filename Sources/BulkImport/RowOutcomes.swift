@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+
+/// A row on its way through the pipeline.
+struct WorkItem: Sendable {
+    var draft: ProductDraft
+    /// The row's link key: its merchant key, else `name:` and its name.
+    var key: String
+    var byName: Bool
+    var hash: String
+    var started: Date
+    var decision: RowDecision
+    var images: [UploadImage] = []
+    var before: [Int] = []
+    var after: [Int] = []
+    /// Content hashes of the row's photos (computed when they are read).
+    var photoHashes: [String]?
+    var photosDiffer = false
+}
+
+/// Every outcome of a row is assembled here, from the row as it went through the stages.
+extension WorkItem {
+    func outcome(_ status: RowOutcome.Status) -> RowOutcome {
+        RowOutcome(row: draft.row, key: byName ? "" : key,
+                   name: draft.name.isEmpty ? (decision.live?.name ?? "") : draft.name, status: status,
+                   seconds: Date().timeIntervalSince(started), thumbnail: decision.live?.thumbnail)
+    }
+
+    /// An equal row: nothing sent.
+    func unchangedOutcome() -> RowOutcome {
+        var outcome = outcome(decision.adopted ? .linked : .unchanged)
+        outcome.productID = decision.action.productID
+        outcome.note = decision.note
+        notePhotos(&outcome)
+        return outcome
+    }
+
+    func notePhotos(_ outcome: inout RowOutcome) {
+        guard photosDiffer else { return }
+        outcome.photosDiffer = true
+        let text = "photos differ from the ones the product was created with: the API cannot replace photos, the product keeps its own"
+        outcome.note = [outcome.note, text].compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// The row failed: the error, and the row's values (report.xlsx gives them back to fix).
+    func failed(_ message: String, attempts: Int = 0) -> RowOutcome {
+        var outcome = outcome(.failed)
+        outcome.error = message
+        outcome.attempts = attempts
+        outcome.productID = decision.action.productID
+        var values: [String: String] = [:]
+        for column in draft.given {
+            switch column {
+            case .name: values["name"] = draft.name
+            case .description: values["description"] = draft.description
+            case .price: values["price"] = Money.text(draft.price)
+            case .currency: values["currency"] = draft.currency
+            case .discountedPrice: values["discounted_price"] = Money.text(draft.discountedPrice)
+            case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.stock)
+            case .images: values["images"] = draft.images.map(\.display).joined(separator: "; ")
+            case .id, .key: break
+            }
+        }
+        outcome.values = values
+        return outcome
+    }
+
+    /// The outcome with the row's time, from when it was read to now.
+    func timed(_ outcome: RowOutcome) -> RowOutcome {
+        var outcome = outcome
+        outcome.seconds = Date().timeIntervalSince(started)
+        return outcome
+    }
+
+    /// The photos as prepared, on a row that sends them.
+    func withPhotos(_ outcome: RowOutcome) -> RowOutcome {
+        var outcome = outcome
+        outcome.imagesBefore = before
+        outcome.imagesAfter = after
+        outcome.photo = images.first?.data
+        return outcome
+    }
+
+    /// What the changes were, on a row that updates (or would).
+    static func describe(_ outcome: inout RowOutcome, _ changes: FieldChanges) {
+        outcome.changes = changes.text
+        outcome.changedFields = changes.fields
+        outcome.stockToZero = changes.stockToZero
+    }
+}
+
+extension RowOutcome {
+    /// A row that failed before it reached the stages (it could not be read or validated).
+    static func failed(_ raw: RawRow, message: String) -> RowOutcome {
+        var outcome = RowOutcome.failed(row: raw.number, key: raw.values[.key] ?? "", name: raw.values[.name] ?? "", error: message)
+        // Whole values: report.xlsx gives them back to be fixed and imported again.
+        for (column, value) in raw.values { outcome.values[column.rawValue] = value }
+        if let list = raw.imageList { outcome.values["images"] = list.joined(separator: "; ") }
+        return outcome
+    }
+}
+
+/// What identifies a row's content and a photo: SHA-256 in hex.
+enum ContentHash {
+    /// SHA-256 of the row's content: what the server would store.
+    static func of(_ draft: ProductDraft) -> String {
+        let text = [draft.name, draft.description, "\(draft.price)", draft.currency, "\(draft.discountedPrice)",
+                    String(draft.stock), draft.stockDelta.map { "Δ\($0)" } ?? "",
+                    draft.given.map(\.rawValue).sorted().joined(separator: ","),
+                    draft.images.map(\.display).joined(separator: "\n")].joined(separator: "\u{1F}")
+        return hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// A photo file's identity: SHA-256 of its bytes.
+    static func photo(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    /// A photo given by URL is known by its address (it is not downloaded to compare).
+    static func photo(url: String) -> String { "url:" + hex(SHA256.hash(data: Data(url.utf8))) }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

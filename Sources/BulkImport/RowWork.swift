@@ -1,0 +1,209 @@
+import Foundation
+import ImagePrep
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// The work on one row, stage by stage: decide (the journal's word on it, then what it does
+/// to the live shop), prepare (its photos read or downloaded and shrunk; an existing
+/// product's compared), write (through the one `ProductWriter`). Each stage returns the row
+/// for the next one or its outcome; nothing here counts, reports or finishes a row — the run
+/// does that with what it is given. After rclone's `fs/operations`.
+final class RowWork: Sendable {
+    /// What is left of a row after a stage.
+    enum Step: Sendable {
+        case next(WorkItem)
+        case done(RowOutcome)
+    }
+
+    let options: ImportOptions
+    let journal: Journal
+    let writer: ProductWriter
+    let matcher: ServerMatcher
+    let recorder: RunRecorder?
+    let shop: any Shop
+    let vendor: VendorFact
+
+    init(options: ImportOptions, journal: Journal, writer: ProductWriter, matcher: ServerMatcher, recorder: RunRecorder?,
+         shop: any Shop, vendor: VendorFact) {
+        self.options = options
+        self.journal = journal
+        self.writer = writer
+        self.matcher = matcher
+        self.recorder = recorder
+        self.shop = shop
+        self.vendor = vendor
+    }
+
+    // MARK: decide (on the feed's thread, in the sheet's order)
+
+    func decide(_ draft: ProductDraft, _ planner: SyncPlanner) -> Step {
+        let identity = ProductLink.identity(key: draft.key, name: draft.name)
+        let hash = ContentHash.of(draft)
+        var item = WorkItem(draft: draft, key: identity.key, byName: identity.byName, hash: hash, started: Date(),
+                            decision: RowDecision(action: .create))
+        // create: rows this manifest's journal saw finished are not created again.
+        if options.mode == .create, case .done(let id, let doneHash)? = journal.state(of: identity.key) {
+            var outcome = item.outcome(.unchanged)
+            outcome.productID = id
+            if doneHash == hash {
+                outcome.note = "already done in an earlier run"
+            } else {
+                outcome.status = .skipped
+                outcome.note = "already created as product \(id) in an earlier run; the row has changed since: run without --mode create to update it"
+            }
+            return .done(outcome)
+        }
+        do {
+            item.decision = try planner.decide(draft, identity: identity.key)
+        } catch let skip as SyncPlanner.Skip {
+            var outcome = item.outcome(.skipped)
+            outcome.note = skip.note
+            return .done(outcome)
+        } catch let refusal as SyncPlanner.Refusal {
+            return .done(item.failed(refusal.message))
+        } catch {
+            return .done(item.failed("the shop could not be asked about this row (\(error)); nothing was sent for it: run again"))
+        }
+        // Nothing to send, nothing to record, no photos to compare: done here.
+        if case .unchanged = item.decision.action, !item.decision.relink, !needsPhotoCheck(item) {
+            return .done(item.unchangedOutcome())
+        }
+        return .next(item)
+    }
+
+    /// Whether the row's photos are compared with the ones its product was created with.
+    func needsPhotoCheck(_ item: WorkItem) -> Bool {
+        options.comparePhotos && item.draft.given.contains(.images) && item.decision.link?.photos != nil
+    }
+
+    // MARK: prepare (all cores)
+
+    /// A new product's photos read (or downloaded) and shrunk; an existing product's photos
+    /// hashed and compared with the ones it was created with.
+    func prepare(_ item: WorkItem, _ preparer: ImagePreparer) -> Step {
+        var item = item
+        guard case .create = item.decision.action else {
+            if needsPhotoCheck(item), let pushed = item.decision.link?.photos {
+                if let known = item.draft.knownPhotoHashes {
+                    item.photosDiffer = known != pushed
+                } else {
+                    switch photoIdentity(item) {
+                    case .next(let hashed): item.photosDiffer = hashed.photoHashes != pushed
+                    case .done(let failed): return .done(failed)
+                    }
+                }
+            }
+            if item.photosDiffer, options.replacePhotos, let id = item.decision.action.productID {
+                item.decision.action = .replace(oldID: id)
+                return preparePhotos(item, preparer)
+            }
+            if case .unchanged = item.decision.action, !item.decision.relink {
+                return .done(item.unchangedOutcome())
+            }
+            return .next(item)
+        }
+        return preparePhotos(item, preparer)
+    }
+
+    /// The row with the hashes of its photos (a file as when last read is not read again).
+    private func photoIdentity(_ item: WorkItem) -> Step {
+        var hashes: [String] = []
+        for (index, source) in item.draft.images.enumerated() {
+            switch source {
+            case .file(let url):
+                guard let hash = photoFileHash(url) else {
+                    return .done(item.failed("image \(index + 1) (\(url.lastPathComponent)): cannot be read"))
+                }
+                hashes.append(hash)
+            case .url(let address):
+                hashes.append(ContentHash.photo(url: address))
+            }
+        }
+        var hashed = item
+        hashed.photoHashes = hashes
+        return .next(hashed)
+    }
+
+    /// A new product's photos, read (or downloaded) and shrunk.
+    private func preparePhotos(_ item: WorkItem, _ preparer: ImagePreparer) -> Step {
+        var item = item
+        var hashes: [String] = []
+        for (index, source) in item.draft.images.enumerated() {
+            let bytes: [UInt8]
+            let name: String
+            switch source {
+            case .file(let url):
+                guard let (data, hash) = readPhoto(url) else {
+                    return .done(item.failed("image \(index + 1) (\(url.lastPathComponent)): cannot be read"))
+                }
+                bytes = Array(data)
+                name = FileLookup.nfc(url.lastPathComponent)
+                hashes.append(hash)
+            case .url(let address):
+                do {
+                    bytes = Array(try shop.download(address, maxBytes: options.maxDownloadBytes))
+                } catch {
+                    return .done(item.failed("image \(index + 1) (\(address)): \(error)"))
+                }
+                name = URL(string: address)?.lastPathComponent ?? "image\(index + 1).jpg"
+                hashes.append(ContentHash.photo(url: address))
+            }
+            do {
+                let prepared = try preparer.prepare(bytes, cache: options.cache).image
+                var filename = name.isEmpty ? "image\(index + 1)" : name
+                if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
+                    filename = (filename as NSString).deletingPathExtension + ".jpg"
+                }
+                item.images.append(UploadImage(data: Data(prepared.data), filename: filename, mimeType: prepared.format.mimeType))
+                item.before.append(bytes.count)
+                item.after.append(prepared.data.count)
+            } catch {
+                return .done(item.failed("image \(index + 1) (\(name)): \(error)"))
+            }
+        }
+        item.photoHashes = item.draft.knownPhotoHashes ?? hashes
+        return .next(item)
+    }
+
+    /// A photo file's bytes and hash. With `photoHashes`, the hash is kept for the next
+    /// run with the fingerprint taken before the read (`known`, when the caller just took it).
+    private func readPhoto(_ url: URL, fingerprint known: FileFingerprint? = nil) -> (Data, String)? {
+        let path = url.standardizedFileURL.path
+        let before = options.photoHashes == nil ? nil : known ?? FileFingerprint(path: path)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        let hash = ContentHash.photo(data)
+        if let before { options.photoHashes?.record(path: path, before: before, after: FileFingerprint(path: path), hash: hash) }
+        return (data, hash)
+    }
+
+    /// A photo file's hash, without reading it when the file is as it was when last read.
+    private func photoFileHash(_ url: URL) -> String? {
+        let path = url.standardizedFileURL.path
+        let fingerprint = options.photoHashes == nil ? nil : FileFingerprint(path: path)
+        if let fingerprint, let hash = options.photoHashes?.hash(path: path, fingerprint: fingerprint) { return hash }
+        return readPhoto(url, fingerprint: fingerprint)?.1
+    }
+}
+
+/// This vendor's id as the link store keeps it: learned once (from the live catalog or a
+/// product the run made), so that later runs need not ask.
+final class VendorFact: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known = false
+    let links: LinkStore?
+
+    init(links: LinkStore?) { self.links = links }
+
+    func markKnown() { lock.withLock { known = true } }
+
+    /// A created product tells whose it is: saved the first time.
+    func learn(_ id: Int) {
+        let first = lock.withLock { () -> Bool in
+            defer { known = true }
+            return !known
+        }
+        if first { try? links?.setFact("vendor_id", String(id)) }
+    }
+}
