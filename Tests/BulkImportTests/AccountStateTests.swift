@@ -2,6 +2,7 @@ import BulkImport
 import Foundation
 import OpenMarketAPI
 import Sandbox
+import Support
 import Testing
 import TestSupport
 
@@ -27,7 +28,7 @@ struct AccountStateTests {
         #expect(built.journal(for: sheet).lastPathComponent.hasPrefix("products.csv-"))
 
         try AccountState.preflight(demo)
-        for (client, code) in [(other, Int32(3)), (try client(sandbox), Int32(2))] {
+        for (client, code) in [(other, Support.ExitStatus.unreachable), (try client(sandbox), Support.ExitStatus.badInput)] {
             do {
                 try AccountState.preflight(client)
                 Issue.record("preflight passed for \(client.configuration.credentials?.identifier ?? "no credentials")")
