@@ -35,6 +35,8 @@ struct WriteFailure: Error, CustomStringConvertible {
         case refused
         /// The server may have it and cannot be asked now: nothing is sent again until it can.
         case unknown
+        /// No answer came back (the pacer tries again after looking on the server).
+        case lost
     }
     var kind: Kind
     var message: String
@@ -98,32 +100,53 @@ public final class ProductWriter: Sendable {
                 throw WriteFailure(kind: .unknown, message: "an earlier write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
             }
         }
-        let attempts = max(1, lostAnswers.maxAttempts)
-        for attempt in 1...attempts {
-            try announce(subject, attempts: attempt - 1)
-            if let pending { try save(pending, attempts: attempt - 1) }
-            do {
-                let made = try shop.register(product, images: images)
-                _ = matcher.claim(made.id, row: subject.row)
-                return Registered(product: made.summary, attempts: attempt)
-            } catch let error where error.isAmbiguous {
-                // The product may exist: look before sending again. If the server cannot be
-                // asked, nothing is sent: the intent stays recorded and the next run looks
-                // again. The wait lets a server that stored it list it.
-                Thread.sleep(forTimeInterval: lostAnswers.backoff(afterAttempt: attempt))
-                switch matcher.look(draft) {
-                case .success(let found?): return Registered(product: found, found: true, attempts: attempt)
-                case .success(nil): continue
-                case .failure(let lookError):
-                    throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
+        // Each attempt after an answer was lost looks on the server first (after the pacer's
+        // wait, which lets a server that stored it list it); found, nothing is sent again.
+        // If the server cannot be asked, nothing is sent: the intent stays recorded and the
+        // next run looks again.
+        do {
+            return try lostAnswers.run({ attempt -> Attempt<Registered, WriteFailure> in
+                if attempt > 1 {
+                    switch matcher.look(draft) {
+                    case .success(let found?): return .done(Registered(product: found, found: true, attempts: attempt - 1))
+                    case .success(nil): break
+                    case .failure(let lookError):
+                        return .failed(WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt - 1))
+                    }
                 }
-            } catch {
-                intents.failed(subject, "\(error)")
-                throw WriteFailure(kind: .refused, message: "\(error)", attempts: attempt)
+                do throws(WriteFailure) {
+                    try announce(subject, attempts: attempt - 1)
+                    if let pending { try save(pending, attempts: attempt - 1) }
+                } catch {
+                    return .failed(error)
+                }
+                do throws(OpenMarketError) {
+                    let made = try shop.register(product, images: images)
+                    _ = matcher.claim(made.id, row: subject.row)
+                    return .done(Registered(product: made.summary, attempts: attempt))
+                } catch where error.isAmbiguous {
+                    return .again(WriteFailure(kind: .lost, message: "\(error)", attempts: attempt), after: nil)
+                } catch {
+                    intents.failed(subject, "\(error)")
+                    return .failed(WriteFailure(kind: .refused, message: "\(error)", attempts: attempt))
+                }
+            }, exhausted: { last, attempts in
+                var last = last
+                last.attempts = attempts
+                return last
+            })
+        } catch where error.kind == .lost {
+            // Every answer lost: one last look before calling it not made.
+            Thread.sleep(forTimeInterval: lostAnswers.backoff(afterAttempt: error.attempts))
+            switch matcher.look(draft) {
+            case .success(let found?): return Registered(product: found, found: true, attempts: error.attempts)
+            case .success(nil): break
+            case .failure(let lookError):
+                throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: error.attempts)
             }
+            intents.failed(subject, "no answer after \(error.attempts) attempts")
+            throw WriteFailure(kind: .refused, message: "no answer from the server after \(error.attempts) attempts, and the product is not on the server", attempts: error.attempts)
         }
-        intents.failed(subject, "no answer after \(attempts) attempts")
-        throw WriteFailure(kind: .refused, message: "no answer from the server after \(attempts) attempts, and the product is not on the server", attempts: attempts)
     }
 
     /// Sends a PATCH; the product's fields before and after it go into the run's record

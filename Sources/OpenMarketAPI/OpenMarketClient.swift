@@ -82,18 +82,24 @@ public final class OpenMarketClient: Sendable {
         return try decode(ProductPage.self, from: response, endpoint: endpoint)
     }
 
-    /// `GET /api/products/{id}`. A 403 right after an edit is retried briefly
-    /// (real servers answered so for a moment).
+    /// A 403 on a read right after an edit: real servers answered so for a moment.
+    static let readAfterEdit: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.maxAttempts = 4
+        policy.baseDelay = 0.3
+        policy.maxTotalWait = 5
+        return policy
+    }()
+
+    /// `GET /api/products/{id}`. A 403 right after an edit is retried briefly.
     public func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /api/products/\(id)"
-        var attempt = 0
-        while true {
-            do {
+        return try Self.readAfterEdit.run { _ -> Attempt<ProductDetail, OpenMarketError> in
+            do throws(OpenMarketError) {
                 let response = try send(HTTPRequest(method: .get, url: base + "/api/products/\(id)"), endpoint: endpoint)
-                return try decode(ProductDetail.self, from: response, endpoint: endpoint)
-            } catch where error.status == 403 && attempt < 3 {
-                attempt += 1
-                Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
+                return .done(try decode(ProductDetail.self, from: response, endpoint: endpoint))
+            } catch {
+                return error.status == 403 ? .again(error, after: nil) : .failed(error)
             }
         }
     }
@@ -187,15 +193,12 @@ public final class OpenMarketClient: Sendable {
         if logger.logLevel <= .trace {
             debug = { line in logger.trace(Logger.Message(stringLiteral: line)) }
         }
-        var waited = 0.0
-        var attempt = 0
-        while true {
-            attempt += 1
+        return try policy.run({ attempt -> Attempt<HTTPResponse, OpenMarketError> in
             configuration.pacer?.acquire()
             let started = ContinuousClock.now
             let outcome: Result<HTTPResponse, TransportFailure>
             let easy = borrowHandle()
-            do {
+            do throws(TransportFailure) {
                 outcome = .success(try easy.easy.perform(request, settings: configuration.transport, share: share,
                                                          redactor: redactor, debug: debug))
             } catch {
@@ -203,40 +206,36 @@ public final class OpenMarketClient: Sendable {
             }
             returnHandle(easy)
             let elapsed = ContinuousClock.now - started
-            var retryAfter: Double? = nil
-            let failure: OpenMarketError
             switch outcome {
             case .success(let response):
                 connectionCount.add(response.newConnections, ordering: .relaxed)
                 requestCount.add(1, ordering: .relaxed)
                 logger.debug("\(endpoint) → \(response.status) in \(elapsed.milliseconds) ms (attempt \(attempt))")
-                if (200..<300).contains(response.status) { return response }
-                if treatRetried404AsSuccess && response.status == 404 && attempt > 1 { return response }
-                failure = .http(endpoint: endpoint, status: response.status, message: serverMessage(response))
-                guard policy.retryableStatuses.contains(response.status) else { throw failure }
+                if (200..<300).contains(response.status) { return .done(response) }
+                if treatRetried404AsSuccess && response.status == 404 && attempt > 1 { return .done(response) }
+                let failure = OpenMarketError.http(endpoint: endpoint, status: response.status, message: serverMessage(response))
+                guard policy.retryableStatuses.contains(response.status) else { return .failed(failure) }
                 // A register that reached the server and failed with 5xx may have been applied.
                 if !canRepeat && response.status != 429 {
-                    throw .ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))")
+                    return .failed(.ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))"))
                 }
-                retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
+                let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
                 if response.status == 429 { configuration.pacer?.pause(for: retryAfter ?? policy.backoff(afterAttempt: attempt)) }
+                return .again(failure, after: retryAfter)
             case .failure(let transport):
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
-                failure = .transport(endpoint: endpoint, code: transport.code, message: transport.message)
-                guard Self.retryableTransportCodes.contains(transport.code) else { throw failure }
+                let failure = OpenMarketError.transport(endpoint: endpoint, code: transport.code, message: transport.message)
+                guard Self.retryableTransportCodes.contains(transport.code) else { return .failed(failure) }
                 if !canRepeat && !transport.neverSent {
-                    throw .ambiguous(endpoint: endpoint, reason: transport.message)
+                    return .failed(.ambiguous(endpoint: endpoint, reason: transport.message))
                 }
+                return .again(failure, after: nil)
             }
-            let wait = max(retryAfter ?? 0, policy.backoff(afterAttempt: attempt))
-            guard attempt < policy.maxAttempts, waited + wait <= policy.maxTotalWait else {
-                if attempt == 1 { throw failure }
-                throw .retriesExhausted(endpoint: endpoint, attempts: attempt, last: failure.description)
-            }
+        }, exhausted: { last, attempts in
+            .retriesExhausted(endpoint: endpoint, attempts: attempts, last: last.description)
+        }, beforeWait: { wait in
             logger.debug("\(endpoint): retrying in \(Int(wait * 1000)) ms")
-            Thread.sleep(forTimeInterval: wait)
-            waited += wait
-        }
+        })
     }
 
     /// libcurl codes worth another attempt: name resolution, connection,

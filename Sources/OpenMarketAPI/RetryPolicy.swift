@@ -48,3 +48,45 @@ public struct RetryPolicy: Sendable, Equatable {
         return max(0, date.timeIntervalSince(now))
     }
 }
+
+/// What one attempt of a retried call came to.
+public enum Attempt<Value, Failure: Error> {
+    case done(Value)
+    /// Worth another attempt, after at least `after` seconds (the server's Retry-After).
+    case again(Failure, after: Double?)
+    /// Not worth another attempt.
+    case failed(Failure)
+}
+
+extension RetryPolicy {
+    /// The one retry loop (after rclone's `lib/pacer`): every retried call of openmarket —
+    /// a request, a read right after an edit, a register whose answer was lost — goes through
+    /// it. `attempt` is called with the attempt's number (from 1) until it is done or failed,
+    /// or the policy's attempts or total wait run out; then a first attempt's failure is
+    /// thrown as it is, a later one through `exhausted` (with the attempts made).
+    public func run<Value, Failure: Error>(
+        _ attempt: (Int) -> Attempt<Value, Failure>,
+        exhausted: (Failure, Int) -> Failure = { failure, _ in failure },
+        beforeWait: (Double) -> Void = { _ in }
+    ) throws(Failure) -> Value {
+        var waited = 0.0
+        var number = 0
+        while true {
+            number += 1
+            switch attempt(number) {
+            case .done(let value):
+                return value
+            case .failed(let failure):
+                throw failure
+            case .again(let failure, let after):
+                let wait = max(after ?? 0, backoff(afterAttempt: number))
+                guard number < maxAttempts, waited + wait <= maxTotalWait else {
+                    throw number == 1 ? failure : exhausted(failure, number)
+                }
+                beforeWait(wait)
+                Thread.sleep(forTimeInterval: wait)
+                waited += wait
+            }
+        }
+    }
+}
