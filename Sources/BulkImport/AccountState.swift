@@ -55,12 +55,9 @@ public struct AccountState: Sendable {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
                              + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
         }
-        // Asking for the delete key of a product that cannot exist: 404 means the
-        // credentials were accepted; 401/403 means they were not.
-        do { _ = try client.deleteKey(id: Int(Int32.max)) } catch {
-            if let status = error.status, status == 401 || status == 403 {
-                throw ImportStop("the server refused the credentials: \(error)", exitCode: .unreachable)
-            }
+        // Anything but a refusal goes on: the first request of the run says the rest.
+        if case .refused(let status)? = try? client.checkCredentials() {
+            throw ImportStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
         }
     }
 }

@@ -27,16 +27,9 @@ final class ServerMatcher: @unchecked Sendable {
         return claimed[id] != nil
     }
 
-    /// Whether the product is this vendor's: asking for its delete key changes nothing
-    /// and answers only the owner (403 for another vendor's, 404 for none).
+    /// Whether the product is this vendor's (`OwnerProbe`).
     func owns(_ id: Int) throws(OpenMarketError) -> Bool {
-        do {
-            _ = try client.deleteKey(id: id)
-            return true
-        } catch {
-            if error.status == 403 || error.status == 404 { return false }
-            throw error
-        }
+        try OwnerProbe.ownership { () throws(OpenMarketError) -> String in try client.deleteKey(id: id) } == .mine
     }
 
     /// A product of this vendor with exactly this row's fields, not claimed by another

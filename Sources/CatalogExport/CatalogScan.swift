@@ -209,16 +209,14 @@ public final class CatalogScan: @unchecked Sendable {
         case .me:
             if let myVendor { return product.vendorId == myVendor }
             if notMine.contains(product.vendorId) { return false }
-            // Only the owner is given a product's delete key: one question per vendor.
-            do {
-                _ = try client.deleteKey(id: product.id)
-            } catch {
-                if error.status == 403 { notMine.insert(product.vendorId); return false }
-                if error.status == 404 { return false }
-                throw error
+            // One question per vendor (`OwnerProbe`).
+            switch try client.ownership(of: product.id) {
+            case .anotherVendors: notMine.insert(product.vendorId); return false
+            case .noSuchProduct: return false
+            case .mine:
+                myVendor = product.vendorId
+                return true
             }
-            myVendor = product.vendorId
-            return true
         }
     }
 }

@@ -117,15 +117,9 @@ struct DoctorCommand: AsyncParsableCommand {
                 say(.warn, "no credentials: list, show and export work; import, delete and undo need --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET, or the config file)")
             } else {
                 do {
-                    _ = try await client.run { try $0.deleteKey(id: Int(Int32.max)) }
-                    say(.ok, "credentials accepted")
-                } catch let error as OpenMarketError {
-                    if let status = error.status, status == 401 || status == 403 {
-                        say(.fail, "the server refused the credentials (\(status)): check the identifier and the secret")
-                    } else if error.status == 404 {
-                        say(.ok, "credentials accepted")
-                    } else {
-                        say(.warn, "the credentials could not be checked: \(error)")
+                    switch try await client.run({ try $0.checkCredentials() }) {
+                    case .accepted: say(.ok, "credentials accepted")
+                    case .refused(let status): say(.fail, "the server refused the credentials (\(status)): check the identifier and the secret")
                     }
                 } catch {
                     say(.warn, "the credentials could not be checked: \(error)")
