@@ -77,7 +77,7 @@ let package = Package(
         // The user's config file (~/.config/openmarket/config.toml): servers, credentials, profiles.
         .target(
             name: "UserConfig",
-            dependencies: ["OpenMarketAPI", "Support", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["OpenMarketContract", "Support", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
         // image formats by content, parallel work in order, bounded queues.
@@ -225,6 +225,8 @@ let package = Package(
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
+        .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         .testTarget(name: "FeedRunsTests", dependencies: [

@@ -141,11 +141,25 @@ public final class OpenMarketClient: Sendable {
         // Asking for the key changes nothing on the server: safe to retry like a read.
         let response = try send(request, endpoint: endpoint, idempotent: true)
         let key = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let unquoted = key.hasPrefix("\"") && key.hasSuffix("\"") && key.count >= 2 ? String(key.dropFirst().dropLast()) : key
-        guard !unquoted.isEmpty, !unquoted.contains("/") else {
-            throw .decoding(endpoint: endpoint, detail: "expected a delete key as text")
+        guard let deleteKey = Self.deleteKey(inAnswer: key) else {
+            throw .decoding(endpoint: endpoint, detail: "expected a delete key as text, a path or a URL ending with it")
         }
-        return unquoted
+        return deleteKey
+    }
+
+    /// The delete key in the `/archived` answer: a bare key (quoted or not), or — as the
+    /// 2022-10 server's answer is read by the apps that used it, a "URI" — a path or a URL
+    /// that ends with it (`/api/products/12/KEY`, `https://host/api/products/12/KEY`).
+    public static func deleteKey(inAnswer text: String) -> String? {
+        var answer = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if answer.count >= 2, answer.hasPrefix("\""), answer.hasSuffix("\"") { answer = String(answer.dropFirst().dropLast()) }
+        if answer.contains("/") {
+            let path = URL(string: answer)?.path ?? answer
+            answer = path.split(separator: "/").last.map(String.init) ?? ""
+            answer = answer.removingPercentEncoding ?? answer
+        }
+        guard !answer.isEmpty, !answer.contains(where: { $0.isWhitespace }) else { return nil }
+        return answer
     }
 
     /// Asks for the delete key, then deletes. A 404 on a retried DELETE means

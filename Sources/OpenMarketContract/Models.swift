@@ -206,19 +206,32 @@ public struct ProductPage: Codable, Sendable, Equatable {
         case pageNo, itemsPerPage, totalCount, offset, limit, lastPage, hasNext, hasPrev, pages
         /// Older servers spell it without the s.
         case itemPerPage
+        /// The 2022-01…08 server spells the page's keys in snake_case (its products too).
+        case pageNoSnake = "page_no", itemsPerPageSnake = "items_per_page", totalCountSnake = "total_count"
+        case lastPageSnake = "last_page", hasNextSnake = "has_next", hasPrevSnake = "has_prev"
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        pageNo = try c.lenientInt(forKey: .pageNo)
-        itemsPerPage = try c.lenientIntIfPresent(forKey: .itemsPerPage)
+        /// A key in the camelCase of the contract, else in the snake_case of the 2022-01 server.
+        func int(_ camel: CodingKeys, _ snake: CodingKeys) throws -> Int {
+            try c.lenientIntIfPresent(forKey: camel) ?? c.lenientInt(forKey: c.contains(snake) ? snake : camel)
+        }
+        func bool(_ camel: CodingKeys, _ snake: CodingKeys) throws -> Bool? {
+            try c.decodeIfPresent(Bool.self, forKey: camel) ?? c.decodeIfPresent(Bool.self, forKey: snake)
+        }
+        pageNo = try int(.pageNo, .pageNoSnake)
+        itemsPerPage = try c.lenientIntIfPresent(forKey: .itemsPerPage) ?? c.lenientIntIfPresent(forKey: .itemsPerPageSnake)
             ?? c.lenientInt(forKey: .itemPerPage)
-        totalCount = try c.lenientInt(forKey: .totalCount)
+        totalCount = try int(.totalCount, .totalCountSnake)
         offset = try c.lenientIntIfPresent(forKey: .offset) ?? (pageNo - 1) * itemsPerPage
         limit = try c.lenientIntIfPresent(forKey: .limit) ?? itemsPerPage
-        lastPage = try c.lenientInt(forKey: .lastPage)
-        hasNext = try c.decode(Bool.self, forKey: .hasNext)
-        hasPrev = try c.decodeIfPresent(Bool.self, forKey: .hasPrev) ?? (pageNo > 1)
+        lastPage = try int(.lastPage, .lastPageSnake)
+        guard let next = try bool(.hasNext, .hasNextSnake) else {
+            throw DecodingError.keyNotFound(CodingKeys.hasNext, .init(codingPath: c.codingPath, debugDescription: "no hasNext or has_next"))
+        }
+        hasNext = next
+        hasPrev = try bool(.hasPrev, .hasPrevSnake) ?? (pageNo > 1)
         pages = try c.decode([ProductSummary].self, forKey: .pages)
     }
 

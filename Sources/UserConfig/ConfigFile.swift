@@ -1,5 +1,5 @@
 import Foundation
-import OpenMarketAPI
+import OpenMarketContract
 import Support
 import TOMLKit
 
@@ -20,6 +20,12 @@ public struct OpenMarketConfig: Decodable, Sendable, Equatable {
         public var server: String?
         public var identifier: String?
         public var secret: String?
+
+        public init(server: String? = nil, identifier: String? = nil, secret: String? = nil) {
+            self.server = server
+            self.identifier = identifier
+            self.secret = secret
+        }
     }
 
     public var server: String?
@@ -27,37 +33,46 @@ public struct OpenMarketConfig: Decodable, Sendable, Equatable {
     public var secret: String?
     public var profiles: [String: Profile]?
 
+    public init(server: String? = nil, identifier: String? = nil, secret: String? = nil, profiles: [String: Profile]? = nil) {
+        self.server = server
+        self.identifier = identifier
+        self.secret = secret
+        self.profiles = profiles
+    }
+
     public static var defaultPath: String {
         UserFolders.config.appendingPathComponent("config.toml").path
     }
 
     /// Reads a config file. A missing file at the default path is no config;
     /// a file that others can read is refused, since it holds a secret.
-    public static func load(path: String?) throws(OpenMarketError) -> OpenMarketConfig? {
+    public static func load(path: String?) throws(ConfigError) -> OpenMarketConfig? {
         let file = path ?? defaultPath
         guard FileManager.default.fileExists(atPath: file) else {
-            if path != nil { throw .invalidRequest("config file \(file) does not exist") }
+            if path != nil { throw ConfigError("config file \(file) does not exist") }
             return nil
         }
         var info = stat()
-        guard stat(file, &info) == 0 else { throw .invalidRequest("cannot read config file \(file)") }
+        guard stat(file, &info) == 0 else { throw ConfigError("cannot read config file \(file)") }
         if info.st_mode & 0o077 != 0 {
-            throw .invalidRequest(
+            throw ConfigError(
                 "config file \(file) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); it holds your secret: run chmod 600 \(file)")
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw .invalidRequest("cannot read config file \(file) as UTF-8 text")
+            throw ConfigError("cannot read config file \(file) as UTF-8 text")
         }
         do {
             return try TOMLDecoder().decode(OpenMarketConfig.self, from: text)
         } catch {
-            throw .invalidRequest("config file \(file) is not valid: \(error)")
+            throw ConfigError("config file \(file) is not valid: \(error)")
         }
     }
 }
 
-/// Where to connect and as whom, from (in order of precedence) the command
-/// line, the environment, and the config file (a named profile, or its top).
+/// Where to connect and as whom, from (in order of precedence) the command line's
+/// options, a profile named with `--profile`, the environment (`OPENMARKET_SERVER`,
+/// `OPENMARKET_IDENTIFIER`, `OPENMARKET_SECRET`), and the top of the config file. A profile
+/// named on the command line is a choice made for this run: it wins over the environment.
 public struct ConnectionSettings: Sendable, Equatable {
     public var server: URL?
     public var credentials: VendorCredentials?
@@ -65,24 +80,25 @@ public struct ConnectionSettings: Sendable, Equatable {
     public static func resolve(
         server: String?, identifier: String?, secret: String?, profile: String?,
         environment: [String: String], config: OpenMarketConfig?
-    ) throws(OpenMarketError) -> ConnectionSettings {
-        var section = OpenMarketConfig.Profile(server: config?.server, identifier: config?.identifier, secret: config?.secret)
+    ) throws(ConfigError) -> ConnectionSettings {
+        let top = OpenMarketConfig.Profile(server: config?.server, identifier: config?.identifier, secret: config?.secret)
+        var named: OpenMarketConfig.Profile?
         if let profile {
-            guard let named = config?.profiles?[profile] else {
+            guard let section = config?.profiles?[profile] else {
                 let known = config?.profiles?.keys.sorted().joined(separator: ", ") ?? ""
-                throw .invalidRequest("no profile '\(profile)' in the config file" + (known.isEmpty ? "" : "; profiles: \(known)"))
+                throw ConfigError("no profile '\(profile)' in the config file" + (known.isEmpty ? "" : "; profiles: \(known)"))
             }
-            section = named
+            named = section
         }
         func pick(_ values: String?...) -> String? { values.lazy.compactMap { $0 }.first { !$0.isEmpty } }
-        let serverText = pick(server, environment["OPENMARKET_SERVER"], section.server)
-        let id = pick(identifier, environment["OPENMARKET_IDENTIFIER"], section.identifier)
-        let key = pick(secret, environment["OPENMARKET_SECRET"], section.secret)
+        let serverText = pick(server, named?.server, environment["OPENMARKET_SERVER"], top.server)
+        let id = pick(identifier, named?.identifier, environment["OPENMARKET_IDENTIFIER"], top.identifier)
+        let key = pick(secret, named?.secret, environment["OPENMARKET_SECRET"], top.secret)
         var url: URL?
         if let serverText {
             guard let parsed = URL(string: serverText), let scheme = parsed.scheme?.lowercased(),
                   scheme == "http" || scheme == "https", parsed.host != nil else {
-                throw .invalidRequest("server must be an http:// or https:// URL, got '\(serverText)'")
+                throw ConfigError("server must be an http:// or https:// URL, got '\(serverText)'")
             }
             url = parsed
         }
@@ -92,9 +108,16 @@ public struct ConnectionSettings: Sendable, Equatable {
         case (nil, nil):
             return ConnectionSettings(server: url, credentials: nil)
         case (nil, _):
-            throw .invalidRequest("a secret was given without an identifier (--identifier or OPENMARKET_IDENTIFIER)")
+            throw ConfigError("a secret was given without an identifier (--identifier or OPENMARKET_IDENTIFIER)")
         case (_, nil):
-            throw .invalidRequest("an identifier was given without a secret (--secret or OPENMARKET_SECRET)")
+            throw ConfigError("an identifier was given without a secret (--secret or OPENMARKET_SECRET)")
         }
     }
+}
+
+/// Why the config file or the connection settings cannot be used: said as a person must
+/// fix it (the file, the profile, the option).
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -59,3 +59,18 @@ struct PacerTests {
         #expect(Date().timeIntervalSince(before) < 1, "gave up instead of sleeping 30 s")
     }
 }
+
+@Suite("The delete key in the /archived answer")
+struct DeleteKeyAnswerTests {
+    @Test("a bare key, quoted or not; a path or a URL ending with it (the 2022-10 server's URI); nothing else")
+    func answers() {
+        let key = "6f1c2a0e-1d2b"
+        for answer in [key, "\"\(key)\"", "\(key)\n", "/api/products/12/\(key)", "https://openmarket.example/api/products/12/\(key)",
+                       "\"https://openmarket.example/api/products/12/\(key)\""] {
+            #expect(OpenMarketClient.deleteKey(inAnswer: answer) == key, "\(answer)")
+        }
+        for bad in ["", "\"\"", "/", "not a key"] {
+            #expect(OpenMarketClient.deleteKey(inAnswer: bad) == nil, "\(bad)")
+        }
+    }
+}
