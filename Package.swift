@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "openmarket", targets: ["openmarket"]),
+        .executable(name: "openmarket-sandbox-tls", targets: ["openmarket-sandbox-tls"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "OpenMarketAPI", targets: ["OpenMarketAPI"]),
         .library(name: "ImagePrep", targets: ["ImagePrep"]),
@@ -24,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
@@ -56,6 +56,11 @@ let package = Package(
             providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CXLSXWriter",
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
@@ -81,7 +86,7 @@ let package = Package(
         ),
         // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
         // image formats by content, parallel work in order, bounded queues.
-        .target(name: "Support"),
+        .target(name: "Support", dependencies: ["CCrypto"]),
         // Reading and writing manifests (CSV, JSON, JSON Lines, Excel workbooks), their
         // columns, encodings and validation rules.
         .target(
@@ -104,7 +109,6 @@ let package = Package(
             name: "FeedRuns",
             dependencies: [
                 "Feeds", "BulkImport", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Backups: a repository of snapshots that keeps each photo once; diff, history,
@@ -113,7 +117,6 @@ let package = Package(
             name: "Backups",
             dependencies: [
                 "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -128,7 +131,6 @@ let package = Package(
             name: "BulkImport",
             dependencies: [
                 "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -139,7 +141,6 @@ let package = Package(
             name: "CatalogExport",
             dependencies: [
                 "Manifest", "OpenMarketAPI", "Support",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Migration: an export's scan of one account streamed into an import on another.
@@ -149,7 +150,10 @@ let package = Package(
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "Support", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "Support"],
+            // The pixel loops (resize, colour, the quality search's distance) are optimised in
+            // debug builds too: unoptimised, the README's first import took 20 s for 20 photos.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The local Open Market server.
         .target(
@@ -160,9 +164,6 @@ let package = Package(
                 "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -173,6 +174,20 @@ let package = Package(
             ],
             resources: [.copy("Resources/pages")]
         ),
+        // The sandbox over HTTPS (HTTP/2 by ALPN): apart, so that `openmarket` builds without
+        // swift-nio-ssl's BoringSSL; the tests, the benchmarks and openmarket-sandbox-tls use it.
+        .target(
+            name: "SandboxTLS",
+            dependencies: [
+                "Sandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .executableTarget(name: "openmarket-sandbox-tls", dependencies: ["Sandbox", "SandboxTLS"]),
         .executableTarget(
             name: "openmarket",
             dependencies: [
@@ -196,7 +211,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: [
-            "Sandbox", "OpenMarketAPI", "ImagePrep",
+            "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -214,7 +229,6 @@ let package = Package(
         ]),
         .testTarget(name: "CatalogExportTests", dependencies: [
             "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "TestSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -234,7 +248,7 @@ let package = Package(
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: [
-            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support", .product(name: "Crypto", package: "swift-crypto"),
+            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support",
         ]),
     ],
     swiftLanguageModes: [.v6]

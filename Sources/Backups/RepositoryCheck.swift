@@ -1,4 +1,4 @@
-import Crypto
+import Support
 import Foundation
 
 extension BackupRepository {

@@ -47,10 +47,25 @@ public struct AccountState: Sendable {
         return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
     }
 
+    /// Why a server that did not answer its health check is not one to write to, said so
+    /// that the merchant knows what to change: a server that answered 404 is there, it is only
+    /// not an Open Market server at that URL (often a path such as /api after the host).
+    static func unanswered(_ server: URL, _ error: OpenMarketError) -> String {
+        guard let status = error.status else { return "the server does not answer: \(error)" }
+        let path = server.path
+        if status == 404 {
+            let hint = path.isEmpty || path == "/"
+                ? "check --server: it is the Open Market server's own address"
+                : "give --server without the path \(path) (the server's root, such as \(server.scheme ?? "https")://\(server.host ?? "host")\(server.port.map { ":\($0)" } ?? ""))"
+            return "\(server.absoluteString) answered, but is not an Open Market server there (HTTP 404 for its health check): \(hint)"
+        }
+        return "\(server.absoluteString) answered its health check with HTTP \(status): it is not ready to be written to"
+    }
+
     /// Reachable, and the credentials accepted, before anything is written: an `ImportStop`
     /// with exit code 3 if not (2 without credentials).
     public static func preflight(_ client: OpenMarketClient) throws(ImportStop) {
-        do { _ = try client.health() } catch { throw ImportStop("the server does not answer: \(error)", exitCode: .unreachable) }
+        do { _ = try client.health() } catch { throw ImportStop(Self.unanswered(client.configuration.server, error), exitCode: .unreachable) }
         guard client.configuration.credentials != nil else {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
                              + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)

@@ -38,6 +38,8 @@ public final class ImportReport: @unchecked Sendable {
     /// The folder relative image paths were under, so that report.xlsx names them whole
     /// (it is imported again from the report's folder).
     public var imagesRoot: URL?
+    /// The merchant's own headers of our columns (`key` → `상품코드`), for the sheet to fix.
+    public var columnHeaders: [String: String] = [:]
     /// Longest edge of the thumbnails the report keeps in `thumbnails/`.
     public static let thumbnailEdge = 96
     /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
@@ -71,6 +73,18 @@ public final class ImportReport: @unchecked Sendable {
     /// Why the report's files could not be written (a full disk), from the first failed
     /// write on; `finish` then throws it. The run goes on: the report is not the record.
     public private(set) var writeProblem: String?
+
+    /// The rows that changed (or would change) the shop, in the sheet's order, at most `limit`:
+    /// what a merchant wants to see on screen after a run.
+    public func changedRows(limit: Int) -> [RowOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        let statuses: [RowOutcome.Status] = [.created, .wouldCreate, .updated, .wouldUpdate, .replaced, .restored, .wouldRestore,
+                                             .deleted, .wouldDelete]
+        let rows = statuses.flatMap { groups[$0] ?? [] }
+            .sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+        return Array(rows.prefix(limit))
+    }
 
     /// Records one finished row.
     public func add(_ row: RowOutcome) {
@@ -146,7 +160,8 @@ public final class ImportReport: @unchecked Sendable {
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
         // Last: a workbook that cannot be written (a full disk) leaves the other three complete.
         file = "report.xlsx"
-        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot)
+        try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot,
+                                 headers: columnHeaders)
     }
 
     /// A JPEG at most `thumbnailEdge` pixels long, of a JPEG or PNG; nil for anything else.
@@ -218,13 +233,17 @@ public final class ImportReport: @unchecked Sendable {
         }
     }
 
-    static func htmlRow(_ row: RowOutcome) -> [String: Any] {
+    static func htmlRow(_ row: RowOutcome, server: String) -> [String: Any] {
         let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
                                    "images": images, "changes": row.changes ?? "", "note": row.note ?? ""]
-        if let id = row.productID { item["product_id"] = id }
+        if let id = row.productID {
+            item["product_id"] = id
+            // The server's own record of the product (the sandbox's catalog page links from there too).
+            item["product_url"] = (server.hasSuffix("/") ? String(server.dropLast()) : server) + "/api/products/\(id)"
+        }
         if let thumbnail = row.localThumbnail { item["thumbnail"] = thumbnail }
         return item
     }
@@ -236,7 +255,7 @@ public final class ImportReport: @unchecked Sendable {
         }
         let template = try MustacheTemplate(string: text)
         let failed = failures.sorted { $0.row < $1.row }.map { row -> [String: Any] in
-            ["row": row.row, "name": row.name, "error": row.error ?? "",
+            ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name, "error": row.error ?? "",
              "values": row.values.sorted { $0.key < $1.key }
                 .map { "\($0.key): \($0.value.count > 200 ? String($0.value.prefix(200)) + "…" : $0.value)" }.joined(separator: " · ")]
         }
@@ -247,7 +266,8 @@ public final class ImportReport: @unchecked Sendable {
             let sorted = rows.sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
             func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
                 ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
-                 "more": count > rows.count ? String(count - rows.count) : false, "rows": rows.map(Self.htmlRow)]
+                 "more": count > rows.count ? String(count - rows.count) : false,
+                 "rows": rows.map { Self.htmlRow($0, server: summary.server) }]
             }
             if status == .wouldDelete || status == .deleted {
                 // Products whose key left the sheet, apart from products no key ever named.
@@ -263,7 +283,9 @@ public final class ImportReport: @unchecked Sendable {
         let context: [String: Any] = [
             "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
             "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
-            "rate": String(format: "%.1f", summary.productsPerSecond), "stopped": summary.stopped ?? "",
+            // Mustache takes an empty text as true: what is not there is false.
+            "rate": summary.written > 0 ? String(format: "%.1f", summary.productsPerSecond) : false,
+            "stopped": summary.stopped ?? false,
             "counts": summary.counts.sorted { (Self.countOrder($0.key), $0.key) < (Self.countOrder($1.key), $1.key) }
                 .map { ["status": $0.key, "count": $0.value] },
             "deletes_refused": summary.deletesRefused ?? false,

@@ -150,6 +150,11 @@ public final class ImportRun: @unchecked Sendable {
                                          mapping: options.validation.mapping)
         var validation = options.validation
         validation.encoding = counter.encoding
+        if let report {
+            var headers: [String: String] = [:]
+            for column in Column.allCases { if let own = counter.header(of: column) { headers[column.rawValue] = own } }
+            report.columnHeaders = headers
+        }
         validation.delimiter = counter.delimiter
         // --delete-missing: what the file names, read from the cells whether or not
         // the row is valid (a broken row must not delete its product).
@@ -179,7 +184,7 @@ public final class ImportRun: @unchecked Sendable {
                     }
                     guard fileErrors.isEmpty, let draft else {
                         let message = (fileErrors + issues.filter { $0.severity == .error })
-                            .map { "\($0.column ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
+                            .map { "\($0.columnLabel ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
                             .joined(separator: "; ")
                         reject(.failed(raw, message: message))
                         return

@@ -67,7 +67,7 @@ extension ImportRun {
         }
         if missing.count > options.maxDeletes {
             let linked = missing.filter { $0.link != nil }.count
-            let what = "--delete-missing would delete \(missing.count) products (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
+            let what = "--delete-missing would delete \(missing.count == 1 ? "1 product" : "\(missing.count) products") (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
             if !options.dryRun {
                 throw ImportStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: .someFailed)
             }

@@ -9,11 +9,13 @@ enum ReportWorkbook {
     static let manifestColumns = ["key", "id", "name", "description", "price", "currency", "discounted_price", "stock", "images"]
     static let rowColumns = ["row", "key", "name", "status", "product_id", "changes", "error", "attempts", "note"]
 
-    static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil) throws {
+    /// `headers`: the merchant's own header of a column (`상품코드` for key), so that the sheet
+    /// to fix reads like the one they sent.
+    static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil, headers: [String: String] = [:]) throws {
         let book = try SpreadsheetWriter(url: url, sheetName: "Fix and import")
         let fix = book.currentSheet
         book.widths([16, 10, 30, 40, 12, 9, 16, 8, 40, 60, 8])
-        book.header(manifestColumns + [ManifestReader.errorsHeader, "row"])
+        book.header(manifestColumns.map { headers[$0] ?? $0 } + [ManifestReader.errorsHeader, "row"])
         let all = try book.addSheet("All rows")
         book.widths([7, 16, 30, 12, 10, 40, 60, 8, 30])
         book.header(rowColumns)

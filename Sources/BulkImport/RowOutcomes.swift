@@ -1,4 +1,4 @@
-import Crypto
+import Support
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -61,7 +61,7 @@ extension WorkItem {
             case .discountedPrice: values["discounted_price"] = Money.text(draft.discountedPrice)
             case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.stock)
             case .images: values["images"] = draft.images.map(\.display).joined(separator: "; ")
-            case .id, .key: break
+            case .id, .key, .salePrice: break
             }
         }
         outcome.values = values
@@ -75,9 +75,17 @@ extension WorkItem {
         return outcome
     }
 
-    /// The photos as prepared, on a row that sends them.
+    /// The photos as prepared, on a row that sends them; and what a new product is made with
+    /// (`price 32000 KRW, discount 2000, stock 8`), in the report's changes column.
     func withPhotos(_ outcome: RowOutcome) -> RowOutcome {
         var outcome = outcome
+        if outcome.changes == nil {
+            let full = RowWork.merged(draft, decision.live)
+            var parts = ["price \(Money.text(full.price)) \(full.currency)"]
+            if full.discountedPrice > 0 { parts.append("discount \(Money.text(full.discountedPrice))") }
+            parts.append("stock \(max(0, full.stockDelta ?? full.stock))")
+            outcome.changes = parts.joined(separator: ", ")
+        }
         outcome.imagesBefore = before
         outcome.imagesAfter = after
         outcome.photo = images.first?.data

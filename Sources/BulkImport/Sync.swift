@@ -184,20 +184,3 @@ public enum Sync {
         }
     }
 }
-
-/// Outcomes gathered from a run's threads (a command that prints each row).
-public final class OutcomeCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcomes: [RowOutcome] = []
-
-    public init() {}
-
-    public func add(_ outcome: RowOutcome) { lock.withLock { outcomes.append(outcome) } }
-
-    /// In the order of the rows (rows with no number last, in finishing order).
-    public var inRowOrder: [RowOutcome] {
-        lock.withLock { outcomes }.enumerated()
-            .sorted { ($0.element.row == 0 ? Int.max : $0.element.row, $0.offset) < ($1.element.row == 0 ? Int.max : $1.element.row, $1.offset) }
-            .map(\.element)
-    }
-}

@@ -107,8 +107,8 @@ final class SyncPlanner {
         switch decision.action {
         case .create:
             if !draft.createProblems.isEmpty {
-                throw Refusal(message: "the key \(shown(identity)) is not in the shop, so this row would create a product, and "
-                    + draft.createProblems.map { "\($0.column ?? ""): \($0.message) [\($0.rule)]" }.joined(separator: "; "))
+                throw Refusal(message: "\(shown(identity)) is not in the shop, so this row would create a product: "
+                    + draft.createProblems.map { "\($0.columnLabel ?? ""): \($0.message) [\($0.rule)]" }.joined(separator: "; "))
             }
             if let delta = draft.stockDelta, delta < 0 {
                 throw Refusal(message: "stock \(delta): a new product starts at 0 and cannot go below it")

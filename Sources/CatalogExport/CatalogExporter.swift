@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Manifest
 import OpenMarketAPI

@@ -64,18 +64,57 @@ public struct FeedRecord: Sendable, Codable, Equatable {
     public var lastReport: String?
     /// The state the last notification told (nil: none sent; ok is assumed).
     public var notifiedState: FeedState?
+    /// The shop these runs wrote to, as `feed list` names it (the server; never a credential).
+    public var shop: String?
 
     public init() {}
 }
 
-/// A feed's folder under the state folder: its record, the last file that ran (with its
-/// rows' fingerprints), the file being run, and the report folders of its runs.
+/// A feed's memory of one shop, under the state folder: its record, the last file that ran
+/// (with its rows' fingerprints), the file being run, and the report folders of its runs.
+/// Per feed *and* shop: what was sent to one shop says nothing of another (the same feed
+/// pointed at a second shop sends everything there, not "unchanged").
 public struct FeedFolder: Sendable {
     public let url: URL
 
-    /// `$XDG_STATE_HOME/openmarket/feeds/NAME-TAG` (the tag tells two feed files of one name apart).
-    public init(feed: Feed, root: URL = UserFolders.state.appendingPathComponent("feeds")) {
-        url = root.appendingPathComponent("\(feed.name)-\(FNV.tag(feed.url.standardizedFileURL.path))")
+    public static let defaultRoot = UserFolders.state.appendingPathComponent("feeds")
+
+    /// `$XDG_STATE_HOME/openmarket/feeds/NAME-TAG/shop-SHOP` (the tag tells two feed files of
+    /// one name apart; SHOP is the account's tag, the link store's name).
+    public init(feed: Feed, shop: String, root: URL = FeedFolder.defaultRoot) {
+        url = Self.feedFolder(feed, root: root).appendingPathComponent("shop-\(shop)")
+    }
+
+    init(url: URL) { self.url = url }
+
+    static func feedFolder(_ feed: Feed, root: URL) -> URL {
+        root.appendingPathComponent("\(feed.name)-\(FNV.tag(feed.url.standardizedFileURL.path))")
+    }
+
+    /// Every shop this feed ran against (none: never run).
+    public static func shops(of feed: Feed, root: URL = FeedFolder.defaultRoot) -> [FeedFolder] {
+        let folder = feedFolder(feed, root: root)
+        return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.lastPathComponent.hasPrefix("shop-") }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .map(FeedFolder.init(url:))
+    }
+
+    /// Remembers which feed file ran (so that `feed list` and `feed status` know feeds run
+    /// from any path, not only those in the feeds folder).
+    public static func remember(_ feed: Feed, root: URL = FeedFolder.defaultRoot) {
+        let folder = feedFolder(feed, root: root)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? Data(feed.url.standardizedFileURL.path.utf8).write(to: folder.appendingPathComponent("feed-file"), options: .atomic)
+    }
+
+    /// The feed files that ran from this state folder, wherever they are (still there).
+    public static func knownFeedFiles(root: URL = FeedFolder.defaultRoot) -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? [])
+            .compactMap { folder in (try? String(contentsOf: folder.appendingPathComponent("feed-file"), encoding: .utf8)) }
+            .map { URL(fileURLWithPath: $0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .sorted { $0.path < $1.path }
     }
 
     public var reports: URL { url.appendingPathComponent("reports") }

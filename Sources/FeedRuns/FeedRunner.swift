@@ -44,14 +44,22 @@ public final class FeedRunner: @unchecked Sendable {
     let folder: FeedFolder
     let options: FeedRunOptions
 
-    public init(feed: Feed, client: OpenMarketClient, account: AccountState, folder: FeedFolder? = nil,
+    let root: URL
+
+    /// `root`: where feeds keep their memory (the state folder's `feeds`), one folder per feed
+    /// and shop.
+    public init(feed: Feed, client: OpenMarketClient, account: AccountState, root: URL = FeedFolder.defaultRoot,
                 options: FeedRunOptions = FeedRunOptions()) {
         self.feed = feed
         self.client = client
         self.account = account
-        self.folder = folder ?? FeedFolder(feed: feed)
+        self.root = root
+        self.folder = FeedFolder(feed: feed, shop: Self.shopTag(account), root: root)
         self.options = options
     }
+
+    /// The shop a feed's memory is kept for: the account's tag (the link store's name).
+    public static func shopTag(_ account: AccountState) -> String { ImportRun.accountTag(account.links) }
 
     /// The account's lock file (one run per account at a time, whatever runs it).
     public var lockURL: URL {
@@ -65,7 +73,9 @@ public final class FeedRunner: @unchecked Sendable {
             return FeedRunResult(feed: feed.name, outcome: .busy, message: "\(error)")
         }
         defer { lock.release() }
+        FeedFolder.remember(feed, root: root)
         var record = folder.record()
+        record.shop = account.serverName
         var result = attempt(&record)
         finish(&result, &record)
         return result
@@ -103,10 +113,31 @@ public final class FeedRunner: @unchecked Sendable {
     }
 
     private func validationOptions(_ file: URL) -> ValidationOptions {
+        Self.validationOptions(feed)
+    }
+
+    /// How a feed's file is read: through its map, its relative photo names beside it — a
+    /// dropped file's in its folder, a fetched file's at its URL, as a browser resolves a
+    /// page's links — or where `[source] images` says.
+    public static func validationOptions(_ feed: Feed) -> ValidationOptions {
         var validation = ValidationOptions()
         validation.mapping = FeedMapping(feed: feed)
-        // A dropped file's photo paths are relative to where it was dropped.
-        if case .path(let path, _)? = feed.run.source { validation.imagesDirectory = URL(fileURLWithPath: path).deletingLastPathComponent() }
+        switch feed.run.source {
+        case .path(let path, _)?: validation.imagesDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        case .url(let address, _, _)?:
+            if let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") { validation.imagesBaseURL = url }
+        case nil: break
+        }
+        if let images = feed.run.images {
+            if images.contains("://") {
+                var base = images
+                if !base.hasSuffix("/") { base += "/" }
+                validation.imagesBaseURL = URL(string: base)
+            } else {
+                validation.imagesBaseURL = nil
+                validation.imagesDirectory = URL(fileURLWithPath: images, isDirectory: true)
+            }
+        }
         return validation
     }
 

@@ -1,4 +1,4 @@
-import Crypto
+import Support
 import Feeds
 import Foundation
 import OpenMarketAPI
@@ -94,4 +94,26 @@ struct FeedSourceReader {
 
 extension UInt8 {
     var isWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}
+
+/// `feed test FEED`: the feed's own source, tried.
+public enum FeedTrialSource {
+    /// The feed's source fetched as a fresh copy into `directory`: no conditional GET, no
+    /// record, nothing remembered (a run afterwards fetches it again).
+    public static func fetch(_ feed: Feed, into directory: URL, settings: TransportSettings = TransportSettings()) throws -> URL {
+        let reader = FeedSourceReader(feed: feed, folder: FeedFolder(url: directory), settings: settings)
+        do {
+            switch try reader.fetch(FeedRecord()) {
+            case .file(let file, _, _, _): return file
+            case .unchanged(let why): throw FeedSourceReader.Unreachable(description: why)
+            }
+        } catch {
+            throw FeedTrialFailure(description: "the feed's source cannot be fetched: \(error)")
+        }
+    }
+}
+
+/// Why `feed test` could not try the feed's own source.
+public struct FeedTrialFailure: Error, CustomStringConvertible {
+    public var description: String
 }

@@ -11,7 +11,15 @@ extension FeedTableReader {
             guard let count = value.int, count >= 1 else { throw fail("must be a whole number, 1 or more", table: "", key: "keep_reports") }
             settings.keepReports = count
         }
-        if let source = root["source"] { settings.source = try readSource(try table(source, "source")) }
+        if let source = root["source"] {
+            let table = try table(source, "source")
+            settings.source = try readSource(table)
+            settings.images = try text(table, "images", "source").map { $0.contains("://") ? $0 : Self.expandHome($0) }
+            if let images = settings.images, images.contains("://"),
+               !["http", "https"].contains(images.split(separator: ":").first.map { $0.lowercased() } ?? "") {
+                throw fail("must be an http(s) address or a folder", table: "source", key: "images")
+            }
+        }
         if let target = root["target"] {
             let table = try self.table(target, "target")
             try only(["profile"], in: table, "target")
@@ -39,7 +47,7 @@ extension FeedTableReader {
     }
 
     private func readSource(_ table: TOMLTable) throws(FeedFileError) -> FeedSource {
-        try only(["url", "path", "key_file", "known_hosts", "settle_seconds"], in: table, "source")
+        try only(["url", "path", "key_file", "known_hosts", "settle_seconds", "images"], in: table, "source")
         let url = try text(table, "url", "source")
         let path = try text(table, "path", "source")
         switch (url, path) {

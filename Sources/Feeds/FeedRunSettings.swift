@@ -4,6 +4,9 @@ import Foundation
 /// `[checks]`, `[notify]` and `keep_reports`.
 public struct FeedRunSettings: Sendable, Equatable {
     public var source: FeedSource?
+    /// `[source] images`: where the file's relative photo names are, when not beside the file
+    /// (an http(s) address, or a folder). By default: beside the file (its URL, or its folder).
+    public var images: String?
     /// A `[profiles.NAME]` of the config file (server and credentials); nil: the config
     /// file's top, the environment, else the built-in sandbox (as any command).
     public var profile: String?

@@ -68,7 +68,8 @@ public enum FeedTrial {
             case .discountedPrice: return (column, PricePolicy.grouped(draft.discountedPrice))
             case .stock: return (column, draft.stockDelta.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? String(draft.stock))
             case .images: return (column, draft.images.map(\.display).joined(separator: "; "))
-            case .key, .id: return nil
+            // Read into the discount (shown there); not a field of its own.
+            case .key, .id, .salePrice: return nil
             }
         }
     }

@@ -10,6 +10,10 @@ public enum Column: String, CaseIterable, Sendable, Codable {
     case discountedPrice = "discounted_price"
     case stock
     case images
+    /// The price after the discount, as merchants' sheets state it more often than the
+    /// discount: read as a discount of price − sale price (the API's `discounted_price` is the
+    /// discount amount). Not a field of its own: exports write the discount.
+    case salePrice = "sale_price"
 
     /// Every accepted header, normalised (see `normalise`).
     public var aliases: [String] {
@@ -23,7 +27,17 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         case .discountedPrice: ["discountedprice", "discount", "할인금액", "할인"]
         case .stock: ["stock", "재고", "수량"]
         case .images: ["images", "image", "이미지", "사진"]
+        case .salePrice: ["saleprice", "할인가", "할인판매가", "세일가", "discountedpricefinal"]
         }
+    }
+
+    /// The known columns as an unknown-column message lists them: each name with its Korean
+    /// one (`price (가격)`), since merchants' sheets use either.
+    public static var known: String {
+        allCases.map { column in
+            let korean = column.aliases.first { $0.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } }
+            return korean.map { "\(column.rawValue) (\($0))" } ?? column.rawValue
+        }.joined(separator: ", ")
     }
 
     /// Lower case, without spaces, underscores, hyphens or a byte-order mark.
@@ -58,6 +72,7 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         case .discountedPrice: 6
         case .stock: 7
         case .images: 8
+        case .salePrice: 9
         }
     }
 

@@ -18,6 +18,8 @@ struct ImageProblem: Error {
 /// photos, and resolving symlinks costs system calls); safe from several threads.
 final class ImageReferences: @unchecked Sendable {
     let root: URL
+    /// Relative names are under this http(s) address instead of `root`.
+    let baseURL: URL?
     private let rootResolved: String
     private let hasImagesColumn: Bool
     private let checkFiles: Bool
@@ -26,8 +28,9 @@ final class ImageReferences: @unchecked Sendable {
     private let lookup = FileLookup()
     private let lock = NSLock()
 
-    init(root: URL, hasImagesColumn: Bool, checkFiles: Bool, restore: @escaping @Sendable (String) -> String) {
+    init(root: URL, baseURL: URL? = nil, hasImagesColumn: Bool, checkFiles: Bool, restore: @escaping @Sendable (String) -> String) {
         self.root = root.standardizedFileURL
+        self.baseURL = baseURL
         rootResolved = self.root.resolvingSymlinksInPath().path
         self.hasImagesColumn = hasImagesColumn
         self.checkFiles = checkFiles
@@ -104,6 +107,14 @@ final class ImageReferences: @unchecked Sendable {
         }
         if lower.contains("://") {
             return .failure(ImageProblem("image-url", "only http and https URLs, or file paths, are allowed"))
+        }
+        if let baseURL {
+            // As a browser resolves a page's links: `a.jpg`, `photos/a.jpg`, `/img/a.jpg`.
+            let encoded = reference.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? reference
+            guard let url = URL(string: encoded, relativeTo: baseURL)?.absoluteURL, url.host != nil else {
+                return .failure(ImageProblem("image-url", "cannot be read as a photo's address under \(baseURL.absoluteString)"))
+            }
+            return .success(Resolved(source: .url(url.absoluteString)))
         }
         let absolute = reference.hasPrefix("/")
         var url = absolute ? URL(fileURLWithPath: reference) : root.appendingPathComponent(reference)

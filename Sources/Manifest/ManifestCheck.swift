@@ -10,6 +10,8 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
     public var withWarnings = 0
     /// Problems of the file as a whole (a missing column).
     public var fileErrors = 0
+    /// Warnings about the file as a whole (a column openmarket does not know), not a row's.
+    public var fileWarnings = 0
     /// Rows a feed's filter leaves out (counted in `rows`, not in `valid`).
     public var skipped = 0
 
@@ -18,6 +20,7 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
         case withErrors = "with_errors"
         case withWarnings = "with_warnings"
         case fileErrors = "file_errors"
+        case fileWarnings = "file_warnings"
         case skipped
     }
 
@@ -47,7 +50,7 @@ public enum ManifestCheck {
         onOpen(reader)
         let fileIssues = ManifestValidator.fileIssues(reader)
         for issue in fileIssues {
-            if issue.severity == .error { summary.fileErrors += 1 }
+            if issue.severity == .error { summary.fileErrors += 1 } else { summary.fileWarnings += 1 }
             onFileIssue(issue)
         }
         let validator = ManifestValidator(reader: reader, options: options)
@@ -60,9 +63,9 @@ public enum ManifestCheck {
                 onRow(raw, nil, [])
                 return
             }
-            // A supplier's file: columns named with the supplier's header too.
-            let issues = options.mapping == nil ? found
-                : found.map { issue in var issue = issue; issue.column = issue.column.map(reader.label); return issue }
+            // The file's own header of a column (a merchant's 이미지, a supplier's 재고수량) is in
+            // `header`, set by the validator: messages name both.
+            let issues = found
             if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }
             if issues.contains(where: { $0.severity == .warning }) { summary.withWarnings += 1 }
             onRow(raw, draft, issues)

@@ -52,6 +52,8 @@ public final class ManifestReader {
     public let delimiter: Character
     /// The columns present, and the headers that are no known column.
     public internal(set) var columns: Set<Column> = []
+    /// The file's header of each of our columns, as written.
+    var ownHeaders: [Column: String] = [:]
     public internal(set) var unknownColumns: [String] = []
 
     private var csv: CSVReader?
@@ -78,11 +80,12 @@ public final class ManifestReader {
     /// What the map found missing from the file that is not an error (a partial file).
     public var fileNotes: [RowIssue] { bound?.fileNotes ?? [] }
 
-    /// A column as a message names it: ours, with the supplier's header it comes from when
-    /// the file is read through a feed's map (`stock (재고수량)`).
-    public func label(_ column: String) -> String {
-        guard let bound, let ours = Column(rawValue: column), let source = bound.source(of: ours) else { return column }
-        return "\(column) (\(source))"
+    /// The file's own header of one of our columns when it is not our name (`이미지` for
+    /// images, a supplier's `재고수량` for stock through a feed's map): messages name both.
+    public func header(of column: Column) -> String? {
+        let own = bound?.source(of: column) ?? ownHeaders[column]
+        guard let own, Column.normalise(own) != Column.normalise(column.rawValue) else { return nil }
+        return own
     }
 
     var fileName: String { url.lastPathComponent }
@@ -219,6 +222,7 @@ public final class ManifestReader {
                 }
                 columns.insert(column)
                 columnIndex.append((index, column))
+                ownHeaders[column] = trimmed
             } else {
                 unknownColumns.append(trimmed)
             }

@@ -7,6 +7,8 @@ public struct RowIssue: Sendable, Equatable, Codable {
     /// The row number a spreadsheet shows (the header is row 1); 0 for the file itself.
     public var row: Int
     public var column: String?
+    /// The file's own header of `column` when it is not our name (`이미지` for images).
+    public var header: String?
     public var value: String?
     public var severity: Severity
     /// A stable name for the rule, for scripts (`name-length`, `price-format`…).
@@ -23,11 +25,17 @@ public struct RowIssue: Sendable, Equatable, Codable {
         self.message = message
     }
 
+    /// The column as the merchant's sheet names it, with ours: `이미지 (images)`.
+    public var columnLabel: String? {
+        guard let column else { return nil }
+        return header.map { "\($0) (\(column))" } ?? column
+    }
+
     /// `products.csv, row 7, column price: value '12.000,50': …`
     public var description: String {
         var place = file
         if row > 0 { place += ", row \(row)" }
-        if let column { place += ", column \(column)" }
+        if let label = columnLabel { place += ", column \(label)" }
         let shown = value.map { " value '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
         return "\(place):\(shown) \(message) [\(rule)]"
     }

@@ -133,8 +133,11 @@ struct RowRules {
         return code
     }
 
-    /// The discounted price: 0 when blank, at most the price, in the currency's decimals.
+    /// The discounted price: 0 when blank, at most the price, in the currency's decimals. A
+    /// sale-price column (할인가, sale_price) states the price after the discount: the discount
+    /// is the price less it (10,000 at 8,500 is a discount of 1,500).
     private mutating func discount(price: Decimal?, currency: String?) -> Decimal {
+        if let sale = text(.salePrice) { return discount(sale: sale, price: price, currency: currency) }
         guard let cell = text(.discountedPrice) else { return 0 }
         switch Money.parse(cell) {
         case .failure(let problem):
@@ -151,7 +154,41 @@ struct RowRules {
         }
     }
 
+    private mutating func discount(sale cell: String, price: Decimal?, currency: String?) -> Decimal {
+        switch Money.parse(cell) {
+        case .failure(let problem):
+            issue(.salePrice, cell, "sale-price-format", problem.message)
+            return 0
+        case .success(let parsed):
+            guard let price else {
+                issue(.salePrice, cell, "sale-price-without-price", "a sale price needs the price in the same row (the discount is the price less the sale price)")
+                return 0
+            }
+            if let code = currency, let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: code, field: "sale price") {
+                issue(.salePrice, cell, problem.rule, problem.message)
+                return 0
+            }
+            guard parsed.amount <= price else {
+                issue(.salePrice, cell, "sale-price-over-price", "must not be more than the price (\(Money.text(price)))")
+                return 0
+            }
+            let discount = price - parsed.amount
+            if let stated = text(.discountedPrice), case .success(let other) = Money.parse(stated), other.amount != discount {
+                issue(.discountedPrice, stated, "sale-price-disagrees",
+                      "the discount column says \(Money.text(other.amount)), the sale price \(Money.text(parsed.amount)) on \(Money.text(price)) makes \(Money.text(discount)): keep one of the two columns")
+            }
+            given.insert(.discountedPrice)
+            return discount
+        }
+    }
+
     /// A count, or a change to the live count (+5, -3); 0 is a count, never "blank".
+    ///
+    /// What a merchant means by a signed number depends on the sheet: in a sheet that states
+    /// products (it has a name column), the stock column states counts, and `-3` — often a
+    /// number typed into an Excel cell — is a mistake rather than "sell 3", so it fails the row
+    /// saying how to subtract; in a sheet of keys and stock (or other partial columns), `+5`
+    /// adds and `-3` subtracts (never below 0). Validate and import say the same.
     mutating func stock() -> (count: Int, change: Int?) {
         guard let cell = text(.stock) else { return (0, nil) }
         let refusal = "must be a whole number (0 or more), or a change such as +5 or -3"
@@ -172,11 +209,15 @@ struct RowRules {
             issue(.stock, cell, "stock-integer", refusal)
             return (0, nil)
         }
+        if sign == "-", value > 0, raw.values[.name] != nil {
+            issue(.stock, cell, "stock-negative",
+                  "a stock count is 0 or more; to take \(value) off the shop's stock, import a sheet of key and stock with \(cell)")
+            return (0, nil)
+        }
         given.insert(.stock)
         if sign == "-", value > 0 {
             // A change below 0 only means something for a product that exists.
-            needed(.stock, cell, "stock-change-new",
-                   "a stock count: it starts at 0, and \(cell) would take it below (a row that updates may subtract)")
+            needed(.stock, cell, "stock-change-new", "a stock count (0 or more), not \(cell)")
         }
         return (0, sign == "+" ? value : -value)
     }

@@ -6,7 +6,12 @@ import Glibc
 /// The text encodings merchants' spreadsheets come in.
 public enum TextEncoding: String, Sendable, CaseIterable {
     case utf8 = "utf-8"
+    /// UTF-16 with a byte-order mark (Excel's "Unicode text"), or `--encoding utf-16` on a
+    /// file without one (its byte order is then read from where its NUL bytes are).
     case utf16 = "utf-16"
+    /// UTF-16 without a byte-order mark, little-endian (Windows) or big-endian.
+    case utf16le = "utf-16le"
+    case utf16be = "utf-16be"
     /// What Korean Excel writes by default (a superset of EUC-KR).
     case cp949
 
@@ -14,6 +19,8 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         switch name.lowercased().replacingOccurrences(of: "_", with: "-") {
         case "utf-8", "utf8": self = .utf8
         case "utf-16", "utf16", "unicode": self = .utf16
+        case "utf-16le", "utf16le": self = .utf16le
+        case "utf-16be", "utf16be": self = .utf16be
         case "cp949", "euc-kr", "euckr", "ms949", "uhc": self = .cp949
         default: return nil
         }
@@ -34,13 +41,14 @@ public enum TextEncoding: String, Sendable, CaseIterable {
             if first {
                 first = false
                 if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) { return .utf16 }
+                if let order = utf16Order(chunk) { return order }
             }
             let nul: Int? = chunk.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress, let found = memchr(base, 0, bytes.count) else { return nil }
                 return base.distance(to: UnsafeRawPointer(found))
             }
             if let nul {
-                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul))")
+                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul)); if it is UTF-16 text, pass --encoding utf-16le or utf-16be")
             }
             if validator.firstInvalid == nil { validator.feed(chunk, at: offset) }
             offset += chunk.count
@@ -50,6 +58,29 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         throw ManifestError(
             file: file,
             message: "not UTF-8, UTF-16 or CP949 text (first byte that is not UTF-8 at offset \(invalid)); save it from your spreadsheet as \"CSV UTF-8\" or pass --encoding")
+    }
+}
+
+extension TextEncoding {
+    /// UTF-16 without a byte-order mark, told by where its NUL bytes are: a sheet's text is
+    /// mostly ASCII (headers, keys, prices, file names), which UTF-16 writes with a NUL after
+    /// each character (little-endian) or before it (big-endian). Nil when the pattern is not
+    /// clear (then a NUL byte means a binary file).
+    static func utf16Order(_ chunk: Data) -> TextEncoding? {
+        let sample = chunk.prefix(4096)
+        guard sample.count >= 4 else { return nil }
+        var evenZeros = 0, oddZeros = 0, pairs = 0
+        var index = sample.startIndex
+        while index + 1 < sample.endIndex {
+            pairs += 1
+            if sample[index] == 0 { evenZeros += 1 }
+            if sample[index + 1] == 0 { oddZeros += 1 }
+            index += 2
+        }
+        // At least a third of the characters ASCII, and NULs only on one side.
+        if oddZeros * 3 >= pairs && evenZeros * 20 <= oddZeros { return .utf16le }
+        if evenZeros * 3 >= pairs && oddZeros * 20 <= evenZeros { return .utf16be }
+        return nil
     }
 }
 
@@ -100,6 +131,8 @@ enum Transcoder {
         switch encoding {
         case .utf8: "UTF-8"
         case .utf16: "UTF-16"
+        case .utf16le: "UTF-16LE"
+        case .utf16be: "UTF-16BE"
         case .cp949: "CP949"
         }
     }
@@ -111,6 +144,18 @@ enum Transcoder {
 
     /// Converts `url` to UTF-8, writing to `output` (nil: only check).
     static func transcode(_ url: URL, from encoding: TextEncoding, to output: URL?) throws {
+        var encoding = encoding
+        if encoding == .utf16 {
+            // Without a byte-order mark, iconv's UTF-16 assumes big-endian: read the order
+            // from the file instead (Windows writes little-endian).
+            let head = (try? FileHandle(forReadingFrom: url)).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 4096)
+            } ?? Data()
+            if !head.starts(with: [0xFF, 0xFE]) && !head.starts(with: [0xFE, 0xFF]) {
+                encoding = TextEncoding.utf16Order(head) ?? .utf16le
+            }
+        }
         let cd = iconv_open("UTF-8", iconvName(encoding))
         guard cd != iconv_t(bitPattern: -1) else { throw ManifestError(file: url.path, message: "iconv cannot convert from \(encoding.rawValue)") }
         defer { iconv_close(cd) }

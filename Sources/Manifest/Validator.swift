@@ -6,6 +6,9 @@ public struct ValidationOptions: Sendable {
     /// Folder that relative image paths (and per-key image folders) are under;
     /// default: the manifest's folder.
     public var imagesDirectory: URL?
+    /// An http(s) address that relative photo names are under instead (a file fetched from a
+    /// URL names its photos beside it, as a browser resolves a page's links).
+    public var imagesBaseURL: URL?
     /// Accepted currencies (upper case).
     public var currencies: [String] = ProductRules.sandboxCurrencies
     public var defaultCurrency = "KRW"
@@ -45,9 +48,15 @@ public final class ManifestValidator: @unchecked Sendable {
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
+    /// The file's own headers of our columns, where they are not our names.
+    private let headers: [String: String]
+
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
         self.options = options
+        var headers: [String: String] = [:]
+        for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+        self.headers = headers
         let restore: @Sendable (String) -> String
         if reader.format == .csv {
             restore = { CSVCell.restore($0) }
@@ -57,6 +66,7 @@ public final class ManifestValidator: @unchecked Sendable {
         self.restore = restore
         images = ImageReferences(
             root: options.imagesDirectory ?? reader.url.deletingLastPathComponent(),
+            baseURL: options.imagesBaseURL,
             hasImagesColumn: reader.columns.contains(.images) || !reader.format.hasHeaderRow,
             checkFiles: options.checkImageFiles, restore: restore)
     }
@@ -75,7 +85,7 @@ public final class ManifestValidator: @unchecked Sendable {
         if !reader.unknownColumns.isEmpty {
             issues.append(RowIssue(file: file, row: 1, column: nil, value: reader.unknownColumns.joined(separator: ", "),
                                    severity: .warning, rule: "column-unknown",
-                                   message: "unknown columns are ignored; known: \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
+                                   message: "unknown columns are ignored; known: \(Column.known)"))
         }
         return issues
     }
@@ -170,7 +180,11 @@ public final class ManifestValidator: @unchecked Sendable {
 
         let hasError = rules.issues.contains { $0.severity == .error }
         // validate shows what a new product would lack, as warnings after the errors.
-        let shown = rules.issues + rules.createProblems.map { var warning = $0; warning.severity = .warning; return warning }
+        var shown = rules.issues + rules.createProblems.map { var warning = $0; warning.severity = .warning; return warning }
+        if !headers.isEmpty {
+            for index in shown.indices { shown[index].header = shown[index].column.flatMap { headers[$0] } }
+            for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }
+        }
         var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
         guard !hasError, let code = currency else { return result }
         var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: price ?? 0,

@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdHTTP2
-import NIOSSL
 import Logging
 import NIOCore
 import OpenMarketContract
@@ -36,7 +34,14 @@ public final class SandboxServer: Sendable {
     /// Opens the store (creating the demo vendors on first start), binds, and
     /// returns once the server accepts connections.
     /// - Parameter handleSignals: stop gracefully on SIGINT/SIGTERM (for the CLI).
-    public static func start(_ configuration: SandboxConfiguration, handleSignals: Bool = false) async throws -> SandboxServer {
+    /// - Parameter server: how connections are served; HTTP/1.1 by default. HTTPS
+    ///   (`configuration.tls`) is `SandboxTLS`'s, a module of its own so that the tool's
+    ///   build does not compile a TLS library it does not need (`openmarket-sandbox-tls`).
+    public static func start(_ configuration: SandboxConfiguration, handleSignals: Bool = false,
+                             server: HTTPServerBuilder? = nil) async throws -> SandboxServer {
+        guard configuration.tls == nil || server != nil else {
+            throw SandboxStartError(message: "HTTPS is served by openmarket-sandbox-tls (swift run openmarket-sandbox-tls --tls-cert FILE --tls-key FILE), or by nginx in front of this sandbox (see the README)")
+        }
         let store = try SandboxStore(directory: configuration.dataDirectory)
         let vendors = try store.ensureDemoVendors()
         var logger = Logger(label: "openmarket.sandbox")
@@ -65,7 +70,7 @@ public final class SandboxServer: Sendable {
 
         let app = Application(
             router: router,
-            server: try serverBuilder(configuration),
+            server: server ?? http1(configuration),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "openmarket-sandbox"),
             onServerRunning: { channel in
@@ -92,26 +97,9 @@ public final class SandboxServer: Sendable {
                              configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
     }
 
-    /// Plain HTTP/1.1, or with a certificate HTTPS offering HTTP/2 by ALPN (HTTP/1.1 to a
-    /// client that asks for it), as real servers behind TLS do.
-    static func serverBuilder(_ configuration: SandboxConfiguration) throws -> HTTPServerBuilder {
-        let idleMilliseconds = Int64(configuration.idleTimeout * 1000)
-        guard let (certificate, key) = configuration.tls else {
-            return .http1(configuration: .init(idleTimeout: .milliseconds(idleMilliseconds)))
-        }
-        do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate.path).map { NIOSSLCertificateSource.certificate($0) }
-            let tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key.path, format: .pem)))
-            // The idle timer (from the connection's start) and a graceful stop both send GOAWAY
-            // and a PING; once the client answers, its open streams get a second to finish.
-            // A client that never answers keeps the connection: libcurl reads nothing on an
-            // idle connection, so a client in this process must be gone before `stop()`.
-            return try .http2Upgrade(tlsConfiguration: tls, configuration: .init(
-                idleTimeout: .milliseconds(idleMilliseconds), gracefulCloseTimeout: .seconds(1)))
-        } catch {
-            throw SandboxStartError(message: "cannot use the TLS certificate \(certificate.path) and key \(key.path): \(error)")
-        }
+    /// Plain HTTP/1.1 with the configured idle timeout.
+    public static func http1(_ configuration: SandboxConfiguration) -> HTTPServerBuilder {
+        .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))))
     }
 
     /// Runs until the server stops (by a signal when started with `handleSignals`).
@@ -141,4 +129,5 @@ public final class SandboxServer: Sendable {
 public struct SandboxStartError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }

@@ -240,12 +240,7 @@ struct DeleteCommand: AsyncParsableCommand {
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
             ?? .new(in: account.folder.appendingPathComponent("reports"), prefix: dryRun ? "delete-plan" : "delete"))
         settings.useCaches = false
-        let collected = OutcomeCollector()
-        settings.onOutcome = { collected.add($0) }
         let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
-        for row in collected.inRowOrder where row.status == .deleted || row.status == .wouldDelete {
-            Console.line("\(row.status == .deleted ? "deleted" : "would delete") \(row.key.isEmpty ? "" : row.key + " ")#\(row.productID ?? 0) \(row.name)")
-        }
         try await Runner.conclude(result, command: "delete", connection: connection)
         if result.summary.failed > 0 { throw ExitCode(.someFailed) }
     }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import BulkImport
+import FeedRuns
 import Feeds
 import Foundation
 import Manifest
+import OpenMarketAPI
 import Support
 
 struct FeedCommand: ParsableCommand {
@@ -45,8 +47,8 @@ struct FeedTestCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The feed file: a path, or a name in ~/.config/openmarket/feeds/.", valueName: "FEED"))
     var feed: String
 
-    @Argument(help: ArgumentHelp("The supplier's file: .csv, .tsv, .json, .jsonl, .xlsx.", valueName: "FILE"))
-    var file: String
+    @Argument(help: ArgumentHelp("The supplier's file: .csv, .tsv, .json, .jsonl, .xlsx (default: fetched from the feed's [source], recording nothing).", valueName: "FILE"))
+    var file: String?
 
     @Option(name: .long, help: ArgumentHelp("How many rows to show whole.", valueName: "N"))
     var rows = 5
@@ -64,13 +66,32 @@ struct FeedTestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = URL(fileURLWithPath: file).standardizedFileURL
         let loaded: Feed
         do { loaded = try FeedFile.load(FeedFile.locate(feed)) } catch {
             throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
         }
+        // No FILE: the feed's own source, fetched into a scratch folder (nothing recorded).
+        var scratch: URL?
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        let url: URL
+        if let file {
+            url = URL(fileURLWithPath: file).standardizedFileURL
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
+            scratch = folder
+            var transport = TransportSettings()
+            transport.insecure = server.client.insecure
+            transport.caFile = server.client.cacert
+            let settings = transport
+            do {
+                url = try await Runner.onThread { try FeedTrialSource.fetch(loaded, into: folder, settings: settings) }
+            } catch {
+                throw reportFailure(CommandFailure("\(loaded.name): \(error)", exitCode: .sourceUnreachable))
+            }
+            Console.line("Fetched \(loaded.run.source?.display ?? "the source") (nothing is recorded).")
+        }
         let plans = live ? try await livePlans(url, loaded) : [:]
-        let reading = readingOptions
+        let reading = readingOptions(loaded, fetched: file == nil)
         var lines: [String] = []
         let result: FeedTrial.Result
         do {
@@ -87,9 +108,15 @@ struct FeedTestCommand: AsyncParsableCommand {
         if result.summary.hasErrors { throw ExitCode(.someFailed) }
     }
 
-    private var readingOptions: ValidationOptions {
-        var options = ValidationOptions()
-        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+    /// As `feed run` reads the feed's file (photos beside it: at its URL, in its folder, or
+    /// where [source] images says) when it was fetched; else beside FILE, or --images.
+    private func readingOptions(_ feed: Feed, fetched: Bool) -> ValidationOptions {
+        var options = fetched ? FeedRunner.validationOptions(feed) : ValidationOptions()
+        options.mapping = nil
+        if let images {
+            options.imagesDirectory = URL(fileURLWithPath: images)
+            options.imagesBaseURL = nil
+        }
         return options
     }
 
@@ -100,7 +127,7 @@ struct FeedTestCommand: AsyncParsableCommand {
             .appendingPathComponent("openmarket-feed-test-\(UUID().uuidString).journal"))
         options.dryRun = true
         options.links = connection.account.links
-        options.validation = readingOptions
+        options.validation = readingOptions(feed, fetched: file == nil)
         options.validation.mapping = FeedMapping(feed: feed)
         let settings = options
         let client = connection.client

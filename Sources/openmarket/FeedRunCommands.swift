@@ -16,6 +16,17 @@ struct FeedSelection: ParsableArguments {
 
     static var folder: URL { UserFolders.config.appendingPathComponent("feeds") }
 
+    /// The feeds `list` and `status` watch: those named; else every feed in the feeds folder
+    /// and every feed that has run on this machine from any path.
+    func watched() throws -> [URL] {
+        let files = try self.files(requireSome: false, orAll: true)
+        guard feeds.isEmpty else { return files }
+        var seen = Set(files.map { $0.standardizedFileURL.path })
+        var all = files
+        for url in FeedFolder.knownFeedFiles() where seen.insert(url.standardizedFileURL.path).inserted { all.append(url) }
+        return all
+    }
+
     /// The feed files, in order (by name for --all).
     func files(requireSome: Bool, orAll: Bool = false) throws -> [URL] {
         if all || (orAll && feeds.isEmpty) {
@@ -63,6 +74,9 @@ struct FeedRunCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @Flag(name: .long, help: "Allow the built-in sandbox as the shop (to try a feed out; an unattended run never writes there).")
+    var sandbox = false
+
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
@@ -87,7 +101,19 @@ struct FeedRunCommand: AsyncParsableCommand {
         let connection: Connection
         do { connection = try await Connection.connect(target, configure: { _ in }) } catch {
             Console.error("openmarket feed run: \(feed.name): \(CommandFailure.from(error).description)")
-            return 3
+            return ExitStatus.unreachable.rawValue
+        }
+        // A feed that names no shop (no [target], no --server, nothing in the environment or
+        // the config file) would sync a throwaway built-in sandbox and say "done": refused.
+        if connection.sandbox != nil && !sandbox {
+            await connection.close()
+            Console.error("""
+                openmarket feed run: \(feed.name): no shop to write to: the feed has no [target] profile, and no \
+                --server, --profile, OPENMARKET_SERVER or config file names one. Add [target] profile = "NAME" \
+                (a [profiles.NAME] of the config file) to \(feed.url.path), or pass --server; --sandbox tries it \
+                on the built-in sandbox.
+                """)
+            return ExitStatus.badInput.rawValue
         }
         var options = FeedRunOptions()
         options.accept = accept
@@ -116,18 +142,24 @@ struct FeedListCommand: ParsableCommand {
     @OptionGroup var selection: FeedSelection
 
     func run() throws {
-        let files = try selection.files(requireSome: false, orAll: true)
-        if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path) (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
+        let files = try selection.watched()
+        if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path), and none has run (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
                 Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake (`openmarket feed test` says which)")
                 continue
             }
-            let record = FeedFolder(feed: feed).record()
             let schedule = Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled"
-            let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
-            Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)  \(last)")
-            if let message = record.lastMessage { Console.line("    \(message)") }
+            let shops = FeedFolder.shops(of: feed)
+            Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)\(shops.isEmpty ? "  never run" : "")")
+            if url.deletingLastPathComponent().standardizedFileURL.path != FeedSelection.folder.standardizedFileURL.path {
+                Console.line("    file: \(url.path)")
+            }
+            for folder in shops {
+                let record = folder.record()
+                let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
+                Console.line("    shop \(record.shop ?? "?"): \(last)\(record.lastMessage.map { ": \($0)" } ?? "")")
+            }
         }
     }
 
@@ -160,7 +192,12 @@ struct FeedStatusCommand: ParsableCommand {
 
     func run() throws {
         let limit = Self.seconds(maxAge)!
-        let files = try selection.files(requireSome: false, orAll: true)
+        let files = try selection.watched()
+        // A check that watches nothing must not pass: a monitor would stay green for ever.
+        guard !files.isEmpty else {
+            Console.line("No feeds to watch: none in \(FeedSelection.folder.path), and none has run on this machine.")
+            throw ExitCode(.someFailed)
+        }
         var late = 0
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
@@ -168,12 +205,19 @@ struct FeedStatusCommand: ParsableCommand {
                 late += 1
                 continue
             }
-            let record = FeedFolder(feed: feed).record()
-            guard let success = record.lastSuccess, Date().timeIntervalSince(success) <= limit else {
-                let when = record.lastSuccess.map { "last success \(FeedListCommand.time($0))" } ?? "never succeeded"
-                Console.line("\(feed.name): \(when); last run: \(record.lastOutcome?.rawValue ?? "none") \(record.lastMessage ?? "")")
+            let shops = FeedFolder.shops(of: feed)
+            if shops.isEmpty {
+                Console.line("\(feed.name): never run")
                 late += 1
-                continue
+            }
+            for folder in shops {
+                let record = folder.record()
+                guard let success = record.lastSuccess, Date().timeIntervalSince(success) <= limit else {
+                    let when = record.lastSuccess.map { "last success \(FeedListCommand.time($0))" } ?? "never succeeded"
+                    Console.line("\(feed.name) (shop \(record.shop ?? "?")): \(when); last run: \(record.lastOutcome?.rawValue ?? "none") \(record.lastMessage ?? "")")
+                    late += 1
+                    continue
+                }
             }
         }
         if late > 0 { throw ExitCode(.someFailed) }

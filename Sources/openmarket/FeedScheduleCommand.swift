@@ -2,6 +2,7 @@ import ArgumentParser
 import Feeds
 import Foundation
 import Support
+import UserConfig
 
 struct FeedScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,6 +13,11 @@ struct FeedScheduleCommand: ParsableCommand {
             service runs `openmarket feed run FEED`; the timer catches up a run missed while the \
             machine was off) and enables the timer when a user systemd runs; otherwise prints \
             the crontab line that does the same (`crontab -e` to add it). --remove takes it away.
+
+            A scheduled run starts with an empty environment and no options: the feed must name \
+            its shop, [target] profile = "NAME", a [profiles.NAME] of the config file with the \
+            server and credentials. A feed without one is refused (it would sync a throwaway \
+            sandbox every night).
 
             Examples:
               openmarket feed schedule acme --daily 03:00
@@ -35,8 +41,30 @@ struct FeedScheduleCommand: ParsableCommand {
         if loaded.run.source == nil && !schedule.remove {
             throw reportFailure(CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: .badInput))
         }
+        if !schedule.remove { try requireShop(loaded, url) }
         try schedule.apply(Schedule(kind: "feed", name: loaded.name, arguments: ["feed", "run", url.path],
                                     binary: ScheduleOptions.binary, when: schedule.when),
                            log: UserFolders.state.appendingPathComponent("feeds/\(loaded.name).log"))
+    }
+
+    /// The shop a scheduled run writes to: the feed's [target] profile, in the config file.
+    private func requireShop(_ feed: Feed, _ url: URL) throws {
+        guard let profile = feed.run.profile else {
+            throw reportFailure(CommandFailure("""
+                \(url.path) names no shop: a scheduled run has no --server and no environment, and would sync a \
+                throwaway built-in sandbox. Add [target] profile = "NAME" to the feed, with a [profiles.NAME] \
+                (server, identifier, secret) in \(OpenMarketConfig.defaultPath)
+                """, exitCode: .badInput))
+        }
+        let config: OpenMarketConfig?
+        do { config = try OpenMarketConfig.load(path: nil) } catch {
+            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
+        }
+        guard let section = config?.profiles?[profile], section.server != nil else {
+            throw reportFailure(CommandFailure("""
+                the feed's [target] profile "\(profile)" is not in \(OpenMarketConfig.defaultPath) with a server: \
+                a scheduled run reads only that file. Add [profiles.\(profile)] with server, identifier and secret
+                """, exitCode: .badInput))
+        }
     }
 }

@@ -83,12 +83,14 @@ struct ShrinkCommand: ParsableCommand {
         // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
         let progress = ProgressLine(quiet: inputs.count < 2)
         let done = Counter()
+        let failures = Counter()
         progress.update("shrinking", done: 0, total: inputs.count, unit: "files")
         let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
                                           workers: jobs) { result in
             progress.clear()
             Console.line(Self.describe(result))
-            progress.update("shrinking", done: done.next(), total: inputs.count, unit: "files")
+            let failed = if case .failure = result.outcome { failures.next() } else { failures.value }
+            progress.update("shrinking", done: done.next(), total: inputs.count, failed: failed, unit: "files")
         }
         progress.clear()
         let failed = results.filter { if case .failure = $0.outcome { return true } else { return false } }.count

@@ -27,7 +27,8 @@ struct ImportCommand: AsyncParsableCommand {
 
             Partial files: a file with a key (or id, or name) column and any other columns \
             changes only those columns. A blank cell keeps the shop's value; 0 is a value. \
-            Stock accepts changes: +5, -3 (never below 0). To empty a description, write \
+            In a sheet of keys and stock (no name column), +5 adds and -3 subtracts (never \
+            below 0); in a sheet with names, stock is a count, and -3 fails its row saying so. To empty a description, write \
             [clear] in its cell. A row that would create needs a name, a price and 1 to 5 photos.
 
             Photos cannot be changed through the API: a row whose photos differ from the ones \

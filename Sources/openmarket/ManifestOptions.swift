@@ -12,7 +12,7 @@ struct ManifestOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Column delimiter: , ; or tab (default: detected).", valueName: "char"))
     var delimiter: Delimiter?
 
-    @Option(name: .long, help: ArgumentHelp("utf-8, utf-16 or cp949 (default: detected).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("utf-8, utf-16 (either byte order, with or without a byte-order mark), utf-16le, utf-16be or cp949 (default: detected).", valueName: "name"))
     var encoding: EncodingName?
 
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Accepted currencies.", valueName: "code"))
@@ -60,7 +60,7 @@ struct ManifestOptions: ParsableArguments {
             guard let encoding = TextEncoding(name: argument) else { return nil }
             self.encoding = encoding
         }
-        static var allValueStrings: [String] { ["utf-8", "utf-16", "cp949"] }
+        static var allValueStrings: [String] { ["utf-8", "utf-16", "utf-16le", "utf-16be", "cp949"] }
     }
 
     func validate() throws {

@@ -40,6 +40,7 @@ enum Runner {
     /// recorded, only the report is not.
     static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async throws {
         await connection?.close()
+        if !json { printChanges(result.report.changedRows(limit: 11)) }
         printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
                      command: CommandLine.arguments, reportComplete: result.reportProblem == nil)
         if let problem = result.reportProblem {
@@ -98,6 +99,17 @@ enum Runner {
         return out
     }
 
+    /// What changed, row by row (the first ten; the report has all): `row 3 TEA-003 updated: price 32000 → 31000`.
+    static func printChanges(_ rows: [RowOutcome]) {
+        for row in rows.prefix(10) {
+            let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
+            let who = row.key.isEmpty ? row.name : "\(row.key) \(row.name)"
+            let what = row.changes.map { ": \($0)" } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
+            Console.line("  \(place) \(who) \(row.status.rawValue)\(what)")
+        }
+        if rows.count > 10 { Console.line("  … the report lists every row") }
+    }
+
     static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
                              reportComplete: Bool = true) {
         if json {
@@ -110,7 +122,9 @@ enum Runner {
             return
         }
         let counts = summary.countsText
-        Console.line("\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s (\(String(format: "%.1f", summary.productsPerSecond)) products/s)\(summary.dryRun ? " — dry run, nothing was written" : "")")
+        // A rate only for runs that wrote: "0.0 products/s" of a run with nothing to send says nothing.
+        let rate = summary.written > 0 ? " (\(String(format: "%.1f", summary.productsPerSecond)) products/s)" : ""
+        Console.line("\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s\(rate)\(summary.dryRun ? " — dry run, nothing was written" : "")")
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
@@ -141,6 +155,7 @@ enum Runner {
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+    private var count = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

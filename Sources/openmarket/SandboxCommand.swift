@@ -9,8 +9,13 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Run a local Open Market server (SQLite + image files on disk).",
         discussion: """
             The sandbox behaves like a real Open Market server: same endpoints, rules and \
-            status codes. Data lives under --data and survives a restart. On first start it \
-            creates two demo vendors and prints their identifier and secret.
+            status codes. Data lives under --data and survives a restart. Started on a folder \
+            with no vendors, it creates two demo vendors (demo-shop, second-shop); every start \
+            prints each vendor's identifier and secret. --add-vendor on a new folder makes that \
+            vendor only (the demo vendors are made only when there is none).
+
+            HTTPS (HTTP/2 by ALPN, as real servers behind TLS): openmarket-sandbox-tls \
+            --tls-cert FILE --tls-key FILE, with the same data folder.
 
             Fault injection (all off by default) lets you rehearse a bad network:
               openmarket sandbox --fail-rate 0.2 --drop-rate 0.1 --rate-limit 20
@@ -57,11 +62,12 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .customLong("log-requests"), help: "Print one line per request.")
     var logRequests = false
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
-        "Speak HTTPS with this certificate chain (PEM), HTTP/2 by ALPN, as real servers do; clients trust it with --cacert.", valueName: "file"))
+    /// HTTPS moved to `openmarket-sandbox-tls` (the tool builds without a TLS library); the
+    /// options stay to say where.
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("HTTPS: see `openmarket-sandbox-tls`.", visibility: .hidden))
     var tlsCert: String?
 
-    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM).", valueName: "file"))
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("HTTPS: see `openmarket-sandbox-tls`.", visibility: .hidden))
     var tlsKey: String?
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
@@ -70,7 +76,13 @@ struct SandboxCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be above 0") }
-        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        if tlsCert != nil || tlsKey != nil {
+            throw ValidationError("""
+                HTTPS is served by openmarket-sandbox-tls, a program of its own (so that openmarket builds \
+                without a TLS library): swift run openmarket-sandbox-tls --tls-cert FILE --tls-key FILE \
+                [--data DIR] [--port N]; or put nginx in front of this sandbox (README, "Connecting to a server")
+                """)
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
         for (flag, value) in [("--fail-rate", failRate), ("--drop-rate", dropRate)] where !(0...1).contains(value) {
             throw ValidationError("\(flag) must be between 0 and 1, got \(value)")
@@ -103,7 +115,6 @@ struct SandboxCommand: AsyncParsableCommand {
             failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
         configuration.logRequests = logRequests
         configuration.idleTimeout = idleTimeout
-        if let tlsCert, let tlsKey { configuration.tls = (URL(fileURLWithPath: tlsCert), URL(fileURLWithPath: tlsKey)) }
         let server: SandboxServer
         do {
             server = try await SandboxServer.start(configuration, handleSignals: true)

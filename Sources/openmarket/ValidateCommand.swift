@@ -134,7 +134,8 @@ extension ValidateCommand {
     static func summaryLine(_ url: URL, _ summary: ValidationSummary) -> String {
         "\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
             + (summary.skipped > 0 ? ", \(summary.skipped) skipped by the feed's filter" : "")
-            + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file errors" : "")
+            + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file \(summary.fileErrors == 1 ? "error" : "errors")" : "")
+            + (summary.fileWarnings > 0 ? ", \(summary.fileWarnings) file \(summary.fileWarnings == 1 ? "warning" : "warnings") (above)" : "")
     }
 
     /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.

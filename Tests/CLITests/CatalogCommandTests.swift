@@ -93,7 +93,7 @@ struct CatalogCommandTests {
             let result = try await CLIProcess.run(["delete", "#\(ids[0])", "999", "--report", report.path, "--server", sandbox.url,
                                                    "--identifier", demo.identifier, "--secret", demo.secret])
             #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("deleted #\(ids[0]) Darjeeling"), "\(result.stdout)")
+            #expect(result.stdout.contains("  #\(ids[0]) Darjeeling deleted"), "\(result.stdout)")
             #expect(result.stdout.contains("row 2 failed: product #999 is not a product of this account"), "\(result.stdout)")
             #expect(result.stdout.contains("To take this run back: openmarket undo \(report.path)"))
             #expect(!result.stdout.contains(demo.secret) && !result.stderr.contains(demo.secret))

@@ -60,6 +60,18 @@ struct FeedMachine {
     func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await CLIProcess.run(arguments, environment: environment)
     }
+
+    /// The config file with the shop as [profiles.shop] (mode 600).
+    func writeConfig() throws {
+        let file = config.appendingPathComponent("openmarket/config.toml")
+        try Data("""
+            [profiles.shop]
+            server = "\(sandbox.url)"
+            identifier = "\(sandbox.demo.identifier)"
+            secret = "\(sandbox.demo.secret)"
+            """.utf8).write(to: file)
+        chmod(file.path, 0o600)
+    }
 }
 
 @Suite("openmarket feed run, schedule, list, status", .serialized)
@@ -83,7 +95,8 @@ struct FeedRunCommandTests {
         let status = try await machine.run(["feed", "status", "--max-age", "1h"])
         #expect(status.status == 0 && status.stdout.contains("1 feed succeeded within 1h"), "\(status.stdout)")
         let list = try await machine.run(["feed", "list"])
-        #expect(list.stdout.contains("acme  \(machine.supplier.feedURL)  not scheduled  held "), "\(list.stdout)")
+        #expect(list.stdout.contains("acme  \(machine.supplier.feedURL)  not scheduled\n")
+                && list.stdout.contains("    shop \(machine.sandbox.url): held "), "\(list.stdout)")
 
         // A second feed whose supplier is down: exit 6, and status names it (exit 1).
         let text = try String(contentsOf: machine.feeds.appendingPathComponent("acme.toml"), encoding: .utf8)
@@ -92,8 +105,8 @@ struct FeedRunCommandTests {
         let unreachable = try await machine.run(["feed", "run", "other"] + machine.shop)
         #expect(unreachable.status == 6 && unreachable.stdout.contains("other: unreachable: the source cannot be fetched"), "\(unreachable.stdout)")
         let late = try await machine.run(["feed", "status", "--max-age", "1h"])
-        #expect(late.status == 1 && late.stdout.contains("other: never succeeded; last run: unreachable"), "\(late.stdout)")
-        #expect(!late.stdout.contains("acme:"), "acme succeeded within the hour")
+        #expect(late.status == 1 && late.stdout.contains("other (shop \(machine.sandbox.url)): never succeeded; last run: unreachable"), "\(late.stdout)")
+        #expect(!late.stdout.contains("acme"), "acme succeeded within the hour")
         let both = try await machine.run(["feed", "run", "--all"] + machine.shop)
         #expect(both.status == 6, "with several feeds, the highest code: \(both.stdout)")
         await machine.close()
@@ -129,7 +142,8 @@ struct FeedRunCommandTests {
     @Test("schedule: a systemd user timer and service that systemd-analyze accepts; without a user systemd, the crontab line; --remove")
     func schedule() async throws {
         let machine = try await FeedMachine.open()
-        try machine.writeFeed()
+        try machine.writeFeed("[target]\nprofile = \"shop\"")
+        try machine.writeConfig()
         let daily = try await machine.run(["feed", "schedule", "acme", "--daily", "03:30"])
         #expect(daily.status == 0, "\(daily.stdout)\(daily.stderr)")
         let units = machine.config.appendingPathComponent("systemd/user")
@@ -162,5 +176,41 @@ struct FeedRunCommandTests {
 
     static func verify(_ units: [URL]) throws -> Int32 {
         try runTool("/usr/bin/systemd-analyze", ["verify"] + units.map(\.path))
+    }
+
+    @Test("unattended, a feed never writes into a throwaway sandbox: a run or a schedule with no shop is refused, saying how to name it; a status that watches nothing fails; feed test tries the feed's own source")
+    func noShop() async throws {
+        let machine = try await FeedMachine.open()
+        let empty = try await machine.run(["feed", "status", "--max-age", "1h"])
+        #expect(empty.status == 1 && empty.stdout.contains("No feeds to watch"), "\(empty.stdout)")
+
+        try machine.writeFeed()
+        machine.supplier.serve(machine.sheet(rows: 2))
+        // As cron runs it: no options, nothing in the environment, no config file.
+        let run = try await machine.run(["feed", "run", "acme"])
+        #expect(run.status == 2 && run.stderr.contains("no shop to write to") && run.stderr.contains("[target] profile"), "\(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("created"))
+        let scheduled = try await machine.run(["feed", "schedule", "acme", "--daily", "03:00"])
+        #expect(scheduled.status == 2 && scheduled.stderr.contains("names no shop"), "\(scheduled.stdout)\(scheduled.stderr)")
+        try machine.writeFeed("[target]\nprofile = \"missing\"")
+        let unknown = try await machine.run(["feed", "schedule", "acme", "--daily", "03:00"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("[profiles.missing]"), "\(unknown.stderr)")
+
+        // feed test FEED: the source fetched and tried; nothing recorded (the run after still sends).
+        try machine.writeFeed("[target]\nprofile = \"shop\"")
+        try machine.writeConfig()
+        let trial = try await machine.run(["feed", "test", "acme"])
+        #expect(trial.status == 0 && trial.stdout.contains("Fetched \(machine.supplier.feedURL)") && trial.stdout.contains("2 rows, 2 valid"),
+                "\(trial.stdout)\(trial.stderr)")
+        // Run from a path outside the feeds folder: list and status know it all the same.
+        let elsewhere = machine.files.directory.appendingPathComponent("acme.toml")
+        try FileManager.default.moveItem(at: machine.feeds.appendingPathComponent("acme.toml"), to: elsewhere)
+        let real = try await machine.run(["feed", "run", elsewhere.path])
+        #expect(real.status == 0 && real.stdout.contains("acme: done: 2 rows: 2 created"), "\(real.stdout)\(real.stderr)")
+        let list = try await machine.run(["feed", "list"])
+        #expect(list.stdout.contains("file: \(elsewhere.path)") && list.stdout.contains("shop \(machine.sandbox.url): done"), "\(list.stdout)")
+        let status = try await machine.run(["feed", "status", "--max-age", "1h"])
+        #expect(status.status == 0 && status.stdout.contains("1 feed succeeded within 1h"), "\(status.stdout)")
+        await machine.close()
     }
 }

@@ -23,6 +23,8 @@ struct ImagesCommandTests {
         #expect(lines.contains { $0.hasPrefix("flat.png: ") && $0.contains("(as flat.jpg)") })
         #expect(lines.contains { $0.hasPrefix("junk.jpg: failed: not a JPEG, PNG, HEIC or WebP photo") })
         #expect(lines.last?.hasPrefix("3 of 4 files") == true)
+        // The progress lines (not a terminal: one per 10 %) count the failure too.
+        #expect(result.stderr.contains("4/4 files (100%), 1 failed"), "\(result.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(written == ["big.jpg", "flat.jpg", "small.jpg"])
         let shrunk = try Data(contentsOf: out.appendingPathComponent("big.jpg"))

@@ -31,7 +31,7 @@ struct OneSyncTests {
 
         // delete by merchant key: recorded, undoable, and the key comes back with the product.
         let deleted = try await CLIProcess.run(["delete", "TEA-001", "--report", folder("delete")] + a)
-        #expect(deleted.status == 0 && deleted.stdout.contains("deleted TEA-001 #"), "\(deleted.stdout)\(deleted.stderr)")
+        #expect(deleted.status == 0 && deleted.stdout.contains(" TEA-001 ") && deleted.stdout.contains(" deleted\n"), "\(deleted.stdout)\(deleted.stderr)")
         #expect(deleted.stdout.contains("To take this run back: openmarket undo \(folder("delete"))"))
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 19)
         let unknown = try await CLIProcess.run(["delete", "NO-SUCH-KEY"] + a)

@@ -1,6 +1,6 @@
 import BulkImport
 import CatalogExport
-import Crypto
+import Support
 import Foundation
 import Manifest
 import OpenMarketAPI

@@ -3,6 +3,7 @@ import FeedRuns
 import Feeds
 import Foundation
 import OpenMarketAPI
+import Sandbox
 import ShopState
 import Support
 import Testing
@@ -61,20 +62,26 @@ struct Night {
         return try FeedFile.load(url)
     }
 
-    func runner(_ feed: Feed, accept: Bool = false) throws -> FeedRunner {
-        let client = try TestSupport.client(sandbox, sandbox.demo)
+    var feedsRoot: URL { files.directory.appendingPathComponent("feeds") }
+
+    func runner(_ feed: Feed, accept: Bool = false, vendor: SandboxVendor? = nil) throws -> FeedRunner {
+        let client = try TestSupport.client(sandbox, vendor ?? sandbox.demo)
         var options = FeedRunOptions()
         options.accept = accept
-        return FeedRunner(feed: feed, client: client, account: account(client),
-                          folder: FeedFolder(feed: feed, root: files.directory.appendingPathComponent("feeds")), options: options)
+        return FeedRunner(feed: feed, client: client, account: account(client), root: feedsRoot, options: options)
+    }
+
+    /// The feed's memory of the demo vendor's shop.
+    func folder(_ feed: Feed) throws -> FeedFolder {
+        FeedFolder(feed: feed, shop: FeedRunner.shopTag(account(try TestSupport.client(sandbox, sandbox.demo))), root: feedsRoot)
     }
 
     func account(_ client: OpenMarketClient) -> AccountState {
         AccountState(client: client, sandboxData: files.directory.appendingPathComponent("state"))
     }
 
-    func run(_ feed: Feed, accept: Bool = false) async throws -> FeedRunResult {
-        let runner = try runner(feed, accept: accept)
+    func run(_ feed: Feed, accept: Bool = false, vendor: SandboxVendor? = nil) async throws -> FeedRunResult {
+        let runner = try runner(feed, accept: accept, vendor: vendor)
         return try await blocking { runner.run() }
     }
 
@@ -219,7 +226,7 @@ struct FeedRunTests {
             night.supplier.serve(night.sheet(rows: rows))
             #expect(try await night.run(feed).outcome == .done)
         }
-        let folder = FeedFolder(feed: feed, root: night.files.directory.appendingPathComponent("feeds"))
+        let folder = try night.folder(feed)
         let reports = try FileManager.default.contentsOfDirectory(atPath: folder.reports.path)
         #expect(reports.count == 2, "\(reports)")
         let record = folder.record()
@@ -322,6 +329,39 @@ struct SFTPFeedTests {
         let impostor = try night.feed(source: "url = \"\(url)\"\nkey_file = \"\(ssh.clientKey.path)\"\nknown_hosts = \"\(try ssh.wrongKnownHosts().path)\"")
         let refused = try await night.run(impostor)
         #expect(refused.outcome == .unreachable && refused.message.contains("the server's host key is not the one"), "\(refused.message)")
+        await night.close()
+    }
+
+    @Test("a fetched file's relative photo names are read at its URL, as a browser reads a page's links; [source] images sets another base")
+    func relativePhotos() async throws {
+        let night = try await Night.open()
+        _ = night.supplier.servePhoto("q.jpg", try Fixtures.jpeg(width: 40, height: 30, seed: 9))
+        night.supplier.serve("상품코드,상품명,공급가,재고수량,이미지\nR1,상대 경로 1,1000,1,photos/p.jpg\nR2,상대 경로 2,2000,2,/photos/q.jpg\n")
+        let done = try await night.run(try night.feed())
+        #expect(done.outcome == .done && done.summary?.count(.created) == 2, "\(done.message)")
+        let made = try await night.products()
+        #expect(made["상대 경로 1"]?.count == 1 && made["상대 경로 2"]?.count == 1)
+
+        // Photos elsewhere: [source] images is their base; names are relative to it.
+        night.supplier.serve("상품코드,상품명,공급가,재고수량,이미지\nR3,상대 경로 3,3000,3,q.jpg\n")
+        let based = try await night.run(try night.feed("", source: "url = \"\(night.supplier.feedURL)\"\nimages = \"http://127.0.0.1:\(night.supplier.port)/photos\""))
+        #expect(based.outcome == .done && based.summary?.count(.created) == 1, "\(based.message)")
+        await night.close()
+    }
+
+    @Test("the same feed pointed at a second shop sends everything there: its memory (last file, ETag) is per feed and shop")
+    func secondShop() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 3))
+        let feed = try night.feed()
+        #expect(try await night.run(feed).summary?.count(.created) == 3)
+        let again = try await night.run(feed)
+        #expect(again.outcome == .unchanged, "\(again.message)")
+        let other = try await night.run(feed, vendor: night.sandbox.other)
+        #expect(other.outcome == .done && other.summary?.count(.created) == 3, "\(other.outcome) \(other.message)")
+        let shops = FeedFolder.shops(of: feed, root: night.feedsRoot)
+        #expect(shops.count == 2 && shops.allSatisfy { $0.record().shop == "built-in sandbox" }, "\(shops.map { $0.record() })")
+        #expect(FeedFolder.knownFeedFiles(root: night.feedsRoot).map(\.path) == [feed.url.standardizedFileURL.path])
         await night.close()
     }
 }

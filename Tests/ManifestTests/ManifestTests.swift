@@ -69,7 +69,8 @@ struct ReadingTests {
         #expect(given.drafts.count == 1)
     }
 
-    @Test("UTF-16 with a BOM (Excel's Unicode text) and CP949 (Korean Excel) are read", arguments: ["UTF-16", "CP949"])
+    @Test("UTF-16 with a BOM (Excel's Unicode text), without one in either byte order, and CP949 (Korean Excel) are read",
+          arguments: ["UTF-16", "UTF-16LE", "UTF-16BE", "CP949"])
     func encodings(_ encoding: String) throws {
         let space = try Workspace()
         defer { space.cleanup() }
@@ -83,10 +84,18 @@ struct ReadingTests {
         try #require(iconv.terminationStatus == 0)
         let bytes = try Data(contentsOf: converted)
         if encoding == "CP949" { #expect(String(data: bytes, encoding: .utf8) == nil, "the fixture must not be UTF-8") }
+        if encoding.hasPrefix("UTF-16") && encoding != "UTF-16" {
+            #expect(!bytes.starts(with: [0xFF, 0xFE]) && !bytes.starts(with: [0xFE, 0xFF]), "no byte-order mark")
+        }
         let result = try space.check(converted)
         #expect(result.issues.isEmpty, "\(result.issues)")
         let draft = try #require(result.drafts.first)
         #expect(draft.name == "녹차 라떼" && draft.price == 4500 && draft.currency == "KRW" && draft.stock == 10)
+        // Said as utf-16 (either order): the same rows, a long file read past its first chunks.
+        if encoding.hasPrefix("UTF-16") {
+            let given = try space.check(converted, encoding: .utf16)
+            #expect(given.drafts.first?.name == "녹차 라떼", "\(given.issues)")
+        }
     }
 
     @Test("a file that is no known encoding is refused with the byte offset")

@@ -80,6 +80,29 @@ struct RuleTests {
         #expect(draft.createProblems[0].message.contains("a new product needs a price"))
     }
 
+    @Test("a sale-price column (할인가, sale_price) states the price after the discount: 8,500 on 10,000 is a discount of 1,500")
+    func salePrice() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let korean = try space.check(space.write("상품명,판매가,할인가,이미지\n녹차 라떼,10000,8500,a.jpg\n"))
+        #expect(korean.issues.isEmpty, "\(korean.issues)")
+        #expect(korean.drafts.first?.discountedPrice == 1500 && korean.drafts.first?.price == 10000)
+        #expect(korean.drafts.first?.given.contains(.discountedPrice) == true)
+        let english = try space.check(space.write("name,price,currency,sale_price,images\nGreen tea,24.50,USD,19.99,a.jpg\n"))
+        #expect(english.drafts.first?.discountedPrice == Decimal(string: "4.51"), "\(english.issues)")
+        let over = try space.check(space.write("name,price,sale_price,images\nGreen tea,1000,1200,a.jpg\n"))
+        #expect(over.issues.map(\.rule) == ["sale-price-over-price"] && over.drafts.isEmpty)
+        let alone = try space.check(space.write("key,sale_price\nK1,900\n"))
+        #expect(alone.issues.filter { $0.severity == .error }.map(\.rule) == ["sale-price-without-price"], "\(alone.issues)")
+        let both = try space.check(space.write("name,price,discounted_price,sale_price,images\nGreen tea,1000,300,800,a.jpg\n"))
+        #expect(both.issues.map(\.rule) == ["sale-price-disagrees"], "\(both.issues)")
+        // The merchant's own header is named in messages beside ours.
+        #expect(over.issues.first?.columnLabel == "sale_price")
+        let named = try space.check(space.write("상품명,판매가,할인가,이미지\n녹차 라떼,1000,1200,a.jpg\n"))
+        #expect(named.issues.first?.columnLabel == "할인가 (sale_price)", "\(named.issues)")
+        #expect(named.issues.first?.description.contains("column 할인가 (sale_price)") == true)
+    }
+
     @Test("stock: a whole number ≥ 0, or a change (+5, -3); 0 is a value, blank keeps the shop's")
     func stock() throws {
         let blank = try #require(try check([:]).draft)
@@ -88,12 +111,18 @@ struct RuleTests {
         #expect(zero.stock == 0 && zero.given.contains(.stock) && zero.stockDelta == nil)
         #expect(try check(["stock": "12"]).draft?.stock == 12)
         #expect(try check(["stock": "1,200"]).draft?.stock == 1200)
-        #expect(try check(["stock": "-1"]).draft?.stockDelta == -1)
-        // validate and import agree: a change below 0 is fine for a row that updates, and a
-        // warning in validate because a row that creates would fail (its product starts at 0).
+        // A sheet that states products (a name column) states counts: -3 (often a number typed
+        // into an Excel cell) fails the row, saying how to subtract; nothing is guessed.
         let minus = try check(["stock": "-3"])
-        #expect(minus.draft?.stockDelta == -3 && minus.draft?.createProblems.map(\.rule) == ["stock-change-new"])
-        #expect(minus.issues.map(\.rule) == ["stock-change-new"] && minus.issues.first?.severity == .warning)
+        #expect(minus.draft == nil && minus.rules == ["stock-negative"], "\(minus.issues)")
+        #expect(minus.issues.first?.message.contains("to take 3 off the shop's stock, import a sheet of key and stock with -3") == true)
+        // A sheet of keys and stock: -3 subtracts; validate warns that a row that would create fails.
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let stockOnly = try space.check(space.write("key,stock\nK1,-3\nK2,+5\n"))
+        #expect(stockOnly.drafts.map(\.stockDelta) == [-3, 5])
+        #expect(stockOnly.drafts.first?.createProblems.map(\.rule).contains("stock-change-new") == true)
+        #expect(stockOnly.issues.first { $0.rule == "stock-change-new" }?.message == "a new product needs a stock count (0 or more), not -3")
         #expect(try check(["stock": "+5"]).draft?.createProblems.isEmpty == true)
         #expect(try check(["stock": "+5"]).draft?.stockDelta == 5)
         #expect(try check(["stock": "+5"]).draft?.given.contains(.stock) == true)

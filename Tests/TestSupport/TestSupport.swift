@@ -2,6 +2,7 @@ import Foundation
 import ImagePrep
 import OpenMarketAPI
 import Sandbox
+import SandboxTLS
 
 /// A sandbox started in-process on 127.0.0.1, port 0, in its own temporary folder.
 public struct TestSandbox: Sendable {
@@ -18,7 +19,7 @@ public struct TestSandbox: Sendable {
         var configuration = SandboxConfiguration(dataDirectory: dir)
         configuration.port = 0
         configure(&configuration)
-        return TestSandbox(server: try await SandboxServer.start(configuration), directory: dir)
+        return TestSandbox(server: try await SandboxServer.start(serving: configuration), directory: dir)
     }
 
     public func stop(removeData: Bool = true) async {
