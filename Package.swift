@@ -126,11 +126,12 @@ let package = Package(
             name: "ShopState",
             dependencies: ["Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The import pipeline: scheduling, backpressure, journal, resume, reconcile, reports.
+        // The one sync: its row sources (a manifest, a feed's file, another shop's catalog, keys
+        // to delete), the run's stages, the product writer, journal, run record, reports.
         .target(
             name: "BulkImport",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "CatalogExport", "ShopState", "Support",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CSV", package: "CSV.swift"),
             ],
@@ -143,14 +144,12 @@ let package = Package(
                 "Manifest", "OpenMarketAPI", "Support",
             ]
         ),
-        // Migration: an export's scan of one account streamed into an import on another.
-        .target(name: "Migration", dependencies: ["CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support"]),
         // TurboJPEG's environment setting (optimised Huffman tables), made before main.
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "Support"],
+            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "OpenMarketContract", "Support"],
             // The pixel loops (resize, colour, the quality search's distance) are optimised in
             // debug builds too: unoptimised, the README's first import took 20 s for 20 photos.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -198,7 +197,6 @@ let package = Package(
                 "Manifest",
                 "BulkImport",
                 "CatalogExport",
-                "Migration",
                 "Feeds",
                 "FeedRuns",
                 "Backups",
@@ -216,6 +214,8 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TestSupport"),
+        // (Not HummingbirdTesting: it brings async-http-client, and with it swift-crypto's
+        // BoringSSL, into every test build; the router is tested over loopback HTTP.)
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: [
             "Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),

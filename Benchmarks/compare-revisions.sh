@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two revisions of openmarket side by side, in one run, on the same machine: validate of a
 # 100,000-row CSV, a first import of 500 products × 3 small photos into a fresh sandbox
-# (--jobs 4), and images shrink of the sample photos. Rounds alternate between the two
+# (--jobs 4), images shrink of the sample photos, and a sync of 5,000 unchanged rows (the
+# same sheet imported again: the shop read, every row compared, nothing sent). Rounds alternate between the two
 # builds (A B A B A B) so that a noisy neighbour hits both; the table shows the median.
 #   Benchmarks/compare-revisions.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
 # Each revision is built in release in a git worktree under $WORK (default /tmp/openmarket-compare).
@@ -39,6 +40,8 @@ cp samples/images/SNK-002/1.jpg "$work/b.jpg"
 cp samples/images/TEA-004/1.jpg "$work/c.jpg"
 awk 'BEGIN { print "key,name,price,currency,stock,images"
   for (i = 1; i <= 500; i++) printf "B%d,Benchmark product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+awk 'BEGIN { print "key,name,price,currency,stock,images"
+  for (i = 1; i <= 5000; i++) printf "S%d,Synced product %d,%d,KRW,%d,a.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/sync.csv"
 awk 'BEGIN { print "key,name,description,price,currency,discounted_price,stock,images"
   for (i = 1; i <= 100000; i++) printf "SKU-%07d,\"상품 %d, 녹차 라떼\",\"Row %d, with commas\",%d,KRW,0,%d,a.jpg;b.jpg\n", i, i, i, 1000 + i % 900, i % 50 }' >"$work/validate.csv"
 # One name per photo: images shrink refuses two inputs that would write the same output name.
@@ -56,6 +59,16 @@ measure() {  # binary kind → "seconds peakKB"
       XDG_STATE_HOME="$work/state" /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/import.csv" --server "$url" \
         --identifier "$identifier" --secret "$secret" --jobs 4 --no-cache --quiet --report "$work/report" --journal "$work/journal" >/dev/null 2>&1
       kill "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true ;;
+    sync)
+      rm -rf "$work/data" "$work/report" "$work/state" "$work/journal"
+      start_sandbox "$bin_b" "$work/data"
+      local shop=(--server "$url" --identifier "$identifier" --secret "$secret" --jobs 4 --quiet --journal "$work/journal")
+      # The shop made once (not measured), then the same sheet again: nothing to send.
+      XDG_STATE_HOME="$work/state" "$bin" import "$work/sync.csv" "${shop[@]}" --report "$work/report-setup" >/dev/null 2>&1 || true
+      XDG_STATE_HOME="$work/state" /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import "$work/sync.csv" "${shop[@]}" \
+        --report "$work/report" >/dev/null 2>&1
+      rm -rf "$work/report-setup"
+      kill "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true ;;
     shrink)
       rm -rf "$work/shrunk"
       # shellcheck disable=SC2086
@@ -71,7 +84,7 @@ row() { printf '| %-44s | %12s | %12s | %8s |\n' "$@"; }
   echo
   row "benchmark (median of $ROUNDS)" "A seconds / MB" "B seconds / MB" "B ÷ A"
   row "---" "---:" "---:" "---:"
-  for kind in validate import shrink; do
+  for kind in validate import shrink sync; do
     : >"$work/a.txt"; : >"$work/b.txt"
     for _ in $(seq "$ROUNDS"); do
       measure "$bin_a" "$kind" >>"$work/a.txt"
@@ -83,6 +96,7 @@ row() { printf '| %-44s | %12s | %12s | %8s |\n' "$@"; }
       validate) name="validate 100,000 CSV rows" ;;
       import) name="import 500 products × 3 photos, --jobs 4" ;;
       shrink) name="images shrink of the $(echo "$photos" | wc -w) sample photos" ;;
+      sync) name="sync of 5,000 unchanged rows (import again)" ;;
     esac
     row "$name" "$sa / $(awk -v k="$ma" 'BEGIN{printf "%.0f", k/1024}')" "$sb / $(awk -v k="$mb" 'BEGIN{printf "%.0f", k/1024}')" \
       "$(awk -v a="$sa" -v b="$sb" 'BEGIN{printf "%.2f", b/a}')"

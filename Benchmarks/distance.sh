@@ -104,10 +104,11 @@ open_shop() {  # name rtt → a fresh sandbox behind nginx and the delay proxy (
 }
 close_front() { stop_proxy; kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""; }
 om_import() {  # csv state run extra… → openmarket import through the proxy (journal and links by
-  local csv=$1 state=$2 run=$3; shift 3  # state, report by run)
-  "$bin" import "$csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" --jobs "$JOBS" --quiet \
+  local csv=$1 state=$2 run=$3; shift 3  # state, report by run); JOBS_FLAG="" for the default
+  "$bin" import "$csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" ${JOBS_FLAG---jobs $JOBS} --quiet \
     --report "$work/report-$run" --journal "$work/journal-$state" --links "$work/links-$state.sqlite" "$@" >"$work/$run.log" 2>&1
 }
+in_flight() { grep -o '[0-9–]* in flight' "$work/$1.log" | head -1; }
 timed() {  # command… → seconds in $seconds
   local start end
   start=$(date +%s.%N)
@@ -132,6 +133,12 @@ timed() {  # command… → seconds in $seconds
     stop_proxy; start_proxy "$rtt"
     timed "$bin" export --server "$base" --insecure --out "$work/export-$rtt" --jobs "$JOBS" --quiet >"$work/export-$rtt.log" 2>&1 || true
     row "$rtt" "openmarket export --jobs $JOBS (with the photos)" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
+    close_front
+
+    # The default: the number in flight found while the run goes (no --jobs).
+    open_shop adaptive "$rtt"
+    JOBS_FLAG="" timed om_import "$work/products.csv" "adaptive-$rtt" "adaptive-$rtt" --no-cache || true
+    row "$rtt" "openmarket import (default: $(in_flight "adaptive-$rtt"))" "$seconds" "$(rate "$N" "$seconds")" "$(cat "$stats")" "$(count)"
     close_front
 
     # A sync of SYNC_N unchanged rows: the shop filled over loopback, then the same sheet

@@ -83,7 +83,7 @@ public struct BackupRepository: Sendable {
 
     /// `<sha256>.jpg` (or `.png`) for the bytes.
     static func photoName(_ bytes: Data) -> String {
-        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hash(data: bytes).hex
         let png = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
         return hash + (png ? ".png" : ".jpg")
     }

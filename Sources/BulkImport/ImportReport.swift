@@ -284,7 +284,7 @@ public final class ImportReport: @unchecked Sendable {
             "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
             "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
             // Mustache takes an empty text as true: what is not there is false.
-            "rate": summary.written > 0 ? String(format: "%.1f", summary.productsPerSecond) : false,
+            "rate": summary.written > 0 ? String(format: "%.1f products/s", summary.productsPerSecond) + (summary.inFlight.map { ", \($0.text)" } ?? "") : false,
             "stopped": summary.stopped ?? false,
             "counts": summary.counts.sorted { (Self.countOrder($0.key), $0.key) < (Self.countOrder($1.key), $1.key) }
                 .map { ["status": $0.key, "count": $0.value] },

@@ -5,18 +5,6 @@ import OpenMarketAPI
 import ShopState
 import Support
 
-/// Why a run could not start or had to stop as a whole (the shop could not be
-/// read, the link store could not be opened): nothing more is sent.
-public struct ImportStop: Error, CustomStringConvertible {
-    public var description: String
-    /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
-    public var exitCode: ExitStatus
-    public init(_ description: String, exitCode: ExitStatus = .unreachable) {
-        self.description = description
-        self.exitCode = exitCode
-    }
-}
-
 /// read → validate → decide (against the live shop) → prepare images (all cores)
 /// → write (`jobs` workers) → record. The stages overlap through bounded
 /// queues, so memory stays flat.
@@ -32,6 +20,8 @@ public final class ImportRun: @unchecked Sendable {
     let writer: ProductWriter
     /// The work on one row (decide, prepare, write), returning its outcome.
     let work: RowWork
+    /// How many writes are in flight at once (fixed, or found while the run goes).
+    let inFlight: AdaptiveLimit
     let vendor: VendorFact
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
@@ -83,6 +73,9 @@ public final class ImportRun: @unchecked Sendable {
         writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
                                intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping)
         vendor = VendorFact(links: links)
+        inFlight = options.adaptiveJobs
+            ? AdaptiveLimit(initial: options.jobs, range: 1...max(options.jobs, options.maxJobs))
+            : AdaptiveLimit(initial: options.jobs, range: options.jobs...options.jobs, fixed: true)
         work = RowWork(options: options, journal: journal, writer: writer, matcher: matcher, recorder: recorder, shop: client,
                        vendor: vendor)
     }
@@ -134,68 +127,19 @@ public final class ImportRun: @unchecked Sendable {
         }
     }
 
-    /// Runs the import of the manifest. Blocking: call from a thread of its own.
-    /// Throws `ManifestError` when the file cannot be read, `ImportStop` when the
-    /// shop or the link store cannot be.
+    /// Runs the import of the manifest (`ManifestRows`). Blocking: call from a thread of its
+    /// own. Throws `ManifestError` when the file cannot be read, `ImportStop` when the shop or
+    /// the link store cannot be.
     public func run() throws -> ImportSummary {
         guard let manifest = options.manifest else {
             throw ImportStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: .badInput)
         }
-        let started = Date()
-        // First pass: count rows (for progress and the ETA), reading only. The second
-        // pass reuses what this one detected, instead of scanning the file again.
-        var rowCount = 0
-        let counter = try ManifestReader(url: manifest, encoding: options.validation.encoding,
-                                         delimiter: options.validation.delimiter, sheet: options.validation.sheet,
-                                         mapping: options.validation.mapping)
-        var validation = options.validation
-        validation.encoding = counter.encoding
-        if let report {
-            var headers: [String: String] = [:]
-            for column in Column.allCases { if let own = counter.header(of: column) { headers[column.rawValue] = own } }
-            report.columnHeaders = headers
-        }
-        validation.delimiter = counter.delimiter
-        // --delete-missing: what the file names, read from the cells whether or not
-        // the row is valid (a broken row must not delete its product).
-        var listed: ListedProducts? = options.deleteMissing ? ListedProducts() : nil
-        let reading = ManifestValidator(reader: counter, options: validation)
-        while let raw = try counter.next() {
-            rowCount += 1
-            if listed != nil { listed?.add(reading.identity(of: raw)) }
-        }
-        lock.lock(); total = rowCount; lock.unlock()
+        return try ManifestRows(manifest).rows(into: self)
+    }
 
-        return try runStages(started: started, listed: listed) { (submit, reject) in
-            var fileErrors: [RowIssue] = []
-            _ = try ManifestCheck.run(
-                manifest, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
-                onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
-                onRow: { [self] raw, draft, issues in
-                    if isStopping { return }
-                    if let reason = raw.origin?.skipped {
-                        // Left out by the feed's filter: a row of the report, nothing sent.
-                        handIn(raw.number)
-                        let identity = reading.identity(of: raw)
-                        var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
-                        outcome.name = identity.name ?? ""
-                        finish(outcome)
-                        return
-                    }
-                    guard fileErrors.isEmpty, let draft else {
-                        let message = (fileErrors + issues.filter { $0.severity == .error })
-                            .map { "\($0.columnLabel ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
-                            .joined(separator: "; ")
-                        reject(.failed(raw, message: message))
-                        return
-                    }
-                    let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
-                    if !nameNotes.isEmpty {
-                        lock.lock(); photoNameNotes[raw.number] = nameNotes.joined(separator: "; "); lock.unlock()
-                    }
-                    submit(draft)
-                })
-        }
+    /// What validation said of a row's photo names, kept for its note in the report.
+    func notePhotoNames(row: Int, _ text: String) {
+        lock.lock(); photoNameNotes[row] = text; lock.unlock()
     }
 
     /// Runs the import of rows that do not come from a manifest file (`migrate`):
@@ -226,8 +170,8 @@ public final class ImportRun: @unchecked Sendable {
             lock.lock(); total += missing.count; lock.unlock()
         }
         try recordRunStart()
-        let prepareQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
-        let uploadQueue = BoundedQueue<WorkItem>(capacity: options.jobs * 2)
+        let prepareQueue = BoundedQueue<WorkItem>(capacity: inFlight.range.upperBound * 2)
+        let uploadQueue = BoundedQueue<WorkItem>(capacity: inFlight.range.upperBound * 2)
         let (preparing, uploading) = startWorkers(prepareQueue, uploadQueue)
         defer {
             prepareQueue.close()
@@ -287,17 +231,37 @@ public final class ImportRun: @unchecked Sendable {
             }
         }
         let uploading = DispatchGroup()
-        for _ in 0..<options.jobs {
+        for _ in 0..<inFlight.range.upperBound {
             uploading.enter()
             startThread("openmarket.upload") { [self] in
                 defer { uploading.leave() }
                 while let item = uploadQueue.take() {
                     if isStopping { continue }
-                    finish(work.write(item))
+                    finish(writeInFlight(item))
                 }
             }
         }
         return (preparing, uploading)
+    }
+
+    /// One write, as one of those in flight: its answer time (or the server's overload)
+    /// tells the limit how many the server takes.
+    private func writeInFlight(_ item: WorkItem) -> RowOutcome {
+        inFlight.acquire()
+        let overloads = client.overloads
+        let started = Date()
+        let outcome = work.write(item)
+        let seconds = Date().timeIntervalSince(started)
+        let signal: AdaptiveLimit.Signal = client.overloads > overloads ? .overloaded
+            : outcome.attempts > 0 && !outcome.isFailure ? .answered(seconds: seconds / Double(max(1, outcome.attempts))) : .nothingSent
+        inFlight.release(signal)
+        return outcome
+    }
+
+    /// Writes in flight now, and the range the run went through.
+    public var concurrency: InFlight {
+        let state = inFlight.state
+        return InFlight(last: state.limit, lowest: state.lowest, highest: state.highest, adaptive: !inFlight.fixed)
     }
 
     /// The run's counts, recorded with the run (for `runs` and undo).
@@ -314,6 +278,7 @@ public final class ImportRun: @unchecked Sendable {
         result.stopped = stopping.reason
         result.deletesRefused = deletesRefused
         lock.unlock()
+        result.inFlight = concurrency
         recorder?.end(counts: result.counts)
         if let folder = options.record, recorder != nil {
             try? links?.finishRun(folder: folder.path, counts: result.counts)

@@ -3,6 +3,19 @@ import ImagePrep
 import Manifest
 import OpenMarketAPI
 import ShopState
+import Support
+
+/// Why a run could not start or had to stop as a whole (the shop could not be
+/// read, the link store could not be opened): nothing more is sent.
+public struct ImportStop: Error, CustomStringConvertible {
+    public var description: String
+    /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
+    public var exitCode: ExitStatus
+    public init(_ description: String, exitCode: ExitStatus = .unreachable) {
+        self.description = description
+        self.exitCode = exitCode
+    }
+}
 
 public enum ImportMode: String, Sendable, CaseIterable, Codable {
     /// The default: the shop is made equal to the manifest. A row whose key (or,
@@ -30,8 +43,14 @@ public struct ImportOptions: Sendable {
     public var runKind = RunKind.import
     public var runSource: String?
     public var mode: ImportMode = .sync
-    /// Upload workers.
+    /// Writes in flight at once: fixed, or with `adaptiveJobs` where the number starts.
     public var jobs = 4
+    /// The number of writes in flight found while the run goes (`AdaptiveLimit`), from `jobs`
+    /// up to `maxJobs`, instead of fixed (`--jobs N`).
+    public var adaptiveJobs = false
+    /// The ceiling of adaptive writes in flight: it protects the machine (photos in memory)
+    /// and the server.
+    public var maxJobs = 24
     /// Image preparation workers (CPU).
     public var prepareWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var dryRun = false
@@ -189,6 +208,17 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     }
 }
 
+/// How many writes a run had in flight.
+public struct InFlight: Sendable, Codable, Equatable {
+    public var last: Int
+    public var lowest: Int
+    public var highest: Int
+    public var adaptive: Bool
+
+    /// `4–18 in flight` (adaptive), `8 in flight` (fixed).
+    public var text: String { adaptive && lowest != highest ? "\(lowest)–\(highest) in flight" : "\(highest) in flight" }
+}
+
 public struct ImportSummary: Sendable, Codable {
     public var server: String
     public var mode: ImportMode
@@ -209,6 +239,8 @@ public struct ImportSummary: Sendable, Codable {
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
     public var deletesRefused: String?
+    /// Writes in flight: at the end, and the lowest and highest the run went through.
+    public var inFlight: InFlight?
     /// Nothing was left to do, and why (an undo of a run already undone).
     public var alreadyDone: String?
     public var journal: String
@@ -226,6 +258,7 @@ public struct ImportSummary: Sendable, Codable {
         case stopped, journal, links, undoes
         case deletesRefused = "deletes_refused"
         case alreadyDone = "already_done"
+        case inFlight = "in_flight"
     }
 
     public var failed: Int { count(.failed) }

@@ -119,23 +119,12 @@ enum ContentHash {
                     String(draft.stock), draft.stockDelta.map { "Δ\($0)" } ?? "",
                     draft.given.map(\.rawValue).sorted().joined(separator: ","),
                     draft.images.map(\.display).joined(separator: "\n")].joined(separator: "\u{1F}")
-        return hex(SHA256.hash(data: Data(text.utf8)))
+        return SHA256.hash(data: Data(text.utf8)).hex
     }
 
     /// A photo file's identity: SHA-256 of its bytes.
-    static func photo(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+    static func photo(_ data: Data) -> String { SHA256.hash(data: data).hex }
 
     /// A photo given by URL is known by its address (it is not downloaded to compare).
-    static func photo(url: String) -> String { "url:" + hex(SHA256.hash(data: Data(url.utf8))) }
-
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func photo(url: String) -> String { "url:" + SHA256.hash(data: Data(url.utf8)).hex }
 }

@@ -16,6 +16,12 @@ public protocol Shop: Sendable {
     func deleteKey(id: Int) throws(OpenMarketError) -> String
     func delete(id: Int) throws(OpenMarketError)
     func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data
+    /// Answers so far that said the server is overloaded (429, 503) or timed out.
+    var overloads: Int { get }
+}
+
+extension Shop {
+    public var overloads: Int { 0 }
 }
 
 extension OpenMarketClient: Shop {

@@ -19,22 +19,6 @@ public protocol RowSource: Sendable {
     func rows(into run: ImportRun) throws -> ImportSummary
 }
 
-/// A manifest file (CSV, JSON, JSON Lines, Excel), read once by the run as it goes.
-public struct ManifestRows: RowSource {
-    public let url: URL
-    public let kind: RunKind
-    public let label: String
-
-    public init(_ url: URL, kind: RunKind = .import, label: String? = nil) {
-        self.url = url
-        self.kind = kind
-        self.label = label ?? url.path
-    }
-
-    public var manifest: URL? { url }
-    public func rows(into run: ImportRun) throws -> ImportSummary { try run.run() }
-}
-
 /// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
 /// failed or skipped outcome). `listed` is what the rows name, for `deleteMissing`.
 public struct DraftRows: RowSource {

@@ -275,7 +275,7 @@ public final class CatalogExporter: @unchecked Sendable {
             guard ImageFormat.sniff(data) != nil else {
                 return .failed("image \(index + 1) (\(address)): the server sent \(data.count) bytes that are not a JPEG or PNG image")
             }
-            let record = ExportState.ImageRecord(path: relative, sha256: Self.hex(SHA256.hash(data: data)), bytes: data.count)
+            let record = ExportState.ImageRecord(path: relative, sha256: SHA256.hash(data: data).hex, bytes: data.count)
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let partial = folder.appendingPathComponent(".\(name).part")
@@ -302,11 +302,7 @@ public final class CatalogExporter: @unchecked Sendable {
 
     static func sha256(of file: URL) -> String? {
         guard let data = try? Data(contentsOf: file) else { return nil }
-        return hex(SHA256.hash(data: data))
-    }
-
-    static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: data).hex
     }
 
     private static func describe(_ fingerprint: String) -> String {

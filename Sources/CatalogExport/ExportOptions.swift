@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Manifest
+import OpenMarketContract
 
 /// What `export` writes for each product's photos.
 public enum ExportImages: String, Sendable, CaseIterable, Codable {

@@ -12,7 +12,8 @@ public struct FeedRunOptions: Sendable {
     /// Run a held file once anyway (the checks of `[checks]`; never an HTML page).
     public var accept = false
     /// Upload workers, and the photo settings, as for `import`.
-    public var jobs = 4
+    /// Writes in flight: nil, found while the run goes (as import's default); N, fixed.
+    public var jobs: Int?
     public var images = ImagePrepSettings()
     public var cache: ImageCache?
     public var transport = TransportSettings()
@@ -147,7 +148,8 @@ public final class FeedRunner: @unchecked Sendable {
         var options = ImportOptions(manifest: file, journal: account.journal(for: file))
         options.validation = validation
         options.links = account.links
-        options.jobs = self.options.jobs
+        options.jobs = self.options.jobs ?? 4
+        options.adaptiveJobs = self.options.jobs == nil
         options.images = self.options.images
         options.cache = self.options.cache
         options.deleteMissing = feed.run.deleteMissing

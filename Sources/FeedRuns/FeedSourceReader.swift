@@ -46,7 +46,7 @@ struct FeedSourceReader {
             data = try settled(URL(fileURLWithPath: path), settle: settle)
             name = URL(fileURLWithPath: path).lastPathComponent
         }
-        let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let hash = SHA256.hash(data: data).hex
         if hash == record.sourceHash { return .unchanged("the file is the same, byte for byte, as the last one that ran") }
         if name.isEmpty || name == "/" { name = "feed" }
         if URL(fileURLWithPath: name).pathExtension.isEmpty { name += Self.extensionFor(contentType: contentType, data: data) }

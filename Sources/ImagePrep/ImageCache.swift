@@ -25,7 +25,7 @@ public final class ImageCache: Sendable {
         var hasher = SHA256()
         hasher.update(data: input)
         hasher.update(data: Data(settings.cacheTag.utf8))
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().hex
     }
 
     /// The cached result, if any (kept images are not cached: the input is the answer).

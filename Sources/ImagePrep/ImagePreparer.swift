@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import OpenMarketContract
 import Support
 
 public struct ImagePrepSettings: Sendable, Equatable, Hashable {

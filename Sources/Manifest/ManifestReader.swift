@@ -307,3 +307,27 @@ public final class ManifestReader {
     }
 
 }
+
+extension ManifestReader {
+    /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.
+    public static func lineCount(_ url: URL, above: Int) -> Int? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > above, ["csv", "tsv", "txt", "jsonl", "ndjson"].contains(url.pathExtension.lowercased()),
+              let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var lines = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            lines += chunk.withUnsafeBytes { buffer -> Int in
+                guard var cursor = buffer.baseAddress else { return 0 }
+                let end = cursor + buffer.count
+                var found = 0
+                while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
+                    found += 1
+                    cursor = UnsafeRawPointer(hit) + 1
+                }
+                return found
+            }
+        }
+        return url.pathExtension.lowercased() == "jsonl" || url.pathExtension.lowercased() == "ndjson" ? lines : max(0, lines - 1)
+    }
+}

@@ -50,6 +50,7 @@ public final class OpenMarketClient: Sendable {
     private let idleHandles = Locked<[CurlEasyBox]>([])
     private let connectionCount = Atomic<Int>(0)
     private let requestCount = Atomic<Int>(0)
+    private let overloadCount = Atomic<Int>(0)
     private let redactor: Redactor
     private let base: String
 
@@ -184,6 +185,10 @@ public final class OpenMarketClient: Sendable {
         return try send(request, endpoint: "GET \(parsed.path)").body
     }
 
+    /// Answers that said the server is overloaded (429, 503) and requests that timed out, so
+    /// far: the import's number of writes in flight halves when it grows.
+    public var overloads: Int { overloadCount.load(ordering: .relaxed) }
+
     /// Exchanges answered so far, and the connections they needed: with
     /// connection reuse, far fewer connections than exchanges.
     public var statistics: (requests: Int, connections: Int) {
@@ -224,6 +229,7 @@ public final class OpenMarketClient: Sendable {
             case .success(let response):
                 connectionCount.add(response.newConnections, ordering: .relaxed)
                 requestCount.add(1, ordering: .relaxed)
+                if response.status == 429 || response.status == 503 { overloadCount.add(1, ordering: .relaxed) }
                 logger.debug("\(endpoint) → \(response.status) in \(elapsed.milliseconds) ms (attempt \(attempt))")
                 if (200..<300).contains(response.status) { return .done(response) }
                 if treatRetried404AsSuccess && response.status == 404 && attempt > 1 { return .done(response) }
@@ -238,6 +244,7 @@ public final class OpenMarketClient: Sendable {
                 return .again(failure, after: retryAfter)
             case .failure(let transport):
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
+                if transport.code == 28 { overloadCount.add(1, ordering: .relaxed) }  // timed out
                 let failure = OpenMarketError.transport(endpoint: endpoint, code: transport.code, message: transport.message)
                 guard Self.retryableTransportCodes.contains(transport.code) else { return .failed(failure) }
                 if !canRepeat && !transport.neverSent {

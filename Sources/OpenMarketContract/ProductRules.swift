@@ -18,3 +18,11 @@ public enum ProductRules {
         text.count
     }
 }
+
+/// The Open Market server's limit per image file (300 KB), and the largest photo openmarket
+/// downloads: the contract's, for image preparation (which speaks no API) and the client.
+public enum ServerLimits {
+    public static let maxImageBytes = 307_200
+    /// The largest photo downloaded from a URL (import, migrate, export, undo): 25 MB.
+    public static let maxDownloadBytes = 25 * 1024 * 1024
+}

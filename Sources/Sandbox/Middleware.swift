@@ -43,6 +43,13 @@ struct FaultMiddleware: RouterMiddleware {
     let faults: FaultInjection
     let maxBodyBytes: Int
     let window = RateWindow()
+    let pool: ServerPool?
+
+    init(faults: FaultInjection, maxBodyBytes: Int) {
+        self.faults = faults
+        self.maxBodyBytes = maxBodyBytes
+        pool = faults.workers.map(ServerPool.init(size:))
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard faults.isActive, request.uri.path != "/healthChecker" else {
@@ -61,6 +68,22 @@ struct FaultMiddleware: RouterMiddleware {
         if faults.failRate > 0, Double.random(in: 0..<1) < faults.failRate {
             throw SandboxError(status: faults.failStatuses.randomElement() ?? 500, message: "injected failure (--fail-rate)")
         }
+        if let pool {
+            // A busy server: served by one of its workers, in turn.
+            await pool.acquire()
+            do {
+                let response = try await serve(request, context: context, next: next)
+                await pool.release()
+                return response
+            } catch {
+                await pool.release()
+                throw error
+            }
+        }
+        return try await serve(request, context: context, next: next)
+    }
+
+    private func serve(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if faults.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))
         }
@@ -78,6 +101,27 @@ struct FaultMiddleware: RouterMiddleware {
             return Response(status: .ok)
         }
         return try await next(request, context)
+    }
+}
+
+/// The workers of a busy server: at most `size` requests served at once, the others waiting
+/// their turn in order.
+actor ServerPool {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(size: Int) { free = max(1, size) }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
 

@@ -18,18 +18,23 @@ public struct FaultInjection: Sendable, Equatable {
     /// Requests per second accepted across all clients; beyond it, 429 with
     /// `Retry-After`. nil: no limit.
     public var rateLimitPerSecond: Int? = nil
+    /// At most this many requests served at once (each taking `latencyMilliseconds`); the
+    /// others wait their turn, as in a busy server's pool: answers slow down as more are in
+    /// flight, and throughput stops growing. nil: no such limit.
+    public var workers: Int? = nil
 
     public init(failRate: Double = 0, failStatuses: [Int] = [500], latencyMilliseconds: Int = 0, dropRate: Double = 0,
-                rateLimitPerSecond: Int? = nil) {
+                rateLimitPerSecond: Int? = nil, workers: Int? = nil) {
         self.failRate = failRate
         self.failStatuses = failStatuses.isEmpty ? [500] : failStatuses
         self.latencyMilliseconds = latencyMilliseconds
         self.dropRate = dropRate
         self.rateLimitPerSecond = rateLimitPerSecond
+        self.workers = workers
     }
 
     public var isActive: Bool {
-        failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil
+        failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil || workers != nil
     }
 }
 

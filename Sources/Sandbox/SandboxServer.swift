@@ -47,26 +47,12 @@ public final class SandboxServer: Sendable {
         var logger = Logger(label: "openmarket.sandbox")
         logger.logLevel = configuration.logRequests ? .info : .warning
 
-        let router = Router(context: SandboxContext.self)
         let requests = RequestCounts()
-        router.add(middleware: CountRequestsMiddleware(counts: requests))
-        router.add(middleware: JSONErrorMiddleware())
-        // Sandbox only (not in the contract): the requests answered so far, by method.
-        router.get("/sandbox/requests") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: (try? JSONEncoder().encode(requests.byMethod)) ?? Data())))
-        }
-        if configuration.logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
-        router.add(middleware: FaultMiddleware(faults: configuration.faults, maxBodyBytes: configuration.limits.maxBodyBytes))
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let displayHost = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
-        var routes = SandboxRoutes(
-            store: store, configuration: configuration,
-            validation: ProductValidation(currencies: configuration.currencies),
-            fallbackAuthority: "\(displayHost):\(configuration.port)")
-        routes.scheme = configuration.tls == nil ? "http" : "https"
-        routes.add(to: router)
-        try CatalogPages(store: store).add(to: router)
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let router = try router(store: store, configuration: configuration, requests: requests, scheme: scheme,
+                                authority: "\(displayHost):\(configuration.port)")
 
         let app = Application(
             router: router,
@@ -93,8 +79,33 @@ public final class SandboxServer: Sendable {
             throw SandboxStartError(message: "the sandbox stopped before it listened on \(configuration.host):\(configuration.port)")
         }
         let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
-        return SandboxServer(url: URL(string: "\(routes.scheme)://\(authority)")!, port: port,
+        return SandboxServer(url: URL(string: "\(scheme)://\(authority)")!, port: port,
                              configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
+    }
+
+    /// The sandbox's routes and middleware, built in one place: the server serves them, and
+    /// tests call them without a socket for a route's logic (Hummingbird's `app.test(.router)`);
+    /// end-to-end tests keep real HTTP.
+    static func router(store: SandboxStore, configuration: SandboxConfiguration, requests: RequestCounts,
+                       scheme: String, authority: String) throws -> Router<SandboxContext> {
+        let router = Router(context: SandboxContext.self)
+        router.add(middleware: CountRequestsMiddleware(counts: requests))
+        router.add(middleware: JSONErrorMiddleware())
+        // Sandbox only (not in the contract): the requests answered so far, by method.
+        router.get("/sandbox/requests") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: (try? JSONEncoder().encode(requests.byMethod)) ?? Data())))
+        }
+        if configuration.logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+        router.add(middleware: FaultMiddleware(faults: configuration.faults, maxBodyBytes: configuration.limits.maxBodyBytes))
+        var routes = SandboxRoutes(
+            store: store, configuration: configuration,
+            validation: ProductValidation(currencies: configuration.currencies),
+            fallbackAuthority: authority)
+        routes.scheme = scheme
+        routes.add(to: router)
+        try CatalogPages(store: store).add(to: router)
+        return router
     }
 
     /// Plain HTTP/1.1 with the configured idle timeout.

@@ -11,11 +11,3 @@ public enum ByteCount {
         return String(format: "%.1f GB", bytes / 1_073_741_824)
     }
 }
-
-/// The Open Market server's limit per image file (300 KB), for the modules that do not
-/// speak the API (image preparation) and the ones that do (`ProductRules`).
-public enum ServerLimits {
-    public static let maxImageBytes = 307_200
-    /// The largest photo downloaded from a URL (import, migrate, export, undo): 25 MB.
-    public static let maxDownloadBytes = 25 * 1024 * 1024
-}

@@ -69,8 +69,8 @@ struct FeedRunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run a file the checks hold, once (never an HTML page).")
     var accept = false
 
-    @Option(name: .long, help: "Products written at the same time.")
-    var jobs = 4
+    @Option(name: .long, help: ArgumentHelp("Writes in flight at once (default: found while the run goes, as import's).", valueName: "N"))
+    var jobs: Int?
 
     @OptionGroup var server: ServerOptions
 
@@ -78,7 +78,7 @@ struct FeedRunCommand: AsyncParsableCommand {
     var sandbox = false
 
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {

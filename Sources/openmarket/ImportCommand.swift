@@ -50,8 +50,9 @@ struct ImportCommand: AsyncParsableCommand {
             photos of what it deletes): `openmarket undo REPORT_DIR` takes it back, and \
             `openmarket runs` lists the runs of the account.
 
-            Photos are shrunk under the server's limit on all cores and uploaded by --jobs \
-            workers. A journal records every write, so a run that was stopped, crashed or lost \
+            Photos are shrunk under the server's limit on all cores and uploaded as many at once \
+            as the server takes (found while the run goes; --jobs N fixes it). A journal \
+            records every write, so a run that was stopped, crashed or lost \
             its network can simply be run again: a write whose answer was lost is looked for on \
             the server before anything is sent again.
 
@@ -84,8 +85,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "sync (default: create missing, update what differs; upsert is another name for it), create (always new products, for restoring a backup into an empty account), update (only existing products; a row matching none fails).")
     var mode: ImportMode = .sync
 
-    @Option(name: .long, help: "Upload workers.")
-    var jobs = 4
+    @Option(name: .long, help: ArgumentHelp("""
+        Writes in flight at once. By default the number is found while the run goes, from 4 up \
+        to 24: doubled while answers come back as fast, one more while they stay so, fewer when \
+        they slow down (the server queues them), half on a 429, 503 or timeout. --jobs N keeps N.
+        """, valueName: "N"))
+    var jobs: Int?
 
     @OptionGroup var pace: RateOption
 
@@ -143,7 +148,7 @@ struct ImportCommand: AsyncParsableCommand {
     var logFormat = "text"
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be 1…64") }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
         if maxPriceChange < 0 { throw ValidationError("--max-price-change must be 0 or more") }
         if let maxCreates, maxCreates < 0 { throw ValidationError("--max-creates must be 0 or more") }
@@ -173,6 +178,7 @@ struct ImportCommand: AsyncParsableCommand {
         settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+        settings.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
         let result = try await Runner.sync(ManifestRows(manifestURL), into: connection, settings, command: "import")
         progress.finish()
         try await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
@@ -188,7 +194,8 @@ struct ImportCommand: AsyncParsableCommand {
         var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
         options.validation = try reading.validation()
         options.mode = mode
-        options.jobs = jobs
+        options.jobs = jobs ?? 4
+        options.adaptiveJobs = jobs == nil
         options.dryRun = dryRun
         options.maxErrors = maxErrors
         options.maxPriceChange = maxPriceChange

@@ -3,7 +3,6 @@ import BulkImport
 import CatalogExport
 import Foundation
 import ImagePrep
-import Migration
 import OpenMarketAPI
 import UserConfig
 import ShopState
@@ -121,12 +120,12 @@ struct MigrateCommand: AsyncParsableCommand {
             configure(&$0)
             $0.transport.caFile = cacert
         }
-        let migration: Migration
+        let migration: CatalogRows
         do {
             try await from.client.run { _ = try $0.health() }
             // Each product's merchant key, as the source account knows it.
-            migration = Migration(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
-                                  sourceLinks: try Migration.links(at: source.credentials == nil ? nil : from.account.links))
+            migration = CatalogRows(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
+                                  sourceLinks: try CatalogRows.links(at: source.credentials == nil ? nil : from.account.links))
         } catch {
             await from.close()
             await to.close()

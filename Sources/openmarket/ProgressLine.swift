@@ -15,6 +15,12 @@ final class ProgressLine: @unchecked Sendable {
     private var lastDraw = Date.distantPast
     private var lastDecile = -1
     private var drawn = false
+    /// A word on the run's state, shown after the counts (`12 in flight`).
+    var detail: (@Sendable () -> String)? {
+        get { lock.withLock { detailText } }
+        set { lock.withLock { detailText = newValue } }
+    }
+    private var detailText: (@Sendable () -> String)?
 
     /// Whether the line is redrawn in place (a terminal, not quiet): only then is a rate shown as it goes.
     var isRedrawn: Bool { tty && !quiet && !json }
@@ -45,8 +51,9 @@ final class ProgressLine: @unchecked Sendable {
             drawn = true
             let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
+            let extra = detailText.map { " " + $0() + "," } ?? ""
             Console.err(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
             return
         }
         let decile = percent / 10
@@ -57,7 +64,8 @@ final class ProgressLine: @unchecked Sendable {
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
             let left = rate > 0 && done < total ? ", about \(Self.duration(Double(total - done) / rate)) left" : ""
-            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
+            let extra = detailText.map { ", " + $0() } ?? ""
+            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(extra)\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
         }
     }
 

@@ -123,7 +123,8 @@ enum Runner {
         }
         let counts = summary.countsText
         // A rate only for runs that wrote: "0.0 products/s" of a run with nothing to send says nothing.
-        let rate = summary.written > 0 ? " (\(String(format: "%.1f", summary.productsPerSecond)) products/s)" : ""
+        let flight = summary.inFlight.map { ", \($0.text)" } ?? ""
+        let rate = summary.written > 0 ? " (\(String(format: "%.1f", summary.productsPerSecond)) products/s\(flight))" : ""
         Console.line("\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s\(rate)\(summary.dryRun ? " — dry run, nothing was written" : "")")
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }

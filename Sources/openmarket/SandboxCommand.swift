@@ -59,6 +59,11 @@ struct SandboxCommand: AsyncParsableCommand {
         "Accept at most this many requests per second; answer 429 with Retry-After beyond.", valueName: "n"))
     var rateLimit: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve at most N requests at once (each taking --latency); the others wait their turn, as a busy server's pool: answers slow down as more are in flight.",
+        valueName: "N"))
+    var workers: Int?
+
     @Flag(name: .customLong("log-requests"), help: "Print one line per request.")
     var logRequests = false
 
@@ -92,6 +97,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
         if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit must be at least 1 per second") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
         if let addVendor, addVendor.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--add-vendor needs a name")
         }
@@ -112,7 +118,8 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.currencies = currencies.map { $0.uppercased() }
         configuration.faults = FaultInjection(
-            failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit)
+            failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit,
+            workers: workers)
         configuration.logRequests = logRequests
         configuration.idleTimeout = idleTimeout
         let server: SandboxServer
@@ -133,7 +140,7 @@ struct SandboxCommand: AsyncParsableCommand {
             Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
         }
         if configuration.faults.isActive {
-            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none")")
+            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited")")
         }
         Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
         // Where `openmarket open` finds the running sandbox of this data folder.

@@ -112,6 +112,9 @@ struct Connection {
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
         configuration.transport.insecure = insecure
+        // One pacer for every request of the command: a Retry-After one worker is told holds
+        // every worker (--rate sets its pace too).
+        configuration.pacer = RateLimiter(perSecond: nil)
         configure(&configuration)
         if verbose {
             var logger = Logger(label: "openmarket", factory: { StreamLogHandler.standardError(label: $0) })

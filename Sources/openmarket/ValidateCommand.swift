@@ -65,7 +65,7 @@ struct ValidateCommand: ParsableCommand {
         var checked = 0
         // For the time left: a line count of a big CSV or JSON Lines file (a cell with a line
         // break counts twice, so the total is an upper bound), only where it is shown.
-        let expected = progress.isRedrawn ? Self.lineCount(url, above: 8 << 20) : nil
+        let expected = progress.isRedrawn ? ManifestReader.lineCount(url, above: 8 << 20) : nil
         defer { progress.clear() }
         let summary: ValidationSummary
         do {
@@ -138,27 +138,6 @@ extension ValidateCommand {
             + (summary.fileWarnings > 0 ? ", \(summary.fileWarnings) file \(summary.fileWarnings == 1 ? "warning" : "warnings") (above)" : "")
     }
 
-    /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.
-    static func lineCount(_ url: URL, above: Int) -> Int? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > above, ["csv", "tsv", "txt", "jsonl", "ndjson"].contains(url.pathExtension.lowercased()),
-              let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        var lines = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            lines += chunk.withUnsafeBytes { buffer -> Int in
-                guard var cursor = buffer.baseAddress else { return 0 }
-                let end = cursor + buffer.count
-                var found = 0
-                while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
-                    found += 1
-                    cursor = UnsafeRawPointer(hit) + 1
-                }
-                return found
-            }
-        }
-        return url.pathExtension.lowercased() == "jsonl" || url.pathExtension.lowercased() == "ndjson" ? lines : max(0, lines - 1)
-    }
 }
 
 /// The JSON shape of an issue for scripts.

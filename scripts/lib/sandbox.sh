@@ -1,12 +1,12 @@
 # Sourced by the benchmarks and screenshot scripts.
-# start_sandbox BIN DATA_DIR: runs `BIN sandbox` on a free loopback port in the background,
+# start_sandbox BIN DATA_DIR [OPTIONS…]: runs `BIN sandbox OPTIONS…` on a free loopback port in the background,
 # logging to DATA_DIR.log, and waits until it listens. Sets sandbox_pid, url, identifier and
 # secret (the demo vendor's credentials), and writes the pid to a file that stop_sandboxes
 # reads: a script's `{ …; start_sandbox …; } | tee` runs the block in a subshell, whose
 # variables never reach the script's trap, so an array of pids left every sandbox running.
 sandbox_pidfile=$(mktemp "${TMPDIR:-/tmp}/openmarket-sandboxes.XXXXXX")
 start_sandbox() {
-  "$1" sandbox --port 0 --data "$2" >"$2.log" 2>&1 &
+  "$1" sandbox --port 0 --data "$2" "${@:3}" >"$2.log" 2>&1 &
   sandbox_pid=$!
   echo "$sandbox_pid" >>"$sandbox_pidfile"
   for _ in $(seq 100); do grep -q "Ctrl-C" "$2.log" 2>/dev/null && break; sleep 0.1; done

@@ -1,4 +1,3 @@
-import BulkImport
 import CatalogExport
 import Foundation
 import Manifest
@@ -6,8 +5,8 @@ import OpenMarketAPI
 import ShopState
 import Support
 
-/// `openmarket migrate`'s rows: the products of one account (or server) as the rows of a
-/// sync into another. The source is scanned like an export, each product's detail read on
+/// Another shop's catalog as the rows of a sync (`openmarket migrate`): the products of one
+/// account (or server) made into another. The source is scanned like an export, each product's detail read on
 /// `jobs` threads and handed in id order to the sync, whose stages download the photos
 /// from the source (only those in flight are held), shrink them if needed and register the
 /// products with the journal, the run record and the report.
@@ -17,7 +16,7 @@ import Support
 /// the merchant's sheet matches it there too), else by its name, as import knows a row
 /// without a key. A second run creates nothing twice, and the merchant's sheet imported into
 /// the target afterwards finds every product.
-public final class Migration: RowSource, @unchecked Sendable {
+public final class CatalogRows: RowSource, @unchecked Sendable {
     public let source: OpenMarketClient
     public let filter: CatalogFilter
     /// What the source account's link store knows, by product id (none: every product by name).

@@ -1,0 +1,83 @@
+import Foundation
+import Manifest
+import ShopState
+
+/// A manifest file (CSV, JSON, JSON Lines, Excel) as the rows of a sync: each row read,
+/// validated and handed to the run as it goes. Read once — twice only for `deleteMissing`,
+/// whose list of what the file names must be whole before anything is sent (a run over
+/// `--max-deletes` is refused as a whole).
+public struct ManifestRows: RowSource {
+    public let url: URL
+    public let kind: RunKind
+    public let label: String
+
+    public init(_ url: URL, kind: RunKind = .import, label: String? = nil) {
+        self.url = url
+        self.kind = kind
+        self.label = label ?? url.path
+    }
+
+    public var manifest: URL? { url }
+
+    public func rows(into run: ImportRun) throws -> ImportSummary {
+        let options = run.options
+        // The file's encoding, delimiter and headers, detected once (a sample, not the rows).
+        let reader = try ManifestReader(url: url, encoding: options.validation.encoding, delimiter: options.validation.delimiter,
+                                        sheet: options.validation.sheet, mapping: options.validation.mapping)
+        var validation = options.validation
+        validation.encoding = reader.encoding
+        validation.delimiter = reader.delimiter
+        if let report = run.report {
+            var headers: [String: String] = [:]
+            for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+            report.columnHeaders = headers
+        }
+        let reading = ManifestValidator(reader: reader, options: validation)
+        // --delete-missing: what the file names, read from the cells whether or not the row is
+        // valid (a broken row must not delete its product), before anything is sent.
+        var listed: ListedProducts?
+        // A count for the progress line: the file's lines (CSV, JSON Lines), else the reader's estimate.
+        var count = ManifestReader.lineCount(url, above: 0) ?? reader.estimatedRows ?? 0
+        if options.deleteMissing {
+            var names = ListedProducts()
+            count = 0
+            while let raw = try reader.next() {
+                count += 1
+                names.add(reading.identity(of: raw))
+            }
+            listed = names
+        }
+        let exact = options.deleteMissing
+        return try run.run(rows: count, listed: listed) { submit, reject in
+            var fileErrors: [RowIssue] = []
+            var seen = 0
+            _ = try ManifestCheck.run(
+                url, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
+                onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
+                onRow: { raw, draft, issues in
+                    seen += 1
+                    if run.isStopping { return }
+                    if let reason = raw.origin?.skipped {
+                        // Left out by the feed's filter: a row of the report, nothing sent.
+                        let identity = reading.identity(of: raw)
+                        var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
+                        outcome.name = identity.name ?? ""
+                        reject(outcome)
+                        return
+                    }
+                    guard fileErrors.isEmpty, let draft else {
+                        let message = (fileErrors + issues.filter { $0.severity == .error })
+                            .map { "\($0.columnLabel ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
+                            .joined(separator: "; ")
+                        reject(.failed(raw, message: message))
+                        return
+                    }
+                    let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
+                    if !nameNotes.isEmpty { run.notePhotoNames(row: raw.number, nameNotes.joined(separator: "; ")) }
+                    submit(draft)
+                })
+            // Read once: the count was an estimate until the last row.
+            if !exact { run.setTotal(seen) }
+        }
+    }
+}
