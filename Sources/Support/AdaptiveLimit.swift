@@ -40,6 +40,10 @@ public final class AdaptiveLimit: @unchecked Sendable {
     public static let queueing = 1.6
     /// Answers within this many times the fastest leave room for one more.
     public static let healthy = 1.25
+    /// On a near server a few milliseconds are noise (a bigger photo, a busy core), not a
+    /// queue: the thresholds are at least this far above the fastest.
+    public static let queueingSlack = 0.020
+    public static let healthySlack = 0.010
 
     public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false) {
         self.range = range
@@ -85,9 +89,9 @@ public final class AdaptiveLimit: @unchecked Sendable {
             let mean = roundSeconds / Double(roundAnswers)
             if overloadedThisRound {
                 newRound()
-            } else if mean <= fastest * Self.healthy {
+            } else if mean <= max(fastest * Self.healthy, fastest + Self.healthySlack) {
                 set(min(range.upperBound, slowStart ? limit * 2 : limit + 1))
-            } else if mean >= fastest * Self.queueing {
+            } else if mean >= max(fastest * Self.queueing, fastest + Self.queueingSlack) {
                 if limit == range.lowerBound {
                     // Slow even with the fewest in flight: the server is slower now, for good.
                     self.fastest = mean
