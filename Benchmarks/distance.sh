@@ -108,7 +108,7 @@ om_import() {  # csv state run extra… → openmarket import through the proxy 
   "$bin" import "$csv" --server "$base" --insecure --identifier "$identifier" --secret "$secret" ${JOBS_FLAG---jobs $JOBS} --quiet \
     --report "$work/report-$run" --journal "$work/journal-$state" --links "$work/links-$state.sqlite" "$@" >"$work/$run.log" 2>&1
 }
-in_flight() { grep -o '[0-9–]* in flight' "$work/$1.log" | head -1; }
+in_flight() { grep -E '^[0-9]+ rows?:' "$work/$1.log" | grep -o '[0-9–]* in flight' | head -1; }
 timed() {  # command… → seconds in $seconds
   local start end
   start=$(date +%s.%N)

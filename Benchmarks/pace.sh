@@ -33,8 +33,8 @@ run() {  # label jobs-flag… → a row: seconds, products/s, failed rows, in fl
     --secret "$secret" --no-cache --quiet --report "$work/report-$RANDOM" "$@" >"$work/run.log" 2>&1 || true
   ended=$(date +%s.%N)
   seconds=$(awk -v a="$started" -v b="$ended" 'BEGIN{printf "%.2f", b-a}')
-  summary=$(grep -E '^[0-9]+ rows?:' "$work/run.log" | head -1)
-  failed=$(echo "$summary" | grep -o '[0-9]* failed' | cut -d' ' -f1)
+  summary=$(grep -E '^[0-9]+ rows?:' "$work/run.log" | head -1 || true)
+  failed=$(echo "$summary" | grep -o '[0-9]* failed' | cut -d' ' -f1 || true)
   flight=$(echo "$summary" | grep -o '[0-9–]* in flight' || true)
   printf '| %-46s | %8s | %10s | %6s | %-16s |\n' "$label" "$seconds" "$(awk -v n="$N" -v s="$seconds" 'BEGIN{printf "%.1f", n/s}')" \
     "${failed:-0}" "${flight:-?}"

@@ -249,11 +249,16 @@ public final class ImportRun: @unchecked Sendable {
     private func writeInFlight(_ item: WorkItem) -> RowOutcome {
         inFlight.acquire()
         let overloads = client.overloads
+        let connections = client.connectionsOpened
         let started = Date()
         let outcome = work.write(item)
         let seconds = Date().timeIntervalSince(started)
+        // A connection opened meanwhile (by this write or another's) makes the time no measure
+        // of the server's queue: handshakes at a distance cost round trips.
+        let opened = client.connectionsOpened > connections
         let signal: AdaptiveLimit.Signal = client.overloads > overloads ? .overloaded
-            : outcome.attempts > 0 && !outcome.isFailure ? .answered(seconds: seconds / Double(max(1, outcome.attempts))) : .nothingSent
+            : outcome.attempts > 0 && !outcome.isFailure
+                ? .answered(seconds: seconds / Double(max(1, outcome.attempts)), newConnection: opened) : .nothingSent
         inFlight.release(signal)
         return outcome
     }

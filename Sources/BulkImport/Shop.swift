@@ -18,10 +18,17 @@ public protocol Shop: Sendable {
     func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data
     /// Answers so far that said the server is overloaded (429, 503) or timed out.
     var overloads: Int { get }
+    /// Connections opened so far.
+    var connectionsOpened: Int { get }
 }
 
 extension Shop {
     public var overloads: Int { 0 }
+    public var connectionsOpened: Int { 0 }
+}
+
+extension OpenMarketClient {
+    public var connectionsOpened: Int { statistics.connections }
 }
 
 extension OpenMarketClient: Shop {

@@ -10,8 +10,10 @@ import Foundation
 public final class AdaptiveLimit: @unchecked Sendable {
     /// What one write came to.
     public enum Signal: Sendable {
-        /// Answered; `seconds` from the request to its answer.
-        case answered(seconds: Double)
+        /// Answered; `seconds` from the request to its answer. `newConnection`: the write
+        /// opened a connection (TCP and TLS handshakes: at a distance, round trips that say
+        /// nothing of the server's queue), so its time is not compared.
+        case answered(seconds: Double, newConnection: Bool = false)
         /// The server said it is overloaded (429, 503) or did not answer in time.
         case overloaded
         /// Nothing was sent (a step with no request): says nothing of the server.
@@ -29,6 +31,8 @@ public final class AdaptiveLimit: @unchecked Sendable {
     /// The current round: answers since the limit last changed, and their time.
     private var roundAnswers = 0
     private var roundSeconds = 0.0
+    /// Answers of the round whose time is compared (on connections already open).
+    private var roundTimed = 0
     private var overloadedThisRound = false
     /// Doubling each healthy round until the first sign of queueing or overload (TCP's slow
     /// start): a far server is filled in a few rounds, not one write at a time.
@@ -44,10 +48,21 @@ public final class AdaptiveLimit: @unchecked Sendable {
     /// queue: the thresholds are at least this far above the fastest.
     public static let queueingSlack = 0.020
     public static let healthySlack = 0.010
+    /// More answers a second than the round before by this much: the last increase paid off.
+    public static let gain = 1.15
 
-    public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false) {
+    /// Seconds of a clock that only moves forward (tests give one of their own).
+    private let now: @Sendable () -> Double
+    /// When the round began, and the rate of answers of the round before.
+    private var roundStarted: Double
+    private var lastRate: Double?
+
+    public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false,
+                clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         self.range = range
         self.fixed = fixed
+        now = clock
+        roundStarted = clock()
         limit = min(max(initial, range.lowerBound), range.upperBound)
         lowest = limit
         highest = limit
@@ -81,17 +96,36 @@ public final class AdaptiveLimit: @unchecked Sendable {
                 set(max(range.lowerBound, limit / 2))
                 overloadedThisRound = true
             }
-        case .answered(let seconds):
-            fastest = min(fastest ?? seconds, seconds)
+        case .answered(let seconds, let newConnection):
             roundAnswers += 1
-            roundSeconds += seconds
-            guard roundAnswers >= limit, let fastest else { return }
-            let mean = roundSeconds / Double(roundAnswers)
+            if !newConnection {
+                fastest = min(fastest ?? seconds, seconds)
+                roundTimed += 1
+                roundSeconds += seconds
+            }
+            guard roundAnswers >= limit else { return }
+            // A round of new connections only (a limit just raised at a distance): room to grow.
+            guard roundTimed > 0, let fastest else {
+                if !overloadedThisRound { set(min(range.upperBound, slowStart ? limit * 2 : limit + 1)) } else { newRound() }
+                return
+            }
+            let mean = roundSeconds / Double(roundTimed)
+            // Answers slower, but more of them a second: the time is a transfer's (bandwidth at
+            // a distance), not a queue's — the last increase paid off.
+            let rate = Double(roundAnswers) / max(now() - roundStarted, 0.000_001)
+            let gained = lastRate.map { rate > $0 * Self.gain } ?? false
+            lastRate = rate
+            let healthy = mean <= max(fastest * Self.healthy, fastest + Self.healthySlack)
+            let queueing = mean >= max(fastest * Self.queueing, fastest + Self.queueingSlack)
             if overloadedThisRound {
                 newRound()
-            } else if mean <= max(fastest * Self.healthy, fastest + Self.healthySlack) {
+            } else if healthy {
                 set(min(range.upperBound, slowStart ? limit * 2 : limit + 1))
-            } else if mean >= max(fastest * Self.queueing, fastest + Self.queueingSlack) {
+            } else if gained {
+                // Slower answers, but more of them: grow by one.
+                slowStart = false
+                set(min(range.upperBound, limit + 1))
+            } else if queueing {
                 if limit == range.lowerBound {
                     // Slow even with the fewest in flight: the server is slower now, for good.
                     self.fastest = mean
@@ -116,7 +150,9 @@ public final class AdaptiveLimit: @unchecked Sendable {
     }
 
     private func newRound() {
+        roundStarted = now()
         roundAnswers = 0
+        roundTimed = 0
         roundSeconds = 0
         overloadedThisRound = false
     }
