@@ -121,8 +121,8 @@ public final class AdaptiveLimit: @unchecked Sendable {
                 newRound()
             } else if healthy {
                 set(min(range.upperBound, slowStart ? limit * 2 : limit + 1))
-            } else if gained {
-                // Slower answers, but more of them: grow by one.
+            } else if !queueing && gained {
+                // Slower answers (not yet a queue's), but more of them: grow by one.
                 slowStart = false
                 set(min(range.upperBound, limit + 1))
             } else if queueing {
