@@ -15,7 +15,6 @@ public struct FeedRunOptions: Sendable {
     /// Writes in flight: nil, found while the run goes (as import's default); N, fixed.
     public var jobs: Int?
     public var images = ImagePrepSettings()
-    public var cache: ImageCache?
     public var transport = TransportSettings()
     /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
     public var stopOnSignals = false
@@ -94,7 +93,7 @@ public final class FeedRunner: @unchecked Sendable {
             return FeedRunResult(feed: feed.name, outcome: .unchanged, message: "unchanged")
         }
         let guarding = FeedGuard(feed: feed, folder: folder)
-        let validation = validationOptions(file)
+        let validation = Self.validationOptions(feed)
         let reading: FeedGuard.Reading
         do {
             try guarding.checkIsData(file, contentType: contentType)
@@ -111,10 +110,6 @@ public final class FeedRunner: @unchecked Sendable {
             guarding.remember(file, reading)
         }
         return result
-    }
-
-    private func validationOptions(_ file: URL) -> ValidationOptions {
-        Self.validationOptions(feed)
     }
 
     /// How a feed's file is read: through its map, its relative photo names beside it — a
@@ -151,7 +146,6 @@ public final class FeedRunner: @unchecked Sendable {
         options.jobs = self.options.jobs ?? 4
         options.adaptiveJobs = self.options.jobs == nil
         options.images = self.options.images
-        options.cache = self.options.cache
         options.deleteMissing = feed.run.deleteMissing
         options.maxDeletes = feed.run.maxDeletes
         var settings = SyncSettings(options: options, report: .new(in: folder.reports, prefix: ""))

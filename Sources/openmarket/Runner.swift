@@ -71,13 +71,6 @@ enum Runner {
         SignalStop.install(stop)
     }
 
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: Date())
-    }
-
     /// The command line with the values of --secret and --identifier (and their `=` forms) hidden.
     static func redacted(_ command: [String]) -> [String] {
         var out: [String] = []

@@ -78,13 +78,21 @@ struct AdaptiveLimitTests {
     func blocks() async throws {
         let limit = AdaptiveLimit(initial: 1, range: 1...1, fixed: true)
         limit.acquire()
-        let started = Date()
-        let waiter = Thread { limit.acquire(); limit.release(.answered(seconds: 0)) }
+        final class Acquired: @unchecked Sendable { let lock = NSLock(); var at: Date? }
+        let acquired = Acquired()
+        let waiter = Thread {
+            limit.acquire()
+            acquired.lock.withLock { acquired.at = Date() }
+            limit.release(.answered(seconds: 0))
+        }
         waiter.start()
         try await Task.sleep(for: .milliseconds(200))
-        #expect(limit.state.inFlight == 1)
+        #expect(acquired.lock.withLock { acquired.at } == nil, "the second writer went past a limit of 1")
+        let released = Date()
         limit.release(.answered(seconds: 0.2))
-        while limit.state.inFlight > 0 || Date().timeIntervalSince(started) < 0.2 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(Date().timeIntervalSince(started) >= 0.2)
+        let deadline = Date().addingTimeInterval(10)
+        while acquired.lock.withLock({ acquired.at }) == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let at = try #require(acquired.lock.withLock { acquired.at }, "the waiter never went on")
+        #expect(at >= released)
     }
 }
