@@ -48,21 +48,10 @@ public final class AdaptiveLimit: @unchecked Sendable {
     /// queue: the thresholds are at least this far above the fastest.
     public static let queueingSlack = 0.020
     public static let healthySlack = 0.010
-    /// More answers a second than the round before by this much: the last increase paid off.
-    public static let gain = 1.15
 
-    /// Seconds of a clock that only moves forward (tests give one of their own).
-    private let now: @Sendable () -> Double
-    /// When the round began, and the rate of answers of the round before.
-    private var roundStarted: Double
-    private var lastRate: Double?
-
-    public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false,
-                clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+    public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false) {
         self.range = range
         self.fixed = fixed
-        now = clock
-        roundStarted = clock()
         limit = min(max(initial, range.lowerBound), range.upperBound)
         lowest = limit
         highest = limit
@@ -110,21 +99,12 @@ public final class AdaptiveLimit: @unchecked Sendable {
                 return
             }
             let mean = roundSeconds / Double(roundTimed)
-            // Answers slower, but more of them a second: the time is a transfer's (bandwidth at
-            // a distance), not a queue's — the last increase paid off.
-            let rate = Double(roundAnswers) / max(now() - roundStarted, 0.000_001)
-            let gained = lastRate.map { rate > $0 * Self.gain } ?? false
-            lastRate = rate
             let healthy = mean <= max(fastest * Self.healthy, fastest + Self.healthySlack)
             let queueing = mean >= max(fastest * Self.queueing, fastest + Self.queueingSlack)
             if overloadedThisRound {
                 newRound()
             } else if healthy {
                 set(min(range.upperBound, slowStart ? limit * 2 : limit + 1))
-            } else if !queueing && gained {
-                // Slower answers (not yet a queue's), but more of them: grow by one.
-                slowStart = false
-                set(min(range.upperBound, limit + 1))
             } else if queueing {
                 if limit == range.lowerBound {
                     // Slow even with the fewest in flight: the server is slower now, for good.
@@ -150,7 +130,6 @@ public final class AdaptiveLimit: @unchecked Sendable {
     }
 
     private func newRound() {
-        roundStarted = now()
         roundAnswers = 0
         roundTimed = 0
         roundSeconds = 0
