@@ -19,7 +19,16 @@ public struct AccountState: Sendable {
     public init(client: OpenMarketClient, sandboxData: URL?) {
         folder = sandboxData ?? StateFolder.url
         serverName = sandboxData != nil ? "built-in sandbox" : client.configuration.server.absoluteString
-        identifier = client.configuration.credentials?.identifier ?? ""
+        identifier = Self.account(client.configuration.credentials)
+    }
+
+    /// The account's name within its server: the vendor identifier, or — on a 2021 server,
+    /// whose items take a password and no identifier — a fingerprint of the password (never
+    /// the password itself): the items one password opens are one merchant's shop.
+    public static func account(_ credentials: VendorCredentials?) -> String {
+        guard let credentials else { return "" }
+        if !credentials.identifier.isEmpty { return credentials.identifier }
+        return "password " + String(SHA256.hash(data: Data(("openmarket 2021 password|" + credentials.secret).utf8)).hex.prefix(16))
     }
 
     /// The account's link store (merchant key → product). The file name does not show the identifier.
@@ -42,7 +51,7 @@ public struct AccountState: Sendable {
     /// The journal of a migration from one account to another.
     public static func migrationJournal(source: OpenMarketClient, target: OpenMarketClient) -> URL {
         func identity(_ client: OpenMarketClient) -> String {
-            client.configuration.server.absoluteString + "|" + (client.configuration.credentials?.identifier ?? "")
+            client.configuration.server.absoluteString + "|" + account(client.configuration.credentials)
         }
         return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
     }
@@ -69,6 +78,10 @@ public struct AccountState: Sendable {
         guard client.configuration.credentials != nil else {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
                              + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
+        }
+        if let credentials = client.configuration.credentials, credentials.identifier.isEmpty,
+           let generation = try? client.generation(), generation.hasVendors {
+            throw ImportStop("this server is of the \(generation.rawValue) generation: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
         }
         // Anything but a refusal goes on: the first request of the run says the rest.
         if case .refused(let status)? = try? client.checkCredentials() {

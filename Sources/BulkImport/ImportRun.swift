@@ -305,7 +305,9 @@ public final class ImportRun: @unchecked Sendable {
         }
         let live: LiveCatalog
         do {
-            live = try LiveCatalog.read(client: client, knownVendor: vendor, pageSize: options.catalogPageSize, matcher: matcher)
+            let linked = Set(known.values.compactMap { $0.state == .linked ? $0.productID : nil })
+            live = try LiveCatalog.read(client: client, knownVendor: vendor, linked: linked, pageSize: options.catalogPageSize,
+                                        matcher: matcher)
         } catch {
             throw ImportStop(error.description)
         }

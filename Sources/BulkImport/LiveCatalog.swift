@@ -12,6 +12,10 @@ struct LiveCatalog: Sendable {
     var vendorID: Int?
     /// Pages read.
     var pages = 0
+    /// Products whose owner the list does not say (a 2021 server has no vendors): each is
+    /// this vendor's only once the password opens it (`ServerMatcher.owns`), asked when a
+    /// row would take it by its name. Linked products are known to be ours.
+    var unsure: [Int: ProductSummary] = [:]
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -20,12 +24,13 @@ struct LiveCatalog: Sendable {
     /// Reads every page. `knownVendor` saves asking the server whose products are ours;
     /// otherwise one product of each vendor seen is asked for its delete key (only its
     /// owner gets it; nothing changes).
-    static func read(client: any Shop, knownVendor: Int?, pageSize: Int,
+    static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int,
                      matcher: ServerMatcher) throws(Failure) -> LiveCatalog {
         var all: [Int: ProductSummary] = [:]
         var page = 1
         var perPage = pageSize
         var catalog = LiveCatalog(vendorID: knownVendor)
+        var vendorsKnown = true
         while page <= 100_000 {
             let result: ProductPage
             do {
@@ -38,9 +43,18 @@ struct LiveCatalog: Sendable {
                 throw Failure(description: "reading the shop's products (page \(page)) failed: \(error); nothing was written. Run again when the server answers")
             }
             catalog.pages += 1
+            vendorsKnown = vendorsKnown && result.vendorsKnown
+            // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
             for product in result.pages { all[product.id] = product }
             guard result.hasNext, !result.pages.isEmpty else { break }
             page += 1
+        }
+        if !vendorsKnown {
+            catalog.vendorID = nil
+            for product in all.values {
+                if linked.contains(product.id) { catalog.products[product.id] = product } else { catalog.unsure[product.id] = product }
+            }
+            return catalog
         }
         if catalog.vendorID == nil {
             var firstByVendor: [Int: Int] = [:]

@@ -200,6 +200,7 @@ final class VendorFact: @unchecked Sendable {
 
     /// A created product tells whose it is: saved the first time.
     func learn(_ id: Int) {
+        guard id > 0 else { return }  // a server without vendors (2021) says 0
         let first = lock.withLock { () -> Bool in
             defer { known = true }
             return !known

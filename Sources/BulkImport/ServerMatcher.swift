@@ -44,7 +44,8 @@ final class ServerMatcher: @unchecked Sendable {
                 if claim(product.id, row: draft.row) != nil { continue }
                 return product
             }
-            guard result.hasNext, !result.pages.isEmpty else { return nil }
+            // A page whose search kept nothing is not the end of a server that has no count (2021).
+            guard result.hasNext, !result.pages.isEmpty || !result.totalKnown else { return nil }
             page += 1
         }
         return nil

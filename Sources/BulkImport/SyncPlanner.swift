@@ -60,6 +60,9 @@ final class SyncPlanner {
     private var allByName: [String: [Int]] = [:]
     /// The key each linked product is linked to.
     private var keyOfProduct: [Int: String] = [:]
+    /// Products whose owner the list does not say (2021), by exact name: asked once a row
+    /// of that name looks for its product.
+    private var unsureByName: [String: [Int]] = [:]
     private var creates = 0
     private var updates = 0
 
@@ -77,6 +80,7 @@ final class SyncPlanner {
             allByName[product.name, default: []].append(product.id)
             if keyOfProduct[product.id] == nil { unlinkedByName[product.name, default: []].append(product.id) }
         }
+        for product in live.unsure.values { unsureByName[product.name, default: []].append(product.id) }
         for key in unlinkedByName.keys { unlinkedByName[key]?.sort() }
         for key in allByName.keys { allByName[key]?.sort() }
     }
@@ -172,6 +176,7 @@ final class SyncPlanner {
             }
             note = "product \(id), linked to this key, is no longer in the shop; a new one is made"
         }
+        try openUnsure(named: draft.name)
         if link?.state == .pending, let product = pendingMatch(draft) {
             // An earlier run sent this create and lost the answer: the product is there.
             var decision = try compare(draft, product)
@@ -205,6 +210,20 @@ final class SyncPlanner {
         decision.relink = true
         decision.note = [note, "linked to product \(id), which has the same name"].compactMap { $0 }.joined(separator: "; ")
         return decision
+    }
+
+    /// The products of this name whose owner the list did not say: those the password opens
+    /// become this vendor's (unlinked) products, the others are left alone. Never guessed.
+    private func openUnsure(named name: String) throws {
+        guard let ids = unsureByName.removeValue(forKey: name) else { return }
+        for id in ids.sorted() where !matcher.isClaimed(id) {
+            guard let product = live.unsure.removeValue(forKey: id), try matcher.owns(id) else { continue }
+            live.products[id] = product
+            allByName[name, default: []].append(id)
+            if keyOfProduct[id] == nil { unlinkedByName[name, default: []].append(id) }
+        }
+        allByName[name]?.sort()
+        unlinkedByName[name]?.sort()
     }
 
     /// An unlinked product of this vendor with exactly the row's fields (a create whose

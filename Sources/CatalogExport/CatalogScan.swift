@@ -52,6 +52,9 @@ public final class CatalogScan: @unchecked Sendable {
     private var myVendor: Int?
     private var notMine = Set<Int>()
     private var warnings: [String] = []
+    /// Whether the server's pages are newest first (a 2021 server's are not: another pass
+    /// is then the only way to see what changed while paging).
+    private var newestFirst = true
 
     public init(client: OpenMarketClient, filter: CatalogFilter, perPage: Int, maxPasses: Int = 4) {
         self.client = client
@@ -96,7 +99,7 @@ public final class CatalogScan: @unchecked Sendable {
             // Newest first, ids only growing: a product created meanwhile would be the newest,
             // one deleted would lower the count. The same newest product and the same count
             // throughout: nothing moved, and one small request confirms what a second pass would.
-            if pass == 1 && page == 1 && !forceAnotherPass, let first = firstPage, countSteady, try unmoved(first) {
+            if pass == 1 && page == 1 && !forceAnotherPass && newestFirst, let first = firstPage, countSteady, try unmoved(first) {
                 confirmedByFirstPage = true
                 break
             }
@@ -125,7 +128,12 @@ public final class CatalogScan: @unchecked Sendable {
         while true {
             if isStopped() { throw CancellationError() }
             let result = try ahead?.take(page) ?? fetch(page: page, negotiate: pass == 1 && page == 1)
-            if limit == Int.max {
+            newestFirst = result.newestFirst
+            if !result.totalKnown {
+                // No count (2021): the first empty page ends the pass.
+                totalCount = result.totalCount
+                if limit == Int.max { limit = 1_000_000 }
+            } else if limit == Int.max {
                 // The server's own count bounds the pass, with room for products created meanwhile.
                 let announced = max(result.lastPage, (result.totalCount + perPage - 1) / perPage)
                 limit = announced + max(10, announced / 10)
@@ -153,7 +161,7 @@ public final class CatalogScan: @unchecked Sendable {
             var otherNew: [Int] = []
             for product in result.pages {
                 guard !ids.contains(product.id), !others.contains(product.id) else { continue }
-                if try passes(product) {
+                if try passes(product, vendorsKnown: result.vendorsKnown) {
                     ids.insert(product.id)
                     keptNew.append(product.id)
                 } else {
@@ -165,7 +173,8 @@ public final class CatalogScan: @unchecked Sendable {
             onProducts?(result.pages.filter { ids.contains($0.id) })
             state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
             onPage?(page, result.lastPage)
-            guard result.hasNext, !result.pages.isEmpty else { break }
+            // A page whose search kept nothing is not the end of a server that has no count.
+            guard result.hasNext, !result.pages.isEmpty || !result.totalKnown else { break }
             if page >= limit {
                 warnings.append("the server still said hasNext at page \(page), far past its last page (\(result.lastPage)); pass \(pass) ended there")
                 break
@@ -194,18 +203,21 @@ public final class CatalogScan: @unchecked Sendable {
                 perPage = max(1, perPage / 2)
                 continue
             }
-            if negotiate, result.hasNext, result.pages.count < perPage, result.pages.count > 0 {
+            if negotiate, result.totalKnown, result.hasNext, result.pages.count < perPage, result.pages.count > 0 {
                 perPage = result.pages.count
             }
             return result
         }
     }
 
-    private func passes(_ product: ProductSummary) throws -> Bool {
+    private func passes(_ product: ProductSummary, vendorsKnown: Bool) throws -> Bool {
         if let since = filter.since, product.createdAt < since { return false }
         switch filter.vendor {
         case nil: return true
         case .id(let id): return product.vendorId == id
+        case .me where !vendorsKnown:
+            // No vendors (2021): each item is asked whether the password opens it.
+            return try client.ownership(of: product.id) == .mine
         case .me:
             if let myVendor { return product.vendorId == myVendor }
             if notMine.contains(product.vendorId) { return false }

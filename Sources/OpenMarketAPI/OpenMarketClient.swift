@@ -19,8 +19,10 @@ public struct UploadImage: Sendable, Equatable {
 public struct ClientConfiguration: Sendable {
     /// The server, e.g. `https://market.example` (no trailing path needed).
     public var server: URL
-    /// Needed for writes only.
+    /// Needed for writes only. A 2021 server takes only the secret (the items' password).
     public var credentials: VendorCredentials?
+    /// The server's generation, when told (`--api`); nil: found from its answers.
+    public var generation: ServerGeneration?
     public var transport = TransportSettings()
     public var retry = RetryPolicy()
     /// Request lines (`GET /api/products → 200 in 12 ms`) at debug level, and
@@ -52,7 +54,7 @@ public final class OpenMarketClient: Sendable {
     private let requestCount = Atomic<Int>(0)
     private let overloadCount = Atomic<Int>(0)
     private let redactor: Redactor
-    private let base: String
+    let baseURL: String
 
     public init(_ configuration: ClientConfiguration) throws(OpenMarketError) {
         guard let scheme = configuration.server.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -63,24 +65,34 @@ public final class OpenMarketClient: Sendable {
         self.redactor = Redactor(configuration.credentials)
         var base = configuration.server.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        self.base = base
+        self.baseURL = base
     }
 
-    // MARK: Endpoints
+    // MARK: Endpoints (each generation's wire in OpenMarketClient+2021 and +2022)
 
-    /// `GET /healthChecker`: the server's answer text (`OK`).
+    /// The server's health: `GET /healthChecker` on the 2022 servers (`OK`). The 2021
+    /// server has none: its answer to the list endpoint stands for it. A server that
+    /// answers neither is the health check's error, as it was answered.
     public func health() throws(OpenMarketError) -> String {
-        let response = try send(HTTPRequest(method: .get, url: base + "/healthChecker"), endpoint: "GET /healthChecker")
-        return String(decoding: response.body, as: UTF8.self)
+        if configuration.generation == .v2021 { _ = try generation(); return "OK" }
+        do {
+            let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
+            var text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // The 2022 servers answer the JSON string "OK", quotes included.
+            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+            return text
+        } catch {
+            guard error.status == 404, (try? generation()) == .v2021 else { throw error }
+            return "OK"
+        }
     }
 
-    /// `GET /api/products`: one page, newest first.
+    /// One page of the catalog (newest first on the 2022 servers; see `ProductPage`).
     public func page(_ number: Int = 1, perPage: Int = 20, search: String? = nil) throws(OpenMarketError) -> ProductPage {
-        var query = "page_no=\(number)&items_per_page=\(perPage)"
-        if let search, !search.isEmpty { query += "&search_value=\(Self.encodeQuery(search))" }
-        let endpoint = "GET /api/products?\(query)"
-        let response = try send(HTTPRequest(method: .get, url: base + "/api/products?" + query), endpoint: endpoint)
-        return try decode(ProductPage.self, from: response, endpoint: endpoint)
+        switch try generation() {
+        case .v2021: try page2021(number, search: search)
+        case .v2022January, .v2022October: try page2022(number, perPage: perPage, search: search)
+        }
     }
 
     /// A 403 on a read right after an edit: real servers answered so for a moment.
@@ -92,60 +104,43 @@ public final class OpenMarketClient: Sendable {
         return policy
     }()
 
-    /// `GET /api/products/{id}`. A 403 right after an edit is retried briefly.
+    /// One product. A 403 right after an edit is retried briefly.
     public func product(id: Int) throws(OpenMarketError) -> ProductDetail {
-        let endpoint = "GET /api/products/\(id)"
-        return try Self.readAfterEdit.run { _ -> Attempt<ProductDetail, OpenMarketError> in
-            do throws(OpenMarketError) {
-                let response = try send(HTTPRequest(method: .get, url: base + "/api/products/\(id)"), endpoint: endpoint)
-                return .done(try decode(ProductDetail.self, from: response, endpoint: endpoint))
-            } catch {
-                return error.status == 403 ? .again(error, after: nil) : .failed(error)
-            }
+        switch try generation() {
+        case .v2021: try product2021(id: id)
+        case .v2022January, .v2022October: try product2022(id: id)
         }
     }
 
-    /// `POST /api/products`. Returns the new product. Throws `.ambiguous` when
-    /// the request may have created a product without an answer coming back.
+    /// Registers a product. Throws `.ambiguous` when the request may have created a
+    /// product without an answer coming back.
     public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
-        let endpoint = "POST /api/products"
-        let credentials = try requireCredentials(for: endpoint)
-        let params = try json(WriteBody(fields: product, secret: credentials.secret))
-        var fields = [MultipartField(name: "params", data: params, contentType: "application/json", filename: nil)]
-        for image in images {
-            fields.append(MultipartField(name: "images", data: image.data, contentType: image.mimeType, filename: image.filename))
+        switch try generation() {
+        case .v2021: try register2021(product, images: images)
+        case .v2022January: try register2022(product, images: images, names: .january)
+        case .v2022October: try register2022(product, images: images, names: .october)
         }
-        var request = HTTPRequest(method: .post, url: base + "/api/products", body: .multipart(fields))
-        request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
-        let response = try send(request, endpoint: endpoint)
-        return try decode(ProductDetail.self, from: response, endpoint: endpoint)
     }
 
-    /// `PATCH /api/products/{id}`.
+    /// Edits a product: only the fields given change.
     public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
-        let endpoint = "PATCH /api/products/\(id)"
-        let credentials = try requireCredentials(for: endpoint)
-        let body = try json(WriteBody(fields: changes, secret: credentials.secret))
-        var request = HTTPRequest(method: .patch, url: base + "/api/products/\(id)", body: .json(body))
-        request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
-        let response = try send(request, endpoint: endpoint)
-        return try decode(ProductDetail.self, from: response, endpoint: endpoint)
+        switch try generation() {
+        case .v2021: try edit2021(id: id, changes)
+        case .v2022January: try edit2022(id: id, changes, names: .january)
+        case .v2022October: try edit2022(id: id, changes, names: .october)
+        }
     }
 
-    /// `POST /api/products/{id}/archived`: the product's delete key.
+    /// The harmless question only a product's owner gets a yes to: its delete key on the
+    /// 2022 servers (`/secret` or `/archived`); on the 2021 server, an edit that carries
+    /// only the password, as the apps checked it (the answer is then not a key, and is
+    /// never needed: a 2021 delete sends the password). 403 for another's, 404 for none.
     public func deleteKey(id: Int) throws(OpenMarketError) -> String {
-        let endpoint = "POST /api/products/\(id)/archived"
-        let credentials = try requireCredentials(for: endpoint)
-        var request = HTTPRequest(method: .post, url: base + "/api/products/\(id)/archived",
-                                  body: .json(try json(["secret": credentials.secret])))
-        request.headers = [("identifier", credentials.identifier)]
-        // Asking for the key changes nothing on the server: safe to retry like a read.
-        let response = try send(request, endpoint: endpoint, idempotent: true)
-        let key = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let deleteKey = Self.deleteKey(inAnswer: key) else {
-            throw .decoding(endpoint: endpoint, detail: "expected a delete key as text, a path or a URL ending with it")
+        switch try generation() {
+        case .v2021: try checkPassword2021(id: id)
+        case .v2022January: try deleteKey2022(id: id, step: "secret")
+        case .v2022October: try deleteKey2022(id: id, step: "archived")
         }
-        return deleteKey
     }
 
     /// The delete key in the `/archived` answer: a bare key (quoted or not), or — as the
@@ -163,15 +158,14 @@ public final class OpenMarketClient: Sendable {
         return answer
     }
 
-    /// Asks for the delete key, then deletes. A 404 on a retried DELETE means
-    /// an earlier attempt already deleted it, and counts as done.
+    /// Deletes a product. A 404 on a retried DELETE means an earlier attempt already
+    /// deleted it, and counts as done.
     public func delete(id: Int) throws(OpenMarketError) {
-        let key = try deleteKey(id: id)
-        let endpoint = "DELETE /api/products/\(id)/{key}"
-        let credentials = try requireCredentials(for: endpoint)
-        var request = HTTPRequest(method: .delete, url: base + "/api/products/\(id)/\(Self.encodePath(key))")
-        request.headers = [("identifier", credentials.identifier)]
-        _ = try send(request, endpoint: endpoint, treatRetried404AsSuccess: true)
+        switch try generation() {
+        case .v2021: try delete2021(id: id)
+        case .v2022January: try delete2022(id: id, step: "secret")
+        case .v2022October: try delete2022(id: id, step: "archived")
+        }
     }
 
     /// Downloads a file (an image) by absolute http(s) URL, following
@@ -203,7 +197,7 @@ public final class OpenMarketClient: Sendable {
 
     // MARK: The exchange, with retries
 
-    private func send(_ request: HTTPRequest, endpoint: String, idempotent: Bool? = nil,
+    func send(_ request: HTTPRequest, endpoint: String, idempotent: Bool? = nil,
                       treatRetried404AsSuccess: Bool = false) throws(OpenMarketError) -> HTTPResponse {
         let policy = configuration.retry
         let canRepeat = idempotent ?? (request.method != .post)
@@ -273,7 +267,7 @@ public final class OpenMarketClient: Sendable {
         return redactor.scrub(text.contains("<") ? "" : text)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, endpoint: String) throws(OpenMarketError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, endpoint: String) throws(OpenMarketError) -> T {
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch {
@@ -298,14 +292,14 @@ public final class OpenMarketClient: Sendable {
         keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
-    private func requireCredentials(for endpoint: String) throws(OpenMarketError) -> VendorCredentials {
+    func requireCredentials(for endpoint: String) throws(OpenMarketError) -> VendorCredentials {
         guard let credentials = configuration.credentials else {
             throw .invalidRequest("\(endpoint) needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and OPENMARKET_SECRET, or the config file")
         }
         return credentials
     }
 
-    private func json<Body: Encodable>(_ body: Body) throws(OpenMarketError) -> Data {
+    func json<Body: Encodable>(_ body: Body) throws(OpenMarketError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do { return try encoder.encode(body) } catch { throw .invalidRequest("cannot encode the request body") }

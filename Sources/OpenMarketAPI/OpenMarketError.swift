@@ -14,6 +14,8 @@ public enum OpenMarketError: Error, Sendable, Equatable, CustomStringConvertible
     case retriesExhausted(endpoint: String, attempts: Int, last: String)
     /// Refused before sending (bad URL, missing credentials…).
     case invalidRequest(String)
+    /// The server answers, but as none of the three generations of Open Market servers.
+    case unrecognized(server: String, seen: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum OpenMarketError: Error, Sendable, Equatable, CustomStringConvertible
             "\(endpoint): gave up after \(attempts) attempts; last: \(last)"
         case let .invalidRequest(message):
             message
+        case let .unrecognized(server, seen):
+            "\(server) is not an Open Market server of any known generation (2021, 2022-01, 2022-10): \(seen). Check --server (the server's root), or name the generation with --api"
         }
     }
 

@@ -186,6 +186,13 @@ public struct ProductPage: Codable, Sendable, Equatable {
     public var hasNext: Bool
     public var hasPrev: Bool
     public var pages: [ProductSummary]
+    /// What a page of this server can be relied on for (never sent on the wire). A 2022
+    /// page is newest first, counts the catalog and names each product's vendor; a 2021
+    /// page does none of that: its order is not by id, its end is the first empty page,
+    /// and who may write an item is known only by asking with the password.
+    public var newestFirst = true
+    public var totalKnown = true
+    public var vendorsKnown = true
 
     public init(
         pageNo: Int, itemsPerPage: Int, totalCount: Int, offset: Int, limit: Int,
@@ -249,7 +256,8 @@ public struct ProductPage: Codable, Sendable, Equatable {
     }
 }
 
-/// The JSON body of every error answer: `{"code": 400, "message": "..."}`.
+/// The JSON body of every error answer: `{"code": 400, "message": "..."}` (2022), or
+/// `{"error": true, "reason": "..."}` (2021, Vapor's).
 public struct APIErrorBody: Codable, Sendable, Equatable {
     public var code: Int
     public var message: String
@@ -257,6 +265,25 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
     public init(code: Int, message: String) {
         self.code = code
         self.message = message
+    }
+
+    enum CodingKeys: String, CodingKey { case code, message, reason }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let reason = try c.decodeIfPresent(String.self, forKey: .reason) {
+            code = 0
+            message = reason
+            return
+        }
+        code = try c.lenientInt(forKey: .code)
+        message = try c.decode(String.self, forKey: .message)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(message, forKey: .message)
     }
 }
 

@@ -107,8 +107,10 @@ public struct ConnectionSettings: Sendable, Equatable {
             return ConnectionSettings(server: url, credentials: VendorCredentials(identifier: id, secret: key))
         case (nil, nil):
             return ConnectionSettings(server: url, credentials: nil)
-        case (nil, _):
-            throw ConfigError("a secret was given without an identifier (--identifier or OPENMARKET_IDENTIFIER)")
+        case let (nil, key?):
+            // A 2021 server's items take a password and no identifier; a 2022 server says
+            // at the first write that it needs the identifier too.
+            return ConnectionSettings(server: url, credentials: VendorCredentials(identifier: "", secret: key))
         case (_, nil):
             throw ConfigError("an identifier was given without a secret (--secret or OPENMARKET_SECRET)")
         }

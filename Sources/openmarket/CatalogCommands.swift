@@ -23,9 +23,10 @@ struct HealthCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let answer = try await connection.run { try $0.health() }
+            let (answer, generation) = try await connection.run { (try $0.health(), try $0.generation()) }
             let elapsed = clock.now - start
             Console.line("\(url) answered \(answer.trimmingCharacters(in: .whitespacesAndNewlines)) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+            Console.line("server generation: \(generation.summary)")
         } catch {
             throw Self.fail(error)
         }

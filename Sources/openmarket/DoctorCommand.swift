@@ -105,8 +105,8 @@ struct DoctorCommand: AsyncParsableCommand {
         let started = Date()
         let reachable: Bool
         do {
-            _ = try await client.run { try $0.health() }
-            say(.ok, "server \(name) answers (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
+            let generation = try await client.run { _ = try $0.health(); return try $0.generation() }
+            say(.ok, "server \(name) answers (\(Int(Date().timeIntervalSince(started) * 1000)) ms), generation \(generation.summary)\(client.configuration.generation != nil ? ", as --api says" : "")")
             reachable = true
         } catch {
             say(.fail, "server \(name) does not answer: \(error). Check --server (or OPENMARKET_SERVER), the network and any proxy")
@@ -118,7 +118,12 @@ struct DoctorCommand: AsyncParsableCommand {
             } else {
                 do {
                     switch try await client.run({ try $0.checkCredentials() }) {
-                    case .accepted: say(.ok, "credentials accepted")
+                    case .accepted:
+                        if client.configuration.credentials?.identifier.isEmpty == true {
+                            say(.ok, "a password and no identifier: a 2021 server's items are each checked against it when they are written")
+                        } else {
+                            say(.ok, "credentials accepted")
+                        }
                     case .refused(let status): say(.fail, "the server refused the credentials (\(status)): check the identifier and the secret")
                     }
                 } catch {

@@ -22,7 +22,17 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A named [profiles.NAME] section of the config file.", valueName: "name"))
     var profile: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The server's generation: 2021, 2022-01 or 2022-10. Default: found from the server's answers (`health` says which). A 2021 server takes --secret alone: the items' password.",
+        valueName: "generation"))
+    var api: ServerGeneration?
+
     @OptionGroup var client: ClientOptions
+}
+
+extension ServerGeneration: ExpressibleByArgument {
+    public init?(argument: String) { self.init(option: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
 /// The config file and how to speak to any server: shared by the commands
@@ -85,10 +95,11 @@ struct Connection {
         } catch {
             throw CommandFailure(error.description, exitCode: .badInput)
         }
-        let cacert = options.client.cacert, http2 = options.client.http2
+        let cacert = options.client.cacert, http2 = options.client.http2, api = options.api
         return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
             $0.transport.caFile = cacert
             $0.transport.http2 = http2
+            $0.generation = api
             configure(&$0)
         }
     }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The three generations of the real Open Market server. A shop may be on any of them;
+/// the client finds which from the server's own answers (`OpenMarketClient.generation()`),
+/// or is told with `--api`.
+public enum ServerGeneration: String, Sendable, CaseIterable, Codable {
+    /// `/items/{page}`, `/item/{id}`: no vendors, a password per item, integer prices,
+    /// `discounted_price` the sale price, errors `{"error", "reason"}`, no health check.
+    case v2021 = "2021"
+    /// `/api/products` with snake_case page keys, `descriptions` in request bodies, the
+    /// product's own secret from `/secret` to delete.
+    case v2022January = "2022-01"
+    /// `/api/products` with camelCase page keys, `description`, `/archived` to delete.
+    case v2022October = "2022-10"
+
+    /// One line for `doctor` and `health`.
+    public var summary: String {
+        switch self {
+        case .v2021: "2021 (/items and /item/{id}; a password per item, no vendor accounts)"
+        case .v2022January: "2022-01 (/api/products, snake_case pages, delete through /secret)"
+        case .v2022October: "2022-10 (/api/products, camelCase pages, delete through /archived)"
+        }
+    }
+
+    /// Whether writes are a vendor's (identifier and secret) or an item's (a password).
+    public var hasVendors: Bool { self != .v2021 }
+
+    /// The generation named by `--api`, or nil.
+    public init?(option text: String) {
+        let wanted = text.lowercased()
+        guard let match = Self.allCases.first(where: { $0.rawValue == wanted })
+            ?? ["v1": .v2021, "2022-08": .v2022January, "2022-11": .v2022October][wanted] else { return nil }
+        self = match
+    }
+
+    /// Generations found in this process, per server: asked once per server and run.
+    static let found = Locked<[String: ServerGeneration]>([:])
+}
+
+extension OpenMarketClient {
+    /// The generation of the server: `--api` when given, else found from the server's
+    /// answers once (the list endpoint that answers, and the keys of its page) and
+    /// remembered for this server. A server that matches none is said so with what it
+    /// answered. A server that does not answer is the transport's error, and nothing is
+    /// remembered.
+    public func generation() throws(OpenMarketError) -> ServerGeneration {
+        if let forced = configuration.generation { return forced }
+        if let known = ServerGeneration.found.withLock({ $0[baseURL] }) { return known }
+        let found = try probeGeneration()
+        ServerGeneration.found.withLock { $0[baseURL] = found }
+        return found
+    }
+
+    private func probeGeneration() throws(OpenMarketError) -> ServerGeneration {
+        let listEndpoint = "GET /api/products?page_no=1&items_per_page=1"
+        var seen: [String] = []
+        do {
+            let answer = try send(HTTPRequest(method: .get, url: baseURL + "/api/products?page_no=1&items_per_page=1"),
+                                  endpoint: listEndpoint)
+            let keys = Self.topLevelKeys(answer.body)
+            if keys.contains("pageNo") || keys.contains("itemsPerPage") || keys.contains("totalCount") { return .v2022October }
+            if keys.contains("page_no") || keys.contains("items_per_page") || keys.contains("total_count") { return .v2022January }
+            seen.append("/api/products answered 200 with \(keys.isEmpty ? "no JSON object" : "keys " + keys.sorted().joined(separator: ", "))")
+        } catch {
+            guard let status = error.status else { throw error }
+            seen.append("/api/products answered HTTP \(status)")
+        }
+        do {
+            let answer = try send(HTTPRequest(method: .get, url: baseURL + "/items/1"), endpoint: "GET /items/1")
+            let keys = Self.topLevelKeys(answer.body)
+            if keys.contains("items") { return .v2021 }
+            seen.append("/items/1 answered 200 with \(keys.isEmpty ? "no JSON object" : "keys " + keys.sorted().joined(separator: ", "))")
+        } catch {
+            guard let status = error.status else { throw error }
+            seen.append("/items/1 answered HTTP \(status)")
+        }
+        throw .unrecognized(server: configuration.server.absoluteString, seen: seen.joined(separator: "; "))
+    }
+
+    static func topLevelKeys(_ body: Data) -> Set<String> {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        return Set(object.keys)
+    }
+}
