@@ -118,6 +118,8 @@ public enum Sync {
         options.manifest = source.manifest
         options.runKind = source.kind
         options.runSource = source.label
+        // A 2021 server takes whole amounts: a row with cents fails validation, naming the rule.
+        if (try? client.generation()) == .v2021 { options.validation.wholeAmounts = true }
         if settings.useCaches {
             if options.cache == nil { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
             if options.photoHashes == nil { options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL) }

@@ -257,6 +257,16 @@ final class SyncPlanner {
     func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
         // A feed's protected fields were set when the product was made; never overwritten.
         let given = draft.protected.isEmpty ? draft.given : draft.given.subtracting(draft.protected)
+        var product = product
+        if product.description == nil, given.contains(.description) {
+            // The 2021 and 2022-01 lists carry no description: what was last pushed says it,
+            // else the product's own page (one read; never a guess of "empty").
+            if let pushed = keyOfProduct[product.id].flatMap({ links[$0]?.pushed }) {
+                product.description = pushed.description
+            } else {
+                product.description = try client.product(id: product.id).summary.description ?? ""
+            }
+        }
         let now = PushedProduct(product)
         var wanted = now
         var fields: [ProductField] = []

@@ -4,6 +4,14 @@ import Foundation
 /// `$12.50`, `12.50`. Ambiguous forms such as `12.000,50` are refused with an
 /// explanation instead of guessed.
 public enum Money {
+    /// Whether the amount has no fraction.
+    public static func isWhole(_ amount: Decimal) -> Bool {
+        var value = amount
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded == amount
+    }
+
     /// The server's number as the shortest decimal that reads back as it
     /// (`12.99`, not `12.9900000000000002`): prices compare exactly as decimals.
     public static func decimal(_ value: Double) -> Decimal {

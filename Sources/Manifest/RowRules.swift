@@ -120,7 +120,16 @@ struct RowRules {
            let problem = Money.check(amount, decimals: decimals, currency: code) {
             issue(.price, raw.values[.price], problem.rule, problem.message)
         }
-        return (final, price, discount(price: price, currency: final))
+        let discount = discount(price: price, currency: final)
+        if options.wholeAmounts, !issues.contains(where: { $0.column == Column.price.rawValue }) {
+            if let amount = price, !Money.isWhole(amount) {
+                issue(.price, raw.values[.price], "price-whole", "the server (2021 generation) takes whole amounts only, got \(Money.text(amount))")
+            } else if !Money.isWhole(discount) {
+                let column: Column = text(.salePrice) != nil ? .salePrice : .discountedPrice
+                issue(column, raw.values[column], "price-whole", "the server (2021 generation) takes whole amounts only, the discount is \(Money.text(discount))")
+            }
+        }
+        return (final, price, discount)
     }
 
     private mutating func currencyCell() -> String? {

@@ -22,6 +22,9 @@ public struct ValidationOptions: Sendable {
     public var sheet = SheetChoice()
     /// A supplier's file: read through a feed's map into our columns (`--feed`).
     public var mapping: (any HeaderMapping)?
+    /// Prices and discounts in whole amounts only: a 2021 server takes no cents
+    /// (`validate --api 2021`, and every run against such a server).
+    public var wholeAmounts = false
 
     public init() {}
 }

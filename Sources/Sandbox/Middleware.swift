@@ -8,10 +8,14 @@ import Synchronization
 /// Turns every error into the contract's JSON error body `{code, message}`.
 struct JSONErrorMiddleware: RouterMiddleware {
     typealias Context = SandboxContext
+    /// The 2021 server (Vapor) answered errors as `{"error": true, "reason": "..."}`.
+    var api: SandboxAPI = .v2022October
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as SandboxError where api == .v2021 {
+            return Self.response2021(status: error.status, reason: error.message)
         } catch let error as SandboxError {
             return Self.response(status: error.status, message: error.message)
         } catch let error as any HTTPResponseError {
@@ -25,6 +29,12 @@ struct JSONErrorMiddleware: RouterMiddleware {
             context.logger.error("internal error: \(error)")
             return Self.response(status: 500, message: "internal error in the sandbox")
         }
+    }
+
+    static func response2021(status: Int, reason: String) -> Response {
+        let body = (try? JSONSerialization.data(withJSONObject: ["error": true, "reason": reason] as [String: Any])) ?? Data()
+        return Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     static func response(status: Int, message: String, headers: HTTPFields = [:]) -> Response {

@@ -91,6 +91,11 @@ struct RegisterForm: Sendable {
         return part
     }
 
+    init(params: [UInt8], images: [FormPart]) {
+        self.params = params
+        self.images = images
+    }
+
     /// Groups parts into `params` and `images`, refusing anything else.
     init(parts: [FormPart]) throws {
         var params: [UInt8]?

@@ -52,7 +52,17 @@ public struct SandboxLimits: Sendable, Equatable {
     public init() {}
 }
 
+/// The generation of the real server the sandbox plays (`sandbox --api`): its endpoints,
+/// its JSON and its errors, each written here apart from the client's models.
+public enum SandboxAPI: String, Sendable, CaseIterable {
+    case v2021 = "2021"
+    case v2022January = "2022-01"
+    case v2022October = "2022-10"
+}
+
 public struct SandboxConfiguration: Sendable {
+    /// The generation played. Default: the last (the contract).
+    public var api: SandboxAPI = .v2022October
     /// Address to listen on. The default keeps the sandbox on this machine.
     public var host: String = "127.0.0.1"
     /// 0 picks a free port.

@@ -27,6 +27,11 @@ struct SandboxRoutes: Sendable {
         router.patch("/api/products/:id", use: edit)
         router.post("/api/products/:id/archived", use: archived)
         router.delete("/api/products/:id/:key", use: delete)
+        addImages(to: router)
+    }
+
+    /// The photo files, the same in every generation.
+    func addImages(to router: Router<SandboxContext>) {
         router.get("/images/:file") { request, context in try serveImage(context: context, thumbnail: false) }
         router.get("/thumbnails/:file") { request, context in try serveImage(context: context, thumbnail: true) }
     }
@@ -128,7 +133,7 @@ struct SandboxRoutes: Sendable {
 
     // MARK: Helpers
 
-    private func authenticate(_ request: Request) async throws -> VendorRow {
+    func authenticate(_ request: Request) async throws -> VendorRow {
         guard let identifier = request.headers[Self.identifierHeader], !identifier.isEmpty else {
             throw SandboxError.unauthorized("identifier: header required for this request")
         }
@@ -138,13 +143,13 @@ struct SandboxRoutes: Sendable {
         return vendor
     }
 
-    private func checkSecret(_ object: [String: JSONValue], of vendor: VendorRow) throws {
+    func checkSecret(_ object: [String: JSONValue], of vendor: VendorRow) throws {
         guard try ProductValidation.secret(in: object) == vendor.secret else {
             throw SandboxError.forbidden("secret: does not match the vendor's secret")
         }
     }
 
-    private func collect(_ request: Request) async throws -> ByteBuffer {
+    func collect(_ request: Request) async throws -> ByteBuffer {
         let limit = configuration.limits.maxBodyBytes
         do {
             return try await request.body.collect(upTo: limit)
@@ -153,7 +158,7 @@ struct SandboxRoutes: Sendable {
         }
     }
 
-    private func productID(_ context: SandboxContext) throws -> Int {
+    func productID(_ context: SandboxContext) throws -> Int {
         let raw = context.parameters.get("id") ?? ""
         guard let id = Int(raw), id > 0 else { throw SandboxError.notFound("no product with id '\(raw)'") }
         return id

@@ -90,7 +90,7 @@ public final class SandboxServer: Sendable {
                        scheme: String, authority: String) throws -> Router<SandboxContext> {
         let router = Router(context: SandboxContext.self)
         router.add(middleware: CountRequestsMiddleware(counts: requests))
-        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: JSONErrorMiddleware(api: configuration.api))
         // Sandbox only (not in the contract): the requests answered so far, by method.
         router.get("/sandbox/requests") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
@@ -103,7 +103,11 @@ public final class SandboxServer: Sendable {
             validation: ProductValidation(currencies: configuration.currencies),
             fallbackAuthority: authority)
         routes.scheme = scheme
-        routes.add(to: router)
+        switch configuration.api {
+        case .v2022October: routes.add(to: router)
+        case .v2022January: Routes2022January(routes: routes).add(to: router)
+        case .v2021: Routes2021(routes: routes).add(to: router)
+        }
         try CatalogPages(store: store).add(to: router)
         return router
     }

@@ -227,6 +227,20 @@ final class SandboxStore: Sendable {
         try pool.read { db in try VendorRow.order(Column("id")).fetchAll(db).map(\.publicVendor) }
     }
 
+    /// The 2021 generation's writer: no vendors, a password per item. The items one password
+    /// made are kept under one vendor of the store whose secret is that password.
+    func vendor(password: String, create: Bool) async throws -> VendorRow? {
+        try await pool.write { db in
+            if let row = try VendorRow.filter(Column("secret") == password).fetchOne(db) { return row }
+            guard create else { return nil }
+            let count = try VendorRow.fetchCount(db)
+            var row = VendorRow(id: nil, name: "2021-writer-\(count + 1)", identifier: UUID().uuidString.lowercased(),
+                                secret: password, createdAt: Date().timeIntervalSince1970)
+            try row.insert(db)
+            return row
+        }
+    }
+
     func vendor(identifier: String) async throws -> VendorRow? {
         try await pool.read { db in try VendorRow.filter(Column("identifier") == identifier).fetchOne(db) }
     }
@@ -234,7 +248,7 @@ final class SandboxStore: Sendable {
     // MARK: Reading products
 
     /// One page, newest first, with each product's vendor name and thumbnail image.
-    func page(number: Int, size: Int, search: String?) async throws -> (total: Int, items: [StoredProduct]) {
+    func page(number: Int, size: Int, search: String?, oldestFirst: Bool = false) async throws -> (total: Int, items: [StoredProduct]) {
         let folded = search.map(Self.fold)
         return try await pool.read { db in
             var request = ProductRow.all()
@@ -242,7 +256,7 @@ final class SandboxStore: Sendable {
                 request = request.filter(sql: "instr(name_folded, ?) > 0", arguments: [folded])
             }
             let total = try request.fetchCount(db)
-            let rows = try request.order(Column("id").desc)
+            let rows = try request.order(oldestFirst ? Column("id").asc : Column("id").desc)
                 .limit(size, offset: (number - 1) * size)
                 .fetchAll(db)
             let items = try rows.map { try Self.load($0, db: db) }

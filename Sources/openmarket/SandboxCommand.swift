@@ -67,6 +67,11 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .customLong("log-requests"), help: "Print one line per request.")
     var logRequests = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Play this generation of the real server: 2022-10 (the default, the contract), 2022-01 (snake_case pages, `descriptions`, delete through /secret) or 2021 (/items and /item/ID, a password per item and no vendors, sale prices, no health check).",
+        valueName: "generation"))
+    var api: String = SandboxAPI.v2022October.rawValue
+
     /// HTTPS moved to `openmarket-sandbox-tls` (the tool builds without a TLS library); the
     /// options stay to say where.
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("HTTPS: see `openmarket-sandbox-tls`.", visibility: .hidden))
@@ -121,6 +126,11 @@ struct SandboxCommand: AsyncParsableCommand {
             failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit,
             workers: workers)
         configuration.logRequests = logRequests
+        guard let generation = SandboxAPI(rawValue: api) else {
+            Console.error("openmarket sandbox: --api must be one of \(SandboxAPI.allCases.map(\.rawValue).joined(separator: ", ")), got '\(api)'")
+            throw ExitCode(.badInput)
+        }
+        configuration.api = generation
         configuration.idleTimeout = idleTimeout
         let server: SandboxServer
         do {
@@ -135,9 +145,14 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
         Console.line("Data: \(dataDirectory.standardizedFileURL.path)")
-        Console.line("Vendors (send identifier as a header, secret in the body):")
-        for vendor in server.vendors {
-            Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
+        if generation == .v2021 {
+            Console.line("Playing the 2021 server: no vendors; each item takes the password it is registered with (openmarket --secret PASSWORD, no --identifier).")
+        } else {
+            if generation != .v2022October { Console.line("Playing the \(generation.rawValue) server.") }
+            Console.line("Vendors (send identifier as a header, secret in the body):")
+            for vendor in server.vendors {
+                Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
+            }
         }
         if configuration.faults.isActive {
             Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited")")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenMarketAPI
 import Manifest
 
 struct ValidateCommand: ParsableCommand {
@@ -36,6 +37,11 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "text, json, or xlsx (a workbook to fix, see above).")
     var format: String = "text"
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Check for this generation of server too: 2021 takes whole prices only (import checks it against the server it finds).",
+        valueName: "generation"))
+    var api: ServerGeneration?
+
     @Option(name: .long, help: ArgumentHelp("For --format xlsx: the workbook to write.", valueName: "file"))
     var out: String?
 
@@ -46,7 +52,11 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let options: ValidationOptions
-        do { options = try reading.validation() } catch { throw reportFailure(error) }
+        do {
+            var read = try reading.validation()
+            read.wholeAmounts = api == .v2021
+            options = read
+        } catch { throw reportFailure(error) }
         let url = URL(fileURLWithPath: manifest)
         if format == "xlsx" { return try writeWorkbook(url, options) }
         let json = format == "json"
