@@ -45,8 +45,15 @@ struct LiveCatalog: Sendable {
             catalog.pages += 1
             vendorsKnown = vendorsKnown && result.vendorsKnown
             // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
+            let before = all.count
             for product in result.pages { all[product.id] = product }
             guard result.hasNext, !result.pages.isEmpty else { break }
+            // The server's count ends the reading; a page of nothing new while it says there
+            // is more cannot be trusted, and a product it hides would read as gone.
+            if result.totalKnown, all.count >= result.totalCount, page >= result.lastPage { break }
+            if all.count == before, page > 1 {
+                throw Failure(description: "reading the shop's products: page \(page) held only products already read although the server said there were more (\(all.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written")
+            }
             page += 1
         }
         if !vendorsKnown {

@@ -10,7 +10,9 @@ extension OpenMarketClient {
         if let search, !search.isEmpty { query += "&search_value=\(Self.encodeQuery(search))" }
         let endpoint = "GET /api/products?\(query)"
         let response = try send(HTTPRequest(method: .get, url: baseURL + "/api/products?" + query), endpoint: endpoint)
-        return try decode(ProductPage.self, from: response, endpoint: endpoint)
+        let page = try decode(ProductPage.self, from: response, endpoint: endpoint)
+        if knownGeneration == nil, let found = Self.generation2022(ofPage: response.body) { remember(found) }
+        return page
     }
 
     func product2022(id: Int) throws(OpenMarketError) -> ProductDetail {

@@ -77,6 +77,7 @@ public final class OpenMarketClient: Sendable {
         if configuration.generation == .v2021 { _ = try generation(); return "OK" }
         do {
             let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
+            if knownGeneration == nil { ServerGeneration.answersHealth.withLock { _ = $0.insert(baseURL) } }
             var text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             // The 2022 servers answer the JSON string "OK", quotes included.
             if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
@@ -89,9 +90,13 @@ public final class OpenMarketClient: Sendable {
 
     /// One page of the catalog (newest first on the 2022 servers; see `ProductPage`).
     public func page(_ number: Int = 1, perPage: Int = 20, search: String? = nil) throws(OpenMarketError) -> ProductPage {
+        if knownGeneration == nil, ServerGeneration.answersHealth.withLock({ $0.contains(baseURL) }) {
+            // A 2022 server (it has a health check): this page's own keys say which.
+            return try page2022(number, perPage: perPage, search: search)
+        }
         switch try generation() {
-        case .v2021: try page2021(number, search: search)
-        case .v2022January, .v2022October: try page2022(number, perPage: perPage, search: search)
+        case .v2021: return try page2021(number, search: search)
+        case .v2022January, .v2022October: return try page2022(number, perPage: perPage, search: search)
         }
     }
 

@@ -35,6 +35,9 @@ public enum ServerGeneration: String, Sendable, CaseIterable, Codable {
 
     /// Generations found in this process, per server: asked once per server and run.
     static let found = Locked<[String: ServerGeneration]>([:])
+    /// Servers whose `/healthChecker` answered: a 2022 server, whose first list page then
+    /// says which of the two (no request of its own).
+    static let answersHealth = Locked<Set<String>>([])
 }
 
 extension OpenMarketClient {
@@ -44,11 +47,27 @@ extension OpenMarketClient {
     /// answered. A server that does not answer is the transport's error, and nothing is
     /// remembered.
     public func generation() throws(OpenMarketError) -> ServerGeneration {
-        if let forced = configuration.generation { return forced }
-        if let known = ServerGeneration.found.withLock({ $0[baseURL] }) { return known }
+        if let known = knownGeneration { return known }
         let found = try probeGeneration()
-        ServerGeneration.found.withLock { $0[baseURL] = found }
+        remember(found)
         return found
+    }
+
+    /// The generation when told or already found, without asking.
+    var knownGeneration: ServerGeneration? {
+        configuration.generation ?? ServerGeneration.found.withLock { $0[baseURL] }
+    }
+
+    func remember(_ generation: ServerGeneration) {
+        ServerGeneration.found.withLock { $0[baseURL] = generation }
+    }
+
+    /// Whether a list page's keys are the 2022-10 server's camelCase or the 2022-01 server's snake_case.
+    static func generation2022(ofPage body: Data) -> ServerGeneration? {
+        let keys = topLevelKeys(body)
+        if keys.contains("pageNo") || keys.contains("itemsPerPage") || keys.contains("totalCount") { return .v2022October }
+        if keys.contains("page_no") || keys.contains("items_per_page") || keys.contains("total_count") { return .v2022January }
+        return nil
     }
 
     private func probeGeneration() throws(OpenMarketError) -> ServerGeneration {
@@ -57,9 +76,8 @@ extension OpenMarketClient {
         do {
             let answer = try send(HTTPRequest(method: .get, url: baseURL + "/api/products?page_no=1&items_per_page=1"),
                                   endpoint: listEndpoint)
+            if let found = Self.generation2022(ofPage: answer.body) { return found }
             let keys = Self.topLevelKeys(answer.body)
-            if keys.contains("pageNo") || keys.contains("itemsPerPage") || keys.contains("totalCount") { return .v2022October }
-            if keys.contains("page_no") || keys.contains("items_per_page") || keys.contains("total_count") { return .v2022January }
             seen.append("/api/products answered 200 with \(keys.isEmpty ? "no JSON object" : "keys " + keys.sorted().joined(separator: ", "))")
         } catch {
             guard let status = error.status else { throw error }

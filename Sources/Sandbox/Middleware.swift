@@ -18,6 +18,8 @@ struct JSONErrorMiddleware: RouterMiddleware {
             return Self.response2021(status: error.status, reason: error.message)
         } catch let error as SandboxError {
             return Self.response(status: error.status, message: error.message)
+        } catch let error as any HTTPResponseError where api == .v2021 {
+            return Self.response2021(status: error.status.code, reason: error.status.code == 404 ? "Not Found" : error.status.reasonPhrase)
         } catch let error as any HTTPResponseError {
             let message: String = switch error.status.code {
             case 404: "no such endpoint: \(request.method) \(request.uri.path)"

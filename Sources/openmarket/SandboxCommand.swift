@@ -161,7 +161,7 @@ struct SandboxCommand: AsyncParsableCommand {
         // Where `openmarket open` finds the running sandbox of this data folder.
         let marker = dataDirectory.appendingPathComponent(OpenCommand.markerName)
         try? Data((server.url.absoluteString + "\n").utf8).write(to: marker)
-        Console.line("Try: curl \(server.url.absoluteString)/healthChecker   (Ctrl-C stops)")
+        Console.line("Try: curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")   (Ctrl-C stops)")
         defer { try? FileManager.default.removeItem(at: marker) }
         try await server.wait()
     }

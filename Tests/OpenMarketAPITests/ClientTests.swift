@@ -18,6 +18,9 @@ func makeClient(_ sandbox: TestSandbox, vendor: SandboxVendor? = nil, retry: Ret
         policy.maxDelay = 0.2
     }
     configuration.retry = policy
+    // These tests count the exchanges of the contract's generation; finding the generation
+    // (one more request) is tested by GenerationTests and CaptureTests.
+    configuration.generation = .v2022October
     if let logger { configuration.logger = logger }
     return try OpenMarketClient(configuration)
 }

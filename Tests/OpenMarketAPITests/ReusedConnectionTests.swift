@@ -95,6 +95,7 @@ struct ReusedConnectionTests {
         var configuration = ClientConfiguration(server: URL(string: "http://127.0.0.1:\(server.port)")!,
                                                 credentials: VendorCredentials(identifier: "id", secret: "secret"))
         configuration.retry = .none
+        configuration.generation = .v2022October  // the connection's exchanges are counted
         let client = try OpenMarketClient(configuration)
         #expect(try client.health() == "OK")
         #expect(server.connectionsAccepted == 1)

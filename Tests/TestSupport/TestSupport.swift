@@ -264,9 +264,12 @@ public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
 }
 
 public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
-    try OpenMarketClient(ClientConfiguration(
+    var configuration = ClientConfiguration(
         server: sandbox.server.url,
-        credentials: vendor.map { VendorCredentials(identifier: $0.identifier, secret: $0.secret) }))
+        credentials: vendor.map { VendorCredentials(identifier: $0.identifier, secret: $0.secret) })
+    configuration.generation = sandbox.server.configuration.api == .v2021 ? .v2021
+        : sandbox.server.configuration.api == .v2022January ? .v2022January : .v2022October
+    return try OpenMarketClient(configuration)
 }
 
 /// Registers `count` products for `vendor` on 4 threads; returns their ids.

@@ -1,0 +1,158 @@
+import Foundation
+import OpenMarketAPI
+import Sandbox
+import Testing
+import TestSupport
+
+/// The merchant's whole round against each generation of the real server, with no --api:
+/// the sandbox plays each one with its own JSON (not the client's models).
+@Suite("Every generation of server, found without being told", .serialized)
+struct GenerationTests {
+    /// The samples, with the rows whose prices have cents left out for a 2021 server (which
+    /// takes whole amounts only: those rows are refused by name, tested below).
+    static func sheet(in files: Scratch, wholeOnly: Bool) throws -> (path: String, rows: Int) {
+        let samples = ImportCommandTests.samples
+        let text = try String(contentsOf: samples.appendingPathComponent("products.csv"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if wholeOnly {
+            lines = [lines[0]] + lines.dropFirst().filter { line in
+                !line.split(separator: ",").contains { $0.contains(".") && Double($0) != nil }
+            }
+        }
+        let folder = files.directory.appendingPathComponent("shop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("images").path) {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent("images"), to: folder.appendingPathComponent("images"))
+        }
+        let path = folder.appendingPathComponent("products.csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, lines.count - 1)
+    }
+
+    static func credentials(_ sandbox: TestSandbox, _ api: SandboxAPI, password: String = "merchant-pw-1") -> [String] {
+        api == .v2021 ? ["--server", sandbox.url, "--secret", password]
+            : ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+    }
+
+    @Test("import, again, one price, --delete-missing, export: against each generation, found from its answers",
+          arguments: [SandboxAPI.v2021, .v2022January, .v2022October])
+    func merchantRound(api: SandboxAPI) async throws {
+        let sandbox = try await TestSandbox.start { $0.api = api }
+        defer { Task { await sandbox.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let account = Self.credentials(sandbox, api)
+        func folder(_ name: String) -> String { files.directory.appendingPathComponent(name).path }
+        let (sheet, rows) = try Self.sheet(in: files, wholeOnly: api == .v2021)
+
+        let health = try await CLIProcess.run(["health", "--server", sandbox.url])
+        #expect(health.status == 0 && health.stdout.contains("server generation: \(api.rawValue) "), "\(health.stdout)\(health.stderr)")
+
+        let first = try await CLIProcess.run(["import", sheet, "--report", folder("1"), "--quiet"] + account)
+        #expect(first.status == 0 && first.stdout.contains("\(rows) rows: \(rows) created"), "\(first.stdout)\(first.stderr)")
+
+        // What the server holds, read with a client that finds the generation too: the
+        // description kept (2022-01 reads only `descriptions`), the discount a discount.
+        var configuration = ClientConfiguration(server: URL(string: sandbox.url)!)
+        configuration.retry = .none
+        let reader = try OpenMarketClient(configuration)
+        #expect(try reader.generation().rawValue == api.rawValue)
+        let page = try reader.page(1, perPage: 50)
+        let latte = try #require(page.pages.first { $0.name.hasPrefix("녹차 라떼") })
+        let detail = try reader.product(id: latte.id)
+        #expect(detail.summary.description == "제주 녹차로 만든 라떼, 350 ml.")
+        #expect(detail.summary.price == 4500 && detail.summary.discountedPrice == 500)
+        if api == .v2021 {
+            // On the wire, the 2021 server holds the sale price.
+            let raw = try await curl(["\(sandbox.url)/item/\(latte.id)"]).json()
+            #expect(raw["discounted_price"] as? Int == 4000 && raw["password"] == nil)
+        }
+
+        let again = try await CLIProcess.run(["import", sheet, "--report", folder("2"), "--quiet"] + account)
+        #expect(again.status == 0 && again.stdout.contains("\(rows) rows: \(rows) unchanged"), "\(again.stdout)\(again.stderr)")
+
+        var text = try String(contentsOfFile: sheet, encoding: .utf8)
+        text = text.replacingOccurrences(of: ",32000,", with: ",31000,")
+        try text.write(toFile: sheet, atomically: true, encoding: .utf8)
+        let edited = try await CLIProcess.run(["import", sheet, "--report", folder("3"), "--quiet"] + account)
+        #expect(edited.status == 0 && edited.stdout.contains("\(rows) rows: 1 updated, \(rows - 1) unchanged"), "\(edited.stdout)\(edited.stderr)")
+        #expect(edited.stdout.contains("price 32000 → 31000"), "\(edited.stdout)")
+
+        var lines = text.split(separator: "\n").map(String.init)
+        let removed = try #require(lines.firstIndex { $0.hasPrefix("CUP-002,") })
+        lines.remove(at: removed)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: sheet, atomically: true, encoding: .utf8)
+        let pruned = try await CLIProcess.run(["import", sheet, "--delete-missing", "--max-deletes", "1", "--report", folder("4"), "--quiet"] + account)
+        #expect(pruned.status == 0 && pruned.stdout.contains("1 deleted, \(rows - 1) unchanged"), "\(pruned.stdout)\(pruned.stderr)")
+
+        let exported = try await CLIProcess.run(["export", "--vendor", "me", "--out", folder("export"), "--quiet"] + account)
+        #expect(exported.status == 0, "\(exported.stdout)\(exported.stderr)")
+        #expect(try await CaptureTests.rows(of: folder("export") + "/products.csv") == rows - 1)
+        let manifest = try String(contentsOfFile: folder("export") + "/products.csv", encoding: .utf8)
+        #expect(manifest.contains("TEA-003") && manifest.contains("31000") && !manifest.contains("CUP-002"))
+        let readBack = try await CLIProcess.run(["import", folder("export") + "/products.csv", "--dry-run", "--report", folder("5"), "--quiet"] + account)
+        #expect(readBack.status == 0 && readBack.stdout.contains("\(rows - 1) rows: \(rows - 1) unchanged"), "\(readBack.stdout)\(readBack.stderr)")
+    }
+
+    @Test("2021: a price with cents is refused by validate --api 2021 and by import, naming the rule; another password's items are not this merchant's")
+    func wholeAmountsAndPasswords() async throws {
+        let sandbox = try await TestSandbox.start { $0.api = .v2021 }
+        defer { Task { await sandbox.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let full = try Self.sheet(in: files, wholeOnly: false).path
+        let checked = try await CLIProcess.run(["validate", full, "--api", "2021"])
+        #expect(checked.status == 1 && checked.stdout.contains("[price-whole]") && checked.stdout.contains("15 valid, 5 with errors"), "\(checked.stdout)")
+        let plain = try await CLIProcess.run(["validate", full])
+        #expect(plain.status == 0, "\(plain.stdout)")
+
+        let other = Self.credentials(sandbox, .v2021, password: "someone-else")
+        let theirs = try await CLIProcess.run(["import", full, "--report", files.directory.appendingPathComponent("theirs").path, "--quiet"] + other)
+        #expect(theirs.status == 1 && theirs.stdout.contains("15 created, 5 failed") && theirs.stdout.contains("[price-whole]"), "\(theirs.stdout)\(theirs.stderr)")
+
+        // The same names under another password: nothing of theirs is adopted, changed or deleted.
+        let (sheet, rows) = try Self.sheet(in: files, wholeOnly: true)
+        let mine = Self.credentials(sandbox, .v2021)
+        let created = try await CLIProcess.run(["import", sheet, "--delete-missing", "--max-deletes", "0", "--report", files.directory.appendingPathComponent("mine").path, "--quiet"] + mine)
+        #expect(created.status == 0 && created.stdout.contains("\(rows) rows: \(rows) created"), "\(created.stdout)\(created.stderr)")
+        let listed = try await curl(["\(sandbox.url)/items/1"]).json()
+        let second = try await curl(["\(sandbox.url)/items/2"]).json()
+        #expect(((listed["items"] as? [Any])?.count ?? 0) + ((second["items"] as? [Any])?.count ?? 0) == 15 + rows)
+    }
+
+    @Test("migrate a 2021 shop's own products (not another password's) into a 2022-10 account: keys carried, photos moved, undoable")
+    func migrate2021(  ) async throws {
+        let old = try await TestSandbox.start { $0.api = .v2021 }
+        defer { Task { await old.stop() } }
+        let new = try await TestSandbox.start()
+        defer { Task { await new.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        func folder(_ name: String) -> String { files.directory.appendingPathComponent(name).path }
+        let (sheet, rows) = try Self.sheet(in: files, wholeOnly: true)
+        let mine = try await CLIProcess.run(["import", sheet, "--report", folder("mine"), "--quiet"] + Self.credentials(old, .v2021))
+        #expect(mine.status == 0, "\(mine.stdout)\(mine.stderr)")
+        let theirs = try await CLIProcess.run(["import", sheet, "--report", folder("theirs"), "--quiet"] + Self.credentials(old, .v2021, password: "not-mine"))
+        #expect(theirs.status == 0, "\(theirs.stdout)\(theirs.stderr)")
+
+        let moved = try await CLIProcess.run(["migrate", "--from", old.url, "--from-secret", "merchant-pw-1",
+                                              "--to", new.url, "--to-identifier", new.demo.identifier, "--to-secret", new.demo.secret,
+                                              "--journal", folder("migrate.journal"), "--report", folder("migrate"), "--quiet"])
+        #expect(moved.status == 0 && moved.stdout.contains("\(rows) rows: \(rows) created"), "\(moved.stdout)\(moved.stderr)")
+        let target = try await curl(["\(new.url)/api/products?items_per_page=100"]).decode(ProductPage.self)
+        #expect(target.pages.count == rows)
+        let latte = try #require(target.pages.first { $0.name.hasPrefix("녹차 라떼") })
+        #expect(latte.price == 4500 && latte.discountedPrice == 500)
+        let detail = try await curl(["\(new.url)/api/products/\(latte.id)"]).decode(ProductDetail.self)
+        #expect(detail.images?.count == 3 && detail.summary.description == "제주 녹차로 만든 라떼, 350 ml.")
+
+        // The keys came along: the sheet as the new account sends nothing.
+        let asNew = try await CLIProcess.run(["import", sheet, "--dry-run", "--report", folder("as-new"), "--quiet",
+                                              "--server", new.url, "--identifier", new.demo.identifier, "--secret", new.demo.secret])
+        #expect(asNew.status == 0 && asNew.stdout.contains("\(rows) rows: \(rows) unchanged"), "\(asNew.stdout)\(asNew.stderr)")
+
+        let undone = try await CLIProcess.run(["undo", folder("migrate"), "--quiet",
+                                               "--server", new.url, "--identifier", new.demo.identifier, "--secret", new.demo.secret])
+        #expect(undone.status == 0 && undone.stdout.contains("\(rows) deleted"), "\(undone.stdout)\(undone.stderr)")
+    }
+}

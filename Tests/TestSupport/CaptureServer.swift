@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A small server that answers with files captured from the live servers, byte for byte:
+/// each route serves one file (or a literal text), as that generation answered it. Not the
+/// sandbox: nothing here was written by this project.
+public struct CaptureServer: Sendable {
+    public let url: String
+    private let stopServer: @Sendable () async -> Void
+
+    /// The captured answers beside the tests (a copy of `../shared/fixtures/real`).
+    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/real")
+
+    public enum Body: Sendable {
+        case file(String)
+        case text(String)
+        case status(Int, String)
+    }
+
+    /// `routes`: a path (with its query for the list, matched on the path only) → what it answers.
+    public static func start(_ routes: [String: Body]) async throws -> CaptureServer {
+        let router = Router()
+        for (path, body) in routes {
+            router.on(RouterPath(path), method: .get) { _, _ in
+                switch body {
+                case .file(let name):
+                    let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
+                    return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                case .text(let text):
+                    return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+                case .status(let code, let text):
+                    return Response(status: .init(code: code), headers: [.contentType: "application/json"],
+                                    body: .init(byteBuffer: ByteBuffer(string: text)))
+                }
+            }
+        }
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "captures")))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw TestFailure("the capture server did not start") }
+        return CaptureServer(url: "http://127.0.0.1:\(port)", stopServer: {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+        })
+    }
+
+    public func stop() async { await stopServer() }
+}
