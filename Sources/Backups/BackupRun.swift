@@ -46,8 +46,11 @@ public final class BackupRun: @unchecked Sendable {
             .map { Dictionary($0.map { ($0.id, $0.photos) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         for id in listed.ids where known[id] == nil { known[id] = repository.knownPhotos(of: id) }
         let fresh = listed.ids.filter { known[$0] == nil }
-        let (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh)
+        var (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh)
         for id in fresh where !gone.contains(id) { known[id] = repository.knownPhotos(of: id) }
+        // The 2021 and 2022-01 servers list no descriptions: each product's own page has it.
+        let undescribed = listed.ids.filter { !gone.contains($0) && summaries[$0].map { $0.description == nil } ?? false }
+        gone.formUnion(try fillDescriptions(undescribed, into: summaries))
         var products: [SnapshotProduct] = []
         for id in listed.ids where !gone.contains(id) {
             guard let summary = summaries[id], let photos = known[id] else { continue }
@@ -104,6 +107,21 @@ public final class BackupRun: @unchecked Sendable {
         return (photos, bytes, gone)
     }
 
+    /// Descriptions read from each product's page, `jobs` at a time; returns the products gone meanwhile.
+    private func fillDescriptions(_ ids: [Int], into summaries: Summaries) throws -> Set<Int> {
+        var gone = Set<Int>()
+        try OrderedWork.run(count: ids.count, jobs: jobs, window: jobs * 2, work: { [self] index -> Result<ProductSummary?, any Error> in
+            do throws(OpenMarketError) {
+                return .success(try client.product(id: ids[index]).summary)
+            } catch {
+                return error.status == 404 ? .success(nil) : .failure(error)
+            }
+        }, deliver: { index, result in
+            if let summary = try result.get() { summaries.describe(ids[index], summary.description ?? "") } else { gone.insert(ids[index]) }
+        })
+        return gone
+    }
+
     /// One product's photos stored: how many new, and their bytes; nil when it is gone.
     private func fetch(_ id: Int) throws -> (Int, Int)? {
         let detail: ProductDetail
@@ -138,6 +156,11 @@ public final class BackupRun: @unchecked Sendable {
         func add(_ products: [ProductSummary]) {
             lock.lock()
             for product in products { byID[product.id] = product }
+            lock.unlock()
+        }
+        func describe(_ id: Int, _ description: String) {
+            lock.lock()
+            byID[id]?.description = description
             lock.unlock()
         }
         subscript(id: Int) -> ProductSummary? {

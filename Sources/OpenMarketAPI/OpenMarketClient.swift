@@ -74,7 +74,7 @@ public final class OpenMarketClient: Sendable {
     /// server has none: its answer to the list endpoint stands for it. A server that
     /// answers neither is the health check's error, as it was answered.
     public func health() throws(OpenMarketError) -> String {
-        if configuration.generation == .v2021 { _ = try generation(); return "OK" }
+        if configuration.generation == .v2021 { _ = try page2021(1, search: nil); return "OK" }
         do {
             let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
             if knownGeneration == nil { ServerGeneration.answersHealth.withLock { _ = $0.insert(baseURL) } }

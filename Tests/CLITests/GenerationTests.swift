@@ -92,6 +92,20 @@ struct GenerationTests {
         #expect(manifest.contains("TEA-003") && manifest.contains("31000") && !manifest.contains("CUP-002"))
         let readBack = try await CLIProcess.run(["import", folder("export") + "/products.csv", "--dry-run", "--report", folder("5"), "--quiet"] + account)
         #expect(readBack.status == 0 && readBack.stdout.contains("\(rows - 1) rows: \(rows - 1) unchanged"), "\(readBack.stdout)\(readBack.stderr)")
+
+        // A snapshot, a product deleted by its key, the snapshot restored: made again with its
+        // description and discount, the others unchanged.
+        let repo = folder("repo")
+        let backup = try await CLIProcess.run(["backup", "--repo", repo] + account)
+        #expect(backup.status == 0 && backup.stdout.contains("\(rows - 1) products"), "\(backup.stdout)\(backup.stderr)")
+        let deleted = try await CLIProcess.run(["delete", "TEA-001", "--report", folder("6")] + account)
+        #expect(deleted.status == 0 && deleted.stdout.contains(" deleted"), "\(deleted.stdout)\(deleted.stderr)")
+        let restored = try await CLIProcess.run(["restore", "--repo", repo, "--snapshot", "latest"] + account)
+        #expect(restored.status == 0 && restored.stdout.contains("\(rows - 1) rows: 1 created, \(rows - 2) unchanged"), "\(restored.stdout)\(restored.stderr)")
+        let back = try reader.page(1, perPage: 50).pages.first { $0.name.hasPrefix("녹차 라떼") }
+        let backDetail = try reader.product(id: try #require(back).id)
+        #expect(backDetail.summary.description == "제주 녹차로 만든 라떼, 350 ml." && backDetail.summary.discountedPrice == 500)
+        #expect(backDetail.images?.count == 3)
     }
 
     @Test("2021: a price with cents is refused by validate --api 2021 and by import, naming the rule; another password's items are not this merchant's")
@@ -118,6 +132,34 @@ struct GenerationTests {
         let listed = try await curl(["\(sandbox.url)/items/1"]).json()
         let second = try await curl(["\(sandbox.url)/items/2"]).json()
         #expect(((listed["items"] as? [Any])?.count ?? 0) + ((second["items"] as? [Any])?.count ?? 0) == 15 + rows)
+    }
+
+    @Test("--api forces a generation; doctor says which was found; a 2022 server with a password alone is refused before anything is sent")
+    func toldAndFound() async throws {
+        let old = try await TestSandbox.start { $0.api = .v2021 }
+        defer { Task { await old.stop() } }
+        let new = try await TestSandbox.start { $0.api = .v2022January }
+        defer { Task { await new.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+
+        let doctor = try await CLIProcess.run(["doctor", "--server", old.url, "--secret", "merchant-pw-1"])
+        #expect(doctor.stdout.contains("generation 2021 (/items") && doctor.stdout.contains("a password and no identifier"), "\(doctor.stdout)")
+        let doctor22 = try await CLIProcess.run(["doctor"] + Self.credentials(new, .v2022January))
+        #expect(doctor22.stdout.contains("generation 2022-01 (") && doctor22.stdout.contains("credentials accepted"), "\(doctor22.stdout)")
+
+        let forced = try await CLIProcess.run(["list", "--server", new.url, "--api", "2021"])
+        #expect(forced.status != 0 && forced.stderr.contains("GET /items/1: HTTP 404"), "\(forced.stdout)\(forced.stderr)")
+        let told = try await CLIProcess.run(["health", "--server", new.url, "--api", "2022-01"])
+        #expect(told.status == 0 && told.stdout.contains("server generation: 2022-01"), "\(told.stdout)\(told.stderr)")
+        let wrongName = try await CLIProcess.run(["health", "--server", new.url, "--api", "2023"])
+        #expect(wrongName.status == 64 || wrongName.status == 2, "\(wrongName.stderr)")
+
+        let (sheet, _) = try Self.sheet(in: files, wholeOnly: true)
+        let refused = try await CLIProcess.run(["import", sheet, "--server", new.url, "--secret", new.demo.secret])
+        #expect(refused.status == 2 && (refused.stdout + refused.stderr).contains("need the vendor's identifier as well as the secret"), "\(refused.stdout)\(refused.stderr)")
+        let nothing = try await curl(["\(new.url)/api/products"]).json()
+        #expect(nothing["total_count"] as? Int == 0)
     }
 
     @Test("migrate a 2021 shop's own products (not another password's) into a 2022-10 account: keys carried, photos moved, undoable")
@@ -150,6 +192,15 @@ struct GenerationTests {
         let asNew = try await CLIProcess.run(["import", sheet, "--dry-run", "--report", folder("as-new"), "--quiet",
                                               "--server", new.url, "--identifier", new.demo.identifier, "--secret", new.demo.secret])
         #expect(asNew.status == 0 && asNew.stdout.contains("\(rows) rows: \(rows) unchanged"), "\(asNew.stdout)\(asNew.stderr)")
+
+        // And back: the 2022-10 account into a new password on the 2021 server (whole prices fit).
+        let home = try await CLIProcess.run(["migrate", "--from", new.url, "--from-identifier", new.demo.identifier, "--from-secret", new.demo.secret,
+                                             "--to", old.url, "--to-secret", "back-pw", "--journal", folder("back.journal"),
+                                             "--report", folder("back"), "--quiet"])
+        #expect(home.status == 0 && home.stdout.contains("\(rows) rows: \(rows) created"), "\(home.stdout)\(home.stderr)")
+        let asOld = try await CLIProcess.run(["import", sheet, "--dry-run", "--report", folder("as-old"), "--quiet",
+                                              "--server", old.url, "--secret", "back-pw"])
+        #expect(asOld.status == 0 && asOld.stdout.contains("\(rows) rows: \(rows) unchanged"), "\(asOld.stdout)\(asOld.stderr)")
 
         let undone = try await CLIProcess.run(["undo", folder("migrate"), "--quiet",
                                                "--server", new.url, "--identifier", new.demo.identifier, "--secret", new.demo.secret])
