@@ -247,7 +247,7 @@ public final class ImportRun: @unchecked Sendable {
     /// One write, as one of those in flight: its answer time (or the server's overload)
     /// tells the limit how many the server takes.
     private func writeInFlight(_ item: WorkItem) -> RowOutcome {
-        inFlight.acquire()
+        let ticket = inFlight.acquire()
         let overloads = client.overloads
         let connections = client.connectionsOpened
         let started = Date()
@@ -259,7 +259,7 @@ public final class ImportRun: @unchecked Sendable {
         let signal: AdaptiveLimit.Signal = client.overloads > overloads ? .overloaded
             : outcome.attempts > 0 && !outcome.isFailure
                 ? .answered(seconds: seconds / Double(max(1, outcome.attempts)), newConnection: opened) : .nothingSent
-        inFlight.release(signal)
+        inFlight.release(signal, ticket: ticket)
         return outcome
     }
 

@@ -1,12 +1,15 @@
 import Foundation
 
 /// How many writes are in flight at once, found while the run goes instead of guessed: a
-/// far server needs many to fill the round trips, a busy one fewer. After TCP's congestion
-/// window (additive increase, multiplicative decrease) with a latency guard in the manner of
-/// TCP Vegas: one more when a round of writes (as many as are allowed) came back healthy and
-/// no slower than the fastest seen; one fewer when answers slow down as more are in flight
-/// (the server queues them: more would not finish more); half on an overload (429, 503, a
-/// timeout). `fixed` keeps the number (`--jobs N`). Safe from any thread.
+/// far server needs many to fill the round trips, a busy one fewer. TCP Vegas's rule on
+/// requests: after each round of writes (as many as are allowed), the writes waiting in the
+/// server's queue are estimated from how much slower the round answered than the fastest
+/// answer seen — `limit × (mean − fastest) / mean` (with `limit` in flight and `fastest` the
+/// time of one with nothing queued, the rest of `mean` is waiting). Fewer than `fewQueued`:
+/// one more (doubling at first, as TCP's slow start); more than `manyQueued`: one fewer; in
+/// between, held. Answers that grow with the round trip but not with the queue (a far
+/// server) keep growing the limit; a busy server's queue stops it. Half on an overload (429,
+/// 503, a timeout). `fixed` keeps the number (`--jobs N`). Safe from any thread.
 public final class AdaptiveLimit: @unchecked Sendable {
     /// What one write came to.
     public enum Signal: Sendable {
@@ -34,20 +37,21 @@ public final class AdaptiveLimit: @unchecked Sendable {
     /// Answers of the round whose time is compared (on connections already open).
     private var roundTimed = 0
     private var overloadedThisRound = false
+    /// Counts the limit's changes, for tickets.
+    private var round = 0
     /// Doubling each healthy round until the first sign of queueing or overload (TCP's slow
     /// start): a far server is filled in a few rounds, not one write at a time.
     private var slowStart = true
     private(set) var lowest: Int
     private(set) var highest: Int
 
-    /// Answers slower than this many times the fastest mean the server is queueing.
-    public static let queueing = 1.6
-    /// Answers within this many times the fastest leave room for one more.
-    public static let healthy = 1.25
+    /// Writes estimated waiting in the server's queue below which one more is sent…
+    public static let fewQueued = 2.0
+    /// …and above which one fewer.
+    public static let manyQueued = 4.0
     /// On a near server a few milliseconds are noise (a bigger photo, a busy core), not a
-    /// queue: the thresholds are at least this far above the fastest.
-    public static let queueingSlack = 0.020
-    public static let healthySlack = 0.010
+    /// queue: answers within this of the fastest count as not waiting.
+    public static let slack = 0.005
 
     public init(initial: Int, range: ClosedRange<Int>, fixed: Bool = false) {
         self.range = range
@@ -57,20 +61,37 @@ public final class AdaptiveLimit: @unchecked Sendable {
         highest = limit
     }
 
+    /// The round a write started in: only writes sent at the current limit judge it (as TCP
+    /// judges a window by the acknowledgements of what it sent with it). A write sent before
+    /// the last change was answered with fewer, or more, in flight.
+    public struct Ticket: Sendable {
+        let round: Int
+    }
+
     /// Waits until a write may start.
-    public func acquire() {
+    @discardableResult
+    public func acquire() -> Ticket {
         condition.lock()
         while inFlight >= limit { condition.wait() }
         inFlight += 1
+        let ticket = Ticket(round: round)
         condition.unlock()
+        return ticket
     }
 
-    /// A write ended: what it says of the server adjusts the limit.
-    public func release(_ signal: Signal) {
+    /// A write ended: what it says of the server adjusts the limit (an overload whenever it
+    /// came; an answer when its write was sent in the current round).
+    public func release(_ signal: Signal, ticket: Ticket? = nil) {
         condition.lock()
         defer { condition.unlock() }
         inFlight -= 1
-        if !fixed { adjust(signal) }
+        if !fixed {
+            if case .answered = signal, let ticket, ticket.round != round {
+                // Sent at the limit before the last change: says nothing of this one.
+            } else {
+                adjust(signal)
+            }
+        }
         condition.broadcast()
     }
 
@@ -93,14 +114,21 @@ public final class AdaptiveLimit: @unchecked Sendable {
                 roundSeconds += seconds
             }
             guard roundAnswers >= limit else { return }
-            // A round of new connections only (a limit just raised at a distance): room to grow.
-            guard roundTimed > 0, let fastest else {
+            // The first round, all on new connections: nothing to judge, room to grow.
+            guard let fastest else {
                 if !overloadedThisRound { set(min(range.upperBound, slowStart ? limit * 2 : limit + 1)) } else { newRound() }
                 return
             }
+            // A round mostly of writes that opened connections (a limit just raised): the timed
+            // few were served first, the queue is in the others. Held for a round that says.
+            guard roundTimed * 2 >= roundAnswers else {
+                newRound()
+                return
+            }
             let mean = roundSeconds / Double(roundTimed)
-            let healthy = mean <= max(fastest * Self.healthy, fastest + Self.healthySlack)
-            let queueing = mean >= max(fastest * Self.queueing, fastest + Self.queueingSlack)
+            let queued = Double(limit) * max(0, mean - fastest - Self.slack) / mean
+            let healthy = queued < Self.fewQueued
+            let queueing = queued > Self.manyQueued
             if overloadedThisRound {
                 newRound()
             } else if healthy {
@@ -123,6 +151,7 @@ public final class AdaptiveLimit: @unchecked Sendable {
     }
 
     private func set(_ value: Int) {
+        if value != limit { round += 1 }
         limit = value
         lowest = min(lowest, value)
         highest = max(highest, value)

@@ -29,13 +29,13 @@ struct AdaptiveLimitTests {
         #expect(limit.state.lowest == 4 && limit.state.highest == 24)
     }
 
-    @Test("a server that slows down beyond 10 in flight (it queues the rest): the limit settles near 10, not at the ceiling")
+    @Test("a server that slows down beyond 10 in flight (it queues the rest): the limit settles at 10 and the few Vegas keeps queued, not at the ceiling")
     func slowingServer() {
         let limit = AdaptiveLimit(initial: 4, range: 1...32)
         // 50 ms up to 10 in flight; beyond, each waits its turn: time grows with the queue.
         let seen = Self.simulate(limit, rounds: 40) { n in 0.050 * max(1, Double(n) / 10) }
         let settled = seen.suffix(20)
-        #expect(settled.allSatisfy { (8...13).contains($0) }, "\(seen)")
+        #expect(settled.allSatisfy { (10...(10 + Int(AdaptiveLimit.manyQueued))).contains($0) }, "\(seen)")
         #expect(limit.state.highest < 32, "never ran to the ceiling: \(seen)")
     }
 
