@@ -233,7 +233,7 @@ public final class ImportReport: @unchecked Sendable {
         }
     }
 
-    static func htmlRow(_ row: RowOutcome, server: String) -> [String: Any] {
+    static func htmlRow(_ row: RowOutcome, server: String, recordPath: String = "/api/products/") -> [String: Any] {
         let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
@@ -242,7 +242,7 @@ public final class ImportReport: @unchecked Sendable {
         if let id = row.productID {
             item["product_id"] = id
             // The server's own record of the product (the sandbox's catalog page links from there too).
-            item["product_url"] = (server.hasSuffix("/") ? String(server.dropLast()) : server) + "/api/products/\(id)"
+            item["product_url"] = (server.hasSuffix("/") ? String(server.dropLast()) : server) + recordPath + String(id)
         }
         if let thumbnail = row.localThumbnail { item["thumbnail"] = thumbnail }
         return item
@@ -267,7 +267,7 @@ public final class ImportReport: @unchecked Sendable {
             func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
                 ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
                  "more": count > rows.count ? String(count - rows.count) : false,
-                 "rows": rows.map { Self.htmlRow($0, server: summary.server) }]
+                 "rows": rows.map { Self.htmlRow($0, server: summary.server, recordPath: summary.recordPath ?? "/api/products/") }]
             }
             if status == .wouldDelete || status == .deleted {
                 // Products whose key left the sheet, apart from products no key ever named.

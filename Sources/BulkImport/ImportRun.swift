@@ -272,7 +272,7 @@ public final class ImportRun: @unchecked Sendable {
     /// The run's counts, recorded with the run (for `runs` and undo).
     func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
         lock.lock()
-        var result = ImportSummary(server: client.address, mode: options.mode,
+        var result = ImportSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
         result.links = options.links?.path
         result.counts = counts

@@ -221,6 +221,8 @@ public struct InFlight: Sendable, Codable, Equatable {
 
 public struct ImportSummary: Sendable, Codable {
     public var server: String
+    /// Where the server shows a product, before its id (`/api/products/`, `/item/` on 2021).
+    public var recordPath: String?
     public var mode: ImportMode
     public var dryRun: Bool
     public var rows = 0

@@ -20,11 +20,14 @@ public protocol Shop: Sendable {
     var overloads: Int { get }
     /// Connections opened so far.
     var connectionsOpened: Int { get }
+    /// The path before a product's id where the server shows it (for the report's links).
+    var recordPath: String { get }
 }
 
 extension Shop {
     public var overloads: Int { 0 }
     public var connectionsOpened: Int { 0 }
+    public var recordPath: String { "/api/products/" }
 }
 
 extension OpenMarketClient {

@@ -53,6 +53,10 @@ extension OpenMarketClient {
         return found
     }
 
+    /// Where the server shows one product (`/item/` on a 2021 server, `/api/products/` on the
+    /// others), for links in reports; the generation as found so far, without asking.
+    public var recordPath: String { knownGeneration == .v2021 ? "/item/" : "/api/products/" }
+
     /// The generation when told or already found, without asking.
     var knownGeneration: ServerGeneration? {
         configuration.generation ?? ServerGeneration.found.withLock { $0[baseURL] }

@@ -13,6 +13,7 @@ final class FileServer {
     private let exited = DispatchSemaphore(value: 0)
 
     init(directory: URL) throws {
+        process.environment = startEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
         let output = Pipe()

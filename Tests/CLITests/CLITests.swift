@@ -23,7 +23,7 @@ final class CLIProcess: Sendable {
         process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = startEnvironment
         for key in ["OPENMARKET_SERVER", "OPENMARKET_IDENTIFIER", "OPENMARKET_SECRET"] { env[key] = nil }
         // A home of its own, so that no real config file is read.
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString)").path

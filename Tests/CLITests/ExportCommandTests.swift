@@ -52,6 +52,7 @@ struct ExportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: state.path))
         // sha256sum -c, as a person would check the backup.
         let check = Process()
+        check.environment = startEnvironment
         check.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         check.arguments = ["-c", "--quiet", "checksums.sha256"]
         check.currentDirectoryURL = out

@@ -50,6 +50,9 @@ struct GenerationTests {
 
         let first = try await CLIProcess.run(["import", sheet, "--report", folder("1"), "--quiet"] + account)
         #expect(first.status == 0 && first.stdout.contains("\(rows) rows: \(rows) created"), "\(first.stdout)\(first.stderr)")
+        // The report links each product to where its server shows it.
+        let html = try String(contentsOfFile: folder("1") + "/report.html", encoding: .utf8)
+        #expect(html.contains(sandbox.url + (api == .v2021 ? "/item/" : "/api/products/")), "\(html.prefix(200))")
 
         // What the server holds, read with a client that finds the generation too: the
         // description kept (2022-01 reads only `descriptions`), the discount a discount.

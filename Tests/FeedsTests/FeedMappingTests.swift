@@ -2,6 +2,7 @@ import Feeds
 import Foundation
 import Manifest
 import Testing
+import TestSupport
 
 /// A supplier's file in a folder of its own, read through a feed as validate and import read it.
 struct SupplierFile {
@@ -110,6 +111,7 @@ struct FeedMappingTests {
         let utf8 = try files.write(acmeSheet.replacingOccurrences(of: "₩", with: "￦"), named: "utf8.csv")
         let converted = files.folder.appendingPathComponent("acme-cp949.csv")
         let iconv = Process()
+        iconv.environment = startEnvironment
         iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
         iconv.arguments = ["-f", "UTF-8", "-t", "CP949", utf8.path, "-o", converted.path]
         try iconv.run()

@@ -63,6 +63,7 @@ struct TLSTests {
     /// The HTTP version curl negotiated with the server.
     static func httpVersion(_ url: String, ca: URL, extra: [String] = []) throws -> String {
         let process = Process()
+        process.environment = startEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_version}", "--cacert", ca.path] + extra + ["\(url)/healthChecker"]
         let output = Pipe()

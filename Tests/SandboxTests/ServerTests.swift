@@ -122,6 +122,7 @@ struct ServerTests {
         let headers = FileManager.default.temporaryDirectory.appendingPathComponent("rate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: headers) }
         let process = Process()
+        process.environment = startEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "-D", headers.path, "-w", "%{http_code}\n"]
             + Array(repeating: ["-o", "/dev/null", "\(sandbox.url)/api/products"], count: 60).flatMap { $0 }

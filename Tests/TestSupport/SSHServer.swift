@@ -42,6 +42,7 @@ public final class SSHServer: @unchecked Sendable {
         try Data("[127.0.0.1]:\(port) \(hostKey.joined(separator: " "))\n".utf8).write(to: folder.appendingPathComponent("known_hosts"))
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         let process = Process()
+        process.environment = startEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
         process.arguments = ["-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path]
         process.standardOutput = FileHandle.nullDevice

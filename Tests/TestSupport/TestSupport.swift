@@ -66,6 +66,11 @@ public struct TestFailure: Error, CustomStringConvertible {
 /// Nothing blocks while curl runs: on Linux, Swift's cooperative pool and
 /// Dispatch's global queues share threads, and the in-process sandbox needs
 /// them to answer.
+/// The environment as the test process started with it, read once. A child started without
+/// an environment of its own has Foundation copy `environ` while other threads run; a test run
+/// crashed there once (a bad pointer in Process.run's copy): children get this copy instead.
+public let startEnvironment: [String: String] = ProcessInfo.processInfo.environment
+
 public func curl(_ arguments: [String]) async throws -> CurlResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -79,6 +84,7 @@ public func curl(_ arguments: [String]) async throws -> CurlResult {
     let statusHandle = try FileHandle(forWritingTo: statusFile)
     defer { try? statusHandle.close() }
     let process = Process()
+    process.environment = startEnvironment
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // A generous limit: the in-process sandbox runs unoptimised in debug test
     // builds (MultipartKit reads about 0.6 MB/s there, 40× below release), and
@@ -86,6 +92,7 @@ public func curl(_ arguments: [String]) async throws -> CurlResult {
     // a test means to wait for.
     process.arguments = ["curl", "-sS", "--max-time", "120", "-o", bodyFile.path, "-D", headerFile.path,
                          "-w", "%{http_code}"] + arguments
+    process.environment = startEnvironment
     process.standardOutput = statusHandle
     process.standardError = FileHandle.nullDevice
     let exitCode: Int32 = try await withCheckedThrowingContinuation { continuation in
@@ -252,6 +259,7 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 @discardableResult
 public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
     let process = Process()
+    process.environment = startEnvironment
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
@@ -319,6 +327,7 @@ public enum ImageMagick {
     /// Runs `convert arguments…`; throws with its error output when it fails.
     public static func convert(_ arguments: [String]) throws {
         let process = Process()
+        process.environment = startEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["convert"] + arguments
         let errors = Pipe()
