@@ -68,13 +68,13 @@ public final class OpenMarketClient: Sendable {
         self.baseURL = base
     }
 
-    // MARK: Endpoints (each generation's wire in OpenMarketClient+2021 and +2022)
+    // MARK: Endpoints (each generation's wire: Wire2021.swift, Wire2022.swift)
 
     /// The server's health: `GET /healthChecker` on the 2022 servers (`OK`). The 2021
     /// server has none: its answer to the list endpoint stands for it. A server that
     /// answers neither is the health check's error, as it was answered.
     public func health() throws(OpenMarketError) -> String {
-        if configuration.generation == .v2021 { _ = try page2021(1, search: nil); return "OK" }
+        if configuration.generation == .v2021 { _ = try wire(for: .v2021).page(1, perPage: 20, search: nil); return "OK" }
         do {
             let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
             if knownGeneration == nil { ServerGeneration.answersHealth.withLock { _ = $0.insert(baseURL) } }
@@ -92,12 +92,9 @@ public final class OpenMarketClient: Sendable {
     public func page(_ number: Int = 1, perPage: Int = 20, search: String? = nil) throws(OpenMarketError) -> ProductPage {
         if knownGeneration == nil, ServerGeneration.answersHealth.withLock({ $0.contains(baseURL) }) {
             // A 2022 server (it has a health check): this page's own keys say which.
-            return try page2022(number, perPage: perPage, search: search)
+            return try wire(for: .v2022October).page(number, perPage: perPage, search: search)
         }
-        switch try generation() {
-        case .v2021: return try page2021(number, search: search)
-        case .v2022January, .v2022October: return try page2022(number, perPage: perPage, search: search)
-        }
+        return try wire().page(number, perPage: perPage, search: search)
     }
 
     /// A 403 on a read right after an edit: real servers answered so for a moment.
@@ -111,29 +108,18 @@ public final class OpenMarketClient: Sendable {
 
     /// One product. A 403 right after an edit is retried briefly.
     public func product(id: Int) throws(OpenMarketError) -> ProductDetail {
-        switch try generation() {
-        case .v2021: try product2021(id: id)
-        case .v2022January, .v2022October: try product2022(id: id)
-        }
+        try wire().product(id: id)
     }
 
     /// Registers a product. Throws `.ambiguous` when the request may have created a
     /// product without an answer coming back.
     public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
-        switch try generation() {
-        case .v2021: try register2021(product, images: images)
-        case .v2022January: try register2022(product, images: images, names: .january)
-        case .v2022October: try register2022(product, images: images, names: .october)
-        }
+        try wire().register(product, images: images)
     }
 
     /// Edits a product: only the fields given change.
     public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
-        switch try generation() {
-        case .v2021: try edit2021(id: id, changes)
-        case .v2022January: try edit2022(id: id, changes, names: .january)
-        case .v2022October: try edit2022(id: id, changes, names: .october)
-        }
+        try wire().edit(id: id, changes)
     }
 
     /// The harmless question only a product's owner gets a yes to: its delete key on the
@@ -141,11 +127,7 @@ public final class OpenMarketClient: Sendable {
     /// only the password, as the apps checked it (the answer is then not a key, and is
     /// never needed: a 2021 delete sends the password). 403 for another's, 404 for none.
     public func deleteKey(id: Int) throws(OpenMarketError) -> String {
-        switch try generation() {
-        case .v2021: try checkPassword2021(id: id)
-        case .v2022January: try deleteKey2022(id: id, step: "secret")
-        case .v2022October: try deleteKey2022(id: id, step: "archived")
-        }
+        try wire().ownerCheck(id: id)
     }
 
     /// The delete key in the `/archived` answer: a bare key (quoted or not), or — as the
@@ -166,11 +148,7 @@ public final class OpenMarketClient: Sendable {
     /// Deletes a product. A 404 on a retried DELETE means an earlier attempt already
     /// deleted it, and counts as done.
     public func delete(id: Int) throws(OpenMarketError) {
-        switch try generation() {
-        case .v2021: try delete2021(id: id)
-        case .v2022January: try delete2022(id: id, step: "secret")
-        case .v2022October: try delete2022(id: id, step: "archived")
-        }
+        try wire().delete(id: id)
     }
 
     /// Downloads a file (an image) by absolute http(s) URL, following

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 
 /// The three generations of the real Open Market server. A shop may be on any of them;
 /// the client finds which from the server's own answers (`OpenMarketClient.generation()`),
@@ -40,7 +41,35 @@ public enum ServerGeneration: String, Sendable, CaseIterable, Codable {
     static let answersHealth = Locked<Set<String>>([])
 }
 
+/// One generation's wire: its endpoints, the names in its bodies, the shape of its answers,
+/// each read into the contract's models. The client picks one once it knows the generation;
+/// nothing above the client knows which.
+protocol GenerationWire: Sendable {
+    func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage
+    func product(id: Int) throws(OpenMarketError) -> ProductDetail
+    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
+    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail
+    /// The harmless question only the owner gets a yes to (see `OpenMarketClient.deleteKey`).
+    func ownerCheck(id: Int) throws(OpenMarketError) -> String
+    func delete(id: Int) throws(OpenMarketError)
+    /// Where the server shows one product, before its id.
+    var recordPath: String { get }
+}
+
 extension OpenMarketClient {
+    /// The wire of the server's generation (found once, see `generation()`).
+    func wire() throws(OpenMarketError) -> any GenerationWire {
+        wire(for: try generation())
+    }
+
+    func wire(for generation: ServerGeneration) -> any GenerationWire {
+        switch generation {
+        case .v2021: Wire2021(client: self)
+        case .v2022January: Wire2022(client: self, names: .january, deleteStep: "secret")
+        case .v2022October: Wire2022(client: self, names: .october, deleteStep: "archived")
+        }
+    }
+
     /// The generation of the server: `--api` when given, else found from the server's
     /// answers once (the list endpoint that answers, and the keys of its page) and
     /// remembered for this server. A server that matches none is said so with what it
@@ -55,7 +84,7 @@ extension OpenMarketClient {
 
     /// Where the server shows one product (`/item/` on a 2021 server, `/api/products/` on the
     /// others), for links in reports; the generation as found so far, without asking.
-    public var recordPath: String { knownGeneration == .v2021 ? "/item/" : "/api/products/" }
+    public var recordPath: String { wire(for: knownGeneration ?? .v2022October).recordPath }
 
     /// The generation when told or already found, without asking.
     var knownGeneration: ServerGeneration? {

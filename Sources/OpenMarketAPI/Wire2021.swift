@@ -5,7 +5,10 @@ import OpenMarketContract
 /// password per item sent with each write, integer prices, `discounted_price` the *sale
 /// price* (the contract's discount amount is converted both ways), `title` and
 /// `descriptions`, photos as `images[]` parts, errors `{"error", "reason"}`.
-extension OpenMarketClient {
+struct Wire2021: GenerationWire {
+    let client: OpenMarketClient
+    var recordPath: String { "/item/" }
+
     /// One item as the 2021 server lists and shows it.
     struct Item2021: Decodable {
         var id: Int
@@ -49,16 +52,16 @@ extension OpenMarketClient {
         var items: [Item2021]
     }
 
-    static let pageSize2021 = 20
+    static let pageSize = 20
 
     /// `GET /items/{page}`: 20 a page in the server's own order (not by id), no count: the
     /// end is the first empty page. The server has no search: a search keeps the page's
     /// items whose title contains it.
-    func page2021(_ number: Int, search: String?) throws(OpenMarketError) -> ProductPage {
+    func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         let endpoint = "GET /items/\(number)"
-        let response = try send(HTTPRequest(method: .get, url: baseURL + "/items/\(number)"), endpoint: endpoint)
-        let answer = try decode(Page2021.self, from: response, endpoint: endpoint)
-        let size = Self.pageSize2021
+        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/items/\(number)"), endpoint: endpoint)
+        let answer = try client.decode(Page2021.self, from: response, endpoint: endpoint)
+        let size = Self.pageSize
         let offset = (number - 1) * size
         var items = answer.items.map(\.summary)
         if let search, !search.isEmpty {
@@ -76,16 +79,16 @@ extension OpenMarketClient {
         return page
     }
 
-    func product2021(id: Int) throws(OpenMarketError) -> ProductDetail {
+    func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /item/\(id)"
-        let response = try send(HTTPRequest(method: .get, url: baseURL + "/item/\(id)"), endpoint: endpoint)
-        return try decode(Item2021.self, from: response, endpoint: endpoint).detail
+        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/item/\(id)"), endpoint: endpoint)
+        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
     }
 
     /// `POST /item`: text parts and one `images[]` part per photo.
-    func register2021(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "POST /item"
-        let password = try requireCredentials(for: endpoint).secret
+        let password = try client.requireCredentials(for: endpoint).secret
         var parts = [("title", product.name), ("descriptions", product.description),
                      ("price", try Self.whole(product.price, "price")), ("currency", product.currency),
                      ("stock", String(product.stock ?? 0))]
@@ -97,25 +100,25 @@ extension OpenMarketClient {
         for image in images {
             fields.append(MultipartField(name: "images[]", data: image.data, contentType: image.mimeType, filename: image.filename))
         }
-        var request = HTTPRequest(method: .post, url: baseURL + "/item", body: .multipart(fields))
+        var request = HTTPRequest(method: .post, url: client.baseURL + "/item", body: .multipart(fields))
         request.headers = [("Accept", "application/json")]
-        let response = try send(request, endpoint: endpoint)
-        return try decode(Item2021.self, from: response, endpoint: endpoint).detail
+        let response = try client.send(request, endpoint: endpoint)
+        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
     }
 
     /// `PATCH /item/{id}`: the password and the fields that change. A change of the price or
     /// of the discount sends the sale price that keeps the discount the sheet means (the
     /// item is read first for the field not given).
-    func edit2021(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "PATCH /item/\(id)"
-        let password = try requireCredentials(for: endpoint).secret
+        let password = try client.requireCredentials(for: endpoint).secret
         var parts: [(String, String)] = []
         if let name = changes.name { parts.append(("title", name)) }
         if let description = changes.description { parts.append(("descriptions", description)) }
         if let currency = changes.currency { parts.append(("currency", currency)) }
         if let stock = changes.stock { parts.append(("stock", String(stock))) }
         if changes.price != nil || changes.discountedPrice != nil {
-            let current = try product2021(id: id).summary
+            let current = try product(id: id).summary
             let price = changes.price ?? current.price
             let discount = changes.discountedPrice ?? current.discountedPrice
             parts.append(("price", try Self.whole(price, "price")))
@@ -124,20 +127,20 @@ extension OpenMarketClient {
             }
         }
         parts.append(("password", password))
-        var request = HTTPRequest(method: .patch, url: baseURL + "/item/\(id)", body: .multipart(parts.map { Self.textField($0.0, $0.1) }))
+        var request = HTTPRequest(method: .patch, url: client.baseURL + "/item/\(id)", body: .multipart(parts.map { Self.textField($0.0, $0.1) }))
         request.headers = [("Accept", "application/json")]
-        let response = try send(request, endpoint: endpoint)
-        return try decode(Item2021.self, from: response, endpoint: endpoint).detail
+        let response = try client.send(request, endpoint: endpoint)
+        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
     }
 
     /// A PATCH that carries only the password (how the apps checked it): the item is
     /// unchanged, and only its password opens it. A refusal is said as a 403.
-    func checkPassword2021(id: Int) throws(OpenMarketError) -> String {
+    func ownerCheck(id: Int) throws(OpenMarketError) -> String {
         let endpoint = "PATCH /item/\(id)"
-        let password = try requireCredentials(for: endpoint).secret
-        let request = HTTPRequest(method: .patch, url: baseURL + "/item/\(id)", body: .multipart([Self.textField("password", password)]))
+        let password = try client.requireCredentials(for: endpoint).secret
+        let request = HTTPRequest(method: .patch, url: client.baseURL + "/item/\(id)", body: .multipart([Self.textField("password", password)]))
         do {
-            _ = try send(request, endpoint: endpoint)
+            _ = try client.send(request, endpoint: endpoint)
         } catch {
             guard let status = error.status, (400..<500).contains(status), status != 404, status != 429 else { throw error }
             throw .http(endpoint: endpoint, status: 403, message: "the password does not open item \(id) (the server answered HTTP \(status))")
@@ -146,12 +149,12 @@ extension OpenMarketClient {
     }
 
     /// `DELETE /item/{id}` with the password (and the id, which the January 2021 server wanted).
-    func delete2021(id: Int) throws(OpenMarketError) {
+    func delete(id: Int) throws(OpenMarketError) {
         let endpoint = "DELETE /item/\(id)"
-        let password = try requireCredentials(for: endpoint).secret
-        let body = try json(["id": WriteBody.Value.integer(id), "password": .text(password)])
-        let request = HTTPRequest(method: .delete, url: baseURL + "/item/\(id)", body: .json(body))
-        _ = try send(request, endpoint: endpoint, treatRetried404AsSuccess: true)
+        let password = try client.requireCredentials(for: endpoint).secret
+        let body = try client.json(["id": WriteBody.Value.integer(id), "password": .text(password)])
+        let request = HTTPRequest(method: .delete, url: client.baseURL + "/item/\(id)", body: .json(body))
+        _ = try client.send(request, endpoint: endpoint, treatRetried404AsSuccess: true)
     }
 
     static func textField(_ name: String, _ value: String) -> MultipartField {
