@@ -42,6 +42,9 @@ extension ImportRun {
     /// if it is. Over `--max-deletes`, a real run is refused as a whole before anything
     /// is sent (exit 1); a dry run lists them and says it would be refused.
     func missingProducts(_ listed: ListedProducts, _ planner: SyncPlanner) throws -> ([MissingProduct], String?) {
+        do { _ = try planner.openAllUnsure() } catch {
+            throw ImportStop("asking the server which products are this merchant's failed: \(error); nothing was written")
+        }
         var linkOfProduct: [Int: ProductLink] = [:]
         for link in planner.links.values { if let id = link.productID { linkOfProduct[id] = link } }
         var missing: [MissingProduct] = []

@@ -226,6 +226,15 @@ final class SyncPlanner {
         unlinkedByName[name]?.sort()
     }
 
+    /// Every product whose owner the list did not say, asked (`--delete-missing` on a server
+    /// without vendors: the merchant's products made elsewhere are theirs to delete too).
+    /// One harmless request each; returns how many were asked.
+    func openAllUnsure() throws -> Int {
+        let asked = live.unsure.count
+        for name in unsureByName.keys.sorted() { try openUnsure(named: name) }
+        return asked
+    }
+
     /// An unlinked product of this vendor with exactly the row's fields (a create whose
     /// answer was lost).
     private func pendingMatch(_ draft: ProductDraft) -> ProductSummary? {

@@ -111,7 +111,7 @@ struct GenerationTests {
         #expect(backDetail.images?.count == 3)
     }
 
-    @Test("2021: a price with cents is refused by validate --api 2021 and by import, naming the rule; another password's items are not this merchant's")
+    @Test("2021: a price with cents is refused by validate --api 2021 and by import, naming the rule; another password's items are not this merchant's, and an item this password made elsewhere is")
     func wholeAmountsAndPasswords() async throws {
         let sandbox = try await TestSandbox.start { $0.api = .v2021 }
         defer { Task { await sandbox.stop() } }
@@ -135,6 +135,22 @@ struct GenerationTests {
         let listed = try await curl(["\(sandbox.url)/items/1"]).json()
         let second = try await curl(["\(sandbox.url)/items/2"]).json()
         #expect(((listed["items"] as? [Any])?.count ?? 0) + ((second["items"] as? [Any])?.count ?? 0) == 15 + rows)
+
+        // An item this password made elsewhere (in an app) is the merchant's too: not in the
+        // sheet, --delete-missing deletes it once the password opens it; the others' stay.
+        let photo = ImportCommandTests.samples.appendingPathComponent("images/TEA-003/1.jpg").path
+        let outside = try await curl(["-X", "POST", "\(sandbox.url)/item", "-F", "title=Made in the app", "-F", "descriptions=x",
+                                      "-F", "price=1000", "-F", "currency=KRW", "-F", "stock=1", "-F", "password=merchant-pw-1",
+                                      "-F", "images[]=@\(photo);type=image/jpeg"])
+        #expect(outside.status == 200, "\(outside.text)")
+        let pruned = try await CLIProcess.run(["import", sheet, "--delete-missing", "--max-deletes", "1",
+                                               "--report", files.directory.appendingPathComponent("pruned").path, "--quiet"] + mine)
+        #expect(pruned.status == 0 && pruned.stdout.contains("\(rows + 1) rows: 1 deleted, \(rows) unchanged"), "\(pruned.stdout)\(pruned.stderr)")
+        let gone = try await curl(["\(sandbox.url)/item/\(try outside.json()["id"] as? Int ?? 0)"])
+        #expect(gone.status == 404)
+        let left = try await curl(["\(sandbox.url)/items/1"]).json()
+        let left2 = try await curl(["\(sandbox.url)/items/2"]).json()
+        #expect(((left["items"] as? [Any])?.count ?? 0) + ((left2["items"] as? [Any])?.count ?? 0) == 15 + rows)
     }
 
     @Test("--api forces a generation; doctor says which was found; a 2022 server with a password alone is refused before anything is sent")
