@@ -226,6 +226,17 @@ final class SyncPlanner {
         unlinkedByName[name]?.sort()
     }
 
+    /// One product whose owner the list did not say, asked (a delete by its id).
+    func openUnsure(id: Int) throws {
+        guard let product = live.unsure[id] else { return }
+        guard try matcher.owns(id) else { return }
+        live.unsure[id] = nil
+        live.products[id] = product
+        unsureByName[product.name]?.removeAll { $0 == id }
+        allByName[product.name, default: []].append(id)
+        if keyOfProduct[id] == nil { unlinkedByName[product.name, default: []].append(id) }
+    }
+
     /// Every product whose owner the list did not say, asked (`--delete-missing` on a server
     /// without vendors: the merchant's products made elsewhere are theirs to delete too).
     /// One harmless request each; returns how many were asked.

@@ -19,17 +19,26 @@ public struct CaptureServer: Sendable {
         case file(String)
         case text(String)
         case status(Int, String)
+        case fileWithStatus(Int, String)
     }
 
-    /// `routes`: a path (with its query for the list, matched on the path only) → what it answers.
+    /// `routes`: a path (its query ignored), or `METHOD path` for another method than GET, →
+    /// what it answers.
     public static func start(_ routes: [String: Body]) async throws -> CaptureServer {
         let router = Router()
-        for (path, body) in routes {
-            router.on(RouterPath(path), method: .get) { _, _ in
+        for (route, body) in routes {
+            let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+            let method = parts.count == 2 ? HTTPRequest.Method(rawValue: parts[0]) ?? .get : .get
+            let path = parts.count == 2 ? parts[1] : route
+            router.on(RouterPath(path), method: method) { _, _ in
                 switch body {
                 case .file(let name):
                     let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
                     return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                case .fileWithStatus(let code, let name):
+                    let data = try Data(contentsOf: fixtures.appendingPathComponent(name))
+                    return Response(status: .init(code: code), headers: [.contentType: "application/json"],
+                                    body: .init(byteBuffer: ByteBuffer(bytes: data)))
                 case .text(let text):
                     return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
                 case .status(let code, let text):
