@@ -46,9 +46,10 @@ public final class BackupRun: @unchecked Sendable {
             .map { Dictionary($0.map { ($0.id, $0.photos) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         for id in listed.ids where known[id] == nil { known[id] = repository.knownPhotos(of: id) }
         let fresh = listed.ids.filter { known[$0] == nil }
-        var (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh)
+        var (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh, describing: summaries)
         for id in fresh where !gone.contains(id) { known[id] = repository.knownPhotos(of: id) }
-        // The 2021 and 2022-01 servers list no descriptions: each product's own page has it.
+        // The 2021 and 2022-01 servers list no descriptions: each product's own page has it
+        // (the new products' pages were just read for their photos).
         let undescribed = listed.ids.filter { !gone.contains($0) && summaries[$0].map { $0.description == nil } ?? false }
         gone.formUnion(try fillDescriptions(undescribed, into: summaries))
         var products: [SnapshotProduct] = []
@@ -89,11 +90,11 @@ public final class BackupRun: @unchecked Sendable {
 
     /// Details and photos of products the repository has not seen, `jobs` at a time. A
     /// product deleted meanwhile (404) is left out of the snapshot.
-    private func fetchPhotos(_ ids: [Int]) throws -> (photos: Int, bytes: Int, gone: Set<Int>) {
+    private func fetchPhotos(_ ids: [Int], describing summaries: Summaries) throws -> (photos: Int, bytes: Int, gone: Set<Int>) {
         var photos = 0, bytes = 0, done = 0
         var gone = Set<Int>()
         try OrderedWork.run(count: ids.count, jobs: jobs, window: jobs * 2, work: { [self] index -> Result<(Int, Int)?, any Error> in
-            Result { try fetch(ids[index]) }
+            Result { try fetch(ids[index], describing: summaries) }
         }, deliver: { index, result in
             switch try result.get() {
             case nil: gone.insert(ids[index])
@@ -123,12 +124,13 @@ public final class BackupRun: @unchecked Sendable {
     }
 
     /// One product's photos stored: how many new, and their bytes; nil when it is gone.
-    private func fetch(_ id: Int) throws -> (Int, Int)? {
+    private func fetch(_ id: Int, describing summaries: Summaries) throws -> (Int, Int)? {
         let detail: ProductDetail
         do { detail = try client.product(id: id) } catch {
             if error.status == 404 { return nil }
             throw error
         }
+        if summaries[id]?.description == nil { summaries.describe(id, detail.summary.description ?? "") }
         var names: [String] = []
         var added = 0, new = 0
         for image in detail.images ?? [] {

@@ -217,24 +217,29 @@ final class SyncPlanner {
     private func openUnsure(named name: String) throws {
         guard let ids = unsureByName.removeValue(forKey: name) else { return }
         for id in ids.sorted() where !matcher.isClaimed(id) {
-            guard let product = live.unsure.removeValue(forKey: id), try matcher.owns(id) else { continue }
-            live.products[id] = product
-            allByName[name, default: []].append(id)
-            if keyOfProduct[id] == nil { unlinkedByName[name, default: []].append(id) }
+            if let product = live.unsure[id] { try open(product) }
         }
-        allByName[name]?.sort()
-        unlinkedByName[name]?.sort()
     }
 
     /// One product whose owner the list did not say, asked (a delete by its id).
     func openUnsure(id: Int) throws {
         guard let product = live.unsure[id] else { return }
-        guard try matcher.owns(id) else { return }
-        live.unsure[id] = nil
-        live.products[id] = product
         unsureByName[product.name]?.removeAll { $0 == id }
-        allByName[product.name, default: []].append(id)
-        if keyOfProduct[id] == nil { unlinkedByName[product.name, default: []].append(id) }
+        try open(product)
+    }
+
+    /// Asks whether the password opens an unsure product; if it does, the product is this
+    /// vendor's (unlinked, found by its name from now on). Either way it is no longer unsure.
+    private func open(_ product: ProductSummary) throws {
+        live.unsure[product.id] = nil
+        guard try matcher.owns(product.id) else { return }
+        live.products[product.id] = product
+        allByName[product.name, default: []].append(product.id)
+        allByName[product.name]?.sort()
+        if keyOfProduct[product.id] == nil {
+            unlinkedByName[product.name, default: []].append(product.id)
+            unlinkedByName[product.name]?.sort()
+        }
     }
 
     /// Every product whose owner the list did not say, asked (`--delete-missing` on a server

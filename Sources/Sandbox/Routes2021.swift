@@ -138,7 +138,7 @@ struct Routes2021: Sendable {
 
     @Sendable func delete(request: Request, context: SandboxContext) async throws -> Response {
         let id = try routes.productID(context)
-        let object = try WireJSON.object(Data(buffer: try await routes.collect(request)), what: "body")
+        let object = try JSONValue.object(from: Data(buffer: try await routes.collect(request)), what: "body")
         guard case .string(let password)? = object["password"] else { throw SandboxError.badRequest("password: required") }
         let stored = try await opened(id, password: password)
         let key = try await store.deleteKey(id: id, vendorId: stored.vendor.id!)

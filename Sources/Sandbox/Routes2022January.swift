@@ -25,13 +25,8 @@ struct Routes2022January: Sendable {
     }
 
     @Sendable func list(request: Request, context: SandboxContext) async throws -> Response {
-        let query = request.uri.queryParameters
-        let pageNo = query["page_no"].flatMap { Int($0) } ?? 1
-        let perPage = query["items_per_page"].flatMap { Int($0) } ?? 20
-        guard pageNo >= 1, (1...routes.configuration.limits.maxItemsPerPage).contains(perPage) else {
-            throw SandboxError.badRequest("page_no and items_per_page must be positive")
-        }
-        let (total, items) = try await store.page(number: pageNo, size: perPage, search: query["search_value"].map(String.init))
+        let (pageNo, perPage, search) = try routes.pageQuery(request)
+        let (total, items) = try await store.page(number: pageNo, size: perPage, search: search)
         let lastPage = max(1, (total + perPage - 1) / perPage)
         let base = routes.baseURL(request)
         let offset = (pageNo - 1) * perPage
@@ -90,7 +85,7 @@ struct Routes2022January: Sendable {
         let boundary = try RegisterForm.boundary(contentType: request.headers[.contentType])
         let form = try RegisterForm(parts: RegisterForm.parts(of: try await routes.collect(request), boundary: boundary,
                                                               maxParts: routes.configuration.limits.maxParts))
-        var params = translated(try WireJSON.object(Data(form.params), what: "params"), allowed: ProductKey.register)
+        var params = translated(try JSONValue.object(from: Data(form.params), what: "params"), allowed: ProductKey.register)
         try routes.checkSecret(params, of: vendor)
         if params[ProductKey.description.rawValue] == nil { params[ProductKey.description.rawValue] = .string("") }
         let fields = try routes.validation.registerFields(params)
@@ -102,7 +97,7 @@ struct Routes2022January: Sendable {
     @Sendable func edit(request: Request, context: SandboxContext) async throws -> Response {
         let vendor = try await routes.authenticate(request)
         let id = try routes.productID(context)
-        let object = translated(try WireJSON.object(Data(buffer: try await routes.collect(request)), what: "body"), allowed: ProductKey.edit)
+        let object = translated(try JSONValue.object(from: Data(buffer: try await routes.collect(request)), what: "body"), allowed: ProductKey.edit)
         try routes.checkSecret(object, of: vendor)
         let thumbnailID = try routes.validation.integer(.thumbnailID, in: object)
         let validation = routes.validation
@@ -115,7 +110,7 @@ struct Routes2022January: Sendable {
     @Sendable func secret(request: Request, context: SandboxContext) async throws -> Response {
         let vendor = try await routes.authenticate(request)
         let id = try routes.productID(context)
-        let object = try WireJSON.object(Data(buffer: try await routes.collect(request)), what: "body")
+        let object = try JSONValue.object(from: Data(buffer: try await routes.collect(request)), what: "body")
         try routes.checkSecret(object, of: vendor)
         let key = try await store.deleteKey(id: id, vendorId: vendor.id!)
         return Response(status: .ok, headers: [.contentType: "text/plain;charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(string: key)))

@@ -38,7 +38,9 @@ struct SandboxRoutes: Sendable {
 
     // MARK: Reading
 
-    @Sendable func list(request: Request, context: SandboxContext) async throws -> Response {
+    /// `page_no`, `items_per_page` and `search_value` of a list request (the same names in both
+    /// 2022 generations), or a 400 that names the one that is wrong.
+    func pageQuery(_ request: Request) throws -> (pageNo: Int, perPage: Int, search: String?) {
         let query = request.uri.queryParameters
         func positive(_ key: String, default value: Int, max: Int) throws -> Int {
             guard let raw = query[key[...]] else { return value }
@@ -47,9 +49,13 @@ struct SandboxRoutes: Sendable {
             }
             return number
         }
-        let pageNo = try positive("page_no", default: 1, max: Int(Int32.max))
-        let perPage = try positive("items_per_page", default: 20, max: configuration.limits.maxItemsPerPage)
-        let search = query["search_value"].map(String.init)
+        return (try positive("page_no", default: 1, max: Int(Int32.max)),
+                try positive("items_per_page", default: 20, max: configuration.limits.maxItemsPerPage),
+                query["search_value"].map(String.init))
+    }
+
+    @Sendable func list(request: Request, context: SandboxContext) async throws -> Response {
+        let (pageNo, perPage, search) = try pageQuery(request)
         let (total, items) = try await store.page(number: pageNo, size: perPage, search: search)
         let lastPage = max(1, (total + perPage - 1) / perPage)
         let base = baseURL(request)

@@ -14,14 +14,10 @@ enum WireJSON {
 
     /// `2022-01-04T00:00:00.00`: the 2022-01 server's dates (local time, two zero digits).
     static func date2022January(_ seconds: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: seconds)) + ".00"
-    }
-
-    /// A JSON object's keys as Spring read them: names it does not know are ignored.
-    static func object(_ data: Data, what: String) throws -> [String: JSONValue] {
-        try JSONValue.object(from: data, what: what)
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.00", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }

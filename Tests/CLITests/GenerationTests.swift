@@ -153,6 +153,20 @@ struct GenerationTests {
         #expect(((left["items"] as? [Any])?.count ?? 0) + ((left2["items"] as? [Any])?.count ?? 0) == 15 + rows)
     }
 
+    @Test("found from the answers a run needs anyway: after the health check, the first list page says which 2022 server it is (no request of its own)",
+          arguments: [SandboxAPI.v2022January, .v2022October])
+    func foundForFree(api: SandboxAPI) async throws {
+        let sandbox = try await TestSandbox.start { $0.api = api }
+        defer { Task { await sandbox.stop() } }
+        var configuration = ClientConfiguration(server: sandbox.server.url)
+        configuration.retry = .none
+        let client = try OpenMarketClient(configuration)
+        _ = try await blocking { try client.health() }
+        _ = try await blocking { try client.page(1, perPage: 5) }
+        #expect(try client.generation().rawValue == api.rawValue)
+        #expect(client.statistics.requests == 2, "health and one page, nothing more")
+    }
+
     @Test("--api forces a generation; doctor says which was found; a 2022 server with a password alone is refused before anything is sent")
     func toldAndFound() async throws {
         let old = try await TestSandbox.start { $0.api = .v2021 }

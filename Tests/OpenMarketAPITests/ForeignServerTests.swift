@@ -1,8 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
 import OpenMarketAPI
-import ServiceLifecycle
+import TestSupport
 import Testing
 
 /// A small server that answers the way other servers do: older key styles,
@@ -40,17 +39,8 @@ struct ForeignServer {
             Response(status: .ok, headers: [.contentType: "image/jpeg"],
                      body: .init(byteBuffer: ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])))
         }
-        let (ports, sink) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "foreign")))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        return ForeignServer(url: URL(string: "http://127.0.0.1:\(port)")!, stop: {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-        })
+        let server = try await LocalServer.start(router, label: "foreign")
+        return ForeignServer(url: server.url, stop: server.stop)
     }
 
     static func json(_ text: String) -> Response {

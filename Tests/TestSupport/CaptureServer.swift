@@ -47,18 +47,29 @@ public struct CaptureServer: Sendable {
                 }
             }
         }
+        let server = try await LocalServer.start(router, label: "captures")
+        return CaptureServer(url: server.url.absoluteString, stopServer: server.stop)
+    }
+
+    public func stop() async { await stopServer() }
+}
+
+/// A Hummingbird router served on a free loopback port, for servers a test writes by hand.
+public struct LocalServer: Sendable {
+    public let url: URL
+    public let stop: @Sendable () async -> Void
+
+    public static func start(_ router: Router<BasicRequestContext>, label: String) async throws -> LocalServer {
         let (ports, sink) = AsyncStream<Int>.makeStream()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "captures")))
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: label)))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw TestFailure("the capture server did not start") }
-        return CaptureServer(url: "http://127.0.0.1:\(port)", stopServer: {
+        guard let port = await iterator.next(), port > 0 else { throw TestFailure("the \(label) server did not start") }
+        return LocalServer(url: URL(string: "http://127.0.0.1:\(port)")!, stop: {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
         })
     }
-
-    public func stop() async { await stopServer() }
 }
