@@ -17,7 +17,7 @@ struct FeedCommand: ParsableCommand {
             cost), their words for values ("품절" = 0), the rows to leave out, and the fields \
             set only when a product is made. Keep one per supplier and shop, in \
             ~/.config/openmarket/feeds/NAME.toml (then --feed NAME) or anywhere (--feed PATH). \
-            `openmarket template feed` writes a commented one.
+            `openmarket template --format feed` writes a commented one.
 
             Try it on the supplier's file with `openmarket feed test FEED FILE`, then \
             `openmarket validate FILE --feed FEED` and `openmarket import FILE --feed FEED` \
