@@ -53,6 +53,8 @@ public final class OpenMarketClient: Sendable {
     private let connectionCount = Atomic<Int>(0)
     private let requestCount = Atomic<Int>(0)
     private let overloadCount = Atomic<Int>(0)
+    /// The server's generation, once found (see `generation()`).
+    let found = Locked(GenerationFound())
     private let redactor: Redactor
     let baseURL: String
 
@@ -77,7 +79,7 @@ public final class OpenMarketClient: Sendable {
         if configuration.generation == .v2021 { _ = try wire(for: .v2021).page(1, perPage: 20, search: nil); return "OK" }
         do {
             let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
-            if knownGeneration == nil { ServerGeneration.answersHealth.withLock { _ = $0.insert(baseURL) } }
+            found.withLock { $0.answersHealth = true }
             var text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             // The 2022 servers answer the JSON string "OK", quotes included.
             if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
@@ -90,7 +92,7 @@ public final class OpenMarketClient: Sendable {
 
     /// One page of the catalog (newest first on the 2022 servers; see `ProductPage`).
     public func page(_ number: Int = 1, perPage: Int = 20, search: String? = nil) throws(OpenMarketError) -> ProductPage {
-        if knownGeneration == nil, ServerGeneration.answersHealth.withLock({ $0.contains(baseURL) }) {
+        if knownGeneration == nil, found.withLock({ $0.answersHealth }) {
             // A 2022 server (it has a health check): this page's own keys say which.
             return try wire(for: .v2022October).page(number, perPage: perPage, search: search)
         }

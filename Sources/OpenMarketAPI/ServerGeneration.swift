@@ -33,12 +33,16 @@ public enum ServerGeneration: String, Sendable, CaseIterable, Codable {
             ?? ["v1": .v2021, "2022-08": .v2022January, "2022-11": .v2022October][wanted] else { return nil }
         self = match
     }
+}
 
-    /// Generations found in this process, per server: asked once per server and run.
-    static let found = Locked<[String: ServerGeneration]>([:])
-    /// Servers whose `/healthChecker` answered: a 2022 server, whose first list page then
-    /// says which of the two (no request of its own).
-    static let answersHealth = Locked<Set<String>>([])
+/// What one client learnt of its server's generation. Per client, not per address: a
+/// process that outlives a server (a test run, a port used again) must not take the next
+/// server at that address for the last one.
+struct GenerationFound {
+    var generation: ServerGeneration?
+    /// `/healthChecker` answered: a 2022 server, whose first list page then says which of
+    /// the two (no request of its own).
+    var answersHealth = false
 }
 
 /// One generation's wire: its endpoints, the names in its bodies, the shape of its answers,
@@ -72,7 +76,7 @@ extension OpenMarketClient {
 
     /// The generation of the server: `--api` when given, else found from the server's
     /// answers once (the list endpoint that answers, and the keys of its page) and
-    /// remembered for this server. A server that matches none is said so with what it
+    /// remembered by this client (one per server and run). A server that matches none is said so with what it
     /// answered. A server that does not answer is the transport's error, and nothing is
     /// remembered.
     public func generation() throws(OpenMarketError) -> ServerGeneration {
@@ -88,11 +92,11 @@ extension OpenMarketClient {
 
     /// The generation when told or already found, without asking.
     var knownGeneration: ServerGeneration? {
-        configuration.generation ?? ServerGeneration.found.withLock { $0[baseURL] }
+        configuration.generation ?? found.withLock { $0.generation }
     }
 
     func remember(_ generation: ServerGeneration) {
-        ServerGeneration.found.withLock { $0[baseURL] = generation }
+        found.withLock { $0.generation = generation }
     }
 
     /// Whether a list page's keys are the 2022-10 server's camelCase or the 2022-01 server's snake_case.

@@ -167,6 +167,28 @@ struct GenerationTests {
         #expect(client.statistics.requests == 2, "health and one page, nothing more")
     }
 
+    @Test("what a client found is its own: a 2021 server started where a 2022-10 one was (the same address) is found as 2021")
+    func sameAddressAnotherServer() async throws {
+        let first = try await TestSandbox.start { $0.api = .v2022October }
+        let address = first.server.url
+        let earlier = try OpenMarketClient(ClientConfiguration(server: address))
+        _ = try await blocking { try earlier.health() }
+        _ = try await blocking { try earlier.page(1, perPage: 1) }
+        #expect(try earlier.generation() == .v2022October)
+        await first.stop()
+        let second = try await TestSandbox.start {
+            $0.api = .v2021
+            $0.port = address.port ?? 0
+        }
+        defer { Task { await second.stop() } }
+        #expect(second.server.url == address)
+        let later = try OpenMarketClient(ClientConfiguration(server: address))
+        _ = try await blocking { try later.health() }
+        #expect(try later.generation() == .v2021)
+        let page = try await blocking { try later.page(1, perPage: 20) }
+        #expect(!page.newestFirst && page.pages.isEmpty)
+    }
+
     @Test("--api forces a generation; doctor says which was found; a 2022 server with a password alone is refused before anything is sent")
     func toldAndFound() async throws {
         let old = try await TestSandbox.start { $0.api = .v2021 }
