@@ -71,9 +71,34 @@ public struct AccountState: Sendable {
         return "\(server.absoluteString) answered its health check with HTTP \(status): it is not ready to be written to"
     }
 
+    /// The lock of the account whose link store is `links`: `FOLDER/locks/<tag>.lock`, one run
+    /// that writes at a time (import, feed runs, migrate, restore, delete, undo).
+    public static func lockURL(links: URL) -> URL {
+        links.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("locks/\(links.deletingPathExtension().lastPathComponent).lock")
+    }
+
+    public var lockURL: URL { Self.lockURL(links: links) }
+
+    /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
+    /// Without a link store (tests that keep none) there is nothing to lock.
+    public static func lock(links: URL?, holder: String) throws(ImportStop) -> RunLock? {
+        guard let links else { return nil }
+        do {
+            return try RunLock(url: lockURL(links: links), holder: holder)
+        } catch let busy as RunLock.Busy {
+            throw ImportStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
+        } catch {
+            throw ImportStop("cannot take the account's lock \(lockURL(links: links).path): \(error)", exitCode: .badInput)
+        }
+    }
+
     /// Reachable, and the credentials accepted, before anything is written: an `ImportStop`
     /// with exit code 3 if not (2 without credentials).
-    public static func preflight(_ client: OpenMarketClient) throws(ImportStop) {
+    /// Returns whether the credentials were seen accepted (false: the server cannot tell
+    /// before a write, and the run's first write goes alone).
+    @discardableResult
+    public static func preflight(_ client: OpenMarketClient) throws(ImportStop) -> Bool {
         do { _ = try client.health() } catch { throw ImportStop(Self.unanswered(client.configuration.server, error), exitCode: .unreachable) }
         guard client.configuration.credentials != nil else {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
@@ -84,8 +109,11 @@ public struct AccountState: Sendable {
             throw ImportStop("this server is of the \(generation.rawValue) generation: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
         }
         // Anything but a refusal goes on: the first request of the run says the rest.
-        if case .refused(let status)? = try? client.checkCredentials() {
+        switch try? client.checkCredentials() {
+        case .refused(let status)?:
             throw ImportStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
+        case .accepted?: return true
+        case .untested?, nil: return false
         }
     }
 }

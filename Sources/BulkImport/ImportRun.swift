@@ -71,7 +71,8 @@ public final class ImportRun: @unchecked Sendable {
             recorder = nil
         }
         writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
-                               intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping)
+                               intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping,
+                               credentialsChecked: options.credentialsChecked)
         vendor = VendorFact(links: links)
         inFlight = options.adaptiveJobs
             ? AdaptiveLimit(initial: options.jobs, range: 1...max(options.jobs, options.maxJobs))
@@ -281,6 +282,7 @@ public final class ImportRun: @unchecked Sendable {
         result.photosDiffer = photosDiffer
         result.rows = total
         result.stopped = stopping.reason
+        result.stoppedStatus = stopping.status
         result.deletesRefused = deletesRefused
         lock.unlock()
         result.inFlight = concurrency

@@ -54,6 +54,8 @@ public struct ImportOptions: Sendable {
     /// Image preparation workers (CPU).
     public var prepareWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var dryRun = false
+    /// The credentials were seen accepted before the run (else its first write goes alone).
+    public var credentialsChecked = true
     /// Stop after this many failed rows; nil: never.
     public var maxErrors: Int?
     /// The journal (crash recovery of this manifest's runs).
@@ -237,6 +239,9 @@ public struct ImportSummary: Sendable, Codable {
     public var productsPerSecond = 0.0
     /// Why the run stopped before the end, if it did.
     public var stopped: String?
+    /// How the command ends because of the stop, when not as any stopped run (3: the
+    /// server refused the credentials at the first write).
+    public var stoppedStatus: ExitStatus?
     /// An undo: the folder of the run it takes back.
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
@@ -258,6 +263,7 @@ public struct ImportSummary: Sendable, Codable {
         case seconds
         case productsPerSecond = "products_per_second"
         case stopped, journal, links, undoes
+        case stoppedStatus = "stopped_status"
         case deletesRefused = "deletes_refused"
         case alreadyDone = "already_done"
         case inFlight = "in_flight"

@@ -67,9 +67,10 @@ public final class ProductWriter: Sendable {
     let intents: any WriteIntents
     let lostAnswers: RetryPolicy
     let stopping: StopSignal
+    let gate: CredentialGate
 
     init(shop: any Shop, matcher: ServerMatcher, links: LinkStore?, recorder: RunRecorder?, intents: any WriteIntents,
-         lostAnswers: RetryPolicy, stopping: StopSignal) {
+         lostAnswers: RetryPolicy, stopping: StopSignal, credentialsChecked: Bool = true) {
         self.shop = shop
         self.matcher = matcher
         self.links = links
@@ -77,6 +78,7 @@ public final class ProductWriter: Sendable {
         self.intents = intents
         self.lostAnswers = lostAnswers
         self.stopping = stopping
+        gate = CredentialGate(checked: credentialsChecked, stopping: stopping)
     }
 
     /// A product the server has for a register: made by this call, or found after a lost answer.
@@ -121,7 +123,7 @@ public final class ProductWriter: Sendable {
                     return .failed(error)
                 }
                 do throws(OpenMarketError) {
-                    let made = try shop.register(product, images: images)
+                    let made = try gate.pass { () throws(OpenMarketError) in try shop.register(product, images: images) }
                     _ = matcher.claim(made.id, row: subject.row)
                     return .done(Registered(product: made.summary, attempts: attempt))
                 } catch where error.isAmbiguous {
@@ -163,7 +165,7 @@ public final class ProductWriter: Sendable {
             }
         }
         do {
-            return try shop.edit(id: id, changes)
+            return try gate.pass { () throws(OpenMarketError) in try shop.edit(id: id, changes) }
         } catch {
             intents.failed(subject, "\(error)")
             throw WriteFailure(kind: .refused, message: "\(error)", attempts: 1)
@@ -182,7 +184,7 @@ public final class ProductWriter: Sendable {
             throw WriteFailure(kind: .notSent, message: message)
         }
         do {
-            try shop.delete(id: id)
+            try gate.pass { () throws(OpenMarketError) in try shop.delete(id: id) }
         } catch {
             throw WriteFailure(kind: .refused, message: "not deleted: \(error)", attempts: 1)
         }

@@ -116,7 +116,7 @@ extension RowWork {
             // Made by a run whose answer was lost: taken back with this run.
             let made = item.decision.madeByInterruptedRun && item.decision.live != nil
             try writer.settle(subject(item), id: id, pushed: item.decision.live.map(PushedProduct.init),
-                              photos: made ? item.photoHashes : nil, created: made)
+                              photos: made ? item.photoHashes : item.decision.link?.photos, created: made)
         } catch {
             outcome.note = [outcome.note, "not linked: \(error.message)"].compactMap { $0 }.joined(separator: "; ")
         }

@@ -86,11 +86,11 @@ final class RowWork: Sendable {
         var item = item
         guard case .create = item.decision.action else {
             if needsPhotoCheck(item), let pushed = item.decision.link?.photos {
-                if let known = item.draft.knownPhotoHashes {
-                    item.photosDiffer = known != pushed
+                if let known = item.draft.knownPhotoHashes, PhotoIdentity.same(known, as: pushed) {
+                    item.photosDiffer = false
                 } else {
-                    switch photoIdentity(item) {
-                    case .next(let hashed): item.photosDiffer = hashed.photoHashes != pushed
+                    switch photoIdentity(item, known: pushed) {
+                    case .next(let hashed): item.photosDiffer = !PhotoIdentity.same(hashed.photoHashes ?? [], as: pushed)
                     case .done(let failed): return .done(failed)
                     }
                 }
@@ -107,8 +107,10 @@ final class RowWork: Sendable {
         return preparePhotos(item, preparer)
     }
 
-    /// The row with the hashes of its photos (a file as when last read is not read again).
-    private func photoIdentity(_ item: WorkItem) -> Step {
+    /// The row with the hashes of its photos (a file as when last read is not read again). A
+    /// photo by URL is known by its address while the link knows that address; otherwise
+    /// (the product was made from a file, or another URL) its bytes are fetched and hashed.
+    private func photoIdentity(_ item: WorkItem, known: [String]) -> Step {
         var hashes: [String] = []
         for (index, source) in item.draft.images.enumerated() {
             switch source {
@@ -118,7 +120,14 @@ final class RowWork: Sendable {
                 }
                 hashes.append(hash)
             case .url(let address):
-                hashes.append(ContentHash.photo(url: address))
+                let byAddress = ContentHash.photo(url: address)
+                if index < known.count, PhotoIdentity.names(known[index], byAddress) {
+                    hashes.append(byAddress)
+                } else if let bytes = try? shop.download(address, maxBytes: options.maxDownloadBytes) {
+                    hashes.append(PhotoIdentity.entry([byAddress, ContentHash.photo(bytes)]))
+                } else {
+                    hashes.append(byAddress)
+                }
             }
         }
         var hashed = item
@@ -142,16 +151,24 @@ final class RowWork: Sendable {
                 name = FileLookup.nfc(url.lastPathComponent)
                 hashes.append(hash)
             case .url(let address):
+                let data: Data
                 do {
-                    bytes = Array(try shop.download(address, maxBytes: options.maxDownloadBytes))
+                    data = try shop.download(address, maxBytes: options.maxDownloadBytes)
                 } catch {
                     return .done(item.failed("image \(index + 1) (\(address)): \(error)"))
                 }
+                bytes = Array(data)
                 name = URL(string: address)?.lastPathComponent ?? "image\(index + 1).jpg"
-                hashes.append(ContentHash.photo(url: address))
+                // Known by its address (no download to compare next time) and by its bytes
+                // (the same photo as a file elsewhere).
+                hashes.append(PhotoIdentity.entry([ContentHash.photo(url: address), ContentHash.photo(data)]))
             }
             do {
                 let prepared = try preparer.prepare(bytes, cache: options.cache).image
+                // And by what is sent: the server serves those bytes back (an export's copy).
+                if prepared.data.count != bytes.count || prepared.data != bytes {
+                    hashes[hashes.count - 1] = PhotoIdentity.entry([hashes[hashes.count - 1], ContentHash.photo(Data(prepared.data))])
+                }
                 var filename = name.isEmpty ? "image\(index + 1)" : name
                 if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
                     filename = (filename as NSString).deletingPathExtension + ".jpg"
@@ -163,7 +180,7 @@ final class RowWork: Sendable {
                 return .done(item.failed("image \(index + 1) (\(name)): \(error)"))
             }
         }
-        item.photoHashes = item.draft.knownPhotoHashes ?? hashes
+        item.photoHashes = PhotoIdentity.merged(item.draft.knownPhotoHashes, hashes)
         return .next(item)
     }
 

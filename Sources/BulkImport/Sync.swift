@@ -83,6 +83,8 @@ public struct SyncSettings: Sendable {
     public var onOutcome: (@Sendable (RowOutcome) -> Void)?
     /// Told of the run before its rows start (a source's own progress, a caller's stop).
     public var onStart: (@Sendable (ImportRun) -> Void)?
+    /// The caller already holds the account's run lock (a feed run takes it before fetching).
+    public var holdsAccountLock = false
 
     public init(options: ImportOptions, report: ReportPlace) {
         self.options = options
@@ -113,8 +115,14 @@ public struct SyncResult: Sendable {
 /// report with its thumbnails. Blocking: call from a thread of its own.
 public enum Sync {
     public static func run(_ source: some RowSource, into client: OpenMarketClient, _ settings: SyncSettings) throws -> SyncResult {
-        try AccountState.preflight(client)
+        let credentialsChecked = try AccountState.preflight(client)
+        // One run that writes per account at a time, whatever runs it (a person, a timer, a
+        // second terminal): both would create what the other is creating.
+        let lock = settings.holdsAccountLock || settings.options.dryRun
+            ? nil : try AccountState.lock(links: settings.options.links, holder: "\(source.kind.rawValue) \(source.label)")
+        defer { lock?.release() }
         var options = settings.options
+        options.credentialsChecked = credentialsChecked
         options.manifest = source.manifest
         options.runKind = source.kind
         options.runSource = source.label

@@ -191,7 +191,13 @@ final class SyncPlanner {
         // its key) is the product of that name, whatever key it was linked to.
         guard !draft.name.isEmpty else { return note.map { RowDecision(action: .create, note: $0) } }
         let byName = draft.key == nil
-        let pool = (byName ? allByName[draft.name] : unlinkedByName[draft.name]) ?? []
+        var pool = (byName ? allByName[draft.name] : unlinkedByName[draft.name]) ?? []
+        if !byName {
+            // A product known only by its name (imported from a sheet without keys) is the
+            // product of the first row that names it with a key: the link gains the key.
+            pool += (allByName[draft.name] ?? []).filter { keyOfProduct[$0].flatMap(ProductLink.name(inKey:)) != nil }
+            pool.sort()
+        }
         let candidates = pool.filter { !matcher.isClaimed($0) }
         if candidates.count > 1 {
             throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
@@ -201,6 +207,16 @@ final class SyncPlanner {
         }
         var decision = try compare(draft, product)
         unlinkedByName[draft.name]?.removeAll { $0 == id }
+        if let otherKey = keyOfProduct[id], let name = ProductLink.name(inKey: otherKey), draft.key != nil {
+            // The name's link becomes the key's: what was pushed and the photos it was made with go with it.
+            decision.link = links[otherKey]
+            keyOfProduct[id] = identity
+            decision.adopted = true
+            decision.relink = true
+            decision.note = [note, "product \(id), known until now by its name \"\(name)\" (a sheet without keys), now has the key \(identity)"]
+                .compactMap { $0 }.joined(separator: "; ")
+            return decision
+        }
         if let otherKey = keyOfProduct[id] {
             decision.link = links[otherKey]
             decision.note = [note, "matched by its name: product \(id) (key \(otherKey))"].compactMap { $0 }.joined(separator: "; ")
@@ -313,6 +329,15 @@ final class SyncPlanner {
                 }
             }
             want(.stock) { $0.stock = stock }
+        }
+        if !given.contains(.currency) {
+            // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
+            for (field, amount) in [("price", given.contains(.price) ? draft.price : nil),
+                                    ("discount", given.contains(.discountedPrice) ? draft.discountedPrice : nil)] {
+                if let amount, let problem = Money.check(amount, currency: product.currency, field: field) {
+                    throw Refusal(message: "\(field) \(Money.text(amount)): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
+                }
+            }
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {

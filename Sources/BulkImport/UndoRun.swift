@@ -85,6 +85,8 @@ public final class UndoRun: @unchecked Sendable {
         guard header.account == account else {
             throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
         }
+        let accountLock = options.dryRun ? nil : try AccountState.lock(links: options.links, holder: "undo of \(folder.lastPathComponent)")
+        defer { accountLock?.release() }
         guard let earlier = try openRecord(header: header, account: account) else {
             var summary = ImportSummary(server: client.address, mode: .sync, dryRun: false, journal: "")
             summary.undoes = folder.path
@@ -122,6 +124,7 @@ public final class UndoRun: @unchecked Sendable {
         summary.counts = counts
         summary.rows = steps.count
         summary.stopped = stopping.reason
+        summary.stoppedStatus = stopping.status
         lock.unlock()
         summary.undoes = folder.path
         summary.links = options.links?.path

@@ -63,7 +63,7 @@ public final class FeedRunner: @unchecked Sendable {
 
     /// The account's lock file (one run per account at a time, whatever runs it).
     public var lockURL: URL {
-        account.folder.appendingPathComponent("locks/\(account.links.deletingPathExtension().lastPathComponent).lock")
+        account.lockURL
     }
 
     /// Runs the feed once. Blocking: call from a thread of its own.
@@ -151,6 +151,7 @@ public final class FeedRunner: @unchecked Sendable {
         var settings = SyncSettings(options: options, report: .new(in: folder.reports, prefix: ""))
         settings.imagesRoot = validation.imagesDirectory ?? file.deletingLastPathComponent()
         settings.stopOnSignals = self.options.stopOnSignals
+        settings.holdsAccountLock = true
         let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")
         do {
             let result = try Sync.run(source, into: client, settings)

@@ -118,9 +118,17 @@ struct RowRules {
         let final = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
         if let amount = price, let code = final, !issues.contains(where: { $0.column == Column.price.rawValue }),
            let problem = Money.check(amount, decimals: decimals, currency: code) {
-            issue(.price, raw.values[.price], problem.rule, problem.message)
+            if currency != nil || amount < 0 {
+                issue(.price, raw.values[.price], problem.rule, problem.message)
+            } else {
+                // No currency stated: a row that names a product takes that product's currency
+                // (checked when the run knows it); only a new product is in the default one.
+                createProblems.append(RowIssue(file: file, row: raw.number, column: Column.price.rawValue, value: raw.values[.price],
+                                               severity: .error, rule: problem.rule,
+                                               message: "\(problem.message) (a new product is in \(code) when no currency is given)"))
+            }
         }
-        let discount = discount(price: price, currency: final)
+        let discount = discount(price: price, currency: currency)
         if options.wholeAmounts, !issues.contains(where: { $0.column == Column.price.rawValue }) {
             if let amount = price, !Money.isWhole(amount) {
                 issue(.price, raw.values[.price], "price-whole", "the server (2021 generation) takes whole amounts only, got \(Money.text(amount))")

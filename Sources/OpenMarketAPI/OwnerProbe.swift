@@ -14,6 +14,10 @@ public enum OwnerProbe {
     public enum Credentials: Sendable, Equatable {
         case accepted
         case refused(status: Int)
+        /// The server answers the probe the same whatever the secret (a 404 for a product
+        /// that does not exist before it looks at the credentials): nothing is known until a
+        /// write. Never to be called "accepted".
+        case untested
     }
 
     /// An id no product has (the API's ids are 32-bit).
@@ -34,15 +38,28 @@ public enum OwnerProbe {
     }
 
     /// Whether the credentials are accepted, asked with `impossibleID`; a failure that is
-    /// neither answer (the server down) is thrown.
-    public static func credentials(_ askForDeleteKey: () throws(OpenMarketError) -> String) throws(OpenMarketError) -> Credentials {
+    /// neither answer (the server down) is thrown. A 404 is trusted only when the same
+    /// question with a secret that cannot be right (`control`) is refused: a server that
+    /// answers 404 before it checks credentials says 404 to both, and then it is `untested`.
+    public static func credentials(_ askForDeleteKey: () throws(OpenMarketError) -> String,
+                                   control: () throws(OpenMarketError) -> String) throws(OpenMarketError) -> Credentials {
         do {
             _ = try askForDeleteKey()
             return .accepted
         } catch {
             switch error.status {
-            case 404: return .accepted
+            case 404: break
             case 401, 403: return .refused(status: error.status ?? 0)
+            default: throw error
+            }
+        }
+        do {
+            _ = try control()
+            return .untested
+        } catch {
+            switch error.status {
+            case 401, 403: return .accepted
+            case 404: return .untested
             default: throw error
             }
         }
@@ -57,6 +74,12 @@ extension OpenMarketClient {
 
     /// Whether the server accepts this client's credentials (see `OwnerProbe`).
     public func checkCredentials() throws(OpenMarketError) -> OwnerProbe.Credentials {
-        try OwnerProbe.credentials { () throws(OpenMarketError) -> String in try deleteKey(id: OwnerProbe.impossibleID) }
+        try OwnerProbe.credentials({ () throws(OpenMarketError) -> String in try deleteKey(id: OwnerProbe.impossibleID) },
+                                   control: { () throws(OpenMarketError) -> String in
+            // The same identifier with a secret nobody has: what a wrong secret is answered.
+            var configuration = self.configuration
+            configuration.credentials?.secret = "openmarket-control-" + UUID().uuidString
+            return try OpenMarketClient(configuration).deleteKey(id: OwnerProbe.impossibleID)
+        })
     }
 }

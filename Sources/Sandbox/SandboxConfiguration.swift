@@ -63,6 +63,10 @@ public enum SandboxAPI: String, Sendable, CaseIterable {
 public struct SandboxConfiguration: Sendable {
     /// The generation played. Default: the last (the contract).
     public var api: SandboxAPI = .v2022October
+    /// Asking for the delete key of a product that does not exist answers 404 before the
+    /// credentials are looked at (as a live 2022-10 server was seen to): a probe with an
+    /// impossible id then cannot tell a wrong secret from a right one.
+    public var notFoundBeforeCredentials = false
     /// Address to listen on. The default keeps the sandbox on this machine.
     public var host: String = "127.0.0.1"
     /// 0 picks a free port.

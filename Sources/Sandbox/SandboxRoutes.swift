@@ -119,8 +119,11 @@ struct SandboxRoutes: Sendable {
     }
 
     @Sendable func archived(request: Request, context: SandboxContext) async throws -> Response {
-        let vendor = try await authenticate(request)
         let id = try productID(context)
+        if configuration.notFoundBeforeCredentials, try await store.product(id: id) == nil {
+            throw SandboxError.notFound("no product with id \(id)")
+        }
+        let vendor = try await authenticate(request)
         let object = try JSONValue.object(from: Data(buffer: try await collect(request)), what: "body")
         try ProductValidation.rejectUnknownKeys(object, allowed: [ProductKey.secret.rawValue], what: "body")
         try checkSecret(object, of: vendor)

@@ -6,17 +6,27 @@ import Foundation
 public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var first: String?
+    private var firstStatus: ExitStatus?
 
     public init() {}
 
-    /// Asks for a stop; returns whether this call was the first to ask.
+    /// Asks for a stop; returns whether this call was the first to ask. `status`: how the
+    /// command ends because of it, when not as any stopped run (exit 3: credentials refused).
     @discardableResult
-    public func stop(_ reason: String) -> Bool {
+    public func stop(_ reason: String, status: ExitStatus? = nil) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard first == nil else { return false }
         first = reason
+        firstStatus = status
         return true
+    }
+
+    /// The exit status the first stop asked for, if it asked for one.
+    public var status: ExitStatus? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstStatus
     }
 
     /// Why the run was asked to stop, if it was.

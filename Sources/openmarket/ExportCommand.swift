@@ -64,7 +64,8 @@ struct ExportCommand: AsyncParsableCommand {
 
             Examples:
               openmarket export --out backup/
-              openmarket export --out mine/ --vendor me --images thumbnails --server https://market.example
+              openmarket export --out mine/ --images thumbnails --server https://market.example --profile shop
+              openmarket export --out everyone/ --vendor all
               openmarket export --out backup/ --resume
             """)
 
@@ -85,8 +86,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "none (the manifest keeps the server's image URLs), thumbnails, or originals.")
     var images: ExportImages = .originals
 
-    @Option(name: .long, help: ArgumentHelp("me (the vendor of the credentials), all, or a vendor id.", valueName: "me|all|N"))
-    var vendor: VendorChoice = .all
+    @Option(name: .long, help: ArgumentHelp(
+        "me (the vendor of the credentials: the default when there are credentials), all (every vendor's products: the default without them), or a vendor id.",
+        valueName: "me|all|N"))
+    var vendor: VendorChoice?
 
     @Option(name: .customLong("vendor-id"), help: ArgumentHelp("Only this vendor's products (same as --vendor N).", valueName: "N"))
     var vendorID: Int?
@@ -118,7 +121,7 @@ struct ExportCommand: AsyncParsableCommand {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
         guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
         guard maxImageBytes >= 1024 else { throw ValidationError("--max-image-bytes must be at least 1024") }
-        if vendorID != nil && vendor != .all { throw ValidationError("give --vendor or --vendor-id, not both") }
+        if vendorID != nil && vendor != nil { throw ValidationError("give --vendor or --vendor-id, not both") }
         if resume && overwrite { throw ValidationError("--resume continues an export, --overwrite starts over: choose one") }
         if (snapshot == nil) != (repo == nil) { throw ValidationError("--snapshot and --repo go together") }
     }
@@ -128,13 +131,18 @@ struct ExportCommand: AsyncParsableCommand {
         var options = ExportOptions(directory: URL(fileURLWithPath: out).standardizedFileURL)
         options.format = format
         options.images = images
-        options.filter = CatalogFilter(vendor: vendorID.map { .id($0) } ?? vendor.filter, search: search, since: since?.date)
         options.perPage = perPage
         options.jobs = jobs
         options.resume = resume
         options.overwrite = overwrite
         options.maxImageBytes = maxImageBytes
         let connection = try await Connection.open(server)
+        // A backup is of one's own shop: the products of the credentials' vendor unless asked.
+        let choice = vendor ?? (connection.client.configuration.credentials == nil ? .all : .me)
+        if vendor == nil && vendorID == nil && choice == .all {
+            Console.error("openmarket export: no credentials, so every vendor's products are exported (--vendor all); give the shop's credentials to export its own")
+        }
+        options.filter = CatalogFilter(vendor: vendorID.map { .id($0) } ?? choice.filter, search: search, since: since?.date)
         // The key column: the merchant keys this account's imports linked to its products.
         let links = connection.account.links
         if FileManager.default.fileExists(atPath: links.path) {

@@ -120,30 +120,32 @@ struct FeedTestCommand: AsyncParsableCommand {
         return options
     }
 
-    /// What a dry-run import of the file through the feed would do, by row.
+    /// What a dry run of the feed's sync would do, by row: the one sync, against the feed's
+    /// own shop (its [target] profile unless --server or --profile names another), with the
+    /// rules a real run applies (a 2021 server's whole amounts among them).
     private func livePlans(_ url: URL, _ feed: Feed) async throws -> [Int: RowOutcome] {
-        let connection = try await Connection.open(server)
-        var options = ImportOptions(manifest: url, journal: FileManager.default.temporaryDirectory
-            .appendingPathComponent("openmarket-feed-test-\(UUID().uuidString).journal"))
+        var target = server
+        if target.server == nil && target.profile == nil { target.profile = feed.run.profile }
+        let connection = try await Connection.open(target)
+        if connection.sandbox != nil {
+            Console.line("The feed names no shop ([target] profile, --server or the config file): planned against the built-in sandbox.")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
+        var options = ImportOptions(manifest: url, journal: scratch.appendingPathComponent("feed-test.journal"))
         options.dryRun = true
         options.links = connection.account.links
         options.validation = readingOptions(feed, fetched: file == nil)
         options.validation.mapping = FeedMapping(feed: feed)
-        let settings = options
-        let client = connection.client
+        options.deleteMissing = feed.run.deleteMissing
+        options.maxDeletes = feed.run.maxDeletes
+        var settings = SyncSettings(options: options, report: .new(in: scratch, prefix: "plan"))
+        settings.useCaches = false
+        settings.stopOnSignals = false
         let collected = Collected()
-        do {
-            try await Runner.onThread {
-                defer { try? FileManager.default.removeItem(at: settings.journal) }
-                try AccountState.preflight(client)
-                let run = try ImportRun(options: settings, client: client, report: nil)
-                run.onOutcome = { collected.add($0) }
-                _ = try run.run()
-            }
-        } catch {
-            await connection.close()
-            throw reportFailure(error)
-        }
+        settings.onOutcome = { collected.add($0) }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        _ = try await Runner.sync(ManifestRows(url, kind: .feed, label: "feed test \(feed.name)"), into: connection, settings,
+                                  command: "feed test")
         await connection.close()
         return collected.byRow
     }

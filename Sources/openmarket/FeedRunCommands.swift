@@ -126,8 +126,9 @@ struct FeedRunCommand: AsyncParsableCommand {
         await connection.close()
         Console.line("\(feed.name): \(result.outcome.rawValue): \(result.message)")
         if let report = result.report { Console.line("  report: \(report.appendingPathComponent("report.html").path)") }
-        if result.report != nil, result.summary?.undoes == nil, result.outcome == .done || result.outcome == .rowsFailed {
-            Console.line("  to take it back: openmarket undo \(result.report!.path)")
+        if let report = result.report, result.summary?.undoes == nil, result.outcome == .done || result.outcome == .rowsFailed {
+            // The feed's shop named as undo needs it: its [target] profile when that is what chose it.
+            for line in target.naming.undoLines(report, lead: "  to take it back: ") { Console.line(line) }
         }
         for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
         return result.outcome.exitCode

@@ -114,12 +114,14 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let (source, target, _, vendorChoice) = try sides()
         let cacert = client.cacert
-        let from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
+        var from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
         let configure = pace.configure
-        let to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) {
+        var to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) {
             configure(&$0)
             $0.transport.caFile = cacert
         }
+        from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
+        to.naming = naming(server: self.to, profile: toProfile, identifier: toIdentifier, secret: toSecret)
         let migration: CatalogRows
         do {
             try await from.client.run { _ = try $0.health() }
@@ -196,9 +198,15 @@ struct MigrateCommand: AsyncParsableCommand {
         Console.line("Source: \(deleted.summary.countsText.isEmpty ? "nothing to do" : deleted.summary.countsText); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
         for row in deleted.report.failures.prefix(10) { Console.line("  \(row.key) failed: \(row.error ?? "")") }
         if deleted.summary.written > 0 {
-            Console.line("To bring the source's products back: openmarket undo \(deleted.reportFolder.path) with the source's server and credentials")
+            for line in from.naming.undoLines(deleted.reportFolder, lead: "To bring the source's products back: ") { Console.line(line) }
         }
         if deleted.summary.failed > 0 { throw ExitCode(.someFailed) }
+    }
+
+    /// One side's account as `undo` names it (its flags, as undo calls them).
+    private func naming(server: String?, profile: String?, identifier: String?, secret: String?) -> AccountArguments {
+        AccountArguments(server: server, profile: profile, config: client.config, cacert: client.cacert, insecure: client.insecure,
+                         identifierGiven: identifier != nil, secretGiven: secret != nil)
     }
 
     /// The two accounts, each from its own flags or profile, checked: both servers, the

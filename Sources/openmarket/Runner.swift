@@ -42,7 +42,8 @@ enum Runner {
         await connection?.close()
         if !json { printChanges(result.report.changedRows(limit: 11)) }
         printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
-                     command: CommandLine.arguments, reportComplete: result.reportProblem == nil)
+                     command: CommandLine.arguments, reportComplete: result.reportProblem == nil,
+                     account: connection?.naming ?? AccountArguments())
         if let problem = result.reportProblem {
             Console.error("""
                 openmarket \(command): \(problem.description).
@@ -51,6 +52,8 @@ enum Runner {
                 """)
             throw ExitCode(.someFailed)
         }
+        // A stop that says how the command ends (credentials refused at the first write: 3).
+        if let status = result.summary.stoppedStatus { throw ExitCode(status) }
     }
 
     /// Completes an undo's report (it is not a sync), then as `conclude`.
@@ -104,7 +107,7 @@ enum Runner {
     }
 
     static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
-                             reportComplete: Bool = true) {
+                             reportComplete: Bool = true, account: AccountArguments = AccountArguments()) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -130,8 +133,9 @@ enum Runner {
         if summary.photosDiffer > 0 {
             let rows = summary.photosDiffer == 1 ? "1 row has photos that differ from its product's"
                 : "\(summary.photosDiffer) rows have photos that differ from their products'"
-            Console.line("  \(rows): the API cannot replace photos; --replace-photos makes "
-                         + (summary.photosDiffer == 1 ? "that product" : "those products") + " again with the new photos (see the report)")
+            Console.line("  \(rows) (the report names them): the API cannot replace photos. --replace-photos makes "
+                         + (summary.photosDiffer == 1 ? "that product" : "those products")
+                         + " again with the new photos: new product ids (links to the old ones break), the old products deleted, the keys kept")
         }
         for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
             Console.line("  row \(row.row) failed: \(row.error ?? "")")
@@ -142,7 +146,7 @@ enum Runner {
         }
         if reportComplete { Console.line("Report: \(report.appendingPathComponent("report.html").path)") }
         if !summary.dryRun, summary.written > 0 {
-            Console.line("To take this run back: openmarket undo \(report.path)")
+            for line in account.undoLines(report) { Console.line(line) }
         }
     }
 }

@@ -30,6 +30,14 @@ struct ServerOptions: ParsableArguments {
     @OptionGroup var client: ClientOptions
 }
 
+extension ServerOptions {
+    /// These options as a later command names the same account (no secret).
+    var naming: AccountArguments {
+        AccountArguments(server: server, profile: profile, config: client.config, api: api?.rawValue, cacert: client.cacert,
+                         insecure: client.insecure, identifierGiven: identifier != nil, secretGiven: secret != nil)
+    }
+}
+
 extension ServerGeneration: ExpressibleByArgument {
     public init?(argument: String) { self.init(option: argument) }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -62,6 +70,8 @@ struct ClientOptions: ParsableArguments {
 struct Connection {
     let client: OpenMarketClient
     let sandbox: SandboxServer?
+    /// How a later command names this account again (the printed undo line).
+    var naming = AccountArguments()
 
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(client: client, sandboxData: sandbox?.configuration.dataDirectory) }
@@ -96,12 +106,14 @@ struct Connection {
             throw CommandFailure(error.description, exitCode: .badInput)
         }
         let cacert = options.client.cacert, http2 = options.client.http2, api = options.api
-        return try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
+        var connection = try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
             $0.transport.caFile = cacert
             $0.transport.http2 = http2
             $0.generation = api
             configure(&$0)
         }
+        connection.naming = options.naming
+        return connection
     }
 
     /// A client for resolved settings; with no server in them, the built-in sandbox.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Feeds
 import Foundation
+import Support
 import Manifest
 
 struct TemplateCommand: ParsableCommand {
@@ -44,6 +45,14 @@ struct TemplateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let out {
+            // A template's usual place (~/.config/openmarket/feeds/) does not exist on a new machine.
+            let folder = URL(fileURLWithPath: out).deletingLastPathComponent()
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                Console.error("openmarket template: cannot make the folder \(folder.path) for \(out): \(fileErrorReason(error))")
+                throw ExitCode(.badInput)
+            }
+        }
         switch format ?? outFormat {
         case .csv:
             try write(try ManifestTemplate.csv())
@@ -59,6 +68,10 @@ struct TemplateCommand: ParsableCommand {
     }
 
     private func write(_ text: String) throws {
-        if let out { try text.write(toFile: out, atomically: true, encoding: .utf8) } else { print(text, terminator: "") }
+        guard let out else { return print(text, terminator: "") }
+        do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
+            Console.error("openmarket template: cannot write \(out): \(fileErrorReason(error))")
+            throw ExitCode(.badInput)
+        }
     }
 }

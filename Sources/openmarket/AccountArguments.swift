@@ -1,0 +1,49 @@
+import Foundation
+
+/// The arguments that name a run's account again in a later command (an undo printed at a
+/// run's end), never a secret: the server, the profile, the config file, how TLS is
+/// trusted; and, when the credentials were given as options, which variables carry them
+/// instead (the line works as printed once they are set).
+struct AccountArguments: Sendable, Equatable {
+    var arguments: [String] = []
+    /// Said under the command when the credentials are not in it.
+    var credentialsNote: String?
+
+    init() {}
+
+    init(server: String?, profile: String?, config: String?, api: String? = nil, cacert: String?, insecure: Bool,
+         identifierGiven: Bool, secretGiven: Bool) {
+        if let profile { arguments += ["--profile", profile] }
+        if let server { arguments += ["--server", server] }
+        if let config { arguments += ["--config", Self.absolute(config)] }
+        if let api { arguments += ["--api", api] }
+        if let cacert { arguments += ["--cacert", Self.absolute(cacert)] }
+        if insecure { arguments.append("--insecure") }
+        let variables = (identifierGiven ? ["OPENMARKET_IDENTIFIER"] : []) + (secretGiven ? ["OPENMARKET_SECRET"] : [])
+        if !variables.isEmpty {
+            credentialsNote = "first set \(variables.joined(separator: " and ")) to this run's "
+                + (identifierGiven && secretGiven ? "identifier and secret" : identifierGiven ? "identifier" : "secret")
+                + " (given as options, never printed)"
+        }
+    }
+
+    /// `openmarket undo FOLDER --server …`, quoted for a POSIX shell.
+    func undo(_ folder: URL) -> String {
+        (["openmarket", "undo", folder.path] + arguments).map(Self.quoted).joined(separator: " ")
+    }
+
+    /// The undo line and, when needed, what to set first.
+    func undoLines(_ folder: URL, lead: String = "To take this run back: ") -> [String] {
+        [lead + undo(folder)] + (credentialsNote.map { ["  (\($0))"] } ?? [])
+    }
+
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
+    /// A word as a shell reads it back: unchanged when it is plain, else in single quotes.
+    static func quoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "_-./:=@%+,".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
