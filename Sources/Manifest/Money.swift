@@ -23,7 +23,9 @@ public enum Money {
         NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
     }
 
-    public static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
+    /// The nearest double to the decimal as written (`19.99`, not NSDecimalNumber's
+    /// `19.990000000000002`, which a server would store and show).
+    public static func double(_ value: Decimal) -> Double { Double(text(value)) ?? NSDecimalNumber(decimal: value).doubleValue }
 
     public struct Problem: Error, Equatable, Sendable {
         public var rule: String
