@@ -128,7 +128,7 @@ struct RowRules {
                                                message: "\(problem.message) (a new product is in \(code) when no currency is given)"))
             }
         }
-        let discount = discount(price: price, currency: currency)
+        let discount = discount(price: price, currency: currency, newProductCurrency: final)
         if options.wholeAmounts, !issues.contains(where: { $0.column == Column.price.rawValue }) {
             if let amount = price, !Money.isWhole(amount) {
                 issue(.price, raw.values[.price], "price-whole", "the server (2021 generation) takes whole amounts only, got \(Money.text(amount))")
@@ -153,7 +153,7 @@ struct RowRules {
     /// The discounted price: 0 when blank, at most the price, in the currency's decimals. A
     /// sale-price column (할인가, sale_price) states the price after the discount: the discount
     /// is the price less it (10,000 at 8,500 is a discount of 1,500).
-    private mutating func discount(price: Decimal?, currency: String?) -> Decimal {
+    private mutating func discount(price: Decimal?, currency: String?, newProductCurrency: String?) -> Decimal {
         if let sale = text(.salePrice) { return discount(sale: sale, price: price, currency: currency) }
         guard let cell = text(.discountedPrice) else { return 0 }
         switch Money.parse(cell) {
@@ -162,8 +162,14 @@ struct RowRules {
             return 0
         case .success(let parsed):
             given.insert(.discountedPrice)
-            if let code = currency, let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: code, field: "discount") {
+            // No currency stated: only the sign here; the fraction is the product's currency's.
+            if let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: currency ?? "", field: "discount") {
                 issue(.discountedPrice, cell, problem.rule, problem.message)
+            } else if currency == nil, let code = newProductCurrency,
+                      let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: code, field: "discount") {
+                createProblems.append(RowIssue(file: file, row: raw.number, column: Column.discountedPrice.rawValue, value: cell,
+                                               severity: .error, rule: problem.rule,
+                                               message: "\(problem.message) (a new product is in \(code) when no currency is given)"))
             } else if let amount = price, amount >= 0, parsed.amount > amount {
                 issue(.discountedPrice, cell, "discount-over-price", "must not be more than the price (\(amount))")
             }
@@ -181,7 +187,7 @@ struct RowRules {
                 issue(.salePrice, cell, "sale-price-without-price", "a sale price needs the price in the same row (the discount is the price less the sale price)")
                 return 0
             }
-            if let code = currency, let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: code, field: "sale price") {
+            if let problem = Money.check(parsed.amount, decimals: parsed.decimals, currency: currency ?? "", field: "sale price") {
                 issue(.salePrice, cell, problem.rule, problem.message)
                 return 0
             }

@@ -135,7 +135,9 @@ enum Runner {
                 : "\(summary.photosDiffer) rows have photos that differ from their products'"
             Console.line("  \(rows) (the report names them): the API cannot replace photos. --replace-photos makes "
                          + (summary.photosDiffer == 1 ? "that product" : "those products")
-                         + " again with the new photos: new product ids (links to the old ones break), the old products deleted, the keys kept")
+                         + " again with the new photos: "
+                         + (summary.photosDiffer == 1 ? "a new product id (links to the old one break), the old product deleted, the key kept"
+                            : "new product ids (links to the old ones break), the old products deleted, the keys kept"))
         }
         for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
             Console.line("  row \(row.row) failed: \(row.error ?? "")")

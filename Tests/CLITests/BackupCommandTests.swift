@@ -66,7 +66,7 @@ struct BackupCommandTests {
         #expect(edited.stdout.contains("1 row: 1 updated"), "\(edited.stdout)")
         // The restore is a run: undo takes it back (--force: K2 was edited since).
         let folder = try #require(all.stdout.split(separator: "\n").first { $0.hasPrefix("To take this run back: openmarket undo ") })
-            .dropFirst("To take this run back: openmarket undo ".count)
+            .dropFirst("To take this run back: openmarket undo ".count).split(separator: " ")[0]
         let undo = try await CLIProcess.run(["undo", String(folder), "--force"] + shop)
         #expect(undo.status == 0, "\(undo.stdout)\(undo.stderr)")
         #expect(try await allProducts(sandbox).contains { $0.id == back.id } == false, "undo deletes what the restore made")

@@ -126,7 +126,7 @@ struct FirstWeekTests {
         try Data(changed.utf8).write(to: changedSheet)
         defer { try? FileManager.default.removeItem(at: changedSheet) }
         let differ = try await CLIProcess.run(["import", changedSheet.path, "--quiet", "--dry-run"] + a)
-        #expect(differ.stdout.contains("1 row has photos that differ") && differ.stdout.contains("new product ids"), "\(differ.stdout)")
+        #expect(differ.stdout.contains("1 row has photos that differ") && differ.stdout.contains("a new product id"), "\(differ.stdout)")
     }
 
     @Test("a wrong secret on a server that answers 404 before it checks credentials: doctor does not call it accepted; import sends one product, stops, exit 3")

@@ -352,8 +352,8 @@ struct ImportCommandTests {
         #expect(try await curl(["\(sandbox.url)/api/products/\(first.id)"]).decode(ProductDetail.self).summary.price == 1001)
         let updated = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update", "--force"]))
         #expect(updated.status == 0 && updated.stdout.contains("1 updated"), "\(updated.stdout)\(updated.stderr)")
-        #expect(updated.stdout.contains("1 row has photos that differ from its product's: the API cannot replace photos; "
-                                        + "--replace-photos makes that product again"), "\(updated.stdout)")
+        #expect(updated.stdout.contains("1 row has photos that differ from its product's (the report names them): the API cannot replace photos. "
+                                        + "--replace-photos makes that product again with the new photos: a new product id"), "\(updated.stdout)")
         let detail = try await curl(["\(sandbox.url)/api/products/\(first.id)"]).decode(ProductDetail.self)
         #expect(detail.summary.name == "Item number 1 (new)" && detail.summary.price == 5555 && detail.summary.stock == 9)
         let report = try String(contentsOf: files.directory.appendingPathComponent("report/report.csv"), encoding: .utf8)
