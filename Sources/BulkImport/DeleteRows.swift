@@ -81,7 +81,7 @@ extension ImportRun {
             id = number
             note = "no key \(name) is linked: taken as product #\(number)"
         } else {
-            return .failure(Unknown(message: "no product of this account has the key \(name) (`openmarket list --vendor me` shows them; a product id is written #ID)"))
+            return .failure(Unknown(message: "no product of this account has the key \(name) (`openmarket export --out DIR` writes this account's products with their keys; a product id is written #ID)"))
         }
         guard let id, let product = live.products[id] else {
             let what = name.hasPrefix("#") || note != nil ? "product #\(id ?? 0)" : "key \(name) (product #\(id ?? 0))"

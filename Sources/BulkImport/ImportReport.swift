@@ -45,6 +45,9 @@ public final class ImportReport: @unchecked Sendable {
     /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
     /// so that report.html needs no server to show it. Called by `finish`.
     public var fetchThumbnail: (@Sendable (String) -> [UInt8]?)?
+    /// Where product links point instead of the run's server (a server that stops with the
+    /// command, the built-in sandbox: its pages as `openmarket sandbox` serves them later).
+    public var productPages: (base: String, path: String)?
 
     /// The report of a manifest's import (named by the file).
     public convenience init(directory: URL, manifest: URL) throws {
@@ -267,7 +270,8 @@ public final class ImportReport: @unchecked Sendable {
             func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
                 ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
                  "more": count > rows.count ? String(count - rows.count) : false,
-                 "rows": rows.map { Self.htmlRow($0, server: summary.server, recordPath: summary.recordPath ?? "/api/products/") }]
+                 "rows": rows.map { Self.htmlRow($0, server: productPages?.base ?? summary.server,
+                                                 recordPath: productPages?.path ?? summary.recordPath ?? "/api/products/") }]
             }
             if status == .wouldDelete || status == .deleted {
                 // Products whose key left the sheet, apart from products no key ever named.

@@ -61,7 +61,7 @@ extension WorkItem {
             case .discountedPrice: values["discounted_price"] = Money.text(draft.discountedPrice)
             case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.stock)
             case .images: values["images"] = draft.images.map(\.display).joined(separator: "; ")
-            case .id, .key, .salePrice: break
+            case .id, .key, .salePrice, .vendor: break
             }
         }
         outcome.values = values

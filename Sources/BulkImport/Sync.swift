@@ -83,6 +83,8 @@ public struct SyncSettings: Sendable {
     public var onOutcome: (@Sendable (RowOutcome) -> Void)?
     /// Told of the run before its rows start (a source's own progress, a caller's stop).
     public var onStart: (@Sendable (ImportRun) -> Void)?
+    /// Where the report's product links point instead of the server (see `ImportReport.productPages`).
+    public var productPages: (base: String, path: String)?
     /// The caller already holds the account's run lock (a feed run takes it before fetching).
     public var holdsAccountLock = false
 
@@ -141,6 +143,7 @@ public enum Sync {
             throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
         }
         report.imagesRoot = settings.imagesRoot
+        report.productPages = settings.productPages
         let summary: ImportSummary
         do {
             let run = try ImportRun(options: options, client: client, report: report)

@@ -65,6 +65,8 @@ final class SyncPlanner {
     private var unsureByName: [String: [Int]] = [:]
     private var creates = 0
     private var updates = 0
+    /// Vendors of an export of several vendors, by id: whether each is this account.
+    private var vendorIsMine: [Int: Bool] = [:]
 
     init(options: ImportOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
          client: any Shop) {
@@ -92,6 +94,7 @@ final class SyncPlanner {
     /// What the row does. Throws a refusal (the row fails with it) or, when the server
     /// cannot be asked, an `OpenMarketError` (the row fails; nothing is sent).
     func decide(_ draft: ProductDraft, identity: String) throws -> RowDecision {
+        try checkVendor(draft)
         let link = links[identity]
         var decision: RowDecision
         if options.mode == .create {
@@ -138,6 +141,25 @@ final class SyncPlanner {
             throw Refusal(message: "product \(id) is already the product of row \(first) in this file; two rows cannot be one product")
         }
         return decision
+    }
+
+    /// A row of an export of several vendors is imported only when its vendor is this
+    /// account: known from the shop, else asked of the row's product (only its owner gets
+    /// its delete key). Another vendor's row fails, naming the vendor.
+    private func checkVendor(_ draft: ProductDraft) throws {
+        guard let vendor = draft.vendor else { return }
+        if vendorIsMine[vendor] == nil, let mine = live.vendorID { vendorIsMine[vendor] = vendor == mine }
+        if vendorIsMine[vendor] == nil, let id = draft.id {
+            // Only a definite answer stands for the vendor (a product deleted since says nothing).
+            switch try OwnerProbe.ownership({ () throws(OpenMarketError) -> String in try client.deleteKey(id: id) }) {
+            case .mine: vendorIsMine[vendor] = true
+            case .anotherVendors: vendorIsMine[vendor] = false
+            case .noSuchProduct: break
+            }
+        }
+        guard vendorIsMine[vendor] != true else { return }
+        let account = live.vendorID.map { "this account is vendor \($0)" } ?? "this account does not own its product \(draft.id.map(String.init) ?? "")"
+        throw Refusal(message: "the row is vendor \(vendor)'s product (the sheet is an export of several vendors' products) and \(account): only the account's own rows are imported; export --vendor me makes a backup of one's own shop")
     }
 
     /// A row with nothing to do (create mode, key already in the shop).

@@ -90,7 +90,9 @@ public final class CatalogExporter: @unchecked Sendable {
             return summary
         }
         // 2. Products, in id order; an interrupted run's are written first, from the state file.
-        let writer = try ManifestWriter(url: manifestURL, format: options.format)
+        // Not only the credentials' own products: each row says whose it is, so that an
+        // import into one account takes its own rows only.
+        let writer = try ManifestWriter(url: manifestURL, format: options.format, vendorColumn: options.filter.vendor != .me)
         let checksums = try ChecksumWriter(url: checksumsURL)
         try writeProducts(listed.ids, state: state, recovered: recovered, writer: writer, checksums: checksums, into: &summary)
         summary.seconds = Date().timeIntervalSince(started)

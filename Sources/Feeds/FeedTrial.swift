@@ -69,7 +69,7 @@ public enum FeedTrial {
             case .stock: return (column, draft.stockDelta.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? String(draft.stock))
             case .images: return (column, draft.images.map(\.display).joined(separator: "; "))
             // Read into the discount (shown there); not a field of its own.
-            case .key, .id, .salePrice: return nil
+            case .key, .id, .salePrice, .vendor: return nil
             }
         }
     }

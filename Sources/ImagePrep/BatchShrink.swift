@@ -13,7 +13,8 @@ public enum BatchShrink {
 
     /// Runs `files` through preparation with `workers` threads; `report` is
     /// called (from worker threads, one at a time) as each file finishes.
-    public static func run(_ files: [URL], outputDirectory: URL, settings: ImagePrepSettings,
+    /// `names`: each file's path under `outputDirectory` (folders made as needed); by default its own name.
+    public static func run(_ files: [URL], outputDirectory: URL, names: [String]? = nil, settings: ImagePrepSettings,
                            workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                            report: @escaping @Sendable (FileResult) -> Void) throws -> [FileResult] {
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -33,10 +34,12 @@ public enum BatchShrink {
                         do {
                             let prepared = try preparer.prepare(Array(data))
                             // A PNG, HEIC or WebP that became a JPEG is named as one; names are written in NFC.
+                            let given = names?[index] ?? input.lastPathComponent
                             let name = FileLookup.nfc(prepared.format == .jpeg && ImageFormat.sniff(data) != .jpeg
-                                ? input.deletingPathExtension().lastPathComponent + ".jpg" : input.lastPathComponent)
+                                ? (given as NSString).deletingPathExtension + ".jpg" : given)
                             let url = outputDirectory.appendingPathComponent(name)
                             do {
+                                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                                 try Data(prepared.data).write(to: url, options: .atomic)
                                 output = url
                                 outcome = .success(prepared)

@@ -14,6 +14,9 @@ public enum Column: String, CaseIterable, Sendable, Codable {
     /// discount: read as a discount of price − sale price (the API's `discounted_price` is the
     /// discount amount). Not a field of its own: exports write the discount.
     case salePrice = "sale_price"
+    /// The vendor a row's product belongs to, in an export of several vendors (`--vendor
+    /// all`): import takes only the account's own rows, and names the others.
+    case vendor
 
     /// Every accepted header, normalised (see `normalise`).
     public var aliases: [String] {
@@ -28,6 +31,7 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         case .stock: ["stock", "재고", "수량"]
         case .images: ["images", "image", "이미지", "사진"]
         case .salePrice: ["saleprice", "할인가", "할인판매가", "세일가", "discountedpricefinal"]
+        case .vendor: ["vendor", "vendorid", "판매자번호"]
         }
     }
 
@@ -73,6 +77,7 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         case .stock: 7
         case .images: 8
         case .salePrice: 9
+        case .vendor: 10
         }
     }
 

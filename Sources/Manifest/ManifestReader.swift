@@ -103,6 +103,11 @@ public final class ManifestReader {
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw ManifestError(file: file, message: "cannot be read (permissions)")
         }
+        // Excel 97–2003 (.xls) is an OLE2 compound file, not text: said so, not read as CSV.
+        let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 8) }
+        if head == Data([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
+            throw ManifestError(file: file, message: "an Excel 97–2003 workbook (.xls), which openmarket does not read: save it as an Excel Workbook (.xlsx) or as CSV UTF-8 (Excel: File › Save As), then give that file")
+        }
         if self.format == .xlsx {
             // A workbook is XML in a zip: UTF-8 by definition, no delimiter.
             self.encoding = .utf8

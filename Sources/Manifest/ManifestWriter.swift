@@ -16,6 +16,8 @@ public struct ManifestEntry: Sendable, Equatable {
     public var stock: Int
     /// Paths relative to the manifest's folder, or http(s) URLs.
     public var images: [String]
+    /// The product's vendor (an export of several vendors writes it; nil on a server without vendors).
+    public var vendor: Int?
 
     public init(id: Int?, key: String?, name: String, description: String, price: Decimal, currency: String,
                 discountedPrice: Decimal, stock: Int, images: [String]) {
@@ -36,6 +38,7 @@ public struct ManifestEntry: Sendable, Equatable {
         self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
                   price: Self.decimal(summary.price), currency: summary.currency,
                   discountedPrice: Self.decimal(summary.discountedPrice), stock: summary.stock, images: images)
+        vendor = summary.vendorId > 0 ? summary.vendorId : nil
     }
 
     /// The server's number as the shortest decimal that reads back as it
@@ -65,6 +68,8 @@ extension ManifestEntry: Codable {}
 /// `finish()`, so an interrupted run never leaves a file that looks complete.
 public final class ManifestWriter {
     public static let columns: [Column] = [.id, .key, .name, .description, .price, .currency, .discountedPrice, .stock, .images]
+    /// The columns written: `vendor` last when the manifest holds several vendors' products.
+    public let columns: [Column]
 
     public let url: URL
     public let format: ManifestFormat
@@ -75,8 +80,9 @@ public final class ManifestWriter {
     private var sheet: SpreadsheetWriter?
     private var count = 0
 
-    public init(url: URL, format: ManifestFormat? = nil) throws {
+    public init(url: URL, format: ManifestFormat? = nil, vendorColumn: Bool = false) throws {
         self.url = url
+        columns = Self.columns + (vendorColumn ? [.vendor] : [])
         self.format = format ?? ManifestFormat(url: url)
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
@@ -87,13 +93,13 @@ public final class ManifestWriter {
             let stream = try BufferedFileOutput(url: temporary)
             csvOutput = stream
             let writer = try CSVWriter(stream: stream, newline: .crlf)
-            try writer.write(row: Self.columns.map(\.rawValue))
+            try writer.write(row: columns.map(\.rawValue))
             csv = writer
         case .xlsx:
             try? FileManager.default.removeItem(at: temporary)
             let sheet = try SpreadsheetWriter(url: temporary)
-            sheet.widths([10, 16, 40, 50, 12, 9, 16, 8, 50])
-            sheet.header(Self.columns.map(\.rawValue))
+            sheet.widths([10, 16, 40, 50, 12, 9, 16, 8, 50, 10])
+            sheet.header(columns.map(\.rawValue))
             self.sheet = sheet
         case .json, .jsonl:
             handle = try FileHandle(forWritingTo: temporary)
@@ -107,6 +113,7 @@ public final class ManifestWriter {
             let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", entry.name, entry.description,
                          Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
                          String(entry.stock), entry.images.joined(separator: ";")]
+                + (columns.contains(.vendor) ? [entry.vendor.map(String.init) ?? ""] : [])
             do { try csv?.write(row: cells.map(CSVCell.neutralise)) } catch { throw csvOutput?.failure ?? error }
         case .json, .jsonl:
             var object: [String: Any] = [
@@ -116,6 +123,7 @@ public final class ManifestWriter {
             ]
             if let id = entry.id { object["id"] = id }
             if let key = entry.key { object["key"] = key }
+            if columns.contains(.vendor), let vendor = entry.vendor { object["vendor"] = vendor }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             var line = format == .json ? Data((count == 0 ? "\n" : ",\n").utf8) : Data()
             line.append(data)
@@ -126,7 +134,8 @@ public final class ManifestWriter {
             try sheet?.write([entry.id.map { .text(String($0)) } ?? .empty, entry.key.map { .text($0) } ?? .empty,
                               .text(entry.name), .text(entry.description), .number(Self.number(entry.price)),
                               .text(entry.currency), .number(Self.number(entry.discountedPrice)),
-                              .number(String(entry.stock)), .text(entry.images.joined(separator: ";"))])
+                              .number(String(entry.stock)), .text(entry.images.joined(separator: ";"))]
+                              + (columns.contains(.vendor) ? [entry.vendor.map { .number(String($0)) } ?? .empty] : []))
         }
         count += 1
     }

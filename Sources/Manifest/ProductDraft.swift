@@ -54,6 +54,8 @@ public struct ProductDraft: Sendable, Equatable {
     /// of the files its merchant sent, from the source account's link store), kept in the
     /// link instead of the hashes of `images`, so that the merchant's sheet matches it.
     public var knownPhotoHashes: [String]?
+    /// The vendor the row's product belongs to, when the sheet says (an export of several vendors).
+    public var vendor: Int?
 
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]

@@ -50,6 +50,16 @@ struct RowRules {
         return (text(.key), id)
     }
 
+    /// The vendor an export of several vendors says the row's product is (a vendor id).
+    mutating func vendor() -> Int? {
+        guard let cell = text(.vendor) else { return nil }
+        guard let id = Int(cell), id > 0 else {
+            issue(.vendor, cell, "vendor-format", "must be a vendor id (a whole number above 0), as export --vendor all writes it")
+            return nil
+        }
+        return id
+    }
+
     /// The name, counted as a person counts characters (grapheme clusters); `compared` is
     /// the name when its length is right (only then is it compared with other rows').
     mutating func name(key: String?, id: Int?) -> (name: String, compared: String?) {

@@ -176,6 +176,7 @@ public final class ManifestValidator: @unchecked Sendable {
         let description = rules.description()
         let (currency, price, discount) = rules.money()
         let (stock, stockDelta) = rules.stock()
+        let vendor = rules.vendor()
         let images = self.images.sources(raw, key: key, issue: { column, value, rule, message, severity in
                                              rules.issue(column, value, rule, message, severity) },
                                          needed: { value, rule, message in rules.needed(.images, value, rule, message) })
@@ -194,6 +195,7 @@ public final class ManifestValidator: @unchecked Sendable {
                                  currency: code, discountedPrice: discount, stock: stock, images: images)
         draft.given = rules.given
         draft.stockDelta = stockDelta
+        draft.vendor = vendor
         draft.createProblems = rules.createProblems
         if let origin = raw.origin {
             draft.explanations = origin.explanations

@@ -64,21 +64,26 @@ public struct Schedule: Sendable, Equatable {
         }
     }
 
-    /// The crontab line that does the same (its output appended to the feed's log).
-    public func cronLine(log: URL) -> String {
+    /// The folders openmarket was given when scheduled, which a timer's run must be given too.
+    static let folderVariables = ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"]
+
+    /// The crontab line that does the same (its output appended to the feed's log), with the
+    /// same folders as the service (cron starts commands with an almost empty environment).
+    public func cronLine(log: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let folders = Self.folderVariables.compactMap { key in environment[key].map { "\(key)=\(Self.quoted($0)) " } }.joined()
         let times = switch when {
         case .daily(let hour, let minute): "\(minute) \(hour) * * *"
         case .every(let minutes) where minutes % 60 == 0: "0 \(minutes == 1440 ? "0" : "*/\(minutes / 60)") * * *"
         case .every(let minutes): "*/\(minutes) * * * *"
         }
-        return "\(times) \(commandLine) >> \(Self.quoted(log.path)) 2>&1"
+        return "\(times) \(folders)\(commandLine) >> \(Self.quoted(log.path)) 2>&1"
     }
 
     /// The service: one `feed run`, with the folders openmarket was given when scheduled.
     public func serviceText(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         var lines = ["[Unit]", "Description=openmarket \(kind) \(name)", "After=network-online.target", "Wants=network-online.target", "",
                      "[Service]", "Type=oneshot"]
-        for key in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"] {
+        for key in Self.folderVariables {
             if let value = environment[key] { lines.append("Environment=\(key)=\(Self.quoted(value))") }
         }
         lines.append("ExecStart=\(commandLine)")

@@ -3,6 +3,7 @@ import BulkImport
 import CSV
 import Foundation
 import OpenMarketAPI
+import ShopState
 import Support
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -28,7 +29,9 @@ struct HealthCommand: AsyncParsableCommand {
             Console.line("\(url) answered \(answer.trimmingCharacters(in: .whitespacesAndNewlines)) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
             Console.line("server generation: \(generation.summary)")
         } catch {
-            throw Self.fail(error)
+            // Whatever the reason, the server is not there to be used: 3, as the help says.
+            Console.error("openmarket: \(CommandFailure.from(error).description)")
+            throw ExitCode(.unreachable)
         }
     }
 }
@@ -36,7 +39,7 @@ struct HealthCommand: AsyncParsableCommand {
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List products, newest first.",
+        abstract: "List products in the server's order (newest first, except on a 2021 server).",
         discussion: """
             Examples:
               openmarket list --search 녹차
@@ -145,19 +148,31 @@ struct ListCommand: AsyncParsableCommand {
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one product with its images.")
+        abstract: "Show one product with its images, by merchant key or id.",
+        discussion: """
+            NAME is a merchant key this account linked (TEA-001), or a product id (#12 or 12). \
+            A bare number is the key of that name when one is linked, else the id.
+
+            Examples:
+              openmarket show TEA-001
+              openmarket show '#5120' --format json
+            """)
 
     @OptionGroup var server: ServerOptions
 
-    @Argument(help: "The product id.")
-    var id: Int
+    @Argument(help: ArgumentHelp("A merchant key, or a product id (#ID or ID).", valueName: "name"))
+    var name: String
 
     @Option(name: .long, help: "table or json.")
     var format: OutputFormat = .table
 
     func run() async throws {
         let connection = try await Connection.open(server)
-        let id = self.id
+        let id: Int
+        do { id = try ProductName.id(of: name, links: connection.account.links) } catch {
+            await connection.close()
+            throw Self.fail(error)
+        }
         let detail: ProductDetail
         do {
             detail = try await connection.run { try $0.product(id: id) }
@@ -176,13 +191,20 @@ struct ShowCommand: AsyncParsableCommand {
             "price:       \(PriceFormat.format(p.price, currency: p.currency))"
                 + (p.discountedPrice > 0 ? "  discount \(PriceFormat.format(p.discountedPrice, currency: p.currency)) → \(PriceFormat.format(p.bargainPrice, currency: p.currency))" : ""),
             "stock:       \(p.stock == 0 ? "sold out" : String(p.stock))",
-            "vendor:      \(detail.vendors?.name ?? p.vendorName ?? "?") (id \(p.vendorId))",
+            p.vendorId > 0 ? "vendor:      \(detail.vendors?.name ?? p.vendorName ?? "?") (id \(p.vendorId))"
+                : "vendor:      none (a 2021 server: each item has the password it was registered with)",
             "created:     \(OpenMarketTimestamp.format(p.createdAt))",
             "updated:     \(OpenMarketTimestamp.format(p.issuedAt))",
             "thumbnail:   \(p.thumbnail)",
         ]
         for (index, image) in (detail.images ?? []).enumerated() {
             lines.append("image \(index + 1):     \(image.url)  (id \(image.id))")
+        }
+        if connection.sandbox != nil {
+            // The in-process sandbox has stopped: its addresses are where `openmarket sandbox` serves them.
+            let here = connection.client.configuration.server.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            lines = lines.map { $0.replacingOccurrences(of: here, with: Connection.sandboxPages) }
+            lines.append("page:        \(Connection.sandboxPages)/products/\(p.id)  (run `openmarket sandbox` to open these)")
         }
         if let description = p.description, !description.isEmpty {
             lines.append("")
@@ -244,5 +266,17 @@ struct DeleteCommand: AsyncParsableCommand {
         let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
         try await Runner.conclude(result, command: "delete", connection: connection)
         if result.summary.failed > 0 { throw ExitCode(.someFailed) }
+    }
+}
+
+/// A product as a person names it on the command line: `#12` is an id; a merchant key the
+/// account linked is its product; a bare number that is no key is an id.
+enum ProductName {
+    static func id(of name: String, links: URL) throws -> Int {
+        if name.hasPrefix("#"), let id = Int(name.dropFirst()), id > 0 { return id }
+        if FileManager.default.fileExists(atPath: links.path),
+           let id = try LinkStore(url: links).link(name)?.productID { return id }
+        if let id = Int(name), id > 0 { return id }
+        throw CommandFailure("no product of this account has the key \(name) (a product id is written #ID)", exitCode: .badInput)
     }
 }

@@ -150,7 +150,10 @@ struct FeedListCommand: ParsableCommand {
                 Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake (`openmarket feed test` says which)")
                 continue
             }
-            let schedule = Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled"
+            var schedule = Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled"
+            if schedule != "not scheduled" && !ScheduleOptions.userSystemd() {
+                schedule += " (written, not enabled: no user systemd here; only the crontab line runs it)"
+            }
             let shops = FeedFolder.shops(of: feed)
             Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)\(shops.isEmpty ? "  never run" : "")")
             if url.deletingLastPathComponent().standardizedFileURL.path != FeedSelection.folder.standardizedFileURL.path {
@@ -200,6 +203,7 @@ struct FeedStatusCommand: ParsableCommand {
             throw ExitCode(.someFailed)
         }
         var late = 0
+        var watched = 0
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
                 Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake")
@@ -207,6 +211,9 @@ struct FeedStatusCommand: ParsableCommand {
                 continue
             }
             let shops = FeedFolder.shops(of: feed)
+            // A feed with no [source] is a column map for `import --feed`: it never runs by itself.
+            if feed.run.source == nil && shops.isEmpty { continue }
+            watched += 1
             if shops.isEmpty {
                 Console.line("\(feed.name): never run")
                 late += 1
@@ -222,7 +229,11 @@ struct FeedStatusCommand: ParsableCommand {
             }
         }
         if late > 0 { throw ExitCode(.someFailed) }
-        Console.line("\(files.count == 1 ? "1 feed" : "\(files.count) feeds") succeeded within \(maxAge)")
+        guard watched > 0 else {
+            Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
+            throw ExitCode(.someFailed)
+        }
+        Console.line("\(watched == 1 ? "1 feed" : "\(watched) feeds") succeeded within \(maxAge)")
     }
 
     static func seconds(_ text: String) -> Double? {

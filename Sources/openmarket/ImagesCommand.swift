@@ -61,12 +61,23 @@ struct ShrinkCommand: ParsableCommand {
         guard pixelBudget >= 1, jobs >= 1 else { throw ValidationError("--pixel-budget and --jobs must be at least 1") }
         var seen: [String: String] = [:]
         for file in files {
-            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            if let other = seen[name] {
-                throw ValidationError("\(file) and \(other) would both be written as \(name) in --out")
-            }
-            seen[name] = file
+            let path = URL(fileURLWithPath: file).standardizedFileURL.path
+            if let other = seen[path] { throw ValidationError("\(file) is given twice (also as \(other))") }
+            seen[path] = file
         }
+    }
+
+    /// Each file's path under --out: its name, or, when names repeat (a folder per product,
+    /// `TEA-001/1.jpg`, `TEA-002/1.jpg`), its path below the folder the files share.
+    static func outputNames(_ inputs: [URL]) -> [String]? {
+        let stems = inputs.map { $0.deletingPathExtension().lastPathComponent }
+        guard Set(stems).count < stems.count else { return nil }
+        let folders = inputs.map { $0.standardizedFileURL.deletingLastPathComponent().pathComponents }
+        var common = folders[0]
+        for folder in folders.dropFirst() {
+            common = Array(zip(common, folder).prefix { $0 == $1 }.map(\.0))
+        }
+        return inputs.map { $0.standardizedFileURL.pathComponents.dropFirst(common.count).joined(separator: "/") }
     }
 
     func run() throws {
@@ -85,7 +96,9 @@ struct ShrinkCommand: ParsableCommand {
         let done = Counter()
         let failures = Counter()
         progress.update("shrinking", done: 0, total: inputs.count, unit: "files")
-        let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), settings: settings,
+        let names = Self.outputNames(inputs)
+        if names != nil { Console.line("Files share names: written in their folders under \(out) (as TEA-001/1.jpg).") }
+        let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), names: names, settings: settings,
                                           workers: jobs) { result in
             progress.clear()
             Console.line(Self.describe(result))

@@ -17,10 +17,15 @@ enum Runner {
     static func sync(_ source: some RowSource, into connection: Connection, _ settings: SyncSettings,
                      command: String) async throws -> SyncResult {
         let client = connection.client
+        var settings = settings
+        // The built-in sandbox stops with the command: the report links its pages where
+        // `openmarket sandbox` serves the same data.
+        if connection.sandbox != nil { settings.productPages = (Connection.sandboxPages, "/products/") }
+        let given = settings
         do {
             return try await onThread {
                 do {
-                    return try Sync.run(source, into: client, settings)
+                    return try Sync.run(source, into: client, given)
                 } catch let stop as ImportStop {
                     throw CommandFailure(stop.description, exitCode: stop.exitCode)
                 } catch let failure as CommandFailure {

@@ -72,6 +72,8 @@ struct Connection {
     let sandbox: SandboxServer?
     /// How a later command names this account again (the printed undo line).
     var naming = AccountArguments()
+    /// Where `openmarket sandbox` serves the built-in sandbox's data (its default address).
+    static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration(dataDirectory: URL(fileURLWithPath: ".")).port)"
 
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(client: client, sandboxData: sandbox?.configuration.dataDirectory) }
@@ -125,6 +127,7 @@ struct Connection {
         if server == nil {
             var configuration = SandboxConfiguration()
             configuration.port = 0
+            let isNew = !FileManager.default.fileExists(atPath: configuration.dataDirectory.appendingPathComponent("sandbox.sqlite").path)
             let started = try await SandboxServer.start(configuration)
             sandbox = started
             server = started.url
@@ -132,6 +135,9 @@ struct Connection {
                 credentials = VendorCredentials(identifier: demo.identifier, secret: demo.secret)
             }
             Console.error("Using the built-in sandbox at \(started.url.absoluteString) (data: \(configuration.dataDirectory.path)); pass --server for a real server.")
+            if isNew {
+                Console.error("That sandbox is new and empty: each folder has its own (./.openmarket/sandbox), so run from this folder again to find these products.")
+            }
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
         configuration.transport.insecure = insecure

@@ -57,6 +57,8 @@ struct CaptureTests {
         defer { Task { await server.stop() } }
         let missing = try await CLIProcess.run(["show", "99", "--server", server.url])
         #expect(missing.status != 0 && (missing.stdout + missing.stderr).contains("Not Found"), "\(missing.stdout)\(missing.stderr)")
+        let item = try await CLIProcess.run(["show", "26", "--server", server.url])
+        #expect(item.stdout.contains("vendor:      none (a 2021 server") && !item.stdout.contains("(id 0)"), "\(item.stdout)")
         let health = try await CLIProcess.run(["health", "--server", server.url])
         #expect(health.status == 0 && health.stdout.contains("server generation: 2021"), "\(health.stdout)\(health.stderr)")
         // Delete by id with the password: the edit with only the password answers the item (it

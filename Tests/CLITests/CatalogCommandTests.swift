@@ -34,6 +34,11 @@ struct CatalogCommandTests {
         let down = try await CLIProcess.run(["health", "--server", url])
         #expect(down.status == 3)
         #expect(down.stderr.contains("Couldn't connect") || down.stderr.contains("no answer"), "\(down.stderr)")
+        // Something answers, but not an Open Market server: 3 as well, as the help says.
+        let other = try await CaptureServer.start([:])
+        let foreign = try await CLIProcess.run(["health", "--server", other.url])
+        await other.stop()
+        #expect(foreign.status == 3, "\(foreign.status) \(foreign.stderr)")
     }
 
     @Test("list: a readable table, json, csv, and --all across pages")

@@ -155,7 +155,11 @@ struct FeedRunCommandTests {
         #expect(serviceText.contains("Environment=XDG_STATE_HOME=\(machine.files.directory.path)/state"))
         #expect(try String(contentsOf: timer, encoding: .utf8).contains("OnCalendar=*-*-* 03:30:00\nPersistent=true"))
         if !FileManager.default.fileExists(atPath: "/run/systemd/system") {
-            #expect(daily.stdout.contains("30 3 * * * \(CLIProcess.binary.resolvingSymlinksInPath().path) feed run "), "\(daily.stdout)")
+            // cron starts a command with almost no environment: the line carries the folders the service has.
+            #expect(daily.stdout.contains("30 3 * * * XDG_CONFIG_HOME=\(machine.config.path) XDG_STATE_HOME=\(machine.files.directory.path)/state ")
+                    && daily.stdout.contains(" \(CLIProcess.binary.resolvingSymlinksInPath().path) feed run "), "\(daily.stdout)")
+            let listed = try await machine.run(["feed", "list"])
+            #expect(listed.stdout.contains("(written, not enabled: no user systemd here"), "\(listed.stdout)")
         }
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
             #expect(try Self.verify([timer, service]) == 0)

@@ -105,8 +105,15 @@ struct FirstWeekTests {
         let everyone = files.directory.appendingPathComponent("all")
         let all = try await CLIProcess.run(["export", "--out", everyone.path, "--vendor", "all", "--images", "none", "--quiet"] + a)
         #expect(all.status == 0)
-        #expect(try String(contentsOf: everyone.appendingPathComponent("products.csv"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).count - 1 == 22)
+        let allText = try String(contentsOf: everyone.appendingPathComponent("products.csv"), encoding: .utf8)
+        #expect(allText.split(whereSeparator: \.isNewline).count - 1 == 22)
+        #expect(allText.hasPrefix("id,key,name,description,price,currency,discounted_price,stock,images,vendor"), "\(allText.prefix(120))")
+        // Fed to one account, the export of every vendor takes that account's rows only, naming the others' vendor.
+        let mixed = try await CLIProcess.run(["import", everyone.appendingPathComponent("products.csv").path, "--quiet"] + a)
+        #expect(mixed.status == 1 && mixed.stdout.contains("22 rows: 20 unchanged, 2 failed")
+                && mixed.stdout.contains("vendor \(sandbox.other.id)'s product"), "\(mixed.stdout)\(mixed.stderr)")
+        #expect(try await Self.products(sandbox, vendor: sandbox.other.id).count == 2)
+        #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 20)
 
         // The backup's photos are the server's copies: the same photos.
         let back = try await CLIProcess.run(["import", mine.appendingPathComponent("products.csv").path, "--quiet", "--dry-run"] + a)
@@ -303,6 +310,73 @@ struct FirstWeekTests {
 
         let undo = try await machine.run(Array(words.dropFirst()) + ["--quiet"])
         #expect(undo.status == 0 && undo.stdout.contains("3 deleted"), "\(undo.stdout)\(undo.stderr)")
+        await machine.close()
+    }
+
+    @Test("show takes a key or #ID; an unknown key names it (exit 2)")
+    func showByKey() async throws {
+        let sandbox = try await TestSandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let a = Self.account(sandbox, sandbox.demo)
+        let keyed = try Self.sheet(files, keys: true, name: "keyed.csv")
+        let made = try await CLIProcess.run(["import", keyed.path, "--quiet", "--no-cache"] + a)
+        #expect(made.status == 0)
+        let byKey = try await CLIProcess.run(["show", "002"] + a)
+        #expect(byKey.status == 0 && byKey.stdout.hasPrefix("Week product 2  (id "), "\(byKey.stdout)\(byKey.stderr)")
+        let id = try #require(try await Self.products(sandbox, vendor: sandbox.demo.id).first { $0.name == "Week product 3" }?.id)
+        let byID = try await CLIProcess.run(["show", "#\(id)"] + a)
+        #expect(byID.status == 0 && byID.stdout.hasPrefix("Week product 3"), "\(byID.stdout)")
+        let unknown = try await CLIProcess.run(["show", "NO-SUCH"] + a)
+        #expect(unknown.status == 2 && unknown.stderr.contains("no product of this account has the key NO-SUCH"), "\(unknown.stderr)")
+    }
+
+    @Test("the built-in sandbox says when it is new (each folder has its own); its report links where `openmarket sandbox` serves the pages")
+    func builtInSandbox() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let sheet = try writeManifest(files, rows: 2)
+        let report = files.directory.appendingPathComponent("report")
+        let first = try await CLIProcess.run(["import", sheet.path, "--quiet", "--no-cache", "--report", report.path], directory: files.directory)
+        #expect(first.status == 0 && first.stderr.contains("That sandbox is new and empty: each folder has its own"), "\(first.stderr)")
+        let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("http://127.0.0.1:8080/products/"), "links to the pages `openmarket sandbox` serves")
+        let second = try await CLIProcess.run(["import", sheet.path, "--quiet", "--no-cache", "--dry-run"], directory: files.directory)
+        #expect(second.status == 0 && !second.stderr.contains("new and empty") && second.stdout.contains("2 rows: 2 unchanged"),
+                "\(second.stdout)\(second.stderr)")
+        let shown = try await CLIProcess.run(["show", "K1"], directory: files.directory)
+        #expect(shown.stdout.contains("page:        http://127.0.0.1:8080/products/") && !shown.stdout.contains("127.0.0.1:0"),
+                "\(shown.stdout)\(shown.stderr)")
+    }
+
+    @Test("a real .xls is named as one, with what to do (exit 2), in validate and import alike")
+    func oldExcel() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let xls = files.directory.appendingPathComponent("재고.xls")
+        try Data([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 504)).write(to: xls)
+        for command in ["validate", "import"] {
+            let result = try await CLIProcess.run([command, xls.path], directory: files.directory)
+            #expect(result.status == 2 && result.stderr.contains("an Excel 97–2003 workbook (.xls)") && result.stderr.contains(".xlsx"),
+                    "\(command): \(result.stdout)\(result.stderr)")
+            #expect(!result.stderr.contains("binary file"), "\(result.stderr)")
+        }
+    }
+
+    @Test("feed status watches feeds that run: a column map for import --feed is not 'never run' for ever")
+    func mappingOnlyFeed() async throws {
+        let machine = try await FeedMachine.open()
+        try Data("[columns]\nkey = \"code\"\nname = \"title\"\nprice = \"cost\"\n".utf8)
+            .write(to: machine.feeds.appendingPathComponent("map.toml"))
+        let alone = try await machine.run(["feed", "status", "--max-age", "1h"])
+        #expect(alone.status == 1 && alone.stdout.contains("No feeds to watch") && !alone.stdout.contains("map: never run"), "\(alone.stdout)")
+        try machine.writeFeed()
+        machine.supplier.serve(machine.sheet(rows: 2))
+        let run = try await machine.run(["feed", "run", "acme"] + machine.shop)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let status = try await machine.run(["feed", "status", "--max-age", "1h"])
+        #expect(status.status == 0 && status.stdout.contains("1 feed succeeded within 1h"), "\(status.stdout)")
         await machine.close()
     }
 }

@@ -52,15 +52,23 @@ struct ImagesCommandTests {
         }
     }
 
-    @Test("two inputs with the same name are refused before anything is written")
-    func collision() async throws {
+    @Test("per-product folders whose files share names (samples/images/*/*) are written in their folders; one file given twice is refused")
+    func sameNames() async throws {
         let files = try Scratch()
         defer { files.cleanup() }
-        let a = try files.write(Fixtures.jpeg(width: 32, height: 32), named: "a.jpg")
-        try FileManager.default.createDirectory(at: files.directory.appendingPathComponent("x"), withIntermediateDirectories: true)
-        let b = try files.write(Fixtures.jpeg(width: 32, height: 32), named: "x/a.jpg")
-        let result = try await CLIProcess.run(["images", "shrink", a, b, "--out", files.directory.appendingPathComponent("out").path])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("would both be written"))
+        let images = ImportCommandTests.samples.appendingPathComponent("images")
+        let inputs = try ["TEA-001", "TEA-002"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: images.appendingPathComponent(folder).path).sorted()
+                .map { images.appendingPathComponent(folder).appendingPathComponent($0).path }
+        }
+        let out = files.directory.appendingPathComponent("out")
+        let result = try await CLIProcess.run(["images", "shrink"] + inputs + ["--out", out.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for name in ["TEA-001/1.jpg", "TEA-002/1.jpg", "TEA-001/3.jpg"] {
+            let data = try Data(contentsOf: out.appendingPathComponent(name))
+            #expect(data.starts(with: [0xFF, 0xD8, 0xFF]) && data.count <= 307_200, "\(name)")
+        }
+        let twice = try await CLIProcess.run(["images", "shrink", inputs[0], inputs[0], "--out", out.path])
+        #expect(twice.status == 64 && twice.stderr.contains("is given twice"), "\(twice.stderr)")
     }
 }
