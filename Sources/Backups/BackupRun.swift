@@ -45,6 +45,10 @@ public final class BackupRun: @unchecked Sendable {
         var known = try repository.list().last.map { try repository.products(of: $0) }
             .map { Dictionary($0.map { ($0.id, $0.photos) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         for id in listed.ids where known[id] == nil { known[id] = repository.knownPhotos(of: id) }
+        // A photo the repository lost (what `check` calls missing) is fetched again with its product.
+        for id in listed.ids where known[id]?.contains(where: { !FileManager.default.fileExists(atPath: repository.photoURL($0).path) }) == true {
+            known[id] = nil
+        }
         let fresh = listed.ids.filter { known[$0] == nil }
         var (photosAdded, bytesAdded, gone) = try fetchPhotos(fresh, describing: summaries)
         for id in fresh where !gone.contains(id) { known[id] = repository.knownPhotos(of: id) }

@@ -31,11 +31,11 @@ extension BackupRepository {
             let url = photoURL(photo)
             let shown = products.prefix(5).joined(separator: ", ") + (products.count > 5 ? " and \(products.count - 5) more" : "")
             guard let data = try? Data(contentsOf: url) else {
-                result.problems.append("photo \(photo) is missing; used by \(shown)")
+                result.problems.append("photo \(photo) is missing; used by \(shown). The next backup fetches it again while its product is in the shop")
                 continue
             }
             if readData, Self.photoName(data) != photo {
-                result.problems.append("photo \(photo) is damaged (its bytes do not hash to its name); used by \(shown)")
+                result.problems.append("photo \(photo) is damaged (its bytes do not hash to its name); used by \(shown). Delete \(url.path): the next backup fetches it again while its product is in the shop")
             }
         }
         return result

@@ -28,6 +28,8 @@ public struct ExportSummary: Sendable, Codable {
     public var appeared = 0
     /// The server's own count at the last pass, and how many distinct products the scan saw.
     public var totalCount = 0
+    /// Whether `totalCount` is the server's own count (a 2021 server gives none).
+    public var countKnown = true
     public var seen = 0
     public var warnings: [String] = []
     public var seconds = 0.0
@@ -169,6 +171,7 @@ public final class CatalogExporter: @unchecked Sendable {
         summary.passes = listed.passes
         summary.appeared = listed.appeared
         summary.totalCount = listed.totalCount
+        summary.countKnown = listed.countKnown
         summary.seen = listed.seen
         summary.warnings = listed.warnings
         return listed

@@ -27,6 +27,8 @@ public final class CatalogScan: @unchecked Sendable {
         public var warnings: [String]
         /// The vendor `--vendor me` turned out to be.
         public var vendorID: Int?
+        /// Whether `totalCount` is the server's own count (a 2021 server gives none).
+        public var countKnown = true
     }
 
     public let client: OpenMarketClient
@@ -45,6 +47,8 @@ public final class CatalogScan: @unchecked Sendable {
 
     /// Pass 1's page 1 (its ids and count), and whether every page of it said the same count.
     private var firstPage: (ids: [Int], totalCount: Int)?
+    /// Every page read gave the server's count.
+    private var countKnown = true
     private var countSteady = true
     private var confirmedByFirstPage = false
     private var ids = Set<Int>()
@@ -113,7 +117,9 @@ public final class CatalogScan: @unchecked Sendable {
         let result = Result(ids: ids.sorted(), passes: confirmedByFirstPage ? 1 : min(pass, maxPasses), totalCount: totalCount,
                             seen: ids.count + others.count, appeared: appeared, warnings: warnings, vendorID: myVendor)
         state?.record(.init(t: .scanned, totalCount: totalCount, appeared: appeared), sync: true)
-        return result
+        var counted = result
+        counted.countKnown = countKnown
+        return counted
     }
 
     /// One pass from page `first`; returns how many products it found that no pass had.
@@ -130,6 +136,7 @@ public final class CatalogScan: @unchecked Sendable {
             let result = try ahead?.take(page) ?? fetch(page: page, negotiate: pass == 1 && page == 1)
             newestFirst = result.newestFirst
             if !result.totalKnown {
+                countKnown = false
                 // No count (2021): the first empty page ends the pass.
                 totalCount = result.totalCount
                 if limit == Int.max { limit = 1_000_000 }

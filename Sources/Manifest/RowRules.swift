@@ -182,6 +182,11 @@ struct RowRules {
                                                message: "\(problem.message) (a new product is in \(code) when no currency is given)"))
             } else if let amount = price, amount >= 0, parsed.amount > amount {
                 issue(.discountedPrice, cell, "discount-over-price", "must not be more than the price (\(amount))")
+            } else if let amount = price, amount > 0, parsed.amount * 2 > amount {
+                // 10000 with 8500: more often the price after the discount than 85 % off.
+                issue(.discountedPrice, cell, "discount-looks-like-sale-price",
+                      "a discount of \(Money.text(parsed.amount)) on \(Money.text(amount)) takes \(Int(Money.double(parsed.amount / amount * 100).rounded())) % off: discounted_price is the amount taken off; if \(Money.text(parsed.amount)) is the price after the discount, name the column sale_price (할인가)",
+                      .warning)
             }
             return parsed.amount
         }

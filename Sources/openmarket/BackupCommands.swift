@@ -240,7 +240,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let result = try repository.existing().check(readData: readData)
         result.problems.forEach(Console.line)
-        Console.line("\(result.snapshots) snapshots, \(result.photos) photos checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : "\(result.problems.count) problems")")
+        Console.line("\(result.snapshots == 1 ? "1 snapshot" : "\(result.snapshots) snapshots"), \(result.photos == 1 ? "1 photo" : "\(result.photos) photos") checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : result.problems.count == 1 ? "1 problem" : "\(result.problems.count) problems")")
         if !result.isClean { throw ExitCode(.someFailed) }
     }
 }

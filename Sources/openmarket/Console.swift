@@ -18,9 +18,15 @@ enum Console {
 
     /// Bytes to standard output, as they are.
     static func out(_ data: Data) {
+        _ = pipeIgnored
         do {
             try FileHandle.standardOutput.write(contentsOf: data)
         } catch {
+            // The reader went away on purpose (`| head`): nothing to tell, as any Unix tool.
+            if Self.isBrokenPipe(error) {
+                outputFailed.store(true, ordering: .relaxed)
+                return
+            }
             if !outputFailed.exchange(true, ordering: .relaxed) {
                 err(Data("openmarket: cannot write to standard output (\(fileErrorReason(error))); the command goes on\n".utf8))
             }
@@ -33,4 +39,15 @@ enum Console {
     }
 
     private static let outputFailed = Atomic<Bool>(false)
+
+    /// `openmarket … | head`: a reader that goes away must not kill a run half way (SIGPIPE);
+    /// what is left to print is dropped quietly.
+    private static let pipeIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    static func isBrokenPipe(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain && error.code == Int(EPIPE) { return true }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(underlying) }
+        return fileErrorReason(error).contains("Broken pipe")
+    }
 }

@@ -197,7 +197,7 @@ struct ExportCommand: AsyncParsableCommand {
         var changes: [String] = []
         if summary.appeared > 0 { changes.append("\(summary.appeared) products appeared after the first pass (created, or shifted between pages) and are included") }
         if summary.deleted > 0 { changes.append("\(summary.deleted) listed products were deleted before they could be read") }
-        if options.filter.isEmpty && summary.totalCount != summary.exported {
+        if options.filter.isEmpty && summary.countKnown && summary.totalCount != summary.exported {
             changes.append("the server counted \(summary.totalCount) products at the last pass, \(summary.exported) are in the export")
         }
         if !changes.isEmpty { Console.line("During the export: " + changes.joined(separator: "; ") + ".") }

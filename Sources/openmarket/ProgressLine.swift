@@ -56,6 +56,8 @@ final class ProgressLine: @unchecked Sendable {
                 "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
             return
         }
+        // A run over in under a second needs no progress, only its end (not eleven lines in 0.1 s).
+        if !json && elapsed < 1 && done < total { return }
         let decile = percent / 10
         guard decile > lastDecile || (json && done == total) else { return }
         lastDecile = decile

@@ -102,10 +102,22 @@ struct BackupCommandTests {
         #expect(again.stdout.contains(" photos added)") && again.stdout.contains("new, \(24 - storedBefore) photos added)"),
                 "\(storedBefore) stored before: \(again.stdout)")
         let check = try await CLIProcess.run(["check", "--repo", repo.path, "--read-data"])
-        #expect(check.status == 0 && check.stdout.contains("1 snapshots, 24 photos checked (data read): no problems"), "\(check.stdout)")
+        #expect(check.status == 0 && check.stdout.contains("1 snapshot, 24 photos checked (data read): no problems"), "\(check.stdout)")
+        // A photo the repository lost: check names it (1 problem), and the next backup fetches it again.
+        let photosFolder = repo.appendingPathComponent("photos")
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: photosFolder.path).sorted().first)
+        let lost = try #require(try FileManager.default.contentsOfDirectory(atPath: photosFolder.appendingPathComponent(folder).path).first)
+        try FileManager.default.removeItem(at: photosFolder.appendingPathComponent(folder).appendingPathComponent(lost))
+        let damaged = try await CLIProcess.run(["check", "--repo", repo.path])
+        #expect(damaged.status != 0 && damaged.stdout.contains(": 1 problem") && damaged.stdout.contains("fetches it again"),
+                "\(damaged.stdout)")
+        let refetched = try await CLIProcess.run(["backup", "--repo", repo.path] + shop)
+        #expect(refetched.status == 0, "\(refetched.stdout)\(refetched.stderr)")
+        let clean = try await CLIProcess.run(["check", "--repo", repo.path, "--read-data"])
+        #expect(clean.status == 0 && clean.stdout.contains("24 photos checked (data read): no problems"), "\(clean.stdout)")
         let json = try await CLIProcess.run(["snapshots", "--repo", repo.path, "--format", "json"])
         let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        #expect(array.count == 1 && array[0]["products"] as? Int == 24 && array[0]["id"] is String && array[0]["time"] is String)
+        #expect(array.count == 2 && array[0]["products"] as? Int == 24 && array[0]["id"] is String && array[0]["time"] is String)
 
         // A snapshot as the spreadsheet import reads, with no server.
         let out = files.directory.appendingPathComponent("portable")

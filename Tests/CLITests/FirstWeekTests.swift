@@ -379,4 +379,28 @@ struct FirstWeekTests {
         #expect(status.status == 0 && status.stdout.contains("1 feed succeeded within 1h"), "\(status.stdout)")
         await machine.close()
     }
+
+    @Test("a run over in a moment prints one progress line, not eleven; `| true` (a reader gone) is neither an error nor a killed run")
+    func quietEnds() async throws {
+        let sandbox = try await TestSandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 3)
+        let run = try await CLIProcess.run(["import", manifest.path, "--quiet", "--no-cache"] + Self.account(sandbox, sandbox.demo))
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("/3 rows (") }
+        #expect(run.status == 0 && lines.count == 1 && lines[0].hasPrefix("3/3 rows (100%)"), "\(run.stderr)")
+
+        let script = "{ '\(CLIProcess.binary.path)' list --server \(sandbox.url) 2>err.txt; echo $? > status.txt; } | true"
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", script]
+        shell.currentDirectoryURL = files.directory
+        shell.environment = startEnvironment
+        try shell.run()
+        while shell.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let status = try String(contentsOf: files.directory.appendingPathComponent("status.txt"), encoding: .utf8)
+        let errors = try String(contentsOf: files.directory.appendingPathComponent("err.txt"), encoding: .utf8)
+        #expect(status == "0\n" && !errors.contains("Broken pipe") && !errors.contains("cannot write"), "\(status) \(errors)")
+    }
 }

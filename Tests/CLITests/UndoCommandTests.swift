@@ -27,7 +27,9 @@ struct UndoCommandTests {
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 120)
         let created = files.directory.appendingPathComponent("report-created")
-        let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--report", created.path] + Self.account(sandbox))
+        // One write at a time: a run of some seconds, long enough for progress lines (a run over
+        // in under a second prints only its end).
+        let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--jobs", "1", "--report", created.path] + Self.account(sandbox))
         #expect(first.status == 0 && first.stdout.contains("To take this run back: openmarket undo \(created.path)"), "\(first.stdout)\(first.stderr)")
         #expect(try await allProducts(sandbox).count == 120)
         // Not a terminal: a progress line per 10 % on stderr, with the rate and the time left.

@@ -68,6 +68,11 @@ struct RuleTests {
         #expect(try check(["discounted_price": "5000"]).rules == ["discount-over-price"])
         #expect(try check(["discounted_price": "-1"]).rules == ["discount-negative"])
         #expect(try check(["discounted_price": "lots"]).rules == ["discount-format"])
+        // 10000 with 8500 off reads more like a sale price: a warning that says so; the row stays valid.
+        let large = try check(["price": "10000", "discounted_price": "8500"])
+        #expect(large.rules == ["discount-looks-like-sale-price"] && large.issues[0].severity == .warning && large.draft?.discountedPrice == 8500)
+        #expect(large.issues[0].message.contains("85 % off") && large.issues[0].message.contains("sale_price (할인가)"), "\(large.issues)")
+        #expect(try check(["price": "10000", "discounted_price": "5000"]).rules.isEmpty, "half off is a real discount")
     }
 
     @Test("a blank price is not an error of the row: only a row that creates needs one")
