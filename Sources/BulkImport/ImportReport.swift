@@ -89,6 +89,15 @@ public final class ImportReport: @unchecked Sendable {
         return Array(rows.prefix(limit))
     }
 
+    /// The rows left alone on purpose (skipped), with why, in the sheet's order, at most `limit`.
+    public func skippedRows(limit: Int) -> [RowOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        let rows = (groups[.skipped] ?? [])
+            .sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+        return Array(rows.prefix(limit))
+    }
+
     /// Records one finished row.
     public func add(_ row: RowOutcome) {
         lock.lock()

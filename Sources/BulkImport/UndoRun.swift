@@ -96,6 +96,13 @@ public final class UndoRun: @unchecked Sendable {
 
         let steps = Self.steps(entries)
         var failed = 0
+        // The report lists the rows in the sheet's order, whatever order they were taken back in.
+        var outcomes: [RowOutcome] = []
+        defer {
+            for outcome in outcomes.sorted(by: { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }) {
+                report?.add(outcome)
+            }
+        }
         for (index, step) in steps.enumerated() {
             if isStopping { break }
             var outcome: RowOutcome
@@ -114,7 +121,7 @@ public final class UndoRun: @unchecked Sendable {
             lock.lock()
             counts[outcome.status.rawValue, default: 0] += 1
             lock.unlock()
-            report?.add(outcome)
+            outcomes.append(outcome)
             onProgress?(index + 1, steps.count, failed)
         }
 

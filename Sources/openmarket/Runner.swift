@@ -45,7 +45,10 @@ enum Runner {
     /// recorded, only the report is not.
     static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async throws {
         await connection?.close()
-        if !json { printChanges(result.report.changedRows(limit: 11)) }
+        if !json {
+            printChanges(result.report.changedRows(limit: 11))
+            printSkipped(result.report.skippedRows(limit: 11), count: result.summary.count(.skipped))
+        }
         printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
                      command: CommandLine.arguments, reportComplete: result.reportProblem == nil,
                      account: connection?.naming ?? AccountArguments())
@@ -98,6 +101,16 @@ enum Runner {
             }
         }
         return out
+    }
+
+    /// The rows left alone and why (`row 3 K3 skipped: changed since the run (…): left alone; …`).
+    static func printSkipped(_ rows: [RowOutcome], count: Int) {
+        for row in rows.prefix(10) {
+            let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
+            let who = row.key.isEmpty ? row.name : "\(row.key) \(row.name)"
+            Console.line("  \(place) \(who) skipped\(row.note.map { ": \($0)" } ?? "")")
+        }
+        if count > 10 { Console.line("  … \(count - 10) more skipped rows in the report") }
     }
 
     /// What changed, row by row (the first ten; the report has all): `row 3 TEA-003 updated: price 32000 → 31000`.

@@ -403,4 +403,29 @@ struct FirstWeekTests {
         let errors = try String(contentsOf: files.directory.appendingPathComponent("err.txt"), encoding: .utf8)
         #expect(status == "0\n" && !errors.contains("Broken pipe") && !errors.contains("cannot write"), "\(status) \(errors)")
     }
+
+    @Test("undo --dry-run says which row it leaves alone and why; undo's report is in the sheet's order")
+    func undoSaysWhy() async throws {
+        let sandbox = try await TestSandbox.start()
+        defer { Task { await sandbox.stop() } }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let a = Self.account(sandbox, sandbox.demo)
+        let manifest = try writeManifest(files, rows: 5)
+        let report = files.directory.appendingPathComponent("run")
+        let run = try await CLIProcess.run(["import", manifest.path, "--quiet", "--no-cache", "--report", report.path] + a)
+        #expect(run.status == 0)
+        let stock = files.directory.appendingPathComponent("stock.csv")
+        try Data("key,stock\nK2,50\n".utf8).write(to: stock)
+        let edit = try await CLIProcess.run(["import", stock.path, "--quiet", "--no-cache"] + a)
+        #expect(edit.status == 0 && edit.stdout.contains("1 updated"), "\(edit.stdout)")
+        let plan = try await CLIProcess.run(["undo", report.path, "--dry-run"] + a)
+        #expect(plan.stdout.contains("row 3 K2 Item number 2 skipped: changed since the run (stock 2 → 50): left alone; undo --force deletes it anyway"),
+                "\(plan.stdout)\(plan.stderr)")
+        let undo = try await CLIProcess.run(["undo", report.path, "--quiet"] + a)
+        #expect(undo.status == 1 && undo.stdout.contains("4 deleted, 1 skipped"), "\(undo.stdout)\(undo.stderr)")
+        let csv = try String(contentsOf: report.appendingPathComponent("undo/report.csv"), encoding: .utf8)
+        let rows = csv.split(whereSeparator: \.isNewline).dropFirst().compactMap { Int($0.split(separator: ",").first ?? "") }
+        #expect(rows == [2, 3, 4, 5, 6], "\(csv)")
+    }
 }
