@@ -24,6 +24,8 @@ final class RowWork: Sendable {
     let recorder: RunRecorder?
     let shop: any Shop
     let vendor: VendorFact
+    /// The hash of what was sent for each source photo, once per run (a photo used by many rows).
+    private let sentHashes = SentHashes()
 
     init(options: ImportOptions, journal: Journal, writer: ProductWriter, matcher: ServerMatcher, recorder: RunRecorder?,
          shop: any Shop, vendor: VendorFact) {
@@ -167,7 +169,8 @@ final class RowWork: Sendable {
                 let prepared = try preparer.prepare(bytes, cache: options.cache).image
                 // And by what is sent: the server serves those bytes back (an export's copy).
                 if prepared.data.count != bytes.count || prepared.data != bytes {
-                    hashes[hashes.count - 1] = PhotoIdentity.entry([hashes[hashes.count - 1], ContentHash.photo(Data(prepared.data))])
+                    let source = hashes[hashes.count - 1]
+                    hashes[hashes.count - 1] = PhotoIdentity.entry([source, sentHashes.hash(of: source) { ContentHash.photo(Data(prepared.data)) }])
                 }
                 var filename = name.isEmpty ? "image\(index + 1)" : name
                 if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
@@ -223,5 +226,18 @@ final class VendorFact: @unchecked Sendable {
             return !known
         }
         if first { try? links?.setFact("vendor_id", String(id)) }
+    }
+}
+
+/// The hash of the bytes sent for a source photo, computed once per run and source.
+final class SentHashes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [String: String] = [:]
+
+    func hash(of source: String, _ compute: () -> String) -> String {
+        if let hash = lock.withLock({ known[source] }) { return hash }
+        let hash = compute()
+        lock.withLock { known[source] = hash }
+        return hash
     }
 }

@@ -84,7 +84,11 @@ struct FirstWeekDetailsTests {
         let manifest = try writeManifest(files, rows: 3)
         let run = try await CLIProcess.run(["import", manifest.path, "--quiet", "--no-cache"] + FirstWeekTests.account(sandbox, sandbox.demo))
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("/3 rows (") }
-        #expect(run.status == 0 && lines.count == 1 && lines[0].hasPrefix("3/3 rows (100%)"), "\(run.stderr)")
+        // Under a second: its end only. (A loaded test machine can make it longer: then a line per
+        // third at most, each after the first second.)
+        let took = run.stdout.firstMatch(of: /in (\d+\.\d) s/).flatMap { Double($0.1) } ?? 99
+        #expect(run.status == 0 && lines.last?.hasPrefix("3/3 rows (100%)") == true && (took < 0.9 ? lines.count == 1 : lines.count <= 3),
+                "\(took) s: \(run.stderr)")
 
         let script = "{ '\(CLIProcess.binary.path)' list --server \(sandbox.url) 2>err.txt; echo $? > status.txt; } | true"
         let shell = Process()
