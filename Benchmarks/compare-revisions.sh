@@ -3,7 +3,8 @@
 # 100,000-row CSV, a first import of 500 products × 3 small photos into a fresh sandbox
 # (--jobs 4), images shrink of the sample photos, and a sync of 5,000 unchanged rows (the
 # same sheet imported again: the shop read, every row compared, nothing sent). Rounds alternate between the two
-# builds (A B A B A B) so that a noisy neighbour hits both; the table shows the median.
+# builds and their order (A B, B A, A B, …) so that a noisy neighbour or a slowing machine hits both; the table
+# shows the median.
 #   Benchmarks/compare-revisions.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
 # Each revision is built in release in a git worktree under $WORK (default /tmp/openmarket-compare).
 # Writes Benchmarks/results/compare-revisions.md.
@@ -86,9 +87,15 @@ row() { printf '| %-44s | %12s | %12s | %8s |\n' "$@"; }
   row "---" "---:" "---:" "---:"
   for kind in validate import shrink sync; do
     : >"$work/a.txt"; : >"$work/b.txt"
-    for _ in $(seq "$ROUNDS"); do
-      measure "$bin_a" "$kind" >>"$work/a.txt"
-      measure "$bin_b" "$kind" >>"$work/b.txt"
+    # A B, then B A: whichever runs second in a pair is not always the same one (a machine
+    # that slows down over the minutes made the second of each pair look slower: 1.10 for a
+    # change that measured 1.01 the other way round).
+    for round in $(seq "$ROUNDS"); do
+      if [ $((round % 2)) -eq 1 ]; then
+        measure "$bin_a" "$kind" >>"$work/a.txt"; measure "$bin_b" "$kind" >>"$work/b.txt"
+      else
+        measure "$bin_b" "$kind" >>"$work/b.txt"; measure "$bin_a" "$kind" >>"$work/a.txt"
+      fi
     done
     sa=$(cut -d' ' -f1 "$work/a.txt" | median); sb=$(cut -d' ' -f1 "$work/b.txt" | median)
     ma=$(cut -d' ' -f2 "$work/a.txt" | median); mb=$(cut -d' ' -f2 "$work/b.txt" | median)
