@@ -165,26 +165,12 @@ final class SyncPlanner {
     /// A row with nothing to do (create mode, key already in the shop).
     struct Skip: Error { var note: String }
 
-    /// The product the row is, and how it differs; nil when the shop has none.
+    /// The product the row is, and how it differs; nil when the shop has none. Asked in
+    /// order: the id column, the key's link, a create an interrupted run sent, the name.
     private func target(_ draft: ProductDraft, identity: String, link: ProductLink?) throws -> RowDecision? {
-        // An id column names the product, when it is this vendor's.
         var note: String?
         if let id = draft.id {
-            if let product = live.products[id] {
-                var decision = try compare(draft, product)
-                let owner = keyOfProduct[id].flatMap { links[$0] }
-                decision.link = owner
-                if draft.key != nil {
-                    decision.relink = owner?.key != identity || owner?.state != .linked
-                    if decision.relink {
-                        decision.note = owner.map { "key moved from \($0.key) to \(identity) (the id column)" } ?? "linked by its id"
-                    }
-                } else {
-                    // A row without a key links by name only a product that no key has.
-                    decision.relink = owner == nil
-                }
-                return decision
-            }
+            if let decision = try byID(draft, id: id, identity: identity) { return decision }
             note = "id \(id) is not a product of this vendor; matched by its key or name instead"
         }
         // A replacement of photos that a crash cut short keeps its old product linked
@@ -208,45 +194,61 @@ final class SyncPlanner {
             decision.note = "found the product an interrupted run created (\(product.id)); not created again"
             return decision
         }
-        // Not linked: a product of this vendor with exactly this name, if there is one. A row
-        // with a key takes only a product no other key has; a row without one (its name is
-        // its key) is the product of that name, whatever key it was linked to.
-        guard !draft.name.isEmpty else { return note.map { RowDecision(action: .create, note: $0) } }
-        let byName = draft.key == nil
-        var pool = (byName ? allByName[draft.name] : unlinkedByName[draft.name]) ?? []
-        if !byName {
-            // A product known only by its name (imported from a sheet without keys) is the
-            // product of the first row that names it with a key: the link gains the key.
-            pool += (allByName[draft.name] ?? []).filter { keyOfProduct[$0].flatMap(ProductLink.name(inKey:)) != nil }
-            pool.sort()
+        return try byName(draft, identity: identity, note: note)
+    }
+
+    /// An id column names the product, when it is this vendor's.
+    private func byID(_ draft: ProductDraft, id: Int, identity: String) throws -> RowDecision? {
+        guard let product = live.products[id] else { return nil }
+        var decision = try compare(draft, product)
+        let owner = keyOfProduct[id].flatMap { links[$0] }
+        decision.link = owner
+        if draft.key != nil {
+            decision.relink = owner?.key != identity || owner?.state != .linked
+            if decision.relink {
+                decision.note = owner.map { "key moved from \($0.key) to \(identity) (the id column)" } ?? "linked by its id"
+            }
+        } else {
+            // A row without a key links by name only a product that no key has.
+            decision.relink = owner == nil
         }
+        return decision
+    }
+
+    /// Not linked: a product of this vendor with exactly the row's name, if there is one. A
+    /// row with a key takes a product no other merchant key has (one known only by its name,
+    /// from a sheet without keys, gains the key); a row without one (its name is its key) is
+    /// the product of that name, whatever key it was linked to.
+    private func byName(_ draft: ProductDraft, identity: String, note: String?) throws -> RowDecision? {
+        let created = note.map { RowDecision(action: .create, note: $0) }
+        guard !draft.name.isEmpty else { return created }
+        let pool = draft.key == nil
+            ? allByName[draft.name] ?? []
+            : (allByName[draft.name] ?? []).filter { id in keyOfProduct[id].map { ProductLink.name(inKey: $0) != nil } ?? true }
         let candidates = pool.filter { !matcher.isClaimed($0) }
         if candidates.count > 1 {
             throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
         }
-        guard let id = candidates.first, let product = live.products[id] else {
-            return note.map { RowDecision(action: .create, note: $0) }
-        }
+        guard let id = candidates.first, let product = live.products[id] else { return created }
         var decision = try compare(draft, product)
         unlinkedByName[draft.name]?.removeAll { $0 == id }
-        if let otherKey = keyOfProduct[id], let name = ProductLink.name(inKey: otherKey), draft.key != nil {
+        func noted(_ text: String) -> String { [note, text].compactMap { $0 }.joined(separator: "; ") }
+        switch (keyOfProduct[id], draft.key) {
+        case (let otherKey?, _?):
             // The name's link becomes the key's: what was pushed and the photos it was made with go with it.
             decision.link = links[otherKey]
             keyOfProduct[id] = identity
             decision.adopted = true
             decision.relink = true
-            decision.note = [note, "product \(id), known until now by its name \"\(name)\" (a sheet without keys), now has the key \(identity)"]
-                .compactMap { $0 }.joined(separator: "; ")
-            return decision
-        }
-        if let otherKey = keyOfProduct[id] {
+            decision.note = noted("product \(id), known until now by its name \"\(ProductLink.name(inKey: otherKey) ?? "")\" (a sheet without keys), now has the key \(identity)")
+        case (let otherKey?, nil):
             decision.link = links[otherKey]
-            decision.note = [note, "matched by its name: product \(id) (key \(otherKey))"].compactMap { $0 }.joined(separator: "; ")
-            return decision
+            decision.note = noted("matched by its name: product \(id) (key \(otherKey))")
+        case (nil, _):
+            decision.adopted = true
+            decision.relink = true
+            decision.note = noted("linked to product \(id), which has the same name")
         }
-        decision.adopted = true
-        decision.relink = true
-        decision.note = [note, "linked to product \(id), which has the same name"].compactMap { $0 }.joined(separator: "; ")
         return decision
     }
 
