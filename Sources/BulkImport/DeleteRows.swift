@@ -29,6 +29,27 @@ public struct DeleteRows: RowSource {
     }
 }
 
+extension DeleteRows {
+    public struct Unknown: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The product id a name on the command line means (delete, show): a linked key, `#ID`,
+    /// or a bare number that no key is (said in `note`).
+    public static func productID(named name: String, link: (String) throws -> ProductLink?) rethrows -> Result<(id: Int, note: String?), Unknown> {
+        if let link = try link(name), !link.byName {
+            guard let linked = link.productID, link.state == .linked else {
+                return .failure(Unknown(message: "key \(name): its product is not known yet (a create whose answer was lost); run the import again first"))
+            }
+            return .success((linked, nil))
+        }
+        if name.hasPrefix("#"), let number = Int(name.dropFirst()), number > 0 { return .success((number, nil)) }
+        if let number = Int(name), number > 0 { return .success((number, "no key \(name) is linked: taken as product #\(number)")) }
+        return .failure(Unknown(message: "no product of this account has the key \(name) (`openmarket export --out DIR` writes this account's products with their keys; a product id is written #ID)"))
+    }
+}
+
 extension ImportRun {
     /// Deletes the named products of this vendor (or, in a dry run, lists them).
     func delete(_ names: [String], reason: String) throws -> ImportSummary {
@@ -62,30 +83,18 @@ extension ImportRun {
         return summarise(started: started, deletesRefused: nil)
     }
 
-    struct Unknown: Error { var message: String }
-
-    /// The product a name means: a linked key, `#ID`, or a bare number that no key is.
+    /// The product a name means, when it is this account's on the server.
     static func resolve(_ name: String, links: [String: ProductLink], live: LiveCatalog)
-        -> Result<(product: ProductSummary, link: ProductLink?, note: String?), Unknown> {
+        -> Result<(product: ProductSummary, link: ProductLink?, note: String?), DeleteRows.Unknown> {
         let linkOfProduct = Dictionary(links.values.compactMap { link in link.productID.map { ($0, link) } }, uniquingKeysWith: { a, _ in a })
-        var id: Int?
-        var note: String?
-        if let link = links[name], !link.byName {
-            guard let linked = link.productID, link.state == .linked else {
-                return .failure(Unknown(message: "key \(name): its product is not known yet (a create whose answer was lost); run the import again first"))
-            }
-            id = linked
-        } else if name.hasPrefix("#"), let number = Int(name.dropFirst()) {
-            id = number
-        } else if let number = Int(name) {
-            id = number
-            note = "no key \(name) is linked: taken as product #\(number)"
-        } else {
-            return .failure(Unknown(message: "no product of this account has the key \(name) (`openmarket export --out DIR` writes this account's products with their keys; a product id is written #ID)"))
+        let id: Int, note: String?
+        switch DeleteRows.productID(named: name, link: { links[$0] }) {
+        case .success(let found): (id, note) = found
+        case .failure(let unknown): return .failure(unknown)
         }
-        guard let id, let product = live.products[id] else {
-            let what = name.hasPrefix("#") || note != nil ? "product #\(id ?? 0)" : "key \(name) (product #\(id ?? 0))"
-            return .failure(Unknown(message: "\(what) is not a product of this account on the server: already deleted, or another vendor's"))
+        guard let product = live.products[id] else {
+            let what = name.hasPrefix("#") || note != nil ? "product #\(id)" : "key \(name) (product #\(id))"
+            return .failure(DeleteRows.Unknown(message: "\(what) is not a product of this account on the server: already deleted, or another vendor's"))
         }
         return .success((product, linkOfProduct[id], note))
     }

@@ -85,7 +85,7 @@ public final class ImportReport: @unchecked Sendable {
         let statuses: [RowOutcome.Status] = [.created, .wouldCreate, .updated, .wouldUpdate, .replaced, .restored, .wouldRestore,
                                              .deleted, .wouldDelete]
         let rows = statuses.flatMap { groups[$0] ?? [] }
-            .sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+            .sorted(by: RowOutcome.inSheetOrder)
         return Array(rows.prefix(limit))
     }
 
@@ -94,7 +94,7 @@ public final class ImportReport: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let rows = (groups[.skipped] ?? [])
-            .sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+            .sorted(by: RowOutcome.inSheetOrder)
         return Array(rows.prefix(limit))
     }
 
@@ -275,7 +275,7 @@ public final class ImportReport: @unchecked Sendable {
         for status in Self.sectionOrder {
             guard let rows = groups[status], !rows.isEmpty else { continue }
             let count = groupCounts[status] ?? rows.count
-            let sorted = rows.sorted { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }
+            let sorted = rows.sorted(by: RowOutcome.inSheetOrder)
             func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
                 ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
                  "more": count > rows.count ? String(count - rows.count) : false,

@@ -113,6 +113,11 @@ public struct ImportOptions: Sendable {
 
 /// What became of one row.
 public struct RowOutcome: Sendable, Codable, Equatable {
+    /// The sheet's order: by row, rows that are no sheet's (row 0: a delete) last, by product id.
+    public static func inSheetOrder(_ a: RowOutcome, _ b: RowOutcome) -> Bool {
+        (a.row == 0 ? Int.max : a.row, a.productID ?? 0) < (b.row == 0 ? Int.max : b.row, b.productID ?? 0)
+    }
+
     public enum Status: String, Sendable, Codable {
         case created, updated, unchanged, skipped, failed
         /// Made again with new photos: a new product, the old one deleted.

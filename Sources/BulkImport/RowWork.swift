@@ -92,7 +92,15 @@ final class RowWork: Sendable {
                     item.photosDiffer = false
                 } else {
                     switch photoIdentity(item, known: pushed) {
-                    case .next(let hashed): item.photosDiffer = !PhotoIdentity.same(hashed.photoHashes ?? [], as: pushed)
+                    case .next(let hashed):
+                        let row = hashed.photoHashes ?? []
+                        item.photosDiffer = !PhotoIdentity.same(row, as: pushed)
+                        // The same photos under a name the link did not know (a URL of a photo
+                        // sent as a file): remembered, so that the next sync downloads nothing.
+                        if !item.photosDiffer, let merged = PhotoIdentity.merged(pushed, row), merged != pushed {
+                            item.decision.link?.photos = merged
+                            item.decision.relink = true
+                        }
                     case .done(let failed): return .done(failed)
                     }
                 }
@@ -128,7 +136,9 @@ final class RowWork: Sendable {
                 } else if let bytes = try? shop.download(address, maxBytes: options.maxDownloadBytes) {
                     hashes.append(PhotoIdentity.entry([byAddress, ContentHash.photo(bytes)]))
                 } else {
-                    hashes.append(byAddress)
+                    // Cannot be fetched now: nothing is known against the link's photo, so
+                    // nothing is claimed ("differ" is said only of a photo seen to differ).
+                    hashes.append(index < known.count ? known[index] : byAddress)
                 }
             }
         }

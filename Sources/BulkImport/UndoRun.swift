@@ -99,7 +99,7 @@ public final class UndoRun: @unchecked Sendable {
         // The report lists the rows in the sheet's order, whatever order they were taken back in.
         var outcomes: [RowOutcome] = []
         defer {
-            for outcome in outcomes.sorted(by: { ($0.row == 0 ? Int.max : $0.row, $0.productID ?? 0) < ($1.row == 0 ? Int.max : $1.row, $1.productID ?? 0) }) {
+            for outcome in outcomes.sorted(by: RowOutcome.inSheetOrder) {
                 report?.add(outcome)
             }
         }

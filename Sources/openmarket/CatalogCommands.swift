@@ -169,7 +169,7 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         let connection = try await Connection.open(server)
         let id: Int
-        do { id = try ProductName.id(of: name, links: connection.account.links) } catch {
+        do { id = try Self.productID(name, links: connection.account.links) } catch {
             await connection.close()
             throw Self.fail(error)
         }
@@ -211,6 +211,17 @@ struct ShowCommand: AsyncParsableCommand {
             lines.append(description)
         }
         Console.line(lines.joined(separator: "\n"))
+    }
+}
+
+extension ShowCommand {
+    /// The product a name means, as `delete` reads names (a linked key, `#ID`, a bare number).
+    static func productID(_ name: String, links url: URL) throws -> Int {
+        let store = FileManager.default.fileExists(atPath: url.path) ? try LinkStore(url: url) : nil
+        switch try DeleteRows.productID(named: name, link: { try store?.link($0) }) {
+        case .success(let found): return found.id
+        case .failure(let unknown): throw CommandFailure(unknown.message, exitCode: .badInput)
+        }
     }
 }
 
@@ -266,17 +277,5 @@ struct DeleteCommand: AsyncParsableCommand {
         let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
         try await Runner.conclude(result, command: "delete", connection: connection)
         if result.summary.failed > 0 { throw ExitCode(.someFailed) }
-    }
-}
-
-/// A product as a person names it on the command line: `#12` is an id; a merchant key the
-/// account linked is its product; a bare number that is no key is an id.
-enum ProductName {
-    static func id(of name: String, links: URL) throws -> Int {
-        if name.hasPrefix("#"), let id = Int(name.dropFirst()), id > 0 { return id }
-        if FileManager.default.fileExists(atPath: links.path),
-           let id = try LinkStore(url: links).link(name)?.productID { return id }
-        if let id = Int(name), id > 0 { return id }
-        throw CommandFailure("no product of this account has the key \(name) (a product id is written #ID)", exitCode: .badInput)
     }
 }

@@ -48,6 +48,6 @@ enum Console {
         let error = error as NSError
         if error.domain == NSPOSIXErrorDomain && error.code == Int(EPIPE) { return true }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(underlying) }
-        return fileErrorReason(error).contains("Broken pipe")
+        return false
     }
 }

@@ -105,23 +105,23 @@ enum Runner {
 
     /// The rows left alone and why (`row 3 K3 skipped: changed since the run (…): left alone; …`).
     static func printSkipped(_ rows: [RowOutcome], count: Int) {
-        for row in rows.prefix(10) {
-            let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
-            let who = row.key.isEmpty ? row.name : "\(row.key) \(row.name)"
-            Console.line("  \(place) \(who) skipped\(row.note.map { ": \($0)" } ?? "")")
-        }
+        for row in rows.prefix(10) { Console.line("  \(label(row)) skipped\(row.note.map { ": \($0)" } ?? "")") }
         if count > 10 { Console.line("  … \(count - 10) more skipped rows in the report") }
     }
 
     /// What changed, row by row (the first ten; the report has all): `row 3 TEA-003 updated: price 32000 → 31000`.
     static func printChanges(_ rows: [RowOutcome]) {
         for row in rows.prefix(10) {
-            let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
-            let who = row.key.isEmpty ? row.name : "\(row.key) \(row.name)"
             let what = row.changes.map { ": \($0)" } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
-            Console.line("  \(place) \(who) \(row.status.rawValue)\(what)")
+            Console.line("  \(label(row)) \(row.status.rawValue)\(what)")
         }
         if rows.count > 10 { Console.line("  … the report lists every row") }
+    }
+
+    /// `row 3 TEA-003 녹차 라떼`, or `#12 name` for a row that is no sheet's.
+    static func label(_ row: RowOutcome) -> String {
+        let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
+        return row.key.isEmpty ? "\(place) \(row.name)" : "\(place) \(row.key) \(row.name)"
     }
 
     static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],

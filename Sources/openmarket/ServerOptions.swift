@@ -73,7 +73,7 @@ struct Connection {
     /// How a later command names this account again (the printed undo line).
     var naming = AccountArguments()
     /// Where `openmarket sandbox` serves the built-in sandbox's data (its default address).
-    static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration(dataDirectory: URL(fileURLWithPath: ".")).port)"
+    static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration().port)"
 
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(client: client, sandboxData: sandbox?.configuration.dataDirectory) }
