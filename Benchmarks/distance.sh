@@ -30,8 +30,11 @@ cleanup() {
 trap cleanup EXIT
 command -v nginx >/dev/null || { echo "distance.sh needs nginx (apt-get install -y nginx-light)" >&2; exit 1; }
 
-swift build -c release --product openmarket >/dev/null
-bin="$(swift build -c release --show-bin-path)/openmarket"
+# OPENMARKET_BIN: another build's binary (an earlier revision, side by side with this one).
+if [ -n "${OPENMARKET_BIN:-}" ]; then bin=$OPENMARKET_BIN; else
+  swift build -c release --product openmarket >/dev/null
+  bin="$(swift build -c release --show-bin-path)/openmarket"
+fi
 
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
   -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null

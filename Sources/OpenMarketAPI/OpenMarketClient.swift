@@ -129,7 +129,7 @@ public final class OpenMarketClient: Sendable {
     /// only the password, as the apps checked it (the answer is then not a key, and is
     /// never needed: a 2021 delete sends the password). 403 for another's, 404 for none.
     public func deleteKey(id: Int) throws(OpenMarketError) -> String {
-        try wire().ownerCheck(id: id)
+        try wire().ownerCheck(id: id, secret: nil)
     }
 
     /// The delete key in the `/archived` answer: a bare key (quoted or not), or — as the

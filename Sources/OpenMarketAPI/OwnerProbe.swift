@@ -76,10 +76,9 @@ extension OpenMarketClient {
     public func checkCredentials() throws(OpenMarketError) -> OwnerProbe.Credentials {
         try OwnerProbe.credentials({ () throws(OpenMarketError) -> String in try deleteKey(id: OwnerProbe.impossibleID) },
                                    control: { () throws(OpenMarketError) -> String in
-            // The same identifier with a secret nobody has: what a wrong secret is answered.
-            var configuration = self.configuration
-            configuration.credentials?.secret = "openmarket-control-" + UUID().uuidString
-            return try OpenMarketClient(configuration).deleteKey(id: OwnerProbe.impossibleID)
+            // The same identifier with a secret nobody has, on the same connection: what a
+            // wrong secret is answered.
+            try wire().ownerCheck(id: OwnerProbe.impossibleID, secret: "openmarket-control-" + UUID().uuidString)
         })
     }
 }

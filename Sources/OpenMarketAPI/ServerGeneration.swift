@@ -53,8 +53,9 @@ protocol GenerationWire: Sendable {
     func product(id: Int) throws(OpenMarketError) -> ProductDetail
     func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
     func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail
-    /// The harmless question only the owner gets a yes to (see `OpenMarketClient.deleteKey`).
-    func ownerCheck(id: Int) throws(OpenMarketError) -> String
+    /// The harmless question only the owner gets a yes to (see `OpenMarketClient.deleteKey`),
+    /// asked with the credentials' secret, or with `secret` (the credentials probe's control).
+    func ownerCheck(id: Int, secret: String?) throws(OpenMarketError) -> String
     func delete(id: Int) throws(OpenMarketError)
     /// Where the server shows one product, before its id.
     var recordPath: String { get }

@@ -135,9 +135,10 @@ struct Wire2021: GenerationWire {
 
     /// A PATCH that carries only the password (how the apps checked it): the item is
     /// unchanged, and only its password opens it. A refusal is said as a 403.
-    func ownerCheck(id: Int) throws(OpenMarketError) -> String {
+    func ownerCheck(id: Int, secret: String? = nil) throws(OpenMarketError) -> String {
         let endpoint = "PATCH /item/\(id)"
-        let password = try client.requireCredentials(for: endpoint).secret
+        let password: String
+        if let secret { password = secret } else { password = try client.requireCredentials(for: endpoint).secret }
         let request = HTTPRequest(method: .patch, url: client.baseURL + "/item/\(id)", body: .multipart([Self.textField("password", password)]))
         do {
             _ = try client.send(request, endpoint: endpoint)

@@ -60,11 +60,11 @@ struct Wire2022: GenerationWire {
 
     /// `POST /api/products/{id}/secret` (2022-01: the product's own secret) or
     /// `…/archived` (2022-10: a key, or a path or URL ending with it).
-    func ownerCheck(id: Int) throws(OpenMarketError) -> String {
+    func ownerCheck(id: Int, secret: String? = nil) throws(OpenMarketError) -> String {
         let endpoint = "POST /api/products/\(id)/\(deleteStep)"
         let credentials = try requireVendor(for: endpoint)
         var request = HTTPRequest(method: .post, url: client.baseURL + "/api/products/\(id)/\(deleteStep)",
-                                  body: .json(try client.json(["secret": credentials.secret])))
+                                  body: .json(try client.json(["secret": secret ?? credentials.secret])))
         request.headers = [("identifier", credentials.identifier)]
         // Asking for the key changes nothing on the server: safe to retry like a read.
         let response = try client.send(request, endpoint: endpoint, idempotent: true)
