@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "ImagePrep", targets: ["ImagePrep"]),
         // For the benchmarks package (Benchmarks/Package.swift).
         .library(name: "Manifest", targets: ["Manifest"]),
+        // The readers of outside bytes as fuzz targets: built with libFuzzer by `scripts/fuzz`
+        // (the package in Fuzz/), read by FuzzChecksTests with every input ever kept.
+        .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -144,6 +147,14 @@ let package = Package(
                 "Manifest", "OpenMarketAPI", "Support",
             ]
         ),
+        // Every reader of outside bytes with the checks a fuzzer runs on it (`scripts/fuzz`).
+        .target(
+            name: "FuzzChecks",
+            dependencies: [
+                "Manifest", "Feeds", "OpenMarketAPI", "OpenMarketContract",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         // TurboJPEG's environment setting (optimised Huffman tables), made before main.
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
@@ -242,6 +253,7 @@ let package = Package(
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         .testTarget(name: "FeedRunsTests", dependencies: [
             "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "Support", "TestSupport",

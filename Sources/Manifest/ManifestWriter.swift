@@ -165,7 +165,5 @@ public final class ManifestWriter {
     }
 
     /// A decimal as plain text with a dot (`12.5`, `1800000`).
-    public static func number(_ value: Decimal) -> String {
-        NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
-    }
+    public static func number(_ value: Decimal) -> String { Money.text(value) }
 }

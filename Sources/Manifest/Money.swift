@@ -18,9 +18,13 @@ public enum Money {
         Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
     }
 
-    /// A decimal as plain text (`31000`, `24.5`).
+    /// A decimal as plain text (`31000`, `24.5`) that `parse` reads back as the same amount:
+    /// three decimals are written with a fourth (`9.9120`), since `9.912` is refused as
+    /// ambiguous (nine thousand nine hundred twelve in the European style).
     public static func text(_ value: Decimal) -> String {
-        NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
+        let text = NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
+        guard let dot = text.firstIndex(of: ".") else { return text }
+        return text.distance(from: dot, to: text.endIndex) == 4 ? text + "0" : text
     }
 
     /// The nearest double to the decimal as written (`19.99`, not NSDecimalNumber's

@@ -244,20 +244,21 @@ public final class OpenMarketClient: Sendable {
     static let retryableTransportCodes: Set<Int> = [5, 6, 7, 28, 35, 52, 55, 56, 16, 92, 18, 65]
 
     private func serverMessage(_ response: HTTPResponse) -> String {
-        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) {
-            return redactor.scrub(body.message)
-        }
-        let text = String(decoding: response.body.prefix(300), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return redactor.scrub(text.contains("<") ? "" : text)
+        redactor.scrub(ServerAnswers.errorMessage(response.body))
     }
 
     func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, endpoint: String) throws(OpenMarketError) -> T {
-        do {
-            return try JSONDecoder().decode(type, from: response.body)
-        } catch {
-            throw .decoding(endpoint: endpoint, detail: redactor.scrub(Self.explain(error)))
-        }
+        try ServerAnswers.decode(type, from: response.body, endpoint: endpoint, scrub: redactor.scrub)
+    }
+
+    func page(_ response: HTTPResponse, generation: ServerGeneration, number: Int, search: String?,
+              endpoint: String) throws(OpenMarketError) -> ProductPage {
+        try ServerAnswers.page(response.body, generation: generation, number: number, search: search,
+                               endpoint: endpoint, scrub: redactor.scrub)
+    }
+
+    func detail(_ response: HTTPResponse, generation: ServerGeneration, endpoint: String) throws(OpenMarketError) -> ProductDetail {
+        try ServerAnswers.detail(response.body, generation: generation, endpoint: endpoint, scrub: redactor.scrub)
     }
 
     static func explain(_ error: any Error) -> String {

@@ -60,9 +60,14 @@ struct Wire2021: GenerationWire {
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         let endpoint = "GET /items/\(number)"
         let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/items/\(number)"), endpoint: endpoint)
-        let answer = try client.decode(Page2021.self, from: response, endpoint: endpoint)
+        return try client.page(response, generation: .v2021, number: number, search: search, endpoint: endpoint)
+    }
+
+    /// A page as the contract has it: the offset and the next page from `number`, the end
+    /// the first empty page.
+    static func page(_ answer: Page2021, number: Int, search: String?) -> ProductPage {
         let size = Self.pageSize
-        let offset = (number - 1) * size
+        let offset = (max(1, number) - 1) * size
         var items = answer.items.map(\.summary)
         if let search, !search.isEmpty {
             let wanted = search.lowercased()
@@ -82,7 +87,7 @@ struct Wire2021: GenerationWire {
     func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /item/\(id)"
         let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/item/\(id)"), endpoint: endpoint)
-        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
+        return try client.detail(response, generation: .v2021, endpoint: endpoint)
     }
 
     /// `POST /item`: text parts and one `images[]` part per photo.
@@ -103,7 +108,7 @@ struct Wire2021: GenerationWire {
         var request = HTTPRequest(method: .post, url: client.baseURL + "/item", body: .multipart(fields))
         request.headers = [("Accept", "application/json")]
         let response = try client.send(request, endpoint: endpoint)
-        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
+        return try client.detail(response, generation: .v2021, endpoint: endpoint)
     }
 
     /// `PATCH /item/{id}`: the password and the fields that change. A change of the price or
@@ -130,7 +135,7 @@ struct Wire2021: GenerationWire {
         var request = HTTPRequest(method: .patch, url: client.baseURL + "/item/\(id)", body: .multipart(parts.map { Self.textField($0.0, $0.1) }))
         request.headers = [("Accept", "application/json")]
         let response = try client.send(request, endpoint: endpoint)
-        return try client.decode(Item2021.self, from: response, endpoint: endpoint).detail
+        return try client.detail(response, generation: .v2021, endpoint: endpoint)
     }
 
     /// A PATCH that carries only the password (how the apps checked it): the item is

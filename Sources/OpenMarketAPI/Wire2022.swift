@@ -11,13 +11,14 @@ struct Wire2022: GenerationWire {
     /// The step that gives the delete key: `secret` (2022-01) or `archived` (2022-10).
     var deleteStep: String
     var recordPath: String { "/api/products/" }
+    var generation: ServerGeneration { deleteStep == "secret" ? .v2022January : .v2022October }
 
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         var query = "page_no=\(number)&items_per_page=\(perPage)"
         if let search, !search.isEmpty { query += "&search_value=\(OpenMarketClient.encodeQuery(search))" }
         let endpoint = "GET /api/products?\(query)"
         let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products?" + query), endpoint: endpoint)
-        let page = try client.decode(ProductPage.self, from: response, endpoint: endpoint)
+        let page = try client.page(response, generation: generation, number: number, search: search, endpoint: endpoint)
         if client.knownGeneration == nil, let found = OpenMarketClient.generation2022(ofPage: response.body) { client.remember(found) }
         return page
     }
@@ -27,7 +28,7 @@ struct Wire2022: GenerationWire {
         return try OpenMarketClient.readAfterEdit.run { _ -> Attempt<ProductDetail, OpenMarketError> in
             do throws(OpenMarketError) {
                 let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products/\(id)"), endpoint: endpoint)
-                return .done(try client.decode(ProductDetail.self, from: response, endpoint: endpoint))
+                return .done(try client.detail(response, generation: generation, endpoint: endpoint))
             } catch {
                 return error.status == 403 ? .again(error, after: nil) : .failed(error)
             }
@@ -45,7 +46,7 @@ struct Wire2022: GenerationWire {
         var request = HTTPRequest(method: .post, url: client.baseURL + "/api/products", body: .multipart(fields))
         request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
         let response = try client.send(request, endpoint: endpoint)
-        return try client.decode(ProductDetail.self, from: response, endpoint: endpoint)
+        return try client.detail(response, generation: generation, endpoint: endpoint)
     }
 
     func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
@@ -55,7 +56,7 @@ struct Wire2022: GenerationWire {
         var request = HTTPRequest(method: .patch, url: client.baseURL + "/api/products/\(id)", body: .json(body))
         request.headers = [("identifier", credentials.identifier), ("Accept", "application/json")]
         let response = try client.send(request, endpoint: endpoint)
-        return try client.decode(ProductDetail.self, from: response, endpoint: endpoint)
+        return try client.detail(response, generation: generation, endpoint: endpoint)
     }
 
     /// `POST /api/products/{id}/secret` (2022-01: the product's own secret) or

@@ -159,7 +159,13 @@ private struct SheetHandler: XMLTokenHandler {
     var onDimension: (Int?) -> Void = { _ in }
 
     private var inData = false
+    /// The rows of an Excel sheet.
+    static let maxRows = 1_048_576
     private var row = SheetRow(number: 0, cells: [])
+    /// Inside a `<row>`: cells outside one (a damaged sheet) belong to no row.
+    private var inRow = false
+    /// The number of the last row started: numbers only go up, whatever a damaged `r` says.
+    private var lastStarted = 0
     private var column = -1
     private var type: [UInt8] = []
     private var style = 0
@@ -209,8 +215,13 @@ private struct SheetHandler: XMLTokenHandler {
         case 2 where inData && name.elementsEqual("is".utf8): inInline = true
         case 3:
             if inData, name.elementsEqual("row".utf8) {
-                let number = try attributes.value("r").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
-                row = SheetRow(number: number ?? (row.number + 1), cells: [])
+                // Excel numbers rows 1 to 1,048,576, upwards; a row without a number (or with
+                // one that does not go up) is the one after the last.
+                let given = try attributes.value("r").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+                let number = given.flatMap { $0 > lastStarted && $0 <= Self.maxRows ? $0 : nil } ?? lastStarted + 1
+                lastStarted = number
+                row = SheetRow(number: number, cells: [])
+                inRow = true
                 column = -1
             } else if name.elementsEqual("rPh".utf8) {
                 inPhonetic = true
@@ -231,15 +242,16 @@ private struct SheetHandler: XMLTokenHandler {
         switch name.count {
         case 1:
             switch name.first! {
-            case UInt8(ascii: "c") where inData: finishCell()
+            case UInt8(ascii: "c") where inData: if inRow { finishCell() }
             case UInt8(ascii: "v"), UInt8(ascii: "f"), UInt8(ascii: "t"): capture = .none
             default: break
             }
         case 2 where name.elementsEqual("is".utf8): inInline = false
         case 3:
             if inData, name.elementsEqual("row".utf8) {
-                if !row.cells.isEmpty { try emit(row) }
+                if inRow, !row.cells.isEmpty { try emit(row) }
                 row.cells = []
+                inRow = false
             } else if name.elementsEqual("rPh".utf8) {
                 inPhonetic = false
             }
