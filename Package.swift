@@ -33,6 +33,8 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian, nothing else in these targets.
+        // zlib's inflate, for the workbook's parts (each inflated from exactly its own bytes).
+        .systemLibrary(name: "CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -95,9 +97,8 @@ let package = Package(
         .target(
             name: "Manifest",
             dependencies: [
-                "OpenMarketContract", "Support", "CXLSXWriter",
+                "OpenMarketContract", "Support", "CXLSXWriter", "CZlibInflate",
                 .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // Supplier feeds: a feed file (TOML) maps a supplier's columns to ours, makes prices

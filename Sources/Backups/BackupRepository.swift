@@ -152,7 +152,10 @@ public struct BackupRepository: Sendable {
     public func products(of snapshot: SnapshotInfo) throws -> [SnapshotProduct] {
         let file = snapshots.appendingPathComponent("\(snapshot.id).products.deflate")
         guard let compressed = try? Data(contentsOf: file) else { throw BackupError("\(file.path) is missing: the repository is damaged") }
-        let text = try Deflate.inflate(compressed)
+        let text: Data
+        do { text = try Deflate.inflate(compressed) } catch {
+            throw BackupError("\(file.path) cannot be read (\(error)): the repository is damaged; `openmarket backup check` tells what else is")
+        }
         let decoder = JSONDecoder()
         return try text.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(SnapshotProduct.self, from: Data($0)) }
     }

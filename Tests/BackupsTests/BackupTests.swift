@@ -99,6 +99,25 @@ struct BackupTests {
         await shop.close()
     }
 
+    @Test("a snapshot's product list cut off or damaged is an error naming the file, at once (it used to hang)")
+    func damagedProductList() async throws {
+        let shop = try await BackedShop.open(products: 3)
+        let snapshot = try await shop.backup()
+        let file = shop.repository.url.appendingPathComponent("snapshots/\(snapshot.id).products.deflate")
+        let whole = try Data(contentsOf: file)
+        #expect(try shop.repository.products(of: snapshot).count == 3)
+        for damaged in [whole.prefix(whole.count / 2), Data(whole.prefix(2)) + Data(repeating: 0xFF, count: 64)] {
+            try damaged.write(to: file)
+            let started = ContinuousClock.now
+            #expect {
+                _ = try shop.repository.products(of: snapshot)
+            } throws: { error in
+                "\(error)".contains("\(snapshot.id).products.deflate") && "\(error)".contains("the repository is damaged")
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
     @Test("check finds a damaged photo (--read-data) and a missing one, naming the products that use them")
     func check() async throws {
         let shop = try await BackedShop.open(products: 3)

@@ -1,6 +1,5 @@
 import Foundation
 import Support
-import ZIPFoundation
 
 /// An .xlsx or .xlsm workbook opened for reading: its sheets (name, hidden or not,
 /// part), which cell styles are dates, and the shared strings. Parts are inflated as
@@ -14,7 +13,7 @@ final class Workbook: @unchecked Sendable {
     }
 
     let file: String
-    private let archive: Archive
+    private let archive: ZipParts
     private(set) var sheets: [Sheet] = []
     /// Indexes of cell formats (`s="N"` on a cell) that show a date or a time.
     private(set) var dateStyles: Set<Int> = []
@@ -45,8 +44,10 @@ final class Workbook: @unchecked Sendable {
         guard head.starts(with: [0x50, 0x4B]) else {
             throw ManifestError(file: file, message: "not an Excel workbook: the file is not a zip archive (an .xlsx file is one)")
         }
-        do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw ManifestError(file: file, message: "not an Excel workbook: the zip archive cannot be read (is the file cut off?)")
+        do { archive = try ZipParts(url: url) } catch let damaged as ZipParts.Damaged {
+            throw ManifestError(file: file, message: "not an Excel workbook: the zip archive cannot be read: \(damaged.reason)")
+        } catch {
+            throw ManifestError(file: file, message: "cannot be read: \(error.localizedDescription)")
         }
         do {
             try readStructure()
@@ -62,12 +63,12 @@ final class Workbook: @unchecked Sendable {
         guard let entry = archive[path] else {
             throw ManifestError(file: file, message: "the workbook has no part \(path) (the file is damaged)")
         }
-        let packed = max(Int(entry.compressedSize), 1)
+        let packed = max(entry.packedSize, 1)
         var inflated = 0
-        // The checksum is ours (ZIPFoundation's own, without zlib on Linux, took a third of the time).
+        // The checksum is ours (Support.CRC32, sliced tables).
         var checksum = CRC32()
         do {
-            _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: true) { data in
+            try archive.inflate(entry) { data in
                 inflated += data.count
                 data.withUnsafeBytes { checksum.update($0) }
                 if inflated > limit {
@@ -84,6 +85,10 @@ final class Workbook: @unchecked Sendable {
             throw Self.describe(failure, part: path, file: file)
         } catch let stop as StopReading {
             throw stop
+        } catch let damaged as ZipParts.Damaged {
+            throw ManifestError(file: file, message: "part \(path) cannot be read: \(damaged.reason); the file is damaged")
+        } catch let damaged as RawInflate.Damaged {
+            throw ManifestError(file: file, message: "part \(path) cannot be inflated: \(damaged.reason); the file is damaged")
         } catch {
             throw ManifestError(file: file, message: "part \(path) cannot be inflated (\(error)); the file is damaged")
         }
