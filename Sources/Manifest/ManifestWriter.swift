@@ -114,7 +114,7 @@ public final class ManifestWriter {
                          Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
                          String(entry.stock), entry.images.joined(separator: ";")]
                 + (columns.contains(.vendor) ? [entry.vendor.map(String.init) ?? ""] : [])
-            do { try csv?.write(row: cells.map(CSVCell.neutralise)) } catch { throw csvOutput?.failure ?? error }
+            do { try csv?.write(row: cells.map { CSVCell.neutralise(Self.csvText($0)) }) } catch { throw csvOutput?.failure ?? error }
         case .json, .jsonl:
             var object: [String: Any] = [
                 "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price),
@@ -166,4 +166,11 @@ public final class ManifestWriter {
 
     /// A decimal as plain text with a dot (`12.5`, `1800000`).
     public static func number(_ value: Decimal) -> String { Money.text(value) }
+
+    /// A text cell as the CSV holds it: without NUL, which makes a reader take the file for
+    /// binary (a name with one, from a server that keeps anything, would make the whole
+    /// export unreadable).
+    public static func csvText(_ value: String) -> String {
+        value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "") : value
+    }
 }

@@ -161,9 +161,13 @@ private struct SheetHandler: XMLTokenHandler {
     private var inData = false
     /// The rows of an Excel sheet.
     static let maxRows = 1_048_576
+    /// The columns of an Excel sheet (A to XFD).
+    static let maxColumns = 16_384
     private var row = SheetRow(number: 0, cells: [])
     /// Inside a `<row>`: cells outside one (a damaged sheet) belong to no row.
     private var inRow = false
+    /// Inside a `<c>`: an end tag without its start (a damaged sheet) finishes no cell.
+    private var inCell = false
     /// The number of the last row started: numbers only go up, whatever a damaged `r` says.
     private var lastStarted = 0
     private var column = -1
@@ -204,6 +208,7 @@ private struct SheetHandler: XMLTokenHandler {
                     }
                 }
                 column = reference >= 0 ? reference : column + 1
+                inCell = column < Self.maxColumns
                 value.removeAll(keepingCapacity: true)
                 formula.removeAll(keepingCapacity: true)
                 hasFormula = false
@@ -242,7 +247,9 @@ private struct SheetHandler: XMLTokenHandler {
         switch name.count {
         case 1:
             switch name.first! {
-            case UInt8(ascii: "c") where inData: if inRow { finishCell() }
+            case UInt8(ascii: "c") where inData:
+                if inRow, inCell { finishCell() }
+                inCell = false
             case UInt8(ascii: "v"), UInt8(ascii: "f"), UInt8(ascii: "t"): capture = .none
             default: break
             }
@@ -314,6 +321,8 @@ private struct SheetHandler: XMLTokenHandler {
         for byte in reference {
             guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { break }
             index = index * 26 + Int(byte - UInt8(ascii: "A")) + 1
+            // Past XFD, no column of Excel's: the cell is taken as the next one (and dropped there).
+            guard index <= maxColumns else { return -1 }
         }
         return index - 1
     }
