@@ -171,6 +171,7 @@ public final class ManifestWriter {
     /// binary (a name with one, from a server that keeps anything, would make the whole
     /// export unreadable).
     public static func csvText(_ value: String) -> String {
-        value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "") : value
+        // By scalars: a NUL and the combining marks after it are one Character.
+        value.utf8.contains(0) ? String(String.UnicodeScalarView(value.unicodeScalars.filter { $0 != "\u{0}" })) : value
     }
 }

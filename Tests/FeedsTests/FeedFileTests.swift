@@ -86,6 +86,27 @@ struct FeedFileTests {
         #expect(error.line == 3 && error.message.contains("not valid TOML"), "\(error)")
     }
 
+    @Test("a table header without a name is refused with its line (toml++ aborted the process on it); brackets in strings, comments and arrays are not headers")
+    func namelessHeader() throws {
+        for (text, line) in [("[.columns]\nkey = \"a\"\n", 1), ("[columns]\nkey = \"a\"\n\n[[ \u{FFFD}]]\n", 4), ("[ ]\n", 1)] {
+            let error = try #require(mistake(text), "\(text)")
+            #expect(error.line == line && error.message.contains("a table header needs a name"), "\(error)")
+        }
+        let fine = """
+        # [.not a header]
+        [columns]
+        key = "[.a]"   # [.b]
+        name = '''
+        [.c]
+        '''
+        [filter]
+        skip = { "x" = [
+          "[.d]",
+        ] }
+        """
+        #expect(mistake(fine) == nil, "\(String(describing: mistake(fine)))")
+    }
+
     @Test("what the parts say together: cost needs [prices], cost and price not both, an identity, a rule with a condition")
     func consistency() throws {
         #expect(mistake("[columns]\nkey = \"a\"\ncost = \"b\"\n")?.message.contains("a cost needs [prices]") == true)
