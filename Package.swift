@@ -137,7 +137,6 @@ let package = Package(
             dependencies: [
                 "Manifest", "ImagePrep", "OpenMarketAPI", "CatalogExport", "ShopState", "Support",
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "CSV", package: "CSV.swift"),
             ],
             resources: [.copy("Resources/report.html.mustache")]
         ),
@@ -216,7 +215,6 @@ let package = Package(
                 "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.

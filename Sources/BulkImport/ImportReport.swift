@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import ImagePrep
 import Manifest
@@ -19,7 +18,7 @@ public final class ImportReport: @unchecked Sendable {
 
     private let lock = NSLock()
     private let csvStream: BufferedFileOutput
-    private let csv: CSVWriter
+    private let csv: CSVLines
     private let rowsFile: URL
     private let rowsHandle: FileHandle
     private let encoder: JSONEncoder
@@ -61,7 +60,7 @@ public final class ImportReport: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stream = try BufferedFileOutput(url: directory.appendingPathComponent("report.csv"))
         csvStream = stream
-        csv = try CSVWriter(stream: stream, newline: .crlf)
+        csv = CSVLines(stream, newline: "\r\n")
         try csv.write(row: ["row", "key", "name", "status", "product_id", "changes", "error", "images (bytes before → after)",
                             "attempts", "seconds", "note"])
         rowsFile = directory.appendingPathComponent(".rows.partial")

@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import OpenMarketContract
 
@@ -32,7 +31,7 @@ public enum ManifestTemplate {
     public static func csv() throws -> String {
         let stream = OutputStream.toMemory()
         stream.open()
-        let writer = try CSVWriter(stream: stream, newline: .lf)
+        let writer = CSVLines(stream, newline: "\n")
         try writer.write(row: columns.map(\.rawValue))
         try writer.write(row: columns.map { example[$0] ?? "" })
         stream.close()

@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import OpenMarketContract
 import Support
@@ -74,7 +73,7 @@ public final class ManifestWriter {
     public let url: URL
     public let format: ManifestFormat
     private let temporary: URL
-    private var csv: CSVWriter?
+    private var csv: CSVLines?
     private var csvOutput: BufferedFileOutput?
     private var handle: FileHandle?
     private var sheet: SpreadsheetWriter?
@@ -92,7 +91,7 @@ public final class ManifestWriter {
         case .csv:
             let stream = try BufferedFileOutput(url: temporary)
             csvOutput = stream
-            let writer = try CSVWriter(stream: stream, newline: .crlf)
+            let writer = CSVLines(stream, newline: "\r\n")
             try writer.write(row: columns.map(\.rawValue))
             csv = writer
         case .xlsx:
@@ -151,7 +150,7 @@ public final class ManifestWriter {
     /// Completes the file and moves it into place.
     public func finish() throws {
         if let csvOutput {
-            // The library separates rows; the last one is ended too, as line-based tools expect.
+            // Rows are separated; the last one is ended too, as line-based tools expect.
             let end: [UInt8] = [0x0D, 0x0A]
             _ = end.withUnsafeBufferPointer { csvOutput.write($0.baseAddress!, maxLength: 2) }
             try csvOutput.finish()

@@ -28,11 +28,17 @@ public enum ServerAnswers {
     }
 
     /// The message of an error answer: the JSON error body of any generation, else the text
-    /// of a short plain answer; an HTML page says nothing worth repeating.
+    /// of a short plain answer; an HTML page says nothing worth repeating. At most 300
+    /// characters, whatever the server sent.
     public static func errorMessage(_ body: Data) -> String {
-        if let answer = try? JSONDecoder().decode(APIErrorBody.self, from: body) { return answer.message }
-        let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.contains("<") ? "" : text
+        let message: String
+        if let answer = try? JSONDecoder().decode(APIErrorBody.self, from: body) {
+            message = answer.message
+        } else {
+            let text = String(decoding: body.prefix(1200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            message = text.contains("<") ? "" : text
+        }
+        return message.count > 300 ? String(message.prefix(299)) + "…" : message
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from body: Data, endpoint: String,

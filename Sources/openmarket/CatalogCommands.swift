@@ -1,7 +1,7 @@
 import ArgumentParser
 import BulkImport
-import CSV
 import Foundation
+import Manifest
 import OpenMarketAPI
 import ShopState
 import Support
@@ -104,13 +104,13 @@ struct ListCommand: AsyncParsableCommand {
         case .csv:
             let stream = OutputStream(toMemory: ())
             stream.open()
-            let csv = try CSVWriter(stream: stream)
+            let csv = CSVLines(stream, newline: "\n")
             try csv.write(row: ["id", "name", "price", "currency", "discounted_price", "stock", "vendor_id", "created_at"])
             for p in products {
                 try csv.write(row: [String(p.id), p.name, Self.number(p.price), p.currency, Self.number(p.discountedPrice),
                                     String(p.stock), String(p.vendorId), OpenMarketTimestamp.format(p.createdAt)])
             }
-            csv.stream.close()
+            stream.close()
             let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
             Console.out(data)
             Console.out(Data("\n".utf8))

@@ -227,6 +227,7 @@ private struct SheetHandler: XMLTokenHandler {
                 lastStarted = number
                 row = SheetRow(number: number, cells: [])
                 inRow = true
+                inCell = false
                 column = -1
             } else if name.elementsEqual("rPh".utf8) {
                 inPhonetic = true
@@ -248,7 +249,7 @@ private struct SheetHandler: XMLTokenHandler {
         case 1:
             switch name.first! {
             case UInt8(ascii: "c") where inData:
-                if inRow, inCell { finishCell() }
+                if inRow, inCell, column >= 0 { finishCell() }
                 inCell = false
             case UInt8(ascii: "v"), UInt8(ascii: "f"), UInt8(ascii: "t"): capture = .none
             default: break
