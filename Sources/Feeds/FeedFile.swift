@@ -43,9 +43,8 @@ public enum FeedFile {
     }
 
     public static func parse(_ text: String, url: URL) throws(FeedFileError) -> Feed {
-        if let line = TOMLHeaderCheck.nameless(in: text) {
-            throw FeedFileError(file: url.path, line: line,
-                                message: "not valid TOML: a table header needs a name right after its '[' (like [columns] or [[prices.rules]])")
+        if let problem = TOMLPreCheck.problem(in: text) {
+            throw FeedFileError(file: url.path, line: problem.line, message: problem.message)
         }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {

@@ -1,12 +1,31 @@
 import Foundation
 
-/// Finds a table header with no name where one must start (`[.a]`, `[ ]x`, `[[=]]`) before
-/// the text reaches TOMLKit: toml++ asserts on it (an abort in debug builds, undefined
-/// behaviour in release ones) instead of reporting it. Strings, comments and the brackets of
-/// array values are skipped, so a `[` inside them is never taken for a header.
-enum TOMLHeaderCheck {
-    /// The line (from 1) of the first header that does not start with a name, or nil.
-    static func nameless(in text: String) -> Int? {
+/// Finds what toml++ asserts on instead of reporting (an abort of the whole process, found by
+/// `scripts/fuzz feed`) before the text reaches TOMLKit: a table header with no name where one
+/// must start (`[.a]`, `[ ]`), and dates and times (`1979-05-27T(7:32`), which no key of a feed
+/// file takes. Strings and comments are skipped, and so are the brackets of array values, so
+/// a `[` inside them is never taken for a header.
+enum TOMLPreCheck {
+    enum Problem: Equatable {
+        case namelessHeader(line: Int)
+        case dateOrTime(line: Int)
+
+        var line: Int {
+            switch self {
+            case .namelessHeader(let line), .dateOrTime(let line): line
+            }
+        }
+
+        var message: String {
+            switch self {
+            case .namelessHeader: "not valid TOML: a table header needs a name right after its '[' (like [columns] or [[prices.rules]])"
+            case .dateOrTime: "a date or a time, which no key of a feed file takes (text goes in quotes: \"2024-05-01\")"
+            }
+        }
+    }
+
+    /// The first problem, or nil.
+    static func problem(in text: String) -> Problem? {
         let bytes = Array(text.utf8)
         var i = 0, line = 1, depth = 0
         var lineStart = true
@@ -46,17 +65,36 @@ enum TOMLHeaderCheck {
                 // A table header: `[name]` or `[[name]]`, spaces allowed inside.
                 i += at(1) == UInt8(ascii: "[") ? 2 : 1
                 while at(0) == UInt8(ascii: " ") || at(0) == UInt8(ascii: "\t") { i += 1 }
-                if !startsKey(at(0)) { return line }
+                if !startsKey(at(0)) { return .namelessHeader(line: line) }
                 while i < bytes.count, bytes[i] != UInt8(ascii: "\n"), bytes[i] != UInt8(ascii: "#") { i += 1 }
             case UInt8(ascii: "["):
                 depth += 1; i += 1
             case UInt8(ascii: "]"):
                 depth = max(0, depth - 1); i += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // A bare token from here: `1979-05-27…` or `07:32…` is a date or a time.
+                func digit(_ offset: Int) -> Bool { at(offset).map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+                if (digit(1) && digit(2) && digit(3) && at(4) == UInt8(ascii: "-")) || (digit(1) && at(2) == UInt8(ascii: ":")) {
+                    return .dateOrTime(line: line)
+                }
+                while i < bytes.count, !Self.ends(bytes[i]) { i += 1 }
             default:
+                // A key or a word (digits inside it are no date), or one mark (`=`, `,`, `{`).
                 i += 1
+                if !Self.ends(byte) { while i < bytes.count, !Self.ends(bytes[i]) { i += 1 } }
             }
             lineStart = false
         }
         return nil
+    }
+
+    /// Where a bare token ends.
+    private static func ends(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: ","), UInt8(ascii: "]"),
+             UInt8(ascii: "}"), UInt8(ascii: "#"), UInt8(ascii: "="), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "'"):
+            true
+        default: false
+        }
     }
 }
