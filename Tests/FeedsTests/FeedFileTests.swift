@@ -86,11 +86,15 @@ struct FeedFileTests {
         #expect(error.line == 3 && error.message.contains("not valid TOML"), "\(error)")
     }
 
-    @Test("a table header without a name is refused with its line (toml++ aborted the process on it); brackets in strings, comments and arrays are not headers")
+    @Test("a table header without a name or a '}' for an array's value is refused with its line (toml++ aborted the process on both); brackets in strings, comments and arrays are not headers")
     func namelessHeader() throws {
         for (text, line) in [("[.columns]\nkey = \"a\"\n", 1), ("[columns]\nkey = \"a\"\n\n[[ \u{FFFD}]]\n", 4), ("[ ]\n", 1)] {
             let error = try #require(mistake(text), "\(text)")
             #expect(error.line == line && error.message.contains("a table header needs a name"), "\(error)")
+        }
+        for (text, line) in [("[filter]\nskip = { \"x\" = [\"a\", }\n", 2), ("[protect]\nfields = [\"a\",\n# c\n}]\n", 4)] {
+            let error = try #require(mistake(text), "\(text)")
+            #expect(error.line == line && error.message.contains("a '}' where the array expects a value"), "\(error)")
         }
         let fine = """
         # [.not a header]
