@@ -30,6 +30,8 @@ enum TOMLPreCheck {
     static func problem(in text: String) -> Problem? {
         let bytes = Array(text.utf8)
         var i = 0, line = 1
+        // toml++ skips a byte order mark: the first line starts after it.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         // The open arrays ('[') and inline tables ('{') of a value.
         var open: [UInt8] = []
         var valueDue = false
