@@ -111,11 +111,15 @@ struct FeedFileTests {
         #expect(mistake(fine) == nil, "\(String(describing: mistake(fine)))")
     }
 
-    @Test("a date or a time is refused with its line (toml++ aborted on '1972-05-26T(7'); digits in keys, numbers and quoted dates are fine")
+    @Test("a bare value other than a number or true/false is refused with its line (toml++ aborted on '1972-05-26T(7' and '4--0--'); digits in keys, numbers and quoted dates are fine")
     func datesAndTimes() throws {
         for (text, line) in [("[columns]\nkey = \"a\"\n[prices]\nadd = 1972-05-26T(7:30\n", 4), ("[columns]\nkey = \"a\"\n[constants]\nstock=07:32\n", 4)] {
             let error = try #require(mistake(text), "\(text)")
             #expect(error.line == line && error.message.contains("a date or a time"), "\(error)")
+        }
+        for (text, line) in [("[columns]\nkey = \"a\"\n[prices]\nadd = 4--0---\n", 4), ("[columns]\nkey = yes\n", 2), ("[protect]\nfields = [0x1F]\n", 2)] {
+            let error = try #require(mistake(text), "\(text)")
+            #expect(error.line == line && error.message.contains("is not a value a feed file takes"), "\(error)")
         }
         let fine = "[columns]\nkey = \"sku2024-01-01\"\nname = \"#2\"\ncost = \"c\"\nstock = \"s\"\n[prices]\nmarkup_percent = 2024\nadd = 1e-5\n[maps.stock]\n\"2024-05-01\" = 0\n"
         #expect(mistake(fine) == nil, "\(String(describing: mistake(fine)))")
