@@ -149,9 +149,17 @@ enum TOMLPreCheck {
                     if !triple { return }  // unterminated: the newline is counted by the caller
                     line += 1
                 }
-                if bytes[i] == quote, !triple || (at(1) == quote && at(2) == quote) {
-                    i += triple ? 3 : 1
+                if bytes[i] == quote, !triple {
+                    i += 1
                     return
+                }
+                if bytes[i] == quote {
+                    // Up to two quotes of the content may stand before the closing three (`'''''`).
+                    var run = 0
+                    while at(run) == quote { run += 1 }
+                    i += min(run, 5)
+                    if run >= 3 { return }
+                    continue
                 }
                 i += 1
             }

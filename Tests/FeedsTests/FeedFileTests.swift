@@ -88,7 +88,7 @@ struct FeedFileTests {
 
     @Test("a table header without a name or a '}' for an array's value is refused with its line (toml++ aborted the process on both); brackets in strings, comments and arrays are not headers")
     func namelessHeader() throws {
-        for (text, line) in [("[.columns]\nkey = \"a\"\n", 1), ("[columns]\nkey = \"a\"\n\n[[ \u{FFFD}]]\n", 4), ("[ ]\n", 1), ("\u{FEFF}\t[\t\u{2}]\n", 1)] {
+        for (text, line) in [("[.columns]\nkey = \"a\"\n", 1), ("[columns]\nkey = \"a\"\n\n[[ \u{FFFD}]]\n", 4), ("[ ]\n", 1), ("\u{FEFF}\t[\t\u{2}]\n", 1), ("[columns]\nkey = '''a'''''\n[[ \u{2}]]\n", 3)] {
             let error = try #require(mistake(text), "\(text)")
             #expect(error.line == line && error.message.contains("a table header needs a name"), "\(error)")
         }
