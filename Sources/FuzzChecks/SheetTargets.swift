@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Manifest
 import ZIPFoundation
@@ -21,6 +22,9 @@ enum SheetTargets {
         FuzzTarget("xlsx-xml", reads: "an .xlsx workbook's XML (sheet and shared strings) in a well-formed zip") { data throws(FuzzFinding) in
             try readSheet(try FuzzWorkbook.zip(data), named: "products.xlsx")
         },
+        FuzzTarget("supplier-csv", reads: "a supplier's CSV through a feed's map (templates/feed.toml: their headers, maps, prices from costs, filter)") { data throws(FuzzFinding) in
+            try readSheet(data, named: "supplier.csv", mapping: FeedMapping(feed: try SupplierFeed.template()))
+        },
         FuzzTarget("csv-roundtrip", reads: "products written by the CSV writer (export) and read back (import)") { data throws(FuzzFinding) in
             try RoundTrip.check(data, named: "roundtrip.csv")
         },
@@ -31,9 +35,10 @@ enum SheetTargets {
 
     /// Reads and validates a whole sheet. It either cannot be read at all (one error naming
     /// the file) or gives rows, each valid or with errors that name their row and rule.
-    static func readSheet(_ data: Data, named name: String) throws(FuzzFinding) {
+    static func readSheet(_ data: Data, named name: String, mapping: (any HeaderMapping)? = nil) throws(FuzzFinding) {
         let url = try Scratch.file(name, data)
         var options = ValidationOptions()
+        options.mapping = mapping
         options.imagesDirectory = Scratch.folder
         options.checkImageFiles = false
         var delivered = 0
@@ -114,4 +119,15 @@ enum FuzzWorkbook {
             throw FuzzFinding("cannot make the workbook's zip: \(error)")
         }
     }
+}
+
+/// The commented feed file every merchant starts from, read once from the source tree.
+enum SupplierFeed {
+    static let loaded: Result<Feed, FuzzFinding> = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("templates/feed.toml")
+        do { return .success(try FeedFile.load(url)) } catch { return .failure(FuzzFinding("templates/feed.toml: \(error)")) }
+    }()
+
+    static func template() throws(FuzzFinding) -> Feed { try loaded.get() }
 }
