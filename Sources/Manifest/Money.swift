@@ -181,23 +181,38 @@ public enum Money {
 /// or `@` are written with a leading apostrophe so that a spreadsheet shows
 /// them as text; reading removes it again, so round trips are exact.
 public enum CSVCell {
-    static let triggers: Set<Character> = ["=", "+", "-", "@"]
+    /// By scalars: a trigger followed by a combining mark is one Character with it, and a
+    /// spreadsheet still takes the cell for a formula.
+    static let triggers: Set<Unicode.Scalar> = ["=", "+", "-", "@"]
 
     public static func neutralise(_ value: String) -> String {
-        guard let first = value.first, triggers.contains(first) || needsRestore(value) else { return value }
-        return "'" + value
+        let scalars = value.unicodeScalars
+        guard let first = scalars.first else { return value }
+        if CharacterSet.whitespacesAndNewlines.contains(first) {
+            // A reader trims the cell first, then restores: the mark goes after the spaces.
+            guard let start = scalars.firstIndex(where: { !CharacterSet.whitespacesAndNewlines.contains($0) }) else { return value }
+            let rest = String(scalars[start...])
+            return needsMark(rest) ? String(scalars[..<start]) + "'" + rest : value
+        }
+        return needsMark(value) ? "'" + value : value
+    }
+
+    private static func needsMark(_ value: String) -> Bool {
+        guard let first = value.unicodeScalars.first else { return false }
+        return triggers.contains(first) || needsRestore(value)
     }
 
     public static func restore(_ value: String) -> String {
-        needsRestore(value) ? String(value.dropFirst()) : value
+        needsRestore(value) ? String(value.unicodeScalars.dropFirst()) : value
     }
 
     /// Apostrophes followed by a trigger: what `neutralise` makes, so one
     /// apostrophe is taken off. A value that itself looks so is written with one
     /// more, which keeps round trips exact.
     private static func needsRestore(_ value: String) -> Bool {
-        guard value.first == "'" else { return false }
-        guard let next = value.first(where: { $0 != "'" }) else { return false }
+        let scalars = value.unicodeScalars
+        guard scalars.first == "'" else { return false }
+        guard let next = scalars.first(where: { $0 != "'" }) else { return false }
         return triggers.contains(next)
     }
 }
