@@ -244,3 +244,36 @@ struct WriterTests {
         #expect(back == entries)
     }
 }
+
+@Suite("CSV by Unicode scalars (what the fuzzer found in the library's writer)")
+struct CSVLinesTests {
+    @Test("a line feed or a quote followed by a combining mark is quoted and doubled; plain fields stay bare")
+    func fields() {
+        #expect(CSVLines.field("plain 녹차") == "plain 녹차")
+        #expect(CSVLines.field("a\n\u{31D}b") == "\"a\n\u{31D}b\"")
+        #expect(CSVLines.field("say \"\u{31D}hi\"") == "\"say \"\"\u{31D}hi\"\"\"")
+        #expect(CSVLines.field("x,y") == "\"x,y\"")
+        #expect(CSVLines.field("tab\tsep", delimiter: "\t") == "\"tab\tsep\"")
+    }
+
+    @Test("rows are separated, the last one is not ended")
+    func rows() throws {
+        let stream = OutputStream.toMemory()
+        stream.open()
+        let lines = CSVLines(stream, newline: "\r\n")
+        try lines.write(row: ["a", "b\n\u{31D}"])
+        try lines.write(row: ["c", ""])
+        stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        #expect(String(decoding: data, as: UTF8.self) == "a,\"b\n\u{31D}\"\r\nc,")
+    }
+
+    @Test("formula marks by scalar and after leading spaces, taken off by restore after the reader's trim")
+    func formulaMarks() {
+        #expect(CSVCell.neutralise("=\u{31D}1") == "'=\u{31D}1")
+        #expect(CSVCell.neutralise("\n'+g") == "\n''+g")
+        #expect(CSVCell.restore(ManifestValidator.trimmed(CSVCell.neutralise("\n'+g"))) == "'+g")
+        #expect(CSVCell.restore(CSVCell.neutralise("-5")) == "-5")
+        #expect(CSVCell.neutralise("plain") == "plain")
+    }
+}
