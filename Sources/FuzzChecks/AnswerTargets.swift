@@ -23,16 +23,18 @@ enum AnswerTargets {
     ]
 
     static func read(_ data: Data, _ generation: ServerGeneration) throws(FuzzFinding) {
-        do throws(OpenMarketError) {
-            let page = try ServerAnswers.page(data, generation: generation, number: 3, search: nil)
-            if page.pages.count > data.count { throw .invalidRequest("a page of \(page.pages.count) products from \(data.count) bytes") }
-        } catch {
+        switch Result(catching: { () throws(OpenMarketError) in try ServerAnswers.page(data, generation: generation, number: 3) }) {
+        case .success(let page):
+            if page.pages.count > data.count { throw FuzzFinding("a page of \(page.pages.count) products from \(data.count) bytes") }
+        case .failure(let error):
             try named(error)
         }
-        do throws(OpenMarketError) {
-            let detail = try ServerAnswers.detail(data, generation: generation)
-            if let images = detail.images, images.count > data.count { throw .invalidRequest("a product of \(images.count) photos from \(data.count) bytes") }
-        } catch {
+        switch Result(catching: { () throws(OpenMarketError) in try ServerAnswers.detail(data, generation: generation) }) {
+        case .success(let detail):
+            if let images = detail.images, images.count > data.count {
+                throw FuzzFinding("a product of \(images.count) photos from \(data.count) bytes")
+            }
+        case .failure(let error):
             try named(error)
         }
     }

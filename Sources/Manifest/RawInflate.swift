@@ -6,6 +6,7 @@ import Foundation
 /// Linux tells zlib a whole buffer is there when the last chunk is shorter, and loops forever
 /// on a stream that does not end.) Used for the workbook's parts and the backups' snapshots.
 public enum RawInflate {
+    /// Packed bytes that cannot be read: a damaged stream, or (`ZipParts`) a damaged zip.
     public struct Damaged: Error, CustomStringConvertible {
         public var reason: String
         public var description: String { reason }
@@ -33,7 +34,6 @@ public enum RawInflate {
                 case Z_STREAM_END: return
                 case Z_OK: continue
                 case Z_BUF_ERROR where stream.avail_in == 0: throw Damaged(reason: "the packed data ends before the stream does (is the file cut off?)")
-                case Z_BUF_ERROR: continue
                 default: throw Damaged(reason: "the packed data is damaged (zlib: \(result))")
                 }
             }

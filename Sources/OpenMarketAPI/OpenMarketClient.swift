@@ -247,10 +247,6 @@ public final class OpenMarketClient: Sendable {
         redactor.scrub(ServerAnswers.errorMessage(response.body))
     }
 
-    func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, endpoint: String) throws(OpenMarketError) -> T {
-        try ServerAnswers.decode(type, from: response.body, endpoint: endpoint, scrub: redactor.scrub)
-    }
-
     func page(_ response: HTTPResponse, generation: ServerGeneration, number: Int, search: String?,
               endpoint: String) throws(OpenMarketError) -> ProductPage {
         try ServerAnswers.page(response.body, generation: generation, number: number, search: search,

@@ -2,8 +2,9 @@ import Foundation
 import OpenMarketContract
 
 /// What the client makes of a server's answer bytes: a list page, a product's detail, an
-/// error's message, for each generation. The wire code reads every answer through these, and
-/// so do the fuzz targets (`scripts/fuzz`) and the tests of the live servers' captured answers.
+/// error's message, for each generation. The wire code reads every answer through these (so the
+/// tests of the live servers' captured answers, which go through the client, test them too), and
+/// so do the fuzz targets (`scripts/fuzz`).
 public enum ServerAnswers {
     /// A list page as `generation` writes it (`number` and `search` are the request's: the
     /// 2021 server says neither).

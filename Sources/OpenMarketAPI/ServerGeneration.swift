@@ -70,8 +70,7 @@ extension OpenMarketClient {
     func wire(for generation: ServerGeneration) -> any GenerationWire {
         switch generation {
         case .v2021: Wire2021(client: self)
-        case .v2022January: Wire2022(client: self, names: .january, deleteStep: "secret")
-        case .v2022October: Wire2022(client: self, names: .october, deleteStep: "archived")
+        case .v2022January, .v2022October: Wire2022(client: self, generation: generation)
         }
     }
 

@@ -6,12 +6,13 @@ import OpenMarketContract
 /// from `/secret`; 2022-10 says `description` and deletes with the key from `/archived`.
 struct Wire2022: GenerationWire {
     let client: OpenMarketClient
+    /// 2022-01 or 2022-10.
+    let generation: ServerGeneration
     /// The names of request bodies: `descriptions` (2022-01) or `description` (2022-10).
-    var names: WriteBody.Names
+    var names: WriteBody.Names { generation == .v2022January ? .january : .october }
     /// The step that gives the delete key: `secret` (2022-01) or `archived` (2022-10).
-    var deleteStep: String
+    var deleteStep: String { generation == .v2022January ? "secret" : "archived" }
     var recordPath: String { "/api/products/" }
-    var generation: ServerGeneration { deleteStep == "secret" ? .v2022January : .v2022October }
 
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         var query = "page_no=\(number)&items_per_page=\(perPage)"

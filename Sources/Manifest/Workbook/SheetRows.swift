@@ -168,8 +168,6 @@ private struct SheetHandler: XMLTokenHandler {
     private var inRow = false
     /// Inside a `<c>`: an end tag without its start (a damaged sheet) finishes no cell.
     private var inCell = false
-    /// The number of the last row started: numbers only go up, whatever a damaged `r` says.
-    private var lastStarted = 0
     private var column = -1
     private var type: [UInt8] = []
     private var style = 0
@@ -223,8 +221,8 @@ private struct SheetHandler: XMLTokenHandler {
                 // Excel numbers rows 1 to 1,048,576, upwards; a row without a number (or with
                 // one that does not go up) is the one after the last.
                 let given = try attributes.value("r").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
-                let number = given.flatMap { $0 > lastStarted && $0 <= Self.maxRows ? $0 : nil } ?? lastStarted + 1
-                lastStarted = number
+                // `row` is still the last row started (0 before the first).
+                let number = given.flatMap { $0 > row.number && $0 <= Self.maxRows ? $0 : nil } ?? row.number + 1
                 row = SheetRow(number: number, cells: [])
                 inRow = true
                 inCell = false
@@ -249,7 +247,7 @@ private struct SheetHandler: XMLTokenHandler {
         case 1:
             switch name.first! {
             case UInt8(ascii: "c") where inData:
-                if inRow, inCell, column >= 0 { finishCell() }
+                if inRow, inCell { finishCell() }
                 inCell = false
             case UInt8(ascii: "v"), UInt8(ascii: "f"), UInt8(ascii: "t"): capture = .none
             default: break

@@ -85,10 +85,8 @@ final class Workbook: @unchecked Sendable {
             throw Self.describe(failure, part: path, file: file)
         } catch let stop as StopReading {
             throw stop
-        } catch let damaged as ZipParts.Damaged {
-            throw ManifestError(file: file, message: "part \(path) cannot be read: \(damaged.reason); the file is damaged")
         } catch let damaged as RawInflate.Damaged {
-            throw ManifestError(file: file, message: "part \(path) cannot be inflated: \(damaged.reason); the file is damaged")
+            throw ManifestError(file: file, message: "part \(path) cannot be read: \(damaged.reason); the file is damaged")
         } catch {
             throw ManifestError(file: file, message: "part \(path) cannot be inflated (\(error)); the file is damaged")
         }

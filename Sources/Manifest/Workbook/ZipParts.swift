@@ -13,7 +13,7 @@ struct ZipParts {
         var headerOffset: Int
     }
 
-    struct Damaged: Error { var reason: String }
+    typealias Damaged = RawInflate.Damaged
 
     private let bytes: Data
     private var parts: [String: Part] = [:]
