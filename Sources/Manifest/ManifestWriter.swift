@@ -106,14 +106,24 @@ public final class ManifestWriter {
         }
     }
 
+    /// Writes one product; a failed write (a full disk) names the file.
     public func write(_ entry: ManifestEntry) throws {
+        do { try append(entry) } catch { throw writeFailure(error) }
+    }
+
+    private func writeFailure(_ error: any Error) -> ManifestError {
+        if let named = error as? ManifestError { return named }
+        return ManifestError(file: url.path, message: "cannot be written: \(fileErrorReason(csvOutput?.failure ?? error))")
+    }
+
+    private func append(_ entry: ManifestEntry) throws {
         switch format {
         case .csv:
             let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", entry.name, entry.description,
                          Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
                          String(entry.stock), entry.images.joined(separator: ";")]
                 + (columns.contains(.vendor) ? [entry.vendor.map(String.init) ?? ""] : [])
-            do { try csv?.write(row: cells.map { CSVCell.neutralise(Self.csvText($0)) }) } catch { throw csvOutput?.failure ?? error }
+            try csv?.write(row: cells.map { CSVCell.neutralise(Self.csvText($0)) })
         case .json, .jsonl:
             var object: [String: Any] = [
                 "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price),
@@ -147,8 +157,12 @@ public final class ManifestWriter {
         try? FileManager.default.removeItem(at: temporary)
     }
 
-    /// Completes the file and moves it into place.
+    /// Completes the file and moves it into place; a failed write names the file.
     public func finish() throws {
+        do { try complete() } catch { throw writeFailure(error) }
+    }
+
+    private func complete() throws {
         if let csvOutput {
             // Rows are separated; the last one is ended too, as line-based tools expect.
             let end: [UInt8] = [0x0D, 0x0A]
