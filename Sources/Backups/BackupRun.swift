@@ -11,7 +11,7 @@ import Support
 /// costs the list pages.
 public final class BackupRun: @unchecked Sendable {
     public let repository: BackupRepository
-    let client: OpenMarketClient
+    let client: any Shop
     let links: URL?
     public var jobs = 4
     public var perPage = 500
@@ -19,7 +19,7 @@ public final class BackupRun: @unchecked Sendable {
     public var onProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     /// `links`: the account's link store, for the merchant keys (none: ids only).
-    public init(repository: BackupRepository, client: OpenMarketClient, links: URL?) {
+    public init(repository: BackupRepository, client: any Shop, links: URL?) {
         self.repository = repository
         self.client = client
         self.links = links
@@ -70,7 +70,7 @@ public final class BackupRun: @unchecked Sendable {
 
     /// The repository's account, made on the first backup; another account's repository is refused.
     private func checkedConfig() throws -> BackupRepository.Config {
-        let server = client.configuration.server.absoluteString
+        let server = client.address
         let account = links?.deletingPathExtension().lastPathComponent ?? ""
         if let config = repository.config() {
             guard config.account == account || account.isEmpty else {

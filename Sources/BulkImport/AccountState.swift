@@ -16,19 +16,10 @@ public struct AccountState: Sendable {
     public let serverName: String
     public let identifier: String
 
-    public init(client: OpenMarketClient, sandboxData: URL?) {
+    public init(shop: any Shop, sandboxData: URL?) {
         folder = sandboxData ?? StateFolder.url
-        serverName = sandboxData != nil ? "built-in sandbox" : client.configuration.server.absoluteString
-        identifier = Self.account(client.configuration.credentials)
-    }
-
-    /// The account's name within its server: the vendor identifier, or — on a 2021 server,
-    /// whose items take a password and no identifier — a fingerprint of the password (never
-    /// the password itself): the items one password opens are one merchant's shop.
-    public static func account(_ credentials: VendorCredentials?) -> String {
-        guard let credentials else { return "" }
-        if !credentials.identifier.isEmpty { return credentials.identifier }
-        return "password " + String(SHA256.hash(data: Data(("openmarket 2021 password|" + credentials.secret).utf8)).hex.prefix(16))
+        serverName = sandboxData != nil ? "built-in sandbox" : shop.address
+        identifier = shop.writer?.account ?? ""
     }
 
     /// The account's link store (merchant key → product). The file name does not show the identifier.
@@ -49,18 +40,17 @@ public struct AccountState: Sendable {
     }
 
     /// The journal of a migration from one account to another.
-    public static func migrationJournal(source: OpenMarketClient, target: OpenMarketClient) -> URL {
-        func identity(_ client: OpenMarketClient) -> String {
-            client.configuration.server.absoluteString + "|" + account(client.configuration.credentials)
-        }
+    public static func migrationJournal(source: any Shop, target: any Shop) -> URL {
+        func identity(_ shop: any Shop) -> String { shop.address + "|" + (shop.writer?.account ?? "") }
         return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
     }
 
     /// Why a server that did not answer its health check is not one to write to, said so
     /// that the merchant knows what to change: a server that answered 404 is there, it is only
     /// not an Open Market server at that URL (often a path such as /api after the host).
-    static func unanswered(_ server: URL, _ error: OpenMarketError) -> String {
+    static func unanswered(_ address: String, _ error: OpenMarketError) -> String {
         guard let status = error.status else { return "the server does not answer: \(error)" }
+        guard let server = URL(string: address) else { return "\(address) answered its health check with HTTP \(status)" }
         let path = server.path
         if status == 404 {
             let hint = path.isEmpty || path == "/"
@@ -98,18 +88,17 @@ public struct AccountState: Sendable {
     /// Returns whether the credentials were seen accepted (false: the server cannot tell
     /// before a write, and the run's first write goes alone).
     @discardableResult
-    public static func preflight(_ client: OpenMarketClient) throws(ImportStop) -> Bool {
-        do { _ = try client.health() } catch { throw ImportStop(Self.unanswered(client.configuration.server, error), exitCode: .unreachable) }
-        guard client.configuration.credentials != nil else {
+    public static func preflight(_ shop: any Shop) throws(ImportStop) -> Bool {
+        do { _ = try shop.health() } catch { throw ImportStop(Self.unanswered(shop.address, error), exitCode: .unreachable) }
+        guard let writer = shop.writer else {
             throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
                              + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
         }
-        if let credentials = client.configuration.credentials, credentials.identifier.isEmpty,
-           let generation = try? client.generation(), generation.hasVendors {
-            throw ImportStop("this server is of the \(generation.rawValue) generation: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
+        if case .password = writer, (try? shop.capabilities())?.vendors == true {
+            throw ImportStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
         }
         // Anything but a refusal goes on: the first request of the run says the rest.
-        switch try? client.checkCredentials() {
+        switch try? shop.checkCredentials() {
         case .refused(let status)?:
             throw ImportStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
         case .accepted?: return true

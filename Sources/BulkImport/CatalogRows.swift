@@ -17,7 +17,7 @@ import Support
 /// without a key. A second run creates nothing twice, and the merchant's sheet imported into
 /// the target afterwards finds every product.
 public final class CatalogRows: RowSource, @unchecked Sendable {
-    public let source: OpenMarketClient
+    public let source: any Shop
     public let filter: CatalogFilter
     /// What the source account's link store knows, by product id (none: every product by name).
     public let sourceLinks: [Int: ProductLink]
@@ -45,11 +45,11 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
     /// What the source side saw, once `rows(into:)` returned.
     public var sourceSummary: SourceSummary { lock.withLock { seen } }
 
-    public init(source: OpenMarketClient, filter: CatalogFilter, sourceLinks: [Int: ProductLink] = [:]) {
+    public init(source: any Shop, filter: CatalogFilter, sourceLinks: [Int: ProductLink] = [:]) {
         self.source = source
         self.filter = filter
         self.sourceLinks = sourceLinks
-        self.label = "the products of \(source.configuration.server.absoluteString)"
+        self.label = "the products of \(source.address)"
     }
 
     /// The source account's links by product id, from its link store (none when it has none).

@@ -116,8 +116,8 @@ public struct SyncResult: Sendable {
 /// caches, the run record for undo and `runs`, the link store, a stop on a signal, and the
 /// report with its thumbnails. Blocking: call from a thread of its own.
 public enum Sync {
-    public static func run(_ source: some RowSource, into client: OpenMarketClient, _ settings: SyncSettings) throws -> SyncResult {
-        let credentialsChecked = try AccountState.preflight(client)
+    public static func run(_ source: some RowSource, into shop: any Shop, _ settings: SyncSettings) throws -> SyncResult {
+        let credentialsChecked = try AccountState.preflight(shop)
         // One run that writes per account at a time, whatever runs it (a person, a timer, a
         // second terminal): both would create what the other is creating.
         let lock = settings.holdsAccountLock || settings.options.dryRun
@@ -128,8 +128,8 @@ public enum Sync {
         options.manifest = source.manifest
         options.runKind = source.kind
         options.runSource = source.label
-        // A 2021 server takes whole amounts: a row with cents fails validation, naming the rule.
-        if (try? client.generation()) == .v2021 { options.validation.wholeAmounts = true }
+        // A server that takes whole amounts: a row with cents fails validation, naming the rule.
+        if (try? shop.capabilities())?.wholeAmounts == true { options.validation.wholeAmounts = true }
         if settings.useCaches {
             if options.cache == nil { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
             if options.photoHashes == nil { options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL) }
@@ -146,7 +146,7 @@ public enum Sync {
         report.productPages = settings.productPages
         let summary: ImportSummary
         do {
-            let run = try ImportRun(options: options, client: client, report: report)
+            let run = try ImportRun(options: options, client: shop, report: report)
             run.onProgress = settings.onProgress
             run.onOutcome = settings.onOutcome
             settings.onStart?(run)
@@ -163,7 +163,7 @@ public enum Sync {
             }
             throw error
         }
-        report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
+        report.fetchThumbnail = { url in (try? shop.download(url, maxBytes: 2 << 20)).map { Array($0) } }
         var result = SyncResult(summary: summary, report: report)
         do throws(ReportWriteError) { try report.finish(summary) } catch { result.reportProblem = error }
         return result

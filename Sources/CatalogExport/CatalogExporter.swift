@@ -49,12 +49,12 @@ public struct ExportSummary: Sendable, Codable {
 /// name only when complete.
 public final class CatalogExporter: @unchecked Sendable {
     public let options: ExportOptions
-    public let client: OpenMarketClient
+    public let client: any Shop
     /// Progress: the phase ("listing" or "products"), done and total so far.
     public var onProgress: (@Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void)?
     private let stopping = StopSignal()
 
-    public init(options: ExportOptions, client: OpenMarketClient) {
+    public init(options: ExportOptions, client: any Shop) {
         self.options = options
         self.client = client
     }
@@ -77,14 +77,14 @@ public final class CatalogExporter: @unchecked Sendable {
         }
         if let search = options.filter.search { filter += "search=\(search);" }
         if let since = options.filter.since { filter += "since=\(Int(since.timeIntervalSince1970));" }
-        return "server=\(client.configuration.server.absoluteString);format=\(options.format.rawValue);images=\(options.images.rawValue);\(filter)"
+        return "server=\(client.address);format=\(options.format.rawValue);images=\(options.images.rawValue);\(filter)"
     }
 
     /// Runs the export. Blocking: call from a thread of its own.
     public func run() throws -> ExportSummary {
         let started = Date()
         let (state, recovered) = try openState()
-        var summary = ExportSummary(server: client.configuration.server.absoluteString, manifest: manifestURL.path)
+        var summary = ExportSummary(server: client.address, manifest: manifestURL.path)
         // 1. The list of products.
         guard let listed = try list(state: state, recovered: recovered, into: &summary) else {
             summary.stopped = stopped

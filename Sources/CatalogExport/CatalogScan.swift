@@ -31,7 +31,7 @@ public final class CatalogScan: @unchecked Sendable {
         public var countKnown = true
     }
 
-    public let client: OpenMarketClient
+    public let client: any Shop
     public let filter: CatalogFilter
     public private(set) var perPage: Int
     public let maxPasses: Int
@@ -60,7 +60,7 @@ public final class CatalogScan: @unchecked Sendable {
     /// is then the only way to see what changed while paging).
     private var newestFirst = true
 
-    public init(client: OpenMarketClient, filter: CatalogFilter, perPage: Int, maxPasses: Int = 4) {
+    public init(client: any Shop, filter: CatalogFilter, perPage: Int, maxPasses: Int = 4) {
         self.client = client
         self.filter = filter
         self.perPage = max(1, perPage)
@@ -73,7 +73,7 @@ public final class CatalogScan: @unchecked Sendable {
     public func run() throws -> Result { try run(state: nil, recovered: nil) }
 
     func run(state: ExportState?, recovered: ExportState.Recovered?) throws -> Result {
-        if filter.vendor == .me, client.configuration.credentials == nil {
+        if filter.vendor == .me, client.writer == nil {
             throw ExportError("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")
         }
         var pass = 1

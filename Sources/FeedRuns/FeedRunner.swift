@@ -39,7 +39,7 @@ public struct FeedRunResult: Sendable {
 /// → notify, for one feed, one run per account at a time.
 public final class FeedRunner: @unchecked Sendable {
     let feed: Feed
-    let client: OpenMarketClient
+    let client: any Shop
     let account: AccountState
     let folder: FeedFolder
     let options: FeedRunOptions
@@ -48,7 +48,7 @@ public final class FeedRunner: @unchecked Sendable {
 
     /// `root`: where feeds keep their memory (the state folder's `feeds`), one folder per feed
     /// and shop.
-    public init(feed: Feed, client: OpenMarketClient, account: AccountState, root: URL = FeedFolder.defaultRoot,
+    public init(feed: Feed, client: any Shop, account: AccountState, root: URL = FeedFolder.defaultRoot,
                 options: FeedRunOptions = FeedRunOptions()) {
         self.feed = feed
         self.client = client

@@ -46,7 +46,7 @@ public struct ClientConfiguration: Sendable {
 /// Blocking is deliberate (the bulk pipeline runs it on worker threads); the
 /// `async` variants run the same calls on a thread of their own, so that
 /// Swift's cooperative pool is never blocked.
-public final class OpenMarketClient: Sendable {
+public final class OpenMarketClient: Shop {
     public let configuration: ClientConfiguration
     private let share = CurlShare()
     private let idleHandles = Locked<[CurlEasyBox]>([])
@@ -70,7 +70,18 @@ public final class OpenMarketClient: Sendable {
         self.baseURL = base
     }
 
-    // MARK: Endpoints (each generation's wire: Wire2021.swift, Wire2022.swift)
+    // MARK: The shop (each generation's own: Wire2021.swift, Wire2022.swift)
+
+    public var address: String { configuration.server.absoluteString }
+
+    public var writer: ShopWriter? { configuration.credentials.map(ShopWriter.init) }
+
+    /// What the server's generation can do (found once, see `generation()`).
+    public func capabilities() throws(OpenMarketError) -> ShopCapabilities { try wire().capabilities() }
+
+    public func checkCredentials() throws(OpenMarketError) -> OwnerProbe.Credentials { try wire().checkCredentials() }
+
+    public var connectionsOpened: Int { statistics.connections }
 
     /// The server's health: `GET /healthChecker` on the 2022 servers (`OK`). The 2021
     /// server has none: its answer to the list endpoint stands for it. A server that
@@ -129,7 +140,7 @@ public final class OpenMarketClient: Sendable {
     /// only the password, as the apps checked it (the answer is then not a key, and is
     /// never needed: a 2021 delete sends the password). 403 for another's, 404 for none.
     public func deleteKey(id: Int) throws(OpenMarketError) -> String {
-        try wire().ownerCheck(id: id, secret: nil)
+        try wire().deleteKey(id: id)
     }
 
     /// The delete key in the `/archived` answer: a bare key (quoted or not), or — as the

@@ -65,20 +65,3 @@ public enum OwnerProbe {
         }
     }
 }
-
-extension OpenMarketClient {
-    /// Whose product `id` is (see `OwnerProbe`).
-    public func ownership(of id: Int) throws(OpenMarketError) -> OwnerProbe.Ownership {
-        try OwnerProbe.ownership { () throws(OpenMarketError) -> String in try deleteKey(id: id) }
-    }
-
-    /// Whether the server accepts this client's credentials (see `OwnerProbe`).
-    public func checkCredentials() throws(OpenMarketError) -> OwnerProbe.Credentials {
-        try OwnerProbe.credentials({ () throws(OpenMarketError) -> String in try deleteKey(id: OwnerProbe.impossibleID) },
-                                   control: { () throws(OpenMarketError) -> String in
-            // The same identifier with a secret nobody has, on the same connection: what a
-            // wrong secret is answered.
-            try wire().ownerCheck(id: OwnerProbe.impossibleID, secret: "openmarket-control-" + UUID().uuidString)
-        })
-    }
-}

@@ -45,29 +45,45 @@ struct GenerationFound {
     var answersHealth = false
 }
 
-/// One generation's wire: its endpoints, the names in its bodies, the shape of its answers,
-/// each read into the contract's models. The client picks one once it knows the generation;
-/// nothing above the client knows which.
-protocol GenerationWire: Sendable {
-    func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage
-    func product(id: Int) throws(OpenMarketError) -> ProductDetail
-    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
-    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail
-    /// The harmless question only the owner gets a yes to (see `OpenMarketClient.deleteKey`),
-    /// asked with the credentials' secret, or with `secret` (the credentials probe's control).
+/// One generation's shop over the client's transport: its endpoints, the names in its
+/// bodies, the shape of its answers, each read into the contract's models. The client picks
+/// one once it knows the generation; nothing above the client knows which.
+protocol WireShop: Shop {
+    var client: OpenMarketClient { get }
+    /// The harmless question only the owner gets a yes to (see `Shop.deleteKey`), asked with
+    /// the credentials' secret, or with `secret` (the credentials probe's control).
     func ownerCheck(id: Int, secret: String?) throws(OpenMarketError) -> String
-    func delete(id: Int) throws(OpenMarketError)
-    /// Where the server shows one product, before its id.
-    var recordPath: String { get }
+}
+
+extension WireShop {
+    var address: String { client.address }
+    var writer: ShopWriter? { client.writer }
+    var overloads: Int { client.overloads }
+    var connectionsOpened: Int { client.connectionsOpened }
+
+    func deleteKey(id: Int) throws(OpenMarketError) -> String { try ownerCheck(id: id, secret: nil) }
+
+    func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data {
+        try client.download(url, maxBytes: maxBytes)
+    }
+
+    func checkCredentials() throws(OpenMarketError) -> OwnerProbe.Credentials {
+        try OwnerProbe.credentials({ () throws(OpenMarketError) -> String in try deleteKey(id: OwnerProbe.impossibleID) },
+                                   control: { () throws(OpenMarketError) -> String in
+            // The same identifier with a secret nobody has, on the same connection: what a
+            // wrong secret is answered.
+            try ownerCheck(id: OwnerProbe.impossibleID, secret: "openmarket-control-" + UUID().uuidString)
+        })
+    }
 }
 
 extension OpenMarketClient {
     /// The wire of the server's generation (found once, see `generation()`).
-    func wire() throws(OpenMarketError) -> any GenerationWire {
+    func wire() throws(OpenMarketError) -> any WireShop {
         wire(for: try generation())
     }
 
-    func wire(for generation: ServerGeneration) -> any GenerationWire {
+    func wire(for generation: ServerGeneration) -> any WireShop {
         switch generation {
         case .v2021: Wire2021(client: self)
         case .v2022January, .v2022October: Wire2022(client: self, generation: generation)

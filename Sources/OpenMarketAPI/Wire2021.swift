@@ -5,9 +5,20 @@ import OpenMarketContract
 /// password per item sent with each write, integer prices, `discounted_price` the *sale
 /// price* (the contract's discount amount is converted both ways), `title` and
 /// `descriptions`, photos as `images[]` parts, errors `{"error", "reason"}`.
-struct Wire2021: GenerationWire {
+struct Wire2021: WireShop {
     let client: OpenMarketClient
     var recordPath: String { "/item/" }
+
+    func capabilities() -> ShopCapabilities {
+        ShopCapabilities(wholeAmounts: true, vendors: false, ownersListed: false, totalsKnown: false,
+                         deletion: "the item's password sent with the delete")
+    }
+
+    /// No health check: the list answering stands for it.
+    func health() throws(OpenMarketError) -> String {
+        _ = try page(1, perPage: Self.pageSize, search: nil)
+        return "OK"
+    }
 
     /// One item as the 2021 server lists and shows it.
     struct Item2021: Decodable {

@@ -4,7 +4,7 @@ import OpenMarketContract
 /// The two 2022 generations: `/api/products`, a vendor's `identifier` header and `secret`.
 /// 2022-01 says `descriptions` in request bodies and deletes with the product's own secret
 /// from `/secret`; 2022-10 says `description` and deletes with the key from `/archived`.
-struct Wire2022: GenerationWire {
+struct Wire2022: WireShop {
     let client: OpenMarketClient
     /// 2022-01 or 2022-10.
     let generation: ServerGeneration
@@ -13,6 +13,13 @@ struct Wire2022: GenerationWire {
     /// The step that gives the delete key: `secret` (2022-01) or `archived` (2022-10).
     var deleteStep: String { generation == .v2022January ? "secret" : "archived" }
     var recordPath: String { "/api/products/" }
+
+    func capabilities() -> ShopCapabilities {
+        ShopCapabilities(wholeAmounts: false, vendors: true, ownersListed: true, totalsKnown: true,
+                         deletion: generation == .v2022January ? "the product's own secret from /secret" : "the key from /archived")
+    }
+
+    func health() throws(OpenMarketError) -> String { try client.health() }
 
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         var query = "page_no=\(number)&items_per_page=\(perPage)"

@@ -231,7 +231,7 @@ struct MigrateCommand: AsyncParsableCommand {
         guard target.credentials != nil else {
             throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: .badInput))
         }
-        if sourceURL == targetURL && AccountState.account(source.credentials) == AccountState.account(target.credentials) {
+        if sourceURL == targetURL && source.credentials.map(ShopWriter.init) == target.credentials.map(ShopWriter.init) {
             throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: .badInput))
         }
         let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)

@@ -76,7 +76,7 @@ struct Connection {
     static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration().port)"
 
     /// Where what openmarket knows of this account is kept (links, journals).
-    var account: AccountState { AccountState(client: client, sandboxData: sandbox?.configuration.dataDirectory) }
+    var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory) }
 
     /// Prints why on failure and exits with the failure's code.
     static func open(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {

@@ -41,8 +41,8 @@ struct DecisionTests {
         shop.add("Theirs C", vendor: 4)
         let live = try LiveCatalog.read(client: shop, knownVendor: nil, pageSize: 2, matcher: ServerMatcher(client: shop))
         #expect(live.vendorID == 7 && Set(live.products.keys) == [mine, mine2])
-        #expect(live.pages == 3 && shop.calls["page"] == 3)
-        #expect((shop.calls["deleteKey"] ?? 0) <= 3, "one question per vendor at most")
+        #expect(live.pages == 3 && shop.callCounts["page"] == 3)
+        #expect((shop.callCounts["deleteKey"] ?? 0) <= 3, "one question per vendor at most")
         let known = try LiveCatalog.read(client: shop, knownVendor: 7, pageSize: 100, matcher: ServerMatcher(client: shop))
         #expect(Set(known.products.keys) == [mine, mine2])
     }
@@ -70,7 +70,7 @@ struct DecisionTests {
         guard case .update(tea, let changes) = decision.action else { Issue.record("not an update"); return }
         #expect(changes.fields == ["price"] && changes.body.price == 1100 && changes.body.stock == nil)
         #expect(changes.text == "price 1000 → 1100 (+10.0 %)")
-        #expect(shop.calls["register"] == nil && shop.calls["edit"] == nil, "deciding writes nothing")
+        #expect(shop.callCounts["register"] == nil && shop.callCounts["edit"] == nil, "deciding writes nothing")
     }
 
     @Test("a stock-only row changes the stock and nothing else, whatever the other cells hold")
@@ -145,7 +145,7 @@ struct DecisionTests {
         #expect(gone.note?.contains("no longer in the shop") == true)
         let pending = try planner.decide(Self.draft(3, key: "P1", name: "Lost answer tea"), identity: "P1")
         #expect(pending.madeByInterruptedRun && pending.action.productID == made)
-        #expect(shop.calls["product"] == 1, "the gone product was asked for once, directly")
+        #expect(shop.callCounts["product"] == 1, "the gone product was asked for once, directly")
     }
 
     @Test("the matcher finds a lost create by its exact fields, only among this vendor's, and claims it once")
@@ -212,9 +212,9 @@ struct UndoDecisionTests {
 
         var dry = UndoOptions(folder: folder)
         dry.dryRun = true
-        let writesBefore = (shop.calls["edit"] ?? 0, shop.calls["delete"] ?? 0)
+        let writesBefore = (shop.callCounts["edit"] ?? 0, shop.callCounts["delete"] ?? 0)
         _ = try UndoRun(options: dry, client: shop, report: nil).run()
-        #expect((shop.calls["edit"] ?? 0, shop.calls["delete"] ?? 0) == writesBefore, "a dry run writes nothing")
+        #expect((shop.callCounts["edit"] ?? 0, shop.callCounts["delete"] ?? 0) == writesBefore, "a dry run writes nothing")
 
         let careful = try UndoRun(options: UndoOptions(folder: folder), client: shop, report: nil).run()
         #expect(careful.count(.skipped) == 2, "\(careful.counts)")
@@ -258,10 +258,10 @@ struct MemoryImportTests {
         let sheet = "key,name,price,stock,images\nK1,Green tea,1000,3,p.jpg\nK2,Black tea,2000,4,p.jpg\n"
         #expect(try Self.run(shop, sheet: sheet, in: folder).counts == ["created": 2])
         #expect(try Self.run(shop, sheet: sheet, in: folder, named: "renamed.csv").counts == ["unchanged": 2])
-        #expect(shop.calls["register"] == 2 && shop.calls["edit"] == nil)
+        #expect(shop.callCounts["register"] == 2 && shop.callCounts["edit"] == nil)
         let edited = sheet.replacingOccurrences(of: "Black tea,2000", with: "Black tea,2100")
         #expect(try Self.run(shop, sheet: edited, in: folder, named: "edited.csv").counts == ["unchanged": 1, "updated": 1])
-        #expect(shop.calls["edit"] == 1)
+        #expect(shop.callCounts["edit"] == 1)
     }
 
     @Test("a register whose answer is lost is found in the shop and linked, never sent twice")
@@ -273,7 +273,7 @@ struct MemoryImportTests {
         let sheet = "key,name,price,stock,images\nK1,Green tea,1000,3,p.jpg\n"
         let first = try Self.run(shop, sheet: sheet, in: folder)
         #expect(first.failed == 0, "\(first.counts)")
-        #expect(shop.calls["register"] == 1, "the lost answer was looked up, not sent again")
+        #expect(shop.callCounts["register"] == 1, "the lost answer was looked up, not sent again")
         #expect(try shop.page(1, perPage: 100, search: nil).totalCount == 1)
         #expect(try Self.run(shop, sheet: sheet, in: folder).counts == ["unchanged": 1])
     }

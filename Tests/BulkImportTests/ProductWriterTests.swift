@@ -1,4 +1,5 @@
 @testable import BulkImport
+import TestSupport
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -67,7 +68,7 @@ struct ProductWriterTests {
                                              pending: ProductLink(key: "K", byName: false, productID: nil, state: .pending,
                                                                   pushed: nil, photos: nil))
         #expect(made.found && made.attempts == 1)
-        #expect(setup.shop.calls["register"] == 1, "\(setup.shop.calls)")
+        #expect(setup.shop.callCounts["register"] == 1, "\(setup.shop.callCounts)")
         #expect(try setup.links.link("K")?.state == .pending)
         try setup.writer.settle(subject, id: made.product.id, pushed: PushedProduct(made.product), photos: nil, created: true)
         #expect(setup.intents.lines == ["sent K", "done K \(made.product.id)"])
@@ -83,12 +84,12 @@ struct ProductWriterTests {
         let draft = Self.draft("Tea")
         #expect { try setup.writer.register(RowWork.newProduct(draft), images: [], for: WriteSubject(key: "K"), matching: draft) }
             throws: { ($0 as? WriteFailure)?.kind == .notSent }
-        #expect(setup.shop.calls["register"] == nil)
+        #expect(setup.shop.callCounts["register"] == nil)
         #expect(setup.stop.reason?.contains("No space left on device") == true)
         // Stopped: the next write is not sent either.
         setup.intents.refuse = false
         #expect(throws: WriteFailure.self) { try setup.writer.delete(id: setup.shop.add("Other"), for: WriteSubject(), photoHashes: nil) }
-        #expect(setup.shop.calls["delete"] == nil)
+        #expect(setup.shop.callCounts["delete"] == nil)
     }
 
     @Test("an edit is recorded before and after, then sent; a refused one is failed in the journal")

@@ -77,7 +77,7 @@ struct Night {
     }
 
     func account(_ client: OpenMarketClient) -> AccountState {
-        AccountState(client: client, sandboxData: files.directory.appendingPathComponent("state"))
+        AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
     }
 
     func run(_ feed: Feed, accept: Bool = false, vendor: SandboxVendor? = nil) async throws -> FeedRunResult {
