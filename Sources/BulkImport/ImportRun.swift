@@ -74,7 +74,7 @@ public final class ImportRun: @unchecked Sendable {
             recorder = nil
         }
         writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
-                               intents: JournalIntents(journal: journal), lostAnswers: options.lostAnswers, stopping: stopping,
+                               intents: RunIntents(journal: journal, recorder: recorder), lostAnswers: options.lostAnswers, stopping: stopping,
                                credentialsChecked: options.credentialsChecked)
         vendor = VendorFact(links: links)
         inFlight = options.adaptiveJobs
@@ -175,8 +175,9 @@ public final class ImportRun: @unchecked Sendable {
         }
         try recordRunStart()
         let prepareQueue = BoundedQueue<WorkItem>(capacity: inFlight.range.upperBound * 2)
-        let uploadQueue = BoundedQueue<WorkItem>(capacity: inFlight.range.upperBound * 2)
-        let (preparing, uploading) = startWorkers(prepareQueue, uploadQueue)
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound * 2)
+        let preparing = startPreparing(prepareQueue, uploadQueue)
+        let uploading = startUploading(uploadQueue)
         defer {
             prepareQueue.close()
             uploadQueue.close()
@@ -215,10 +216,29 @@ public final class ImportRun: @unchecked Sendable {
         }
     }
 
-    /// The prepare workers (all cores: photos read and shrunk) and the upload workers
-    /// (`jobs`: one product's write each), joined by bounded queues.
-    private func startWorkers(_ prepareQueue: BoundedQueue<WorkItem>, _ uploadQueue: BoundedQueue<WorkItem>)
-        -> (preparing: DispatchGroup, uploading: DispatchGroup) {
+    /// Runs work a source decides itself (an undo's steps): each task is handed to the
+    /// run's write workers, under the same adaptive pace, record, report and stop as rows.
+    /// `feed` hands the tasks in the order the report lists them. Blocking.
+    func run(tasks count: Int, feed: (_ submit: (RowTask) -> Void) throws -> Void) throws -> ImportSummary {
+        let started = Date()
+        setTotal(count)
+        try recordRunStart()
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound * 2)
+        let uploading = startUploading(uploadQueue)
+        defer { uploadQueue.close() }
+        try feed({ [self] task in
+            if isStopping { return }
+            for row in task.rows { handIn(row) }
+            uploadQueue.put(.task(task))
+        })
+        uploadQueue.close()
+        uploading.wait()
+        delivering.withLock { release(order.drain()) }
+        return summarise(started: started, deletesRefused: nil)
+    }
+
+    /// The prepare workers (all cores: photos read and shrunk), handing rows to the writes.
+    private func startPreparing(_ prepareQueue: BoundedQueue<WorkItem>, _ uploadQueue: BoundedQueue<Upload>) -> DispatchGroup {
         let preparing = DispatchGroup()
         for _ in 0..<options.prepareWorkers {
             preparing.enter()
@@ -228,43 +248,52 @@ public final class ImportRun: @unchecked Sendable {
                 while let item = prepareQueue.take() {
                     if isStopping { continue }
                     switch work.prepare(item, preparer) {
-                    case .next(let ready): uploadQueue.put(ready)
+                    case .next(let ready): uploadQueue.put(.row(ready))
                     case .done(let outcome): finish(outcome)
                     }
                 }
             }
         }
+        return preparing
+    }
+
+    /// The write workers: as many as the adaptive limit may reach, each one write at a time.
+    private func startUploading(_ uploadQueue: BoundedQueue<Upload>) -> DispatchGroup {
         let uploading = DispatchGroup()
         for _ in 0..<inFlight.range.upperBound {
             uploading.enter()
             startThread("openmarket.upload") { [self] in
                 defer { uploading.leave() }
-                while let item = uploadQueue.take() {
+                while let upload = uploadQueue.take() {
                     if isStopping { continue }
-                    finish(writeInFlight(item))
+                    for outcome in writeInFlight(upload) { finish(outcome) }
                 }
             }
         }
-        return (preparing, uploading)
+        return uploading
     }
 
     /// One write, as one of those in flight: its answer time (or the server's overload)
     /// tells the limit how many the server takes.
-    private func writeInFlight(_ item: WorkItem) -> RowOutcome {
+    private func writeInFlight(_ upload: Upload) -> [RowOutcome] {
         let ticket = inFlight.acquire()
         let overloads = client.overloads
         let connections = client.connectionsOpened
         let started = Date()
-        let outcome = work.write(item)
+        let outcomes = switch upload {
+        case .row(let item): [work.write(item)]
+        case .task(let task): task.write()
+        }
         let seconds = Date().timeIntervalSince(started)
+        let attempts = outcomes.reduce(0) { $0 + $1.attempts }
         // A connection opened meanwhile (by this write or another's) makes the time no measure
         // of the server's queue: handshakes at a distance cost round trips.
         let opened = client.connectionsOpened > connections
         let signal: AdaptiveLimit.Signal = client.overloads > overloads ? .overloaded
-            : outcome.attempts > 0 && !outcome.isFailure
-                ? .answered(seconds: seconds / Double(max(1, outcome.attempts)), newConnection: opened) : .nothingSent
+            : attempts > 0 && !outcomes.contains(where: \.isFailure)
+                ? .answered(seconds: seconds / Double(attempts), newConnection: opened) : .nothingSent
         inFlight.release(signal, ticket: ticket)
-        return outcome
+        return outcomes
     }
 
     /// Writes in flight now, and the range the run went through.
@@ -289,7 +318,9 @@ public final class ImportRun: @unchecked Sendable {
         result.deletesRefused = deletesRefused
         lock.unlock()
         result.inFlight = concurrency
-        recorder?.end(counts: result.counts)
+        // An undo stopped part way is finished by running it again in the same folder: its
+        // record must not say it ended.
+        if result.stopped == nil || options.runKind != .undo { recorder?.end(counts: result.counts) }
         if let folder = options.record, recorder != nil {
             try? links?.finishRun(folder: folder.path, counts: result.counts)
         }
@@ -322,6 +353,12 @@ public final class ImportRun: @unchecked Sendable {
         }
         if vendor != nil { self.vendor.markKnown() }
         return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
+    }
+
+    /// What the write workers take: a prepared row, or a source's own task.
+    enum Upload: Sendable {
+        case row(WorkItem)
+        case task(RowTask)
     }
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {

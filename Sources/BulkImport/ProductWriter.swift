@@ -241,11 +241,19 @@ public final class ProductWriter: Sendable {
     }
 }
 
-/// Import's intents: the manifest's journal (sent → done or failed, with the row's hash).
-struct JournalIntents: WriteIntents {
+/// A run's intents: the journal (sent → done or failed, with the row's hash), and, before a
+/// deleted product is made again (an undo), a `recreating` line in the run's record; the
+/// `created` line that follows is its end.
+struct RunIntents: WriteIntents {
     let journal: Journal
+    let recorder: RunRecorder?
 
     func sending(_ subject: WriteSubject) throws {
+        if subject.restores != nil {
+            var intent = RunEntry(event: .recreating, id: nil, key: subject.key, byName: subject.byName, row: subject.row)
+            intent.restores = subject.restores
+            try recorder?.append(intent)
+        }
         try journal.record(.sent, key: subject.key ?? "", hash: subject.hash, row: subject.row)
     }
 
@@ -256,22 +264,6 @@ struct JournalIntents: WriteIntents {
     func failed(_ subject: WriteSubject, _ error: String) {
         try? journal.record(.failed, key: subject.key ?? "", hash: subject.hash, row: subject.row, error: error)
     }
-}
-
-/// Undo's intents: a `recreating` line in its own record before a deleted product is made
-/// again; the `created` line that follows is its end.
-struct RecordIntents: WriteIntents {
-    let recorder: RunRecorder?
-
-    func sending(_ subject: WriteSubject) throws {
-        guard subject.restores != nil else { return }
-        var intent = RunEntry(event: .recreating, id: nil, key: subject.key, byName: subject.byName, row: subject.row)
-        intent.restores = subject.restores
-        try recorder?.append(intent)
-    }
-
-    func done(_ subject: WriteSubject, id: Int) throws {}
-    func failed(_ subject: WriteSubject, _ error: String) {}
 }
 
 extension OpenMarketError {

@@ -4,6 +4,14 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 
+/// Work a source decides itself beside the rows (an undo's steps): the rows it reports, in
+/// order, and its write, which returns their outcomes. One write worker takes a task whole,
+/// so that steps of one product or key run in their order.
+struct RowTask: Sendable {
+    var rows: [Int]
+    var write: @Sendable () -> [RowOutcome]
+}
+
 /// A row on its way through the pipeline.
 struct WorkItem: Sendable {
     var draft: ProductDraft

@@ -13,10 +13,16 @@ public protocol RowSource: Sendable {
     var kind: RunKind { get }
     /// What the run read, as `runs` and the report's title say it.
     var label: String { get }
+    /// What the report's title names (the label unless said).
+    var title: String { get }
     /// The file the rows are read from (the journal is named by it), if they are a file's.
     var manifest: URL? { get }
     /// Hands the rows to `run` and returns its summary. Blocking.
     func rows(into run: ImportRun) throws -> ImportSummary
+}
+
+extension RowSource {
+    public var title: String { label }
 }
 
 /// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
@@ -138,7 +144,7 @@ public enum Sync {
         options.record = folder
         let report: ImportReport
         do {
-            report = try ImportReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.label)
+            report = try ImportReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
         } catch {
             throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
         }

@@ -64,19 +64,6 @@ enum Runner {
         if let status = result.summary.stoppedStatus { throw ExitCode(status) }
     }
 
-    /// Completes an undo's report (it is not a sync), then as `conclude`.
-    static func conclude(_ report: ImportReport, _ summary: ImportSummary, json: Bool = false,
-                         command: String, connection: Connection?) async throws {
-        if let client = connection?.client {
-            report.fetchThumbnail = { url in (try? client.download(url, maxBytes: 2 << 20)).map { Array($0) } }
-        }
-        let problem: ReportWriteError? = try? await onThread { () -> ReportWriteError? in
-            do throws(ReportWriteError) { try report.finish(summary) } catch { return error }
-            return nil
-        }
-        try await conclude(SyncResult(summary: summary, report: report, reportProblem: problem), json: json, command: command, connection: connection)
-    }
-
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
     static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         SignalStop.install(stop)

@@ -50,58 +50,30 @@ struct UndoCommand: AsyncParsableCommand {
     func run() async throws {
         let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
         guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
-            Console.error("openmarket undo: \(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing")
-            throw ExitCode(.badInput)
+            throw reportFailure(CommandFailure("\(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
         }
         let connection = try await Connection.open(server, configure: pace.configure)
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
         options.links = linkStore.url(default: connection.account.links)
-        let reportURL: URL
-        do {
-            reportURL = dryRun ? try RunFolder.make(in: folderURL, prefix: "undo-plan") : options.undoFolder
-        } catch {
+        let undo: UndoRows
+        do { undo = try UndoRows(options) } catch {
             await connection.close()
-            Console.error("openmarket undo: cannot write the report in \(folderURL.path): \(error.localizedDescription)")
-            throw ExitCode(.badInput)
+            throw reportFailure(CommandFailure(error.description, exitCode: error.exitCode))
         }
-        let report: ImportReport
-        do {
-            report = try ImportReport(directory: reportURL, source: "undo of \(folderURL.lastPathComponent)")
-        } catch {
-            await connection.close()
-            Console.error("openmarket undo: cannot write the report in \(reportURL.path): \(error)")
-            throw ExitCode(.badInput)
-        }
-        let client = connection.client
-        let settings = options
-        let progress = ProgressLine(quiet: progressOption.quiet, json: false)
-        let summary: ImportSummary
-        do {
-            summary = try await Runner.onThread {
-                try AccountState.preflight(client)
-                let undo = try UndoRun(options: settings, client: client, report: report)
-                undo.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-                let signals = Runner.stopOnSignals { undo.stop("stopped by a signal") }
-                defer { signals.forEach { $0.cancel() } }
-                do {
-                    return try undo.run()
-                } catch let stop as ImportStop {
-                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
-                }
-            }
-        } catch {
-            await connection.close()
-            throw reportFailure(error)
-        }
-        progress.finish()
-        if let done = summary.alreadyDone {
+        if let done = undo.alreadyDone {
             await connection.close()
             Console.line(done)
             return
         }
-        try await Runner.conclude(report, summary, command: "undo", connection: connection)
+        let progress = ProgressLine(quiet: progressOption.quiet, json: false)
+        var settings = undo.settings(journal: connection.account.journal(forRun: "undo-\(folderURL.lastPathComponent)"))
+        settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+        let result = try await Runner.sync(undo, into: connection, settings, command: "undo")
+        progress.finish()
+        try await Runner.conclude(result, command: "undo", connection: connection)
+        let summary = result.summary
         if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(.someFailed) }
     }
 }

@@ -179,6 +179,19 @@ struct UndoDecisionTests {
         recorder.end(counts: ["created": 1, "updated": 1])
     }
 
+    /// Undo through the one sync, as the command runs it (no signals, no caches).
+    static func undo(_ options: UndoOptions, on shop: InMemoryShop) throws -> ImportSummary {
+        let source = try UndoRows(options)
+        if let done = source.alreadyDone {
+            var summary = ImportSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
+            summary.alreadyDone = done
+            return summary
+        }
+        var settings = source.settings(journal: options.folder.appendingPathComponent("undo.journal"))
+        settings.stopOnSignals = false
+        return try Sync.run(source, into: shop, settings).summary
+    }
+
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("undo-memory-\(UUID().uuidString)")
     }
@@ -192,7 +205,7 @@ struct UndoDecisionTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.record(in: folder, shop: shop, made: made, changed: changed)
-        let summary = try UndoRun(options: UndoOptions(folder: folder), client: shop, report: nil).run()
+        let summary = try Self.undo(UndoOptions(folder: folder), on: shop)
         #expect(summary.counts == ["deleted": 1, "restored": 1], "\(summary.counts)")
         #expect(throws: OpenMarketError.self) { try shop.product(id: made) }
         #expect(try shop.product(id: changed).summary.price == 1000)
@@ -213,17 +226,17 @@ struct UndoDecisionTests {
         var dry = UndoOptions(folder: folder)
         dry.dryRun = true
         let writesBefore = (shop.callCounts["edit"] ?? 0, shop.callCounts["delete"] ?? 0)
-        _ = try UndoRun(options: dry, client: shop, report: nil).run()
+        _ = try Self.undo(dry, on: shop)
         #expect((shop.callCounts["edit"] ?? 0, shop.callCounts["delete"] ?? 0) == writesBefore, "a dry run writes nothing")
 
-        let careful = try UndoRun(options: UndoOptions(folder: folder), client: shop, report: nil).run()
+        let careful = try Self.undo(UndoOptions(folder: folder), on: shop)
         #expect(careful.count(.skipped) == 2, "\(careful.counts)")
         #expect(try shop.product(id: made).summary.price == 5000 && shop.product(id: changed).summary.stock == 40)
 
         try FileManager.default.removeItem(at: UndoOptions(folder: folder).undoFolder)
         var force = UndoOptions(folder: folder)
         force.force = true
-        let forced = try UndoRun(options: force, client: shop, report: nil).run()
+        let forced = try Self.undo(force, on: shop)
         #expect(forced.counts == ["deleted": 1, "restored": 1], "\(forced.counts)")
     }
 }

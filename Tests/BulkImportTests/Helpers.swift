@@ -1,4 +1,4 @@
-import BulkImport
+@testable import BulkImport
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -70,20 +70,26 @@ struct Shop {
         return Result(summary: summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: reportDirectory)
     }
 
-    /// Takes back the run whose report is in `folder`, as the demo vendor.
+    /// Takes back the run whose report is in `folder`, as the demo vendor, through the one
+    /// sync as the command runs it.
     func undo(_ folder: URL, _ configure: (inout UndoOptions) -> Void = { _ in }) async throws -> Result {
         var options = UndoOptions(folder: folder)
         options.links = links
         configure(&options)
-        let settings = options
-        let reportDirectory = options.dryRun ? folder.appendingPathComponent("undo-plan") : options.undoFolder
-        let report = try ImportReport(directory: reportDirectory, manifest: folder)
+        let source = try UndoRows(options)
         let writer = try client(sandbox, sandbox.demo)
-        let summary = try await blocking { try UndoRun(options: settings, client: writer, report: report).run() }
-        try report.finish(summary)
-        let data = try Data(contentsOf: reportDirectory.appendingPathComponent("report.json"))
+        if let done = source.alreadyDone {
+            var summary = ImportSummary(server: writer.address, mode: .sync, dryRun: false, journal: "")
+            summary.alreadyDone = done
+            return Result(summary: summary, rows: [], folder: options.undoFolder)
+        }
+        var settings = source.settings(journal: folder.appendingPathComponent("undo.journal"))
+        settings.stopOnSignals = false
+        let given = settings
+        let result = try await blocking { try Sync.run(source, into: writer, given) }
+        let data = try Data(contentsOf: result.reportFolder.appendingPathComponent("report.json"))
         struct Report: Decodable { var rows: [RowOutcome] }
-        return Result(summary: summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: reportDirectory)
+        return Result(summary: result.summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: result.reportFolder)
     }
 
     /// The demo vendor's client (for edits a person makes in the shop between runs).

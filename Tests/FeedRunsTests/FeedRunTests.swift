@@ -268,8 +268,11 @@ struct FeedRunTests {
         let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
         var options = UndoOptions(folder: try #require(changed.report))
         options.links = night.account(client).links
-        let settings = options
-        let summary = try await blocking { try UndoRun(options: settings, client: client, report: nil).run() }
+        let source = try UndoRows(options)
+        var settings = source.settings(journal: options.folder.appendingPathComponent("undo.journal"))
+        settings.stopOnSignals = false
+        let given = settings
+        let summary = try await blocking { try Sync.run(source, into: client, given).summary }
         #expect(summary.counts == ["restored": 3], "\(summary.counts)")
         #expect(try await night.products()["상품 1번"]?.first?.price == 1300)
         await night.close()

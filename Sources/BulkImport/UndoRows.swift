@@ -20,44 +20,78 @@ public struct UndoOptions: Sendable {
     public var undoFolder: URL { folder.appendingPathComponent("undo", isDirectory: true) }
 }
 
-/// Takes back one recorded run: products it created are deleted, fields it updated
-/// restored, products it deleted made again with their saved photos, and the keys
-/// linked as they were. Each step is decided against the live shop, so a product
-/// changed since the run is left alone (and reported) unless `force`, and a step an
-/// interrupted undo already took is not taken twice. The undo records itself in the
-/// same form (`undo/run.jsonl`), so it can be taken back too.
-public final class UndoRun: @unchecked Sendable {
+/// Takes back one recorded run, as a source of the one sync: products it created are
+/// deleted, fields it updated restored, products it deleted made again with their saved
+/// photos, and the keys linked as they were. Each step is decided against the live shop, so
+/// a product changed since the run is left alone (and reported) unless `force`, and a step an
+/// interrupted undo already took is not taken twice. The sync runs the steps as it runs an
+/// import's rows (its write workers and adaptive pace, its record, report, lock and stop);
+/// the undo records itself in the same form (`undo/run.jsonl`), so it can be taken back too.
+public struct UndoRows: RowSource {
     public let options: UndoOptions
-    let client: any Shop
-    let links: LinkStore?
-    let report: ImportReport?
-    let matcher: ServerMatcher
-    private var recorder: RunRecorder?
-    private var counts: [String: Int] = [:]
-    private let lock = NSLock()
-    private let stopping = StopSignal()
-    /// The undo's writes, exactly once (made when the undo's record is open).
-    private lazy var writer = ProductWriter(shop: client, matcher: matcher, links: links, recorder: recorder,
-                                            intents: RecordIntents(recorder: recorder),
-                                            lostAnswers: ProductWriter.lostAnswers, stopping: stopping)
-    /// Told after each step (done, total, failed).
-    public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
+    /// The run's steps, the last first, one per product.
+    let steps: [RunEntry]
+    let earlier: EarlierAttempt
+    /// Set when the run was already taken back: what to say instead of running.
+    public let alreadyDone: String?
 
-    public init(options: UndoOptions, client: any Shop, report: ImportReport?) throws {
+    public var kind: RunKind { .undo }
+    /// `runs` lists an undo by the folder it took back.
+    public var label: String { options.folder.path }
+    public var title: String { "undo of \(options.folder.lastPathComponent)" }
+    public var manifest: URL? { nil }
+    /// Products the undo touches.
+    public var count: Int { steps.count }
+
+    /// Reads the run's record. Throws `ImportStop` when the run cannot be undone at all (no
+    /// record, another account); a run already undone says so in `alreadyDone`. An undo
+    /// left in the folder from an earlier run of it is put aside first.
+    public init(_ options: UndoOptions) throws(ImportStop) {
         self.options = options
-        self.client = client
-        self.report = report
-        self.matcher = ServerMatcher(client: client)
-        do {
-            links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
-        } catch {
-            throw ImportStop(error.description)
+        let folder = options.folder
+        let entries: [RunEntry]?
+        do { entries = try RunRecorder.read(folder) } catch {
+            throw ImportStop("cannot read the record in \(folder.path): \(error)", exitCode: .badInput)
         }
+        guard let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
+            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
+        }
+        guard header.account == ImportRun.accountTag(options.links) else {
+            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
+        }
+        steps = Self.steps(entries)
+        var mine: [RunEntry]
+        do {
+            mine = try RunRecorder.read(options.undoFolder) ?? []
+            if let undoStarted = mine.first?.header?.started, undoStarted < header.started {
+                // The folder holds a later run than the one this undo took back: keep that undo aside.
+                let aside = folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
+                try FileManager.default.moveItem(at: options.undoFolder, to: aside)
+                mine = []
+            }
+        } catch {
+            throw ImportStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", exitCode: .badInput)
+        }
+        alreadyDone = mine.contains(where: { $0.event == .end }) && !options.dryRun
+            ? "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
+            : nil
+        earlier = EarlierAttempt(mine)
     }
 
-    public func stop(_ reason: String) { stopping.stop(reason) }
-
-    private var isStopping: Bool { stopping.isStopping }
+    /// What the sync is given: the undo's record and report in `undo/` (a dry run's plan in a
+    /// folder of its own), its journal, no photo caches (the saved photos are sent as they are).
+    public func settings(journal: URL, base: ImportOptions? = nil) -> SyncSettings {
+        var run = base ?? ImportOptions(journal: journal, runKind: .undo, runSource: label)
+        run.journal = journal
+        run.links = options.links
+        run.dryRun = options.dryRun
+        // As many at once as the server takes, found as an import finds it.
+        run.adaptiveJobs = true
+        var settings = SyncSettings(options: run, report: options.dryRun ? .new(in: options.folder, prefix: "undo-plan")
+                                                                        : .given(options.undoFolder))
+        settings.useCaches = false
+        return settings
+    }
 
     /// What undo would take back, in the order it does it (the run's last step first),
     /// one step per product.
@@ -72,117 +106,88 @@ public final class UndoRun: @unchecked Sendable {
         return steps
     }
 
-    /// Blocking: call from a thread of its own. Throws `ImportStop` when the run cannot
-    /// be undone at all (no record, another account); a run already undone is a summary
-    /// that says so (`alreadyDone`), with no rows.
-    public func run() throws -> ImportSummary {
-        let started = Date()
-        let folder = options.folder
-        guard let entries = try RunRecorder.read(folder), let header = entries.first(where: { $0.event == .begin })?.header else {
-            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
+    /// The steps as the sync's tasks: steps of one key stay together, in their order (a key
+    /// moved from a deleted product to a new one: the new one goes before the old comes back),
+    /// and the tasks go in the sheet's order, as the report lists them.
+    static func tasks(_ steps: [RunEntry]) -> [[RunEntry]] {
+        var groups: [[RunEntry]] = []
+        var groupOfKey: [String: Int] = [:]
+        for step in steps {
+            let key = step.key ?? "#\(step.id ?? 0)"
+            if let index = groupOfKey[key] { groups[index].append(step); continue }
+            groupOfKey[key] = groups.count
+            groups.append([step])
         }
-        let account = ImportRun.accountTag(options.links)
-        guard header.account == account else {
-            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
+        func place(_ group: [RunEntry]) -> (Int, Int) {
+            let first = group.min { ($0.row ?? 0, $0.id ?? 0) < ($1.row ?? 0, $1.id ?? 0) }
+            return (first?.row ?? 0, first?.id ?? 0)
         }
-        let accountLock = options.dryRun ? nil : try AccountState.lock(links: options.links, holder: "undo of \(folder.lastPathComponent)")
-        defer { accountLock?.release() }
-        guard let earlier = try openRecord(header: header, account: account) else {
-            var summary = ImportSummary(server: client.address, mode: .sync, dryRun: false, journal: "")
-            summary.undoes = folder.path
-            summary.alreadyDone = "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
-            return summary
-        }
+        return groups.sorted { place($0) < place($1) }
+    }
 
-        let steps = Self.steps(entries)
-        var failed = 0
-        // The report lists the rows in the sheet's order, whatever order they were taken back in.
-        var outcomes: [RowOutcome] = []
-        defer {
-            for outcome in outcomes.sorted(by: RowOutcome.inSheetOrder) {
-                report?.add(outcome)
+    public func rows(into run: ImportRun) throws -> ImportSummary {
+        let undo = UndoSteps(run: run, options: options, earlier: earlier)
+        var summary = try run.run(tasks: steps.count) { submit in
+            for group in Self.tasks(steps) {
+                submit(RowTask(rows: group.map { $0.row ?? 0 }, write: { group.map(undo.take) }))
             }
         }
-        for (index, step) in steps.enumerated() {
-            if isStopping { break }
-            var outcome: RowOutcome
-            do {
-                switch step.event {
-                case .created: outcome = try undoCreate(step, doneBefore: earlier.done.contains(step.id ?? 0))
-                case .updating: outcome = try undoUpdate(step, doneBefore: earlier.done.contains(step.id ?? 0))
-                default: outcome = try undoDelete(step, remade: earlier.remade[step.id ?? 0],
-                                                  remaking: earlier.remaking.contains(step.id ?? 0))
-                }
-            } catch {
-                outcome = row(step, .failed)
-                outcome.error = "\(error)"
-            }
-            if outcome.isFailure { failed += 1 }
-            lock.lock()
-            counts[outcome.status.rawValue, default: 0] += 1
-            lock.unlock()
-            outcomes.append(outcome)
-            onProgress?(index + 1, steps.count, failed)
-        }
-
-        lock.lock()
-        var summary = ImportSummary(server: header.server, mode: .sync, dryRun: options.dryRun,
-                                    journal: options.undoFolder.appendingPathComponent(RunRecorder.fileName).path)
-        summary.counts = counts
-        summary.rows = steps.count
-        summary.stopped = stopping.reason
-        summary.stoppedStatus = stopping.status
-        lock.unlock()
-        summary.undoes = folder.path
-        summary.links = options.links?.path
-        summary.seconds = Date().timeIntervalSince(started)
-        summary.productsPerSecond = summary.seconds > 0 ? Double(summary.written) / summary.seconds : 0
-        if !stopping.isStopping {
-            recorder?.end(counts: summary.counts)
-            if recorder != nil { try? links?.finishRun(folder: options.undoFolder.path, counts: summary.counts) }
-        }
+        summary.undoes = options.folder.path
         return summary
     }
 
     /// What an interrupted attempt of this undo already did: products it made again (old id →
     /// new), ones it was making again, and the steps it sent.
-    struct EarlierAttempt {
+    struct EarlierAttempt: Sendable {
         var remade: [Int: Int] = [:]
         var remaking = Set<Int>()
         var done = Set<Int>()
-    }
 
-    /// Opens the undo's own record, after putting aside an undo of an earlier run of the same
-    /// folder; returns what an interrupted attempt did, or nil when the run is already undone.
-    private func openRecord(header: RunHeader, account: String) throws -> EarlierAttempt? {
-        var mine = try RunRecorder.read(options.undoFolder) ?? []
-        if let undoStarted = mine.first?.header?.started, undoStarted < header.started {
-            // The folder holds a later run than the one this undo took back: keep that undo aside.
-            let aside = options.folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
-            try FileManager.default.moveItem(at: options.undoFolder, to: aside)
-            mine = []
-        }
-        if mine.contains(where: { $0.event == .end }) && !options.dryRun { return nil }
-        if !options.dryRun {
-            do {
-                let recorder = try RunRecorder(folder: options.undoFolder,
-                                               header: RunHeader(kind: .undo, account: account, server: header.server,
-                                                                 source: options.folder.path),
-                                               client: client)
-                self.recorder = recorder
-                try links?.beginRun(RecordedRun(folder: options.undoFolder.path, kind: .undo, started: Date(),
-                                                source: options.folder.path), resumed: recorder.resumed)
-            } catch {
-                throw ImportStop("cannot record the undo in \(options.undoFolder.path): \(error)")
+        init(_ entries: [RunEntry]) {
+            for entry in entries {
+                if entry.event == .recreating, let old = entry.restores { remaking.insert(old) }
+                if entry.event == .created, let old = entry.restores, let id = entry.id { remade[old] = id }
+                if entry.event == .deleting || entry.event == .updating, let id = entry.id { done.insert(id) }
             }
         }
-        var earlier = EarlierAttempt()
-        for entry in mine {
-            if entry.event == .recreating, let old = entry.restores { earlier.remaking.insert(old) }
-            if entry.event == .created, let old = entry.restores, let id = entry.id { earlier.remade[old] = id }
-            if entry.event == .deleting || entry.event == .updating, let id = entry.id { earlier.done.insert(id) }
+    }
+}
+
+/// One undo step against the live shop, through the run's writer and link store.
+struct UndoSteps: Sendable {
+    let options: UndoOptions
+    let earlier: UndoRows.EarlierAttempt
+    let client: any Shop
+    let links: LinkStore?
+    let writer: ProductWriter
+
+    init(run: ImportRun, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
+        self.options = options
+        self.earlier = earlier
+        client = run.client
+        links = run.links
+        writer = run.writer
+    }
+
+    /// The step's outcome; a step that cannot be taken is a failed row, naming why.
+    func take(_ step: RunEntry) -> RowOutcome {
+        let started = Date()
+        var outcome: RowOutcome
+        do {
+            let id = step.id ?? 0
+            switch step.event {
+            case .created: outcome = try undoCreate(step, doneBefore: earlier.done.contains(id))
+            case .updating: outcome = try undoUpdate(step, doneBefore: earlier.done.contains(id))
+            default: outcome = try undoDelete(step, remade: earlier.remade[id], remaking: earlier.remaking.contains(id))
+            }
+        } catch {
+            outcome = row(step, .failed)
+            outcome.error = "\(error)"
         }
-        return earlier
+        outcome.seconds = Date().timeIntervalSince(started)
+        // A read, and a write when one was made: what the run's pace learns from.
+        outcome.attempts = [.deleted, .restored, .created].contains(outcome.status) ? 2 : 1
+        return outcome
     }
 
     private func row(_ step: RunEntry, _ status: RowOutcome.Status, name: String = "") -> RowOutcome {
