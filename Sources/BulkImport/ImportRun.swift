@@ -223,6 +223,12 @@ public final class ImportRun: @unchecked Sendable {
         let started = Date()
         setTotal(count)
         try recordRunStart()
+        try perform(feed)
+        return summarise(started: started, deletesRefused: nil)
+    }
+
+    /// Tasks through the write workers until `feed` returns and every task is done.
+    func perform(_ feed: (_ submit: (RowTask) -> Void) throws -> Void) rethrows {
         let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound * 2)
         let uploading = startUploading(uploadQueue)
         defer { uploadQueue.close() }
@@ -234,7 +240,6 @@ public final class ImportRun: @unchecked Sendable {
         uploadQueue.close()
         uploading.wait()
         delivering.withLock { release(order.drain()) }
-        return summarise(started: started, deletesRefused: nil)
     }
 
     /// The prepare workers (all cores: photos read and shrunk), handing rows to the writes.

@@ -82,10 +82,14 @@ extension ImportRun {
     /// Deletes (or, in a dry run, lists) the products the manifest no longer lists, after
     /// every row is done; a product a row took after all is kept.
     func deleteMissing(_ missing: [MissingProduct]) {
-        for item in missing {
-            if isStopping { return }
-            if matcher.isClaimed(item.product.id) { continue }
-            finish(work.delete(item))
+        // As many at once as the writes of the rows, under the same pace; a delete is no
+        // row of the sheet (row 0: reported after the rows, as it finishes).
+        perform { submit in
+            for item in missing {
+                submit(RowTask(rows: [], write: { [work, matcher] in
+                    matcher.isClaimed(item.product.id) ? [] : [work.delete(item)]
+                }))
+            }
         }
     }
 }
