@@ -196,17 +196,28 @@ public final class ImportReport: @unchecked Sendable {
     }
 
     /// Rows shown with a picture that has none yet: their server thumbnail, made small
-    /// and kept in the folder (the report never points at a server).
+    /// and kept in the folder (the report never points at a server). Fetched 8 at a time:
+    /// one at a time, 200 deleted products at a 25 ms round trip took longer than the undo.
     private func fetchMissingThumbnails() {
         guard let fetch = fetchThumbnail else { return }
+        var wanted: [(status: RowOutcome.Status, index: Int, url: String)] = []
         for status in Self.sectionOrder where status != .unchanged && status != .skipped {
-            guard var rows = groups[status] else { continue }
-            for index in rows.indices where rows[index].localThumbnail == nil {
-                guard let url = rows[index].thumbnail, url.hasPrefix("http://") || url.hasPrefix("https://"),
-                      let bytes = fetch(url), let small = thumbnail(of: bytes) else { continue }
-                rows[index].localThumbnail = saveThumbnail(small, for: rows[index])
+            for (index, row) in (groups[status] ?? []).enumerated() where row.localThumbnail == nil {
+                guard let url = row.thumbnail, url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
+                wanted.append((status, index, url))
             }
-            groups[status] = rows
+        }
+        let urls = wanted.map(\.url)
+        let fetched = FetchedThumbnails()
+        let width = 8
+        DispatchQueue.concurrentPerform(iterations: min(width, urls.count)) { lane in
+            for position in stride(from: lane, to: urls.count, by: width) {
+                if let bytes = fetch(urls[position]) { fetched.keep(bytes, at: position) }
+            }
+        }
+        for (position, want) in wanted.enumerated() {
+            guard let data = fetched.bytes[position], let small = thumbnail(of: data), let row = groups[want.status]?[want.index] else { continue }
+            groups[want.status]?[want.index].localThumbnail = saveThumbnail(small, for: row)
         }
     }
 
@@ -316,4 +327,14 @@ public struct ReportWriteError: Error, CustomStringConvertible, Sendable {
     public var directory: URL
     public var problem: String
     public var description: String { "the report in \(directory.path) is incomplete (\(problem))" }
+}
+
+/// Thumbnails fetched by several threads at once, by position.
+private final class FetchedThumbnails: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [Int: [UInt8]] = [:]
+
+    func keep(_ bytes: [UInt8], at position: Int) { lock.withLock { kept[position] = bytes } }
+
+    var bytes: [Int: [UInt8]] { lock.withLock { kept } }
 }

@@ -27,35 +27,30 @@ struct LiveCatalog: Sendable {
     static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int,
                      matcher: ServerMatcher) throws(Failure) -> LiveCatalog {
         var all: [Int: ProductSummary] = [:]
-        var page = 1
-        var perPage = pageSize
         var catalog = LiveCatalog(vendorID: knownVendor)
         var vendorsKnown = true
-        while page <= 100_000 {
-            let result: ProductPage
-            do {
-                result = try client.page(page, perPage: perPage, search: nil)
-            } catch {
-                if error.status == 400 && perPage > 20 && page == 1 {
-                    perPage = max(20, perPage / 2)
-                    continue
+        var untrusted: String?
+        do {
+            try client.eachPage(perPage: pageSize) { result in
+                catalog.pages += 1
+                vendorsKnown = vendorsKnown && result.vendorsKnown
+                // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
+                let before = all.count
+                for product in result.pages { all[product.id] = product }
+                guard result.hasNext, !result.pages.isEmpty else { return false }
+                // The server's count ends the reading; a page of nothing new while it says there
+                // is more cannot be trusted, and a product it hides would read as gone.
+                if result.totalKnown, all.count >= result.totalCount, catalog.pages >= result.lastPage { return false }
+                if all.count == before, catalog.pages > 1 {
+                    untrusted = "reading the shop's products: page \(catalog.pages) held only products already read although the server said there were more (\(all.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
+                    return false
                 }
-                throw Failure(description: "reading the shop's products (page \(page)) failed: \(error); nothing was written. Run again when the server answers")
+                return true
             }
-            catalog.pages += 1
-            vendorsKnown = vendorsKnown && result.vendorsKnown
-            // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
-            let before = all.count
-            for product in result.pages { all[product.id] = product }
-            guard result.hasNext, !result.pages.isEmpty else { break }
-            // The server's count ends the reading; a page of nothing new while it says there
-            // is more cannot be trusted, and a product it hides would read as gone.
-            if result.totalKnown, all.count >= result.totalCount, page >= result.lastPage { break }
-            if all.count == before, page > 1 {
-                throw Failure(description: "reading the shop's products: page \(page) held only products already read although the server said there were more (\(all.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written")
-            }
-            page += 1
+        } catch {
+            throw Failure(description: "reading the shop's products (page \(catalog.pages + 1)) failed: \(error); nothing was written. Run again when the server answers")
         }
+        if let untrusted { throw Failure(description: untrusted) }
         if !vendorsKnown {
             catalog.vendorID = nil
             for product in all.values {

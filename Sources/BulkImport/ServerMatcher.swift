@@ -36,19 +36,17 @@ final class ServerMatcher: @unchecked Sendable {
     /// row, claimed for `row` when found. Throws when the server cannot be asked: then
     /// nothing may be sent again.
     func find(_ draft: ProductDraft) throws(OpenMarketError) -> ProductSummary? {
-        var page = 1
-        while page <= 50 {
-            let result = try client.page(page, perPage: 100, search: draft.name)
+        var found: ProductSummary?
+        try client.eachPage(search: draft.name, perPage: 100, maxPages: 50) { result throws(OpenMarketError) in
             for product in result.pages where Self.matches(product, draft) && !isClaimed(product.id) {
                 guard try owns(product.id) else { continue }
                 if claim(product.id, row: draft.row) != nil { continue }
-                return product
+                found = product
+                return false
             }
-            // A page whose search kept nothing is not the end of a server that has no count (2021).
-            guard result.hasNext, !result.pages.isEmpty || !result.totalKnown else { return nil }
-            page += 1
+            return true
         }
-        return nil
+        return found
     }
 
     /// `find`, asked a few times over a few seconds while the server is flaky.

@@ -10,33 +10,34 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
 }
 
-struct HealthCommand: AsyncParsableCommand {
+struct HealthCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Check that the server answers (exit 0), or say why not (exit 3).")
 
     @OptionGroup var server: ServerOptions
 
-    func run() async throws {
-        // One quick retry at most: a health check should answer fast.
-        let connection = try await Connection.open(server, configure: { $0.retry.maxAttempts = 2 })
+    /// One quick retry at most: a health check should answer fast.
+    func configure(_ client: inout ClientConfiguration) { client.retry.maxAttempts = 2 }
+
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let url = connection.client.configuration.server.absoluteString
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let (answer, generation) = try await connection.run { (try $0.health(), try $0.generation()) }
+            let (answer, generation) = try await connection.client.run { (try $0.health(), try $0.generation()) }
             let elapsed = clock.now - start
             Console.line("\(url) answered \(answer.trimmingCharacters(in: .whitespacesAndNewlines)) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
             Console.line("server generation: \(generation.summary)")
+            return .ok
         } catch {
             // Whatever the reason, the server is not there to be used: 3, as the help says.
-            Console.error("openmarket: \(CommandFailure.from(error).description)")
-            throw ExitCode(.unreachable)
+            throw CommandFailure(CommandFailure.from(error).description, exitCode: .unreachable)
         }
     }
 }
 
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List products in the server's order (newest first, except on a 2021 server).",
@@ -68,34 +69,20 @@ struct ListCommand: AsyncParsableCommand {
         guard perPage >= 1 else { throw ValidationError("--per-page must be at least 1") }
     }
 
-    func run() async throws {
-        let connection = try await Connection.open(server)
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let (page, perPage, search, all) = (self.page, self.perPage, self.search, self.all)
-        let products: [ProductSummary]
-        let total: Int
-        do {
-            (products, total) = try await connection.run { client in
-                guard all else {
-                    let result = try client.page(page, perPage: perPage, search: search)
-                    return (result.pages, result.totalCount)
-                }
-                var seen = Set<Int>()
-                var collected: [ProductSummary] = []
-                var number = 1
-                var total = 0
-                while true {
-                    let result = try client.page(number, perPage: perPage, search: search)
-                    total = result.totalCount
-                    // New products shift later pages: an item can come twice.
-                    for product in result.pages where seen.insert(product.id).inserted { collected.append(product) }
-                    guard result.hasNext, !result.pages.isEmpty, number < 100_000 else { break }
-                    number += 1
-                }
-                return (collected, total)
+        let (products, total) = try await connection.client.run { client in
+            guard all else {
+                let result = try client.page(page, perPage: perPage, search: search)
+                return (result.pages, result.totalCount)
             }
-        } catch {
-            throw Self.fail(error)
+            return try client.allProducts(search: search, perPage: perPage)
         }
+        try printList(products, total: total)
+        return .ok
+    }
+
+    private func printList(_ products: [ProductSummary], total: Int) throws {
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -145,7 +132,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 }
 
-struct ShowCommand: AsyncParsableCommand {
+struct ShowCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one product with its images, by merchant key or id.",
@@ -166,25 +153,20 @@ struct ShowCommand: AsyncParsableCommand {
     @Option(name: .long, help: "table or json.")
     var format: OutputFormat = .table
 
-    func run() async throws {
-        let connection = try await Connection.open(server)
-        let id: Int
-        do { id = try Self.productID(name, links: connection.account.links) } catch {
-            await connection.close()
-            throw Self.fail(error)
-        }
-        let detail: ProductDetail
-        do {
-            detail = try await connection.run { try $0.product(id: id) }
-        } catch {
-            throw Self.fail(error)
-        }
+    func execute(on connection: Connection) async throws -> ExitStatus {
+        let id = try Self.productID(name, links: connection.account.links)
+        let detail = try await connection.client.run { try $0.product(id: id) }
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
             Console.line(String(decoding: try encoder.encode(detail), as: UTF8.self))
-            return
+        } else {
+            Console.line(lines(detail, sandbox: connection.sandbox != nil, server: connection.client.address).joined(separator: "\n"))
         }
+        return .ok
+    }
+
+    private func lines(_ detail: ProductDetail, sandbox: Bool, server: String) -> [String] {
         let p = detail.summary
         var lines = [
             "\(p.name)  (id \(p.id))",
@@ -200,9 +182,9 @@ struct ShowCommand: AsyncParsableCommand {
         for (index, image) in (detail.images ?? []).enumerated() {
             lines.append("image \(index + 1):     \(image.url)  (id \(image.id))")
         }
-        if connection.sandbox != nil {
+        if sandbox {
             // The in-process sandbox has stopped: its addresses are where `openmarket sandbox` serves them.
-            let here = connection.client.configuration.server.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let here = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             lines = lines.map { $0.replacingOccurrences(of: here, with: Connection.sandboxPages) }
             lines.append("page:        \(Connection.sandboxPages)/products/\(p.id)  (run `openmarket sandbox` to open these)")
         }
@@ -210,7 +192,7 @@ struct ShowCommand: AsyncParsableCommand {
             lines.append("")
             lines.append(description)
         }
-        Console.line(lines.joined(separator: "\n"))
+        return lines
     }
 }
 
@@ -225,7 +207,7 @@ extension ShowCommand {
     }
 }
 
-struct DeleteCommand: AsyncParsableCommand {
+struct DeleteCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete products of your account by merchant key or #ID, recorded so that undo brings them back.",
@@ -265,8 +247,7 @@ struct DeleteCommand: AsyncParsableCommand {
         guard !names.isEmpty else { throw ValidationError("give at least one merchant key or #ID") }
     }
 
-    func run() async throws {
-        let connection = try await Connection.open(server)
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let account = connection.account
         var options = ImportOptions(journal: account.journal(forRun: "delete"), runKind: .delete, runSource: "")
         options.links = linkStore.url(default: account.links)
@@ -275,7 +256,6 @@ struct DeleteCommand: AsyncParsableCommand {
             ?? .new(in: account.folder.appendingPathComponent("reports"), prefix: dryRun ? "delete-plan" : "delete"))
         settings.useCaches = false
         let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
-        try await Runner.conclude(result, command: "delete", connection: connection)
-        if result.summary.failed > 0 { throw ExitCode(.someFailed) }
+        return await Runner.conclude(result, command: "delete", connection: connection)
     }
 }

@@ -8,7 +8,7 @@ import OpenMarketAPI
 import ShopState
 import Support
 
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Make the shop equal to a manifest: create what is missing, update what differs, nothing twice.",
@@ -158,17 +158,15 @@ struct ImportCommand: AsyncParsableCommand {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
     }
 
-    func run() async throws {
+    /// One pacer for every request of the run: --rate, and a 429 seen by one worker pauses them all.
+    func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
+
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let manifestURL = URL(fileURLWithPath: manifest).standardizedFileURL
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-            Console.error("openmarket import: \(manifest): no such file")
-            throw ExitCode(.badInput)
+            throw CommandFailure("\(manifest): no such file", exitCode: .badInput)
         }
-        var options: ImportOptions
-        do { options = try importOptions(manifestURL) } catch { throw reportFailure(error) }
-        // One pacer for every request of the run: --rate, and a 429 seen by one worker
-        // pauses them all.
-        let connection = try await Connection.open(server, configure: pace.configure)
+        var options = try importOptions(manifestURL)
         options.journal = journal.map { URL(fileURLWithPath: $0) }
             ?? connection.account.journal(for: manifestURL)
         options.links = linkStore.url(default: connection.account.links)
@@ -181,11 +179,11 @@ struct ImportCommand: AsyncParsableCommand {
         settings.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
         let result = try await Runner.sync(ManifestRows(manifestURL), into: connection, settings, command: "import")
         progress.finish()
-        try await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
+        let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
+        return status
     }
 
     /// The run's settings from the options (the journal and link store are the account's,

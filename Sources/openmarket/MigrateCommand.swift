@@ -8,7 +8,7 @@ import UserConfig
 import ShopState
 import Support
 
-struct MigrateCommand: AsyncParsableCommand {
+struct MigrateCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Copy products from one account or server to another, in one streaming run.",
@@ -111,17 +111,37 @@ struct MigrateCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         let (source, target, _, vendorChoice) = try sides()
         let cacert = client.cacert
-        var from = try await Connection.open(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
-        let configure = pace.configure
-        var to = try await Connection.open(target, insecure: client.insecure, verbose: client.verbose) {
-            configure(&$0)
-            $0.transport.caFile = cacert
-        }
+        var from = try await Connection.connect(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
         from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
+        let configure = pace.configure
+        var to: Connection
+        do {
+            to = try await Connection.connect(target, insecure: client.insecure, verbose: client.verbose) {
+                configure(&$0)
+                $0.transport.caFile = cacert
+            }
+        } catch {
+            await from.close()
+            throw error
+        }
         to.naming = naming(server: self.to, profile: toProfile, identifier: toIdentifier, secret: toSecret)
+        do {
+            let status = try await migrate(from: from, to: to, source: source, vendor: vendorChoice)
+            await from.close()
+            await to.close()
+            return status
+        } catch {
+            await from.close()
+            await to.close()
+            throw error
+        }
+    }
+
+    /// The copy through the one sync, then (asked for) the source's copied products deleted.
+    private func migrate(from: Connection, to: Connection, source: ConnectionSettings, vendor vendorChoice: VendorChoice) async throws -> ExitStatus {
         let migration: CatalogRows
         do {
             try await from.client.run { _ = try $0.health() }
@@ -129,11 +149,8 @@ struct MigrateCommand: AsyncParsableCommand {
             migration = CatalogRows(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
                                   sourceLinks: try CatalogRows.links(at: source.credentials == nil ? nil : from.account.links))
         } catch {
-            await from.close()
-            await to.close()
-            let failure = (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: .unreachable) }
+            throw (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: .unreachable) }
                 ?? CommandFailure("\(error)", exitCode: .unreachable)
-            throw reportFailure(failure)
         }
         migration.jobs = jobs
         migration.perPage = perPage
@@ -149,45 +166,38 @@ struct MigrateCommand: AsyncParsableCommand {
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
             ?? .new(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), prefix: "openmarket-report"))
         settings.onProgress = { done, total, failed in progress.update("products", done: done, total: total, failed: failed, unit: "products") }
-        let result: SyncResult
-        do {
-            result = try await Runner.sync(migration, into: to, settings, command: "migrate")
-        } catch {
-            await from.close()
-            throw error
-        }
+        let result = try await Runner.sync(migration, into: to, settings, command: "migrate")
         progress.finish()
         let sourceSummary = migration.sourceSummary
-        try await Runner.conclude(result, command: "migrate", connection: to)
+        let status = await Runner.conclude(result, command: "migrate", connection: to)
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
-        if thenDeleteSource {
-            try await deleteSource(from, copied: sourceSummary.copied, result: result)
-        }
-        await from.close()
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
+        // A report that could not be written, or a stop that says how the run ends: nothing more.
+        guard thenDeleteSource, result.reportProblem == nil, result.summary.stoppedStatus == nil else { return status }
+        let deleted = try await deleteSource(from, copied: sourceSummary.copied, result: result)
+        return status == .ok ? deleted : status
     }
 
     /// `--then-delete-source`: the source products that were copied, deleted through the sync
     /// as a run of the source account (its own record, report and undo).
-    private func deleteSource(_ from: Connection, copied: [Int: Int], result: SyncResult) async throws {
+    private func deleteSource(_ from: Connection, copied: [Int: Int], result: SyncResult) async throws -> ExitStatus {
         let summary = result.summary
         if dryRun {
             Console.line("--then-delete-source: a real run then deletes the source products it copied (at most --max-deletes \(maxDeletes)).")
-            return
+            return .ok
         }
         guard summary.failed == 0, summary.stopped == nil else {
             Console.line("--then-delete-source: nothing was deleted from the source, since not every product was copied; run the same command again.")
-            return
+            return .ok
         }
         guard copied.count <= maxDeletes else {
             Console.line("--then-delete-source: \(copied.count) source products were copied, more than --max-deletes \(maxDeletes): nothing was deleted from the source. Run again with --max-deletes \(copied.count) if that is right.")
-            throw ExitCode(.someFailed)
+            return .someFailed
         }
-        guard !copied.isEmpty else { return }
+        guard !copied.isEmpty else { return .ok }
         var options = ImportOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
         options.links = from.account.links
         var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent("source-deletes")))
@@ -200,7 +210,7 @@ struct MigrateCommand: AsyncParsableCommand {
         if deleted.summary.written > 0 {
             for line in from.naming.undoLines(deleted.reportFolder, lead: "To bring the source's products back: ") { Console.line(line) }
         }
-        if deleted.summary.failed > 0 { throw ExitCode(.someFailed) }
+        return deleted.summary.failed > 0 ? .someFailed : .ok
     }
 
     /// One side's account as `undo` names it (its flags, as undo calls them).
@@ -223,23 +233,23 @@ struct MigrateCommand: AsyncParsableCommand {
             target = try ConnectionSettings.resolve(server: to, identifier: toIdentifier, secret: toSecret, profile: toProfile,
                                                     environment: [:], config: toProfile == nil ? nil : file)
         } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
         guard let sourceURL = source.server, let targetURL = target.server else {
-            throw reportFailure(CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: .badInput))
+            throw CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: .badInput)
         }
         guard target.credentials != nil else {
-            throw reportFailure(CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: .badInput))
+            throw CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: .badInput)
         }
         if sourceURL == targetURL && source.credentials.map(ShopWriter.init) == target.credentials.map(ShopWriter.init) {
-            throw reportFailure(CommandFailure("the source and the target are the same account on the same server", exitCode: .badInput))
+            throw CommandFailure("the source and the target are the same account on the same server", exitCode: .badInput)
         }
         let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
         if thenDeleteSource && source.credentials == nil {
-            throw reportFailure(CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput))
+            throw CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput)
         }
         if vendorChoice == .me && source.credentials == nil {
-            throw reportFailure(CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput))
+            throw CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput)
         }
         return (source, target, sourceURL, vendorChoice)
     }

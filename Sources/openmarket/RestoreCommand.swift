@@ -4,7 +4,7 @@ import BulkImport
 import Foundation
 import Support
 
-struct RestoreCommand: AsyncParsableCommand {
+struct RestoreCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Put the shop back as a snapshot had it: through the sync, with a plan first and undo after.",
@@ -53,20 +53,19 @@ struct RestoreCommand: AsyncParsableCommand {
         if deleteNewer && (!key.isEmpty || !id.isEmpty) { throw ValidationError("--delete-newer restores the whole catalog: not with --key or --id") }
     }
 
-    func run() async throws {
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let repository = try repository.existing()
         let rows: SnapshotRows
         do {
             let chosen = try snapshot.map(repository.find) ?? repository.find(at: Self.date(at!)!)
             rows = try SnapshotRows(repository, snapshot: chosen, keys: key, ids: id)
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
+            throw CommandFailure("\(error)", exitCode: .badInput)
         }
         let lock: RunLock
-        do { lock = try repository.lock("restore") } catch { throw reportFailure(CommandFailure("\(error)", exitCode: .badInput)) }
+        do { lock = try repository.lock("restore") } catch { throw CommandFailure("\(error)", exitCode: .badInput) }
         defer { lock.release() }
         Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
-        let connection = try await Connection.open(server)
         var options = ImportOptions(journal: connection.account.journal(forRun: "restore-\(rows.snapshot.id)"), runKind: .restore,
                                     runSource: rows.label)
         options.links = connection.account.links
@@ -80,8 +79,7 @@ struct RestoreCommand: AsyncParsableCommand {
         var settings = SyncSettings(options: options, report: .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore"))
         settings.useCaches = false
         let result = try await Runner.sync(rows, into: connection, settings, command: "restore")
-        try await Runner.conclude(result, command: "restore", connection: connection)
-        if result.summary.failed > 0 || result.summary.stopped != nil { throw ExitCode(.someFailed) }
+        return await Runner.conclude(result, command: "restore", connection: connection)
     }
 
     /// `2026-11-13` (the end of that day, UTC) or `2026-11-13T03:00:00` (UTC).

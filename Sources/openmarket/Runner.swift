@@ -22,28 +22,25 @@ enum Runner {
         // `openmarket sandbox` serves the same data.
         if connection.sandbox != nil { settings.productPages = (Connection.sandboxPages, "/products/") }
         let given = settings
-        do {
-            return try await onThread {
-                do {
-                    return try Sync.run(source, into: client, given)
-                } catch let stop as ImportStop {
-                    throw CommandFailure(stop.description, exitCode: stop.exitCode)
-                } catch let failure as CommandFailure {
-                    throw failure
-                } catch {
-                    throw CommandFailure("\(error)", exitCode: .badInput)
-                }
+        return try await onThread {
+            do {
+                return try Sync.run(source, into: client, given)
+            } catch let stop as ImportStop {
+                throw CommandFailure(stop.description, exitCode: stop.exitCode)
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure("\(error)", exitCode: .badInput)
             }
-        } catch {
-            await connection.close()
-            throw reportFailure(error)
         }
     }
 
-    /// Closes the connection and prints the summary. A report that could not be written
-    /// whole (a full disk) is told after the summary, exit 1: the run is complete and
-    /// recorded, only the report is not.
-    static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async throws {
+    /// Closes the connection and prints the summary; returns how the command ends. A report
+    /// that could not be written whole (a full disk) is told after the summary, exit 1: the
+    /// run is complete and recorded, only the report is not. A stop that says how the command
+    /// ends (credentials refused at the first write: 3) says it; else `.someFailed` when rows
+    /// failed or the run stopped.
+    static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async -> ExitStatus {
         await connection?.close()
         if !json {
             printChanges(result.report.changedRows(limit: 11))
@@ -58,10 +55,10 @@ enum Runner {
                 The run itself is complete and recorded (the summary above is whole); free some space and \
                 look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
                 """)
-            throw ExitCode(.someFailed)
+            return .someFailed
         }
-        // A stop that says how the command ends (credentials refused at the first write: 3).
-        if let status = result.summary.stoppedStatus { throw ExitCode(status) }
+        if let status = result.summary.stoppedStatus { return status }
+        return result.summary.failed > 0 || result.summary.stopped != nil ? .someFailed : .ok
     }
 
     /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).

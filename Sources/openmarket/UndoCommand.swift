@@ -1,10 +1,11 @@
 import ArgumentParser
 import BulkImport
 import Foundation
+import OpenMarketAPI
 import ShopState
 import Support
 
-struct UndoCommand: AsyncParsableCommand {
+struct UndoCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
         abstract: "Take back a run of import (or of undo): products it created deleted, fields restored, deleted products made again.",
@@ -47,38 +48,33 @@ struct UndoCommand: AsyncParsableCommand {
 
     @OptionGroup var progressOption: QuietOption
 
-    func run() async throws {
+    func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
+
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
         guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
-            throw reportFailure(CommandFailure("\(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
+            throw (CommandFailure("\(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
         }
-        let connection = try await Connection.open(server, configure: pace.configure)
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
         options.links = linkStore.url(default: connection.account.links)
-        let undo: UndoRows
-        do { undo = try UndoRows(options) } catch {
-            await connection.close()
-            throw reportFailure(CommandFailure(error.description, exitCode: error.exitCode))
-        }
+        let undo = try UndoRows(options)
         if let done = undo.alreadyDone {
-            await connection.close()
             Console.line(done)
-            return
+            return .ok
         }
         let progress = ProgressLine(quiet: progressOption.quiet, json: false)
         var settings = undo.settings(journal: connection.account.journal(forRun: "undo-\(folderURL.lastPathComponent)"))
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
         let result = try await Runner.sync(undo, into: connection, settings, command: "undo")
         progress.finish()
-        try await Runner.conclude(result, command: "undo", connection: connection)
-        let summary = result.summary
-        if summary.failed > 0 || summary.stopped != nil || summary.count(.skipped) > 0 { throw ExitCode(.someFailed) }
+        return await Runner.conclude(result, command: "undo", connection: connection)
+            .or(.someFailed, if: result.summary.count(.skipped) > 0)
     }
 }
 
-struct RunsCommand: AsyncParsableCommand {
+struct RunsCommand: ShopCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
         abstract: "List the runs that wrote to an account (import, feed, restore, migrate, delete, undo), newest first, with their report folders.",
@@ -96,21 +92,14 @@ struct RunsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Show at most this many runs.")
     var limit = 50
 
-    func run() async throws {
-        let connection = try await Connection.open(server)
+    func execute(on connection: Connection) async throws -> ExitStatus {
         let url = linkStore.url(default: connection.account.links)
-        await connection.close()
         guard FileManager.default.fileExists(atPath: url.path) else {
             Console.line("No runs recorded for this account yet.")
-            return
+            return .ok
         }
         let runs: [RecordedRun]
-        do {
-            runs = try LinkStore(url: url).runs(limit: limit)
-        } catch {
-            Console.error("openmarket runs: \(error)")
-            throw ExitCode(.someFailed)
-        }
+        do { runs = try LinkStore(url: url).runs(limit: limit) } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
         if runs.isEmpty { Console.line("No runs recorded for this account yet.") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -128,5 +117,6 @@ struct RunsCommand: AsyncParsableCommand {
             Console.line("\(formatter.string(from: run.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(source): \(counts)")
             Console.line("    \(run.folder)")
         }
+        return .ok
     }
 }

@@ -1,0 +1,62 @@
+import ArgumentParser
+import OpenMarketAPI
+import Support
+
+/// What every command of openmarket does around its own work, in one place (after SwiftPM's
+/// `AsyncSwiftCommand`): the work returns how it ended, and a failure it throws is printed
+/// once, in one line that names the command, and mapped once to the exit status of its kind
+/// (`CommandFailure.from`). A command parses its options and calls; it decides no exit itself.
+protocol OpenMarketCommand: AsyncParsableCommand {
+    /// The command's work: `.ok`, or the status of what went wrong (already said).
+    func execute() async throws -> ExitStatus
+}
+
+extension OpenMarketCommand {
+    func run() async throws {
+        let status: ExitStatus
+        do { status = try await execute() } catch { throw Self.exit(for: error) }
+        if status != .ok { throw ExitCode(status.rawValue) }
+    }
+
+    /// The one place a failure becomes an exit: said on stderr, with its kind's status.
+    /// ArgumentParser's own exits (a usage error, `--help`) pass as they are.
+    static func exit(for error: any Error) -> any Error {
+        if error is ExitCode || error is CleanExit || error is ValidationError { return error }
+        let failure = (error as? CommandFailure) ?? CommandFailure.from(error)
+        Console.error("openmarket \(Self._commandName): \(failure.description)")
+        return ExitCode(failure.exitCode.rawValue)
+    }
+}
+
+/// A command that talks to one shop: the connection (and with no `--server`, the built-in
+/// sandbox) opened before its work and closed after it, whatever happened.
+protocol ShopCommand: OpenMarketCommand {
+    var server: ServerOptions { get }
+    /// This command's settings of the client (its pace).
+    func configure(_ client: inout ClientConfiguration)
+    func execute(on connection: Connection) async throws -> ExitStatus
+}
+
+extension ShopCommand {
+    func configure(_ client: inout ClientConfiguration) {}
+
+    func execute() async throws -> ExitStatus {
+        let connection = try await Connection.connect(server, configure: configure)
+        do {
+            let status = try await execute(on: connection)
+            await connection.close()
+            return status
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+}
+
+extension ExitStatus {
+    /// `status` when `condition` holds and nothing worse was said: the usual end of a run
+    /// (`.someFailed` when rows failed).
+    func or(_ status: ExitStatus, if condition: Bool) -> ExitStatus {
+        self == .ok && condition ? status : self
+    }
+}
