@@ -210,11 +210,21 @@ public final class ImportReport: @unchecked Sendable {
         let urls = wanted.map(\.url)
         let fetched = FetchedThumbnails()
         let width = 8
-        DispatchQueue.concurrentPerform(iterations: min(width, urls.count)) { lane in
-            for position in stride(from: lane, to: urls.count, by: width) {
-                if let bytes = fetch(urls[position]) { fetched.keep(bytes, at: position) }
+        // Threads of their own: concurrentPerform runs as many at once as there are cores, and
+        // these wait on the network, not the CPU.
+        let lanes = DispatchGroup()
+        for lane in 0..<min(width, urls.count) {
+            lanes.enter()
+            let thread = Thread {
+                defer { lanes.leave() }
+                for position in stride(from: lane, to: urls.count, by: width) {
+                    if let bytes = fetch(urls[position]) { fetched.keep(bytes, at: position) }
+                }
             }
+            thread.name = "openmarket.thumbnails"
+            thread.start()
         }
+        lanes.wait()
         for (position, want) in wanted.enumerated() {
             guard let data = fetched.bytes[position], let small = thumbnail(of: data), let row = groups[want.status]?[want.index] else { continue }
             groups[want.status]?[want.index].localThumbnail = saveThumbnail(small, for: row)

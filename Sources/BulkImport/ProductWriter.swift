@@ -173,11 +173,12 @@ public final class ProductWriter: Sendable {
     }
 
     /// Deletes a product after saving it and its photos in the run's record (undo makes it
-    /// again from them); the key linked to it is unlinked.
-    func delete(id: Int, for subject: WriteSubject, photoHashes: [String]?) throws(WriteFailure) {
+    /// again from them); the key linked to it is unlinked. `known`: the product as just read.
+    func delete(id: Int, for subject: WriteSubject, photoHashes: [String]?, known: ProductDetail? = nil) throws(WriteFailure) {
         if stopping.isStopping { throw WriteFailure(kind: .notSent, message: "not sent: the run stopped before this") }
         do {
-            try recorder?.deleting(id: id, key: subject.key, byName: subject.byName, row: subject.row, photoHashes: photoHashes)
+            try recorder?.deleting(id: id, key: subject.key, byName: subject.byName, row: subject.row, photoHashes: photoHashes,
+                                   known: known)
         } catch {
             let message = "not deleted: its photos could not be saved for undo (\(error))"
             if error is AppendLog.Failure { throw halt(message) }

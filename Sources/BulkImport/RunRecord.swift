@@ -148,8 +148,9 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Before a delete is sent: the product and its photos are saved in the folder
     /// (`deleted/<id>/N.jpg`), so that undo can make it again.
-    func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?) throws {
-        let detail = try client.product(id: id)
+    /// `known`: the product as just read (else it is read here).
+    func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?, known: ProductDetail? = nil) throws {
+        let detail = try known ?? client.product(id: id)
         let photosFolder = folder.appendingPathComponent("deleted/\(id)", isDirectory: true)
         try FileManager.default.createDirectory(at: photosFolder, withIntermediateDirectories: true)
         var saved: [String] = []

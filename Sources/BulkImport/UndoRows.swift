@@ -196,9 +196,11 @@ struct UndoSteps: Sendable {
     }
 
     /// The product as the shop has it now; nil when it is gone.
-    private func live(_ id: Int) throws -> ProductSummary? {
+    private func live(_ id: Int) throws -> ProductSummary? { try detail(id)?.summary }
+
+    private func detail(_ id: Int) throws -> ProductDetail? {
         do {
-            return try client.product(id: id).summary
+            return try client.product(id: id)
         } catch {
             if error.status == 404 { return nil }
             throw error
@@ -209,13 +211,14 @@ struct UndoSteps: Sendable {
     private func undoCreate(_ step: RunEntry, doneBefore: Bool) throws -> RowOutcome {
         let id = step.id ?? 0
         var outcome = row(step, .unchanged, name: step.after?.name ?? "")
-        guard let product = try live(id) else {
+        guard let detail = try detail(id) else {
             if let key = step.key, let link = try links?.link(key), link.productID == id { try links?.remove(key) }
             if doneBefore { outcome.status = .deleted; outcome.note = "deleted by an earlier attempt of this undo" } else {
                 outcome.note = "product \(id), created by the run, is already gone"
             }
             return outcome
         }
+        let product = detail.summary
         let now = PushedProduct(product)
         if let after = step.after, now != after {
             let changed = after.describeChanges(to: now)
@@ -232,7 +235,7 @@ struct UndoSteps: Sendable {
             return outcome
         }
         let photos = try step.key.flatMap { key in try links?.link(key)?.photos } ?? step.photoHashes
-        try writer.delete(id: id, for: subject(step), photoHashes: photos)
+        try writer.delete(id: id, for: subject(step), photoHashes: photos, known: detail)
         outcome.status = .deleted
         outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
         if outcome.note?.isEmpty == true { outcome.note = nil }
