@@ -16,13 +16,13 @@ struct RepositoryOption: ParsableArguments {
     static func existing(_ repo: String) throws -> BackupRepository {
         let repository = BackupRepository(url: URL(fileURLWithPath: repo))
         guard repository.config() != nil else {
-            throw reportFailure(CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: .badInput))
+            throw CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: .badInput)
         }
         return repository
     }
 }
 
-struct BackupCommand: AsyncParsableCommand {
+struct BackupCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Take a snapshot of the account's products into a repository that keeps each photo once.",
@@ -61,28 +61,29 @@ struct BackupCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        if schedule.isGiven { return try scheduleBackup() }
-        let connection = try await Connection.open(server)
-        let run = BackupRun(repository: repository.repository, client: connection.client, links: connection.account.links)
-        run.jobs = max(1, jobs)
+    func execute() async throws -> ExitStatus {
+        if schedule.isGiven {
+            try scheduleBackup()
+            return .ok
+        }
+        let (repository, jobs) = (self.repository.repository, self.jobs)
         let progress = ProgressLine(quiet: false)
-        run.onProgress = { done, total in progress.update("new products' photos", done: done, total: total, unit: "products") }
-        let info: SnapshotInfo
-        do {
-            info = try await Runner.onThread { try run.run() }
-        } catch let busy as RunLock.Busy {
-            await connection.close()
-            progress.clear()
-            throw reportFailure(CommandFailure(busy.description, exitCode: .busy))
-        } catch {
-            await connection.close()
-            progress.clear()
-            throw reportFailure(error is BackupError ? CommandFailure("\(error)", exitCode: .badInput) : error)
+        defer { progress.clear() }
+        let info = try await Connection.using(server) { connection in
+            let run = BackupRun(repository: repository, client: connection.client, links: connection.account.links)
+            run.jobs = max(1, jobs)
+            run.onProgress = { done, total in progress.update("new products' photos", done: done, total: total, unit: "products") }
+            do {
+                return try await Runner.onThread { try run.run() }
+            } catch let busy as RunLock.Busy {
+                throw CommandFailure(busy.description, exitCode: .busy)
+            } catch let error as BackupError {
+                throw CommandFailure("\(error)", exitCode: .badInput)
+            }
         }
         progress.clear()
-        await connection.close()
         Console.line("snapshot \(info.id): \(info.products) products (\(info.newProducts) new, \(info.photosAdded) photos added), \(ByteCount.text(info.bytesAdded)) added in \(String(format: "%.1f", info.seconds)) s")
+        return .ok
     }
 }
 
@@ -99,7 +100,7 @@ extension BackupCommand {
     }
 }
 
-struct SnapshotsCommand: ParsableCommand {
+struct SnapshotsCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshots",
         abstract: "List a repository's snapshots, oldest first.")
@@ -113,17 +114,18 @@ struct SnapshotsCommand: ParsableCommand {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format is text or json") }
     }
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let snapshots = try repository.existing().list()
         if format == "json" {
             let data = try BackupRepositoryJSON.encoder.encode(snapshots)
             Console.out(data + Data("\n".utf8))
-            return
+            return .ok
         }
         if snapshots.isEmpty { Console.line("No snapshots yet.") }
         for snapshot in snapshots {
             Console.line("\(snapshot.id)  \(ISO8601DateFormatter().string(from: snapshot.time))  \(snapshot.products) products, \(snapshot.newProducts) new, \(ByteCount.text(snapshot.bytesAdded)) added")
         }
+        return .ok
     }
 }
 
@@ -136,7 +138,7 @@ enum BackupRepositoryJSON {
     }
 }
 
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "What changed between two snapshots: products created (+), deleted (-), fields changed (~).")
@@ -149,7 +151,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The later snapshot.")
     var to: String
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let repository = try repository.existing()
         do {
             let diff = SnapshotDiff(from: try repository.products(of: try repository.find(from)),
@@ -157,12 +159,13 @@ struct DiffCommand: ParsableCommand {
             diff.lines.forEach(Console.line)
             Console.line("\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
+            throw CommandFailure("\(error)", exitCode: .badInput)
         }
+        return .ok
     }
 }
 
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "A product's fields over time, a line per change, from every snapshot.")
@@ -172,20 +175,21 @@ struct HistoryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A merchant key, or a product id (#123).", valueName: "KEY|ID"))
     var product: String
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let lines: [ProductHistory.Line]
         do { lines = try ProductHistory.of(product, in: try repository.existing()) } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
+            throw CommandFailure("\(error)", exitCode: .badInput)
         }
         if lines.isEmpty { Console.line("No snapshot has \(product).") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         for line in lines { Console.line("\(formatter.string(from: line.time))  \(line.text)") }
+        return .ok
     }
 }
 
-struct ForgetCommand: ParsableCommand {
+struct ForgetCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract: "Remove the snapshots a policy does not keep; --prune frees what no snapshot uses.",
@@ -212,21 +216,22 @@ struct ForgetCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
     var dryRun = false
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let policy = ForgetPolicy(daily: daily, weekly: weekly, monthly: monthly, last: last)
         let result: BackupRepository.ForgetResult
         do { result = try repository.existing().forget(policy, prune: prune, dryRun: dryRun) } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: error is RunLock.Busy ? .busy : .badInput))
+            throw CommandFailure("\(error)", exitCode: error is RunLock.Busy ? .busy : .badInput)
         }
         for (snapshot, why) in result.kept { Console.line("keep   \(snapshot.id)  (\(why.joined(separator: ", ")))") }
         for snapshot in result.removed { Console.line("\(dryRun ? "would remove" : "remove") \(snapshot.id)") }
         if prune {
             Console.line("\(dryRun ? "would free" : "freed") \(result.photosFreed) photos, \(ByteCount.text(result.bytesFreed))")
         }
+        return .ok
     }
 }
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a repository: every snapshot readable, every photo it uses there (--read-data: and intact).",
@@ -237,10 +242,11 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("read-data"), help: "Hash every photo and compare it with its name.")
     var readData = false
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let result = try repository.existing().check(readData: readData)
         result.problems.forEach(Console.line)
         Console.line("\(result.snapshots == 1 ? "1 snapshot" : "\(result.snapshots) snapshots"), \(result.photos == 1 ? "1 photo" : "\(result.photos) photos") checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : result.problems.count == 1 ? "1 problem" : "\(result.problems.count) problems")")
-        if !result.isClean { throw ExitCode(.someFailed) }
+        if !result.isClean { return .someFailed }
+        return .ok
     }
 }

@@ -41,11 +41,19 @@ extension ShopCommand {
     func configure(_ client: inout ClientConfiguration) {}
 
     func execute() async throws -> ExitStatus {
-        let connection = try await Connection.connect(server, configure: configure)
+        try await Connection.using(server, configure: configure) { try await execute(on: $0) }
+    }
+}
+
+extension Connection {
+    /// Opens the connection, runs `body`, and closes it whatever happened.
+    static func using<T>(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void = { _ in },
+                         _ body: (Connection) async throws -> T) async throws -> T {
+        let connection = try await connect(options, configure: configure)
         do {
-            let status = try await execute(on: connection)
+            let result = try await body(connection)
             await connection.close()
-            return status
+            return result
         } catch {
             await connection.close()
             throw error

@@ -6,7 +6,7 @@ import UserConfig
 import ShopState
 import Support
 
-struct DoctorCommand: AsyncParsableCommand {
+struct DoctorCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check what a run needs, and say what to fix: server, credentials, folders, libcurl, photo decoders, config file.",
@@ -28,14 +28,22 @@ struct DoctorCommand: AsyncParsableCommand {
 
     enum Level: String { case ok = "ok  ", warn = "warn", fail = "FAIL" }
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         var failures = 0
         func say(_ level: Level, _ text: String) {
             if level == .fail { failures += 1 }
             Console.line("\(level.rawValue)  \(text)")
         }
+        checkConfig(say)
+        checkLibraries(say)
+        // The server and the credentials.
+        let stateFolder = await checkServer(say)
+        checkFolders(stateFolder, say)
+        return failures > 0 ? .someFailed : .ok
+    }
 
-        // The config file: it holds a secret.
+    /// The config file: it holds a secret.
+    private func checkConfig(_ say: (Level, String) -> Void) {
         let configPath = server.client.config ?? OpenMarketConfig.defaultPath
         var info = stat()
         if stat(configPath, &info) == 0 {
@@ -54,8 +62,10 @@ struct DoctorCommand: AsyncParsableCommand {
         } else {
             say(.ok, "no config file (\(configPath)): settings come from options and OPENMARKET_* variables")
         }
+    }
 
-        // libcurl.
+    /// libcurl, and the photo formats the server does not take, turned into JPEG here.
+    private func checkLibraries(_ say: (Level, String) -> Void) {
         let curl = OpenMarketVersion.libcurlFeatures
         if let tls = curl.tls {
             say(.ok, "libcurl \(OpenMarketVersion.libcurl) with \(tls)\(curl.http2 ? ", HTTP/2" : "")")
@@ -63,17 +73,15 @@ struct DoctorCommand: AsyncParsableCommand {
             say(.fail, "libcurl \(OpenMarketVersion.libcurl) has no TLS: https servers cannot be reached; install Debian's libcurl4 (OpenSSL)")
         }
 
-        // Photo formats the server does not take, turned into JPEG here.
         if PhotoDecoders.decodesHEIC {
             say(.ok, "photos: HEIC (libheif \(PhotoDecoders.libheifVersion)\(PhotoDecoders.decodesAVIF ? ", AVIF too" : "")) and WebP (libwebp \(PhotoDecoders.libwebpVersion)) are turned into JPEG")
         } else {
             say(.warn, "photos: libheif \(PhotoDecoders.libheifVersion) has no HEVC decoder: HEIC photos from a phone will fail; install Debian's libheif1 with libde265")
         }
+    }
 
-        // The server and the credentials.
-        let stateFolder = await checkServer(say)
-
-        // Folders.
+    /// The account's state folder and the photo cache: writable, with room.
+    private func checkFolders(_ stateFolder: URL, _ say: (Level, String) -> Void) {
         for (label, folder, fix) in [("state folder", stateFolder, "set XDG_STATE_HOME to a folder you can write"),
                                      ("image cache", ImageCache.defaultDirectory, "set XDG_CACHE_HOME, or run import with --no-cache")] {
             switch Self.check(folder) {
@@ -88,7 +96,6 @@ struct DoctorCommand: AsyncParsableCommand {
                 say(.fail, "\(label) \(folder.path): \(problem.reason): \(fix)")
             }
         }
-        if failures > 0 { throw ExitCode(.someFailed) }
     }
 
     /// The server answers, the credentials are accepted; returns the account's state folder.

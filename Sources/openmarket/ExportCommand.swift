@@ -44,7 +44,7 @@ struct SinceDate: ExpressibleByArgument {
 extension ExportImages: ExpressibleByArgument {}
 extension ManifestFormat: ExpressibleByArgument {}
 
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Back up the catalog: a manifest that import reads back unchanged, with the photos and their checksums.",
@@ -126,8 +126,11 @@ struct ExportCommand: AsyncParsableCommand {
         if (snapshot == nil) != (repo == nil) { throw ValidationError("--snapshot and --repo go together") }
     }
 
-    func run() async throws {
-        if let snapshot, let repo { return try exportSnapshot(snapshot, repo) }
+    func execute() async throws -> ExitStatus {
+        if let snapshot, let repo {
+            try exportSnapshot(snapshot, repo)
+            return .ok
+        }
         var options = ExportOptions(directory: URL(fileURLWithPath: out).standardizedFileURL)
         options.format = format
         options.images = images
@@ -136,9 +139,19 @@ struct ExportCommand: AsyncParsableCommand {
         options.resume = resume
         options.overwrite = overwrite
         options.maxImageBytes = maxImageBytes
-        let connection = try await Connection.open(server)
+        let progress = ProgressLine(quiet: progressOption.quiet)
+        defer { progress.finish() }
+        let summary = try await Connection.using(server) { try await export(from: $0, options, progress: progress) }
+        progress.finish()
+        Self.printSummary(summary, options: options)
+        return summary.stopped != nil || !summary.failed.isEmpty ? .someFailed : .ok
+    }
+
+    /// The catalog of the connection's server, with the keys this account linked.
+    private func export(from connection: Connection, _ options: ExportOptions, progress: ProgressLine) async throws -> ExportSummary {
+        var options = options
         // A backup is of one's own shop: the products of the credentials' vendor unless asked.
-        let choice = vendor ?? (connection.client.configuration.credentials == nil ? .all : .me)
+        let choice = vendor ?? (connection.client.writer == nil ? .all : .me)
         if vendor == nil && vendorID == nil && choice == .all {
             Console.error("openmarket export: no credentials, so every vendor's products are exported (--vendor all); give the shop's credentials to export its own")
         }
@@ -153,31 +166,20 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
-        let progress = ProgressLine(quiet: progressOption.quiet)
         exporter.onProgress = { phase, done, total in
             progress.update(phase, done: done, total: total, unit: phase == "listing" ? "pages" : "products")
         }
-        let summary: ExportSummary
-        do {
-            summary = try await Runner.onThread {
-                do { _ = try connection.client.health() } catch {
-                    throw CommandFailure("the server does not answer: \(error)", exitCode: .unreachable)
-                }
-                let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
-                defer { signals.forEach { $0.cancel() } }
-                do { return try exporter.run() } catch let error as ExportError {
-                    throw CommandFailure(error.description, exitCode: .badInput)
-                }
+        let client = connection.client
+        return try await Runner.onThread {
+            do { _ = try client.health() } catch {
+                throw CommandFailure("the server does not answer: \(error)", exitCode: .unreachable)
             }
-        } catch {
-            await connection.close()
-            progress.finish()
-            throw reportFailure(error)
+            let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
+            defer { signals.forEach { $0.cancel() } }
+            do { return try exporter.run() } catch let error as ExportError {
+                throw CommandFailure(error.description, exitCode: .badInput)
+            }
         }
-        await connection.close()
-        progress.finish()
-        Self.printSummary(summary, options: options)
-        if summary.stopped != nil || !summary.failed.isEmpty { throw ExitCode(.someFailed) }
     }
 
     static func printSummary(_ summary: ExportSummary, options: ExportOptions) {
@@ -218,7 +220,7 @@ extension ExportCommand {
         let folder = URL(fileURLWithPath: out).standardizedFileURL
         let manifest = folder.appendingPathComponent("products.\(format == .jsonl ? "jsonl" : format.rawValue)")
         if FileManager.default.fileExists(atPath: manifest.path) && !overwrite {
-            throw reportFailure(CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: .badInput))
+            throw CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: .badInput)
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -226,7 +228,7 @@ extension ExportCommand {
             let written = try repository.writeManifest(chosen, to: manifest, copyPhotosTo: folder.appendingPathComponent("images"))
             Console.line("Wrote \(manifest.path): \(written.written) products of snapshot \(chosen.id), their photos in \(folder.appendingPathComponent("images").path)")
         } catch {
-            throw reportFailure(CommandFailure("\(error)", exitCode: .badInput))
+            throw CommandFailure("\(error)", exitCode: .badInput)
         }
     }
 }

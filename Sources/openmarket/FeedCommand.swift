@@ -29,7 +29,7 @@ struct FeedCommand: ParsableCommand {
     )
 }
 
-struct FeedTestCommand: AsyncParsableCommand {
+struct FeedTestCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Show what a feed makes of a supplier's file: nothing is sent.",
@@ -65,31 +65,15 @@ struct FeedTestCommand: AsyncParsableCommand {
         if rows < 0 { throw ValidationError("--rows must be 0 or more") }
     }
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         let loaded: Feed
         do { loaded = try FeedFile.load(FeedFile.locate(feed)) } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
         // No FILE: the feed's own source, fetched into a scratch folder (nothing recorded).
-        var scratch: URL?
-        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-        let url: URL
-        if let file {
-            url = URL(fileURLWithPath: file).standardizedFileURL
-        } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
-            scratch = folder
-            var transport = TransportSettings()
-            transport.insecure = server.client.insecure
-            transport.caFile = server.client.cacert
-            let settings = transport
-            do {
-                url = try await Runner.onThread { try FeedTrialSource.fetch(loaded, into: folder, settings: settings) }
-            } catch {
-                throw reportFailure(CommandFailure("\(loaded.name): \(error)", exitCode: .sourceUnreachable))
-            }
-            Console.line("Fetched \(loaded.run.source?.display ?? "the source") (nothing is recorded).")
-        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let url = if let file { URL(fileURLWithPath: file).standardizedFileURL } else { try await fetch(loaded, into: scratch) }
         let plans = live ? try await livePlans(url, loaded) : [:]
         let reading = readingOptions(loaded, fetched: file == nil)
         var lines: [String] = []
@@ -99,13 +83,28 @@ struct FeedTestCommand: AsyncParsableCommand {
                                        onFileIssue: { lines.append("\($0.severity.rawValue): \($0.description)") },
                                        onRow: { lines += FeedTrialText.lines($0, plan: plans[$0.number]) })
         } catch {
-            Console.error("openmarket feed test: \(error.description)")
-            throw ExitCode(.badInput)
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
         lines.forEach(Console.line)
         if !result.unused.isEmpty { Console.line("Not used by the feed: \(result.unused.joined(separator: ", "))") }
         Console.line(ValidateCommand.summaryLine(url, result.summary) + " (feed \(loaded.name); nothing was sent)")
-        if result.summary.hasErrors { throw ExitCode(.someFailed) }
+        return result.summary.hasErrors ? .someFailed : .ok
+    }
+
+    /// The feed's own source, fetched as `feed run` fetches it.
+    private func fetch(_ feed: Feed, into folder: URL) async throws -> URL {
+        var transport = TransportSettings()
+        transport.insecure = server.client.insecure
+        transport.caFile = server.client.cacert
+        let settings = transport
+        let url: URL
+        do {
+            url = try await Runner.onThread { try FeedTrialSource.fetch(feed, into: folder, settings: settings) }
+        } catch {
+            throw CommandFailure("\(feed.name): \(error)", exitCode: .sourceUnreachable)
+        }
+        Console.line("Fetched \(feed.run.source?.display ?? "the source") (nothing is recorded).")
+        return url
     }
 
     /// As `feed run` reads the feed's file (photos beside it: at its URL, in its folder, or
@@ -126,7 +125,10 @@ struct FeedTestCommand: AsyncParsableCommand {
     private func livePlans(_ url: URL, _ feed: Feed) async throws -> [Int: RowOutcome] {
         var target = server
         if target.server == nil && target.profile == nil { target.profile = feed.run.profile }
-        let connection = try await Connection.open(target)
+        return try await Connection.using(target) { try await livePlans(url, feed, on: $0) }
+    }
+
+    private func livePlans(_ url: URL, _ feed: Feed, on connection: Connection) async throws -> [Int: RowOutcome] {
         if connection.sandbox != nil {
             Console.line("The feed names no shop ([target] profile, --server or the config file): planned against the built-in sandbox.")
         }
@@ -146,7 +148,6 @@ struct FeedTestCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         _ = try await Runner.sync(ManifestRows(url, kind: .feed, label: "feed test \(feed.name)"), into: connection, settings,
                                   command: "feed test")
-        await connection.close()
         return collected.byRow
     }
 

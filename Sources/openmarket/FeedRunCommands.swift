@@ -39,7 +39,7 @@ struct FeedSelection: ParsableArguments {
     }
 }
 
-struct FeedRunCommand: AsyncParsableCommand {
+struct FeedRunCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Fetch a feed's file, check it, and sync the shop to it (what `feed schedule` runs).",
@@ -81,7 +81,7 @@ struct FeedRunCommand: AsyncParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         var worst: Int32 = 0
         for url in try selection.files(requireSome: true) {
             let feed: Feed
@@ -92,7 +92,7 @@ struct FeedRunCommand: AsyncParsableCommand {
             }
             worst = max(worst, try await run(feed))
         }
-        if worst != 0 { throw ExitCode(worst) }
+        return ExitStatus(rawValue: worst) ?? .someFailed
     }
 
     private func run(_ feed: Feed) async throws -> Int32 {
@@ -135,14 +135,14 @@ struct FeedRunCommand: AsyncParsableCommand {
     }
 }
 
-struct FeedListCommand: ParsableCommand {
+struct FeedListCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Each feed: its source, its schedule, its last run's outcome and when.")
 
     @OptionGroup var selection: FeedSelection
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let files = try selection.watched()
         if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path), and none has run (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
         for url in files {
@@ -165,6 +165,7 @@ struct FeedListCommand: ParsableCommand {
                 Console.line("    shop \(record.shop ?? "?"): \(last)\(record.lastMessage.map { ": \($0)" } ?? "")")
             }
         }
+        return .ok
     }
 
     static func time(_ date: Date?) -> String {
@@ -176,7 +177,7 @@ struct FeedListCommand: ParsableCommand {
     }
 }
 
-struct FeedStatusCommand: ParsableCommand {
+struct FeedStatusCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "For monitoring: exit 1 when a feed has not succeeded within --max-age.",
@@ -194,14 +195,27 @@ struct FeedStatusCommand: ParsableCommand {
         if Self.seconds(maxAge) == nil { throw ValidationError("--max-age is a number and m, h or d: 90m, 26h, 2d") }
     }
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let limit = Self.seconds(maxAge)!
         let files = try selection.watched()
         // A check that watches nothing must not pass: a monitor would stay green for ever.
         guard !files.isEmpty else {
             Console.line("No feeds to watch: none in \(FeedSelection.folder.path), and none has run on this machine.")
-            throw ExitCode(.someFailed)
+            return .someFailed
         }
+        let (late, watched) = check(files, limit: limit)
+        if late > 0 { return .someFailed }
+        guard watched > 0 else {
+            Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
+            return .someFailed
+        }
+        Console.line("\(watched == 1 ? "1 feed" : "\(watched) feeds") succeeded within \(maxAge)")
+        return .ok
+    }
+
+    /// Says each feed whose last success is older than `limit`; returns how many are late,
+    /// and how many feeds were watched.
+    private func check(_ files: [URL], limit: Double) -> (late: Int, watched: Int) {
         var late = 0
         var watched = 0
         for url in files {
@@ -228,12 +242,7 @@ struct FeedStatusCommand: ParsableCommand {
                 }
             }
         }
-        if late > 0 { throw ExitCode(.someFailed) }
-        guard watched > 0 else {
-            Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
-            throw ExitCode(.someFailed)
-        }
-        Console.line("\(watched == 1 ? "1 feed" : "\(watched) feeds") succeeded within \(maxAge)")
+        return (late, watched)
     }
 
     static func seconds(_ text: String) -> Double? {

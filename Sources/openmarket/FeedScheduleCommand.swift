@@ -4,7 +4,7 @@ import Foundation
 import Support
 import UserConfig
 
-struct FeedScheduleCommand: ParsableCommand {
+struct FeedScheduleCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule",
         abstract: "Run a feed by itself: a systemd user timer, or the crontab line to add.",
@@ -34,37 +34,38 @@ struct FeedScheduleCommand: ParsableCommand {
         guard schedule.isGiven else { throw ValidationError("give one of --daily HH:MM, --every INTERVAL and --remove") }
     }
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         let url = FeedFile.locate(feed).standardizedFileURL
         let loaded: Feed
-        do { loaded = try FeedFile.load(url) } catch { throw reportFailure(CommandFailure(error.description, exitCode: .badInput)) }
+        do { loaded = try FeedFile.load(url) } catch { throw CommandFailure(error.description, exitCode: .badInput) }
         if loaded.run.source == nil && !schedule.remove {
-            throw reportFailure(CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: .badInput))
+            throw CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: .badInput)
         }
         if !schedule.remove { try requireShop(loaded, url) }
         try schedule.apply(Schedule(kind: "feed", name: loaded.name, arguments: ["feed", "run", url.path],
                                     binary: ScheduleOptions.binary, when: schedule.when),
                            log: UserFolders.state.appendingPathComponent("feeds/\(loaded.name).log"))
+        return .ok
     }
 
     /// The shop a scheduled run writes to: the feed's [target] profile, in the config file.
     private func requireShop(_ feed: Feed, _ url: URL) throws {
         guard let profile = feed.run.profile else {
-            throw reportFailure(CommandFailure("""
+            throw CommandFailure("""
                 \(url.path) names no shop: a scheduled run has no --server and no environment, and would sync a \
                 throwaway built-in sandbox. Add [target] profile = "NAME" to the feed, with a [profiles.NAME] \
                 (server, identifier, secret) in \(OpenMarketConfig.defaultPath)
-                """, exitCode: .badInput))
+                """, exitCode: .badInput)
         }
         let config: OpenMarketConfig?
         do { config = try OpenMarketConfig.load(path: nil) } catch {
-            throw reportFailure(CommandFailure(error.description, exitCode: .badInput))
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
         guard let section = config?.profiles?[profile], section.server != nil else {
-            throw reportFailure(CommandFailure("""
+            throw CommandFailure("""
                 the feed's [target] profile "\(profile)" is not in \(OpenMarketConfig.defaultPath) with a server: \
                 a scheduled run reads only that file. Add [profiles.\(profile)] with server, identifier and secret
-                """, exitCode: .badInput))
+                """, exitCode: .badInput)
         }
     }
 }

@@ -11,7 +11,7 @@ struct ImagesCommand: ParsableCommand {
         subcommands: [ShrinkCommand.self])
 }
 
-struct ShrinkCommand: ParsableCommand {
+struct ShrinkCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "shrink",
         abstract: "Shrink photos under the server's size limit, as import would, and write them to a folder.",
@@ -80,7 +80,7 @@ struct ShrinkCommand: ParsableCommand {
         return inputs.map { $0.standardizedFileURL.pathComponents.dropFirst(common.count).joined(separator: "/") }
     }
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         var settings = ImagePrepSettings()
         settings.maxBytes = maxBytes
         settings.maxDimension = maxDimension
@@ -110,7 +110,8 @@ struct ShrinkCommand: ParsableCommand {
         let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
         let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }
         Console.line("\(results.count - failed) of \(results.count) files: \(Self.size(before)) → \(Self.size(after)) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
-        if failed > 0 { throw ExitCode(.someFailed) }
+        if failed > 0 { return .someFailed }
+        return .ok
     }
 
     static func describe(_ result: BatchShrink.FileResult) -> String {

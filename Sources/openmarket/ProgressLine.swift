@@ -12,6 +12,7 @@ final class ProgressLine: @unchecked Sendable {
     private let colour = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     private var phase: String?
     private var started = Date()
+    private var updated = false
     private var lastDraw = Date.distantPast
     private var lastDecile = -1
     private var drawn = false
@@ -33,11 +34,14 @@ final class ProgressLine: @unchecked Sendable {
     func update(_ phase: String? = nil, done: Int, total: Int, failed: Int = 0, unit: String = "rows") {
         lock.lock()
         defer { lock.unlock() }
-        if phase != self.phase {
+        if phase != self.phase || !updated {
             endLine()
             self.phase = phase
+            // From the first row, not from the line's making: reading the shop before the rows
+            // (a second on a loaded machine) is no time of theirs.
             started = Date()
             lastDecile = -1
+            updated = true
         }
         let elapsed = Date().timeIntervalSince(started)
         // Under half a second a rate says nothing (one file done in 1 ms is not 1,000/s).

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import Support
 import OpenMarketAPI
 import Sandbox
 
-struct SandboxCommand: AsyncParsableCommand {
+struct SandboxCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a local Open Market server (SQLite + image files on disk).",
@@ -109,15 +110,36 @@ struct SandboxCommand: AsyncParsableCommand {
         guard !currencies.isEmpty else { throw ValidationError("--currencies needs at least one code") }
     }
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         let dataDirectory = URL(fileURLWithPath: data)
         if let name = addVendor {
             let vendor = try SandboxServer.addVendor(named: name, dataDirectory: dataDirectory)
             Console.line("Added vendor \(vendor.name) (id \(vendor.id)) to \(dataDirectory.path)")
             Console.line("  identifier: \(vendor.identifier)")
             Console.line("  secret:     \(vendor.secret)")
-            return
+            return .ok
         }
+        let configuration = try sandboxConfiguration(dataDirectory)
+        let server: SandboxServer
+        do {
+            server = try await SandboxServer.start(configuration, handleSignals: true)
+        } catch {
+            let inUse = "\(error)".contains("Address already in use")
+            throw CommandFailure("""
+                cannot listen on \(host):\(port): \(inUse ? "the port is already in use" : "\(error)")\
+                \(inUse ? "\nAnother sandbox may be running; stop it, or pick a free port with --port 0." : "")
+                """, exitCode: .someFailed)
+        }
+        printBanner(server, configuration)
+        // Where `openmarket open` finds the running sandbox of this data folder.
+        let marker = dataDirectory.appendingPathComponent(OpenCommand.markerName)
+        try? Data((server.url.absoluteString + "\n").utf8).write(to: marker)
+        defer { try? FileManager.default.removeItem(at: marker) }
+        try await server.wait()
+        return .ok
+    }
+
+    private func sandboxConfiguration(_ dataDirectory: URL) throws -> SandboxConfiguration {
         var configuration = SandboxConfiguration(dataDirectory: dataDirectory)
         configuration.host = host
         configuration.port = port
@@ -127,24 +149,18 @@ struct SandboxCommand: AsyncParsableCommand {
             workers: workers)
         configuration.logRequests = logRequests
         guard let generation = SandboxAPI(rawValue: api) else {
-            Console.error("openmarket sandbox: --api must be one of \(SandboxAPI.allCases.map(\.rawValue).joined(separator: ", ")), got '\(api)'")
-            throw ExitCode(.badInput)
+            throw CommandFailure("--api must be one of \(SandboxAPI.allCases.map(\.rawValue).joined(separator: ", ")), got '\(api)'",
+                                 exitCode: .badInput)
         }
         configuration.api = generation
         configuration.idleTimeout = idleTimeout
-        let server: SandboxServer
-        do {
-            server = try await SandboxServer.start(configuration, handleSignals: true)
-        } catch {
-            let inUse = "\(error)".contains("Address already in use")
-            Console.error("""
-                openmarket sandbox: cannot listen on \(host):\(port): \(inUse ? "the port is already in use" : "\(error)")\
-                \(inUse ? "\nAnother sandbox may be running; stop it, or pick a free port with --port 0." : "")
-                """)
-            throw ExitCode(.someFailed)
-        }
+        return configuration
+    }
+
+    private func printBanner(_ server: SandboxServer, _ configuration: SandboxConfiguration) {
+        let generation = configuration.api
         Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
-        Console.line("Data: \(dataDirectory.standardizedFileURL.path)")
+        Console.line("Data: \(configuration.dataDirectory.standardizedFileURL.path)")
         if generation == .v2021 {
             Console.line("Playing the 2021 server: no vendors; each item takes the password it is registered with (openmarket --secret PASSWORD, no --identifier).")
         } else {
@@ -158,16 +174,11 @@ struct SandboxCommand: AsyncParsableCommand {
             Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited")")
         }
         Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
-        // Where `openmarket open` finds the running sandbox of this data folder.
-        let marker = dataDirectory.appendingPathComponent(OpenCommand.markerName)
-        try? Data((server.url.absoluteString + "\n").utf8).write(to: marker)
         Console.line("Try: curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")   (Ctrl-C stops)")
-        defer { try? FileManager.default.removeItem(at: marker) }
-        try await server.wait()
     }
 }
 
-struct OpenCommand: AsyncParsableCommand {
+struct OpenCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
         abstract: "Show the running sandbox's catalog pages: print their URL, and open a browser when there is a screen.",
@@ -183,7 +194,7 @@ struct OpenCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-browser"), help: "Only print the URL.")
     var noBrowser = false
 
-    func run() async throws {
+    func execute() async throws -> ExitStatus {
         let marker = URL(fileURLWithPath: data).appendingPathComponent(Self.markerName)
         var running: URL?
         if let text = try? String(contentsOf: marker, encoding: .utf8),
@@ -197,17 +208,17 @@ struct OpenCommand: AsyncParsableCommand {
             running = url
         }
         guard let url = running else {
-            Console.error("openmarket open: no sandbox is running with its data in \(data); start one with `openmarket sandbox` in another terminal (give both commands the same --data), then run this again")
-            throw ExitCode(.unreachable)
+            throw CommandFailure("no sandbox is running with its data in \(data); start one with `openmarket sandbox` in another terminal (give both commands the same --data), then run this again", exitCode: .unreachable)
         }
         let catalog = url.absoluteString + "/"
         Console.line(catalog)
         let environment = ProcessInfo.processInfo.environment
         guard !noBrowser, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") else { return }
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") else { return .ok }
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
         browser.arguments = [catalog]
         try? browser.run()
+        return .ok
     }
 }

@@ -78,25 +78,6 @@ struct Connection {
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory) }
 
-    /// Prints why on failure and exits with the failure's code.
-    static func open(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
-        do {
-            return try await connect(options, configure: configure)
-        } catch {
-            throw reportFailure(error)
-        }
-    }
-
-    /// For resolved settings (migrate's two sides). Prints why on failure.
-    static func open(_ settings: ConnectionSettings, insecure: Bool, verbose: Bool,
-                     configure: (inout ClientConfiguration) -> Void = { _ in }) async throws -> Connection {
-        do {
-            return try await connect(settings, insecure: insecure, verbose: verbose, configure: configure)
-        } catch {
-            throw reportFailure(error)
-        }
-    }
-
     static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
         do {
@@ -195,20 +176,4 @@ struct CommandFailure: Error, CustomStringConvertible {
         default: return CommandFailure(error.description, exitCode: .someFailed)
         }
     }
-}
-
-/// Prints a failure to stderr; returns the exit code to throw.
-func reportFailure(_ error: any Error) -> ExitCode {
-    if let exit = error as? ExitCode { return exit }
-    let failure = (error as? CommandFailure) ?? CommandFailure.from(error)
-    Console.error("openmarket: \(failure.description)")
-    return ExitCode(failure.exitCode)
-}
-
-extension ExitCode {
-    init(_ status: ExitStatus) { self.init(status.rawValue) }
-}
-
-extension ParsableCommand {
-    static func fail(_ error: any Error) -> ExitCode { reportFailure(error) }
 }

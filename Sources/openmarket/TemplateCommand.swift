@@ -4,7 +4,7 @@ import Foundation
 import Support
 import Manifest
 
-struct TemplateCommand: ParsableCommand {
+struct TemplateCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
         abstract: "Write a starting manifest: the columns and one example row.",
@@ -44,13 +44,12 @@ struct TemplateCommand: ParsableCommand {
         } ?? .csv
     }
 
-    func run() throws {
+    func execute() async throws -> ExitStatus {
         if let out {
             // A template's usual place (~/.config/openmarket/feeds/) does not exist on a new machine.
             let folder = URL(fileURLWithPath: out).deletingLastPathComponent()
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                Console.error("openmarket template: cannot make the folder \(folder.path) for \(out): \(fileErrorReason(error))")
-                throw ExitCode(.badInput)
+                throw CommandFailure("cannot make the folder \(folder.path) for \(out): \(fileErrorReason(error))", exitCode: .badInput)
             }
         }
         switch format ?? outFormat {
@@ -60,18 +59,17 @@ struct TemplateCommand: ParsableCommand {
             try write(FeedTemplate.text)
         case .xlsx:
             do { try ManifestTemplate.writeWorkbook(to: URL(fileURLWithPath: out!)) } catch {
-                Console.error("openmarket template: \(error)")
-                throw ExitCode(.someFailed)
+                throw CommandFailure("\(error)", exitCode: .someFailed)
             }
         }
         if let out { Console.line("Wrote \(out)") }
+        return .ok
     }
 
     private func write(_ text: String) throws {
         guard let out else { return print(text, terminator: "") }
         do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-            Console.error("openmarket template: cannot write \(out): \(fileErrorReason(error))")
-            throw ExitCode(.badInput)
+            throw CommandFailure("cannot write \(out): \(fileErrorReason(error))", exitCode: .badInput)
         }
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import Support
 import OpenMarketAPI
 import Manifest
 
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check every row of a manifest before anything is sent.",
@@ -50,40 +51,30 @@ struct ValidateCommand: ParsableCommand {
         if out != nil, format != "xlsx" { throw ValidationError("--out is for --format xlsx") }
     }
 
-    func run() throws {
-        let options: ValidationOptions
-        do {
-            var read = try reading.validation()
-            read.wholeAmounts = api == .v2021
-            options = read
-        } catch { throw reportFailure(error) }
+    func execute() async throws -> ExitStatus {
+        var options = try reading.validation()
+        options.wholeAmounts = api == .v2021
         let url = URL(fileURLWithPath: manifest)
         if format == "xlsx" { return try writeWorkbook(url, options) }
-        let json = format == "json"
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var first = true
-        func emitJSON(_ issue: RowIssue) {
-            let object = JSONIssue(issue)
-            let text = String(decoding: (try? encoder.encode(object)) ?? Data(), as: UTF8.self)
-            Console.out(Data(((first ? "" : ",\n  ") + text).utf8))
-            first = false
-        }
-        if json { Console.out(Data("{\"issues\": [\n  ".utf8)) }
+        let output = IssueOutput(json: format == "json")
+        let summary = try check(url, options, output)
+        output.end(summary, line: Self.summaryLine(url, summary))
+        return summary.hasErrors ? .someFailed : .ok
+    }
+
+    /// Every row checked as import checks it, each issue said as it is found.
+    private func check(_ url: URL, _ options: ValidationOptions, _ output: IssueOutput) throws -> ValidationSummary {
         // On a terminal, a big file shows rows checked and the rate (on stderr).
-        let progress = ProgressLine(quiet: json)
+        let progress = ProgressLine(quiet: output.json)
         var checked = 0
         // For the time left: a line count of a big CSV or JSON Lines file (a cell with a line
         // break counts twice, so the total is an upper bound), only where it is shown.
         let expected = progress.isRedrawn ? ManifestReader.lineCount(url, above: 8 << 20) : nil
         defer { progress.clear() }
-        let summary: ValidationSummary
         do {
-            summary = try ManifestCheck.run(
+            return try ManifestCheck.run(
                 url, encoding: options.encoding, delimiter: options.delimiter, options: options,
-                onFileIssue: { issue in
-                    if json { emitJSON(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
-                },
+                onFileIssue: output.fileIssue,
                 onRow: { raw, _, issues in
                     checked += 1
                     if checked % 1000 == 0 {
@@ -94,33 +85,62 @@ struct ValidateCommand: ParsableCommand {
                         }
                     }
                     guard !issues.isEmpty else { return }
-                    if json { issues.forEach(emitJSON); return }
                     progress.clear()
-                    Console.line("row \(raw.number):")
-                    for issue in issues {
-                        let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
-                        Console.line("  \(issue.severity.rawValue) \(issue.column ?? "-")\(shown): \(issue.message) [\(issue.rule)]")
-                    }
+                    output.row(raw.number, issues)
                 })
         } catch {
             progress.clear()
-            if json { Console.out(Data("]}\n".utf8)) }
-            Console.error("openmarket validate: \(error.description)")
-            throw ExitCode(.badInput)
+            output.abandon()
+            throw CommandFailure(error.description, exitCode: .badInput)
         }
-        progress.clear()
-        if json {
-            let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
-            Console.out(Data("\n], \"summary\": \(text)}\n".utf8))
-        } else {
-            Console.line(Self.summaryLine(url, summary))
+    }
+}
+
+/// Where `validate` says what it found: lines for a person, or one JSON object.
+private final class IssueOutput {
+    let json: Bool
+    private let encoder = JSONEncoder()
+    private var first = true
+
+    init(json: Bool) {
+        self.json = json
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if json { Console.out(Data("{\"issues\": [\n  ".utf8)) }
+    }
+
+    func fileIssue(_ issue: RowIssue) {
+        if json { emit(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
+    }
+
+    func row(_ number: Int, _ issues: [RowIssue]) {
+        if json { issues.forEach(emit); return }
+        Console.line("row \(number):")
+        for issue in issues {
+            let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
+            Console.line("  \(issue.severity.rawValue) \(issue.column ?? "-")\(shown): \(issue.message) [\(issue.rule)]")
         }
-        if summary.hasErrors { throw ExitCode(.someFailed) }
+    }
+
+    func end(_ summary: ValidationSummary, line: String) {
+        guard json else { return Console.line(line) }
+        let text = String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self)
+        Console.out(Data("\n], \"summary\": \(text)}\n".utf8))
+    }
+
+    /// The file could not be read to its end: the JSON is closed all the same.
+    func abandon() {
+        if json { Console.out(Data("]}\n".utf8)) }
+    }
+
+    private func emit(_ issue: RowIssue) {
+        let text = String(decoding: (try? encoder.encode(JSONIssue(issue))) ?? Data(), as: UTF8.self)
+        Console.out(Data(((first ? "" : ",\n  ") + text).utf8))
+        first = false
     }
 }
 
 extension ValidateCommand {
-    func writeWorkbook(_ url: URL, _ options: ValidationOptions) throws {
+    func writeWorkbook(_ url: URL, _ options: ValidationOptions) throws -> ExitStatus {
         let target = out.map { URL(fileURLWithPath: $0) }
             ?? url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + "-checked.xlsx")
         guard target.standardizedFileURL != url.standardizedFileURL else {
@@ -132,12 +152,11 @@ extension ValidateCommand {
                 Console.line("\(issue.severity.rawValue): \(issue.description)")
             }
         } catch {
-            Console.error("openmarket validate: \(error)")
-            throw ExitCode(.badInput)
+            throw CommandFailure("\(error)", exitCode: .badInput)
         }
         Console.line(Self.summaryLine(url, summary))
         Console.line("Wrote \(target.path) (rows with errors first)")
-        if summary.hasErrors { throw ExitCode(.someFailed) }
+        return summary.hasErrors ? .someFailed : .ok
     }
 
     /// `products.csv: 20 rows, 18 valid, 1 with errors, 1 with warnings, 2 skipped by the feed's filter`.
