@@ -43,7 +43,7 @@ row() { printf '| %-12s | %12s | %14s | %10s | %14s | %16s | %s |\n' "$@"; }
     # The import alone, as the summary line measured it.
     import=$(echo "$summary" | sed -n 's/.* in \([0-9.]*\) s.*/\1/p')
     # A change of content (the compiler tells files apart by content, not by their time).
-    echo "// touched by first-run.sh" >>Sources/BulkImport/ImportRun.swift
+    echo "// touched by first-run.sh" >>Sources/BulkImport/SyncRun.swift
     t3=$(now)
     swift build "${cache[@]}" --product openmarket >/dev/null 2>&1
     t4=$(now)

@@ -35,7 +35,7 @@ public struct SnapshotRows: RowSource {
     public var label: String { "snapshot \(snapshot.id) of \(repository.url.path)" }
     public var manifest: URL? { nil }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.name) }
         let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, snapshot, repository] _, submit, reject in
             for (index, product) in products.enumerated() {

@@ -72,35 +72,35 @@ public struct AccountState: Sendable {
 
     /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
     /// Without a link store (tests that keep none) there is nothing to lock.
-    public static func lock(links: URL?, holder: String) throws(ImportStop) -> RunLock? {
+    public static func lock(links: URL?, holder: String) throws(SyncStop) -> RunLock? {
         guard let links else { return nil }
         do {
             return try RunLock(url: lockURL(links: links), holder: holder)
         } catch let busy as RunLock.Busy {
-            throw ImportStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
+            throw SyncStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
         } catch {
-            throw ImportStop("cannot take the account's lock \(lockURL(links: links).path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot take the account's lock \(lockURL(links: links).path): \(error)", exitCode: .badInput)
         }
     }
 
-    /// Reachable, and the credentials accepted, before anything is written: an `ImportStop`
+    /// Reachable, and the credentials accepted, before anything is written: an `SyncStop`
     /// with exit code 3 if not (2 without credentials).
     /// Returns whether the credentials were seen accepted (false: the server cannot tell
     /// before a write, and the run's first write goes alone).
     @discardableResult
-    public static func preflight(_ shop: any Shop) throws(ImportStop) -> Bool {
-        do { _ = try shop.health() } catch { throw ImportStop(Self.unanswered(shop.address, error), exitCode: .unreachable) }
+    public static func preflight(_ shop: any Shop) throws(SyncStop) -> Bool {
+        do { _ = try shop.health() } catch { throw SyncStop(Self.unanswered(shop.address, error), exitCode: .unreachable) }
         guard let writer = shop.writer else {
-            throw ImportStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
+            throw SyncStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
                              + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
         }
         if case .password = writer, (try? shop.capabilities())?.vendors == true {
-            throw ImportStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
+            throw SyncStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
         }
         // Anything but a refusal goes on: the first request of the run says the rest.
         switch try? shop.checkCredentials() {
         case .refused(let status)?:
-            throw ImportStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
+            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
         case .accepted?: return true
         case .untested?, nil: return false
         }

@@ -62,7 +62,7 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
         return byID
     }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         let scan = CatalogScan(client: source, filter: filter, perPage: perPage, maxPasses: maxPasses)
         scan.isStopped = { [run] in run.isStopping }
         let listing = onListing

@@ -24,7 +24,7 @@ public struct DeleteRows: RowSource {
     public var kind: RunKind { .delete }
     public var manifest: URL? { nil }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         try run.delete(names, reason: reason)
     }
 }
@@ -50,9 +50,9 @@ extension DeleteRows {
     }
 }
 
-extension ImportRun {
+extension SyncRun {
     /// Deletes the named products of this vendor (or, in a dry run, lists them).
-    func delete(_ names: [String], reason: String) throws -> ImportSummary {
+    func delete(_ names: [String], reason: String) throws -> SyncSummary {
         let started = Date()
         setTotal(names.count)
         let planner = try plan()

@@ -19,7 +19,7 @@ public struct ManifestRows: RowSource {
 
     public var manifest: URL? { url }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         let options = run.options
         // The file's encoding, delimiter and headers, detected once (a sample, not the rows).
         let reader = try ManifestReader(url: url, encoding: options.validation.encoding, delimiter: options.validation.delimiter,

@@ -37,13 +37,13 @@ struct MissingProduct: Sendable {
     var reason: String
 }
 
-extension ImportRun {
+extension SyncRun {
     /// The vendor's products the manifest does not list, and why deleting them is refused,
     /// if it is. Over `--max-deletes`, a real run is refused as a whole before anything
     /// is sent (exit 1); a dry run lists them and says it would be refused.
     func missingProducts(_ listed: ListedProducts, _ planner: SyncPlanner) throws -> ([MissingProduct], String?) {
         do { _ = try planner.openAllUnsure() } catch {
-            throw ImportStop("asking the server which products are this merchant's failed: \(error); nothing was written")
+            throw SyncStop("asking the server which products are this merchant's failed: \(error); nothing was written")
         }
         var linkOfProduct: [Int: ProductLink] = [:]
         for link in planner.links.values { if let id = link.productID { linkOfProduct[id] = link } }
@@ -72,7 +72,7 @@ extension ImportRun {
             let linked = missing.filter { $0.link != nil }.count
             let what = "--delete-missing would delete \(missing.count == 1 ? "1 product" : "\(missing.count) products") (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
             if !options.dryRun {
-                throw ImportStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: .someFailed)
+                throw SyncStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: .someFailed)
             }
             return (missing, what + ": a real run would be refused as a whole. If the list is right, run with --max-deletes \(missing.count)")
         }

@@ -17,7 +17,7 @@ final class RowWork: Sendable {
         case done(RowOutcome)
     }
 
-    let options: ImportOptions
+    let options: SyncOptions
     let journal: Journal
     let writer: ProductWriter
     let matcher: ServerMatcher
@@ -27,7 +27,7 @@ final class RowWork: Sendable {
     /// The hash of what was sent for each source photo, once per run (a photo used by many rows).
     private let sentHashes = SentHashes()
 
-    init(options: ImportOptions, journal: Journal, writer: ProductWriter, matcher: ServerMatcher, recorder: RunRecorder?,
+    init(options: SyncOptions, journal: Journal, writer: ProductWriter, matcher: ServerMatcher, recorder: RunRecorder?,
          shop: any Shop, vendor: VendorFact) {
         self.options = options
         self.journal = journal

@@ -18,7 +18,7 @@ public protocol RowSource: Sendable {
     /// The file the rows are read from (the journal is named by it), if they are a file's.
     var manifest: URL? { get }
     /// Hands the rows to `run` and returns its summary. Blocking.
-    func rows(into run: ImportRun) throws -> ImportSummary
+    func rows(into run: SyncRun) throws -> SyncSummary
 }
 
 extension RowSource {
@@ -28,7 +28,7 @@ extension RowSource {
 /// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
 /// failed or skipped outcome). `listed` is what the rows name, for `deleteMissing`.
 public struct DraftRows: RowSource {
-    public typealias Feed = @Sendable (_ run: ImportRun, _ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
+    public typealias Feed = @Sendable (_ run: SyncRun, _ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
     public let kind: RunKind
     public let label: String
     public let count: Int
@@ -53,7 +53,7 @@ public struct DraftRows: RowSource {
 
     public var manifest: URL? { nil }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         let listed = names.map { names in
             var listed = ListedProducts()
             for (index, row) in names.enumerated() {
@@ -74,7 +74,7 @@ public enum ReportPlace: Sendable {
 
 /// What every path that writes gets from the one sync, unless it says otherwise.
 public struct SyncSettings: Sendable {
-    public var options: ImportOptions
+    public var options: SyncOptions
     public var report: ReportPlace
     /// Photos shrunk by earlier runs reused, and unchanged photo files not read again
     /// (`--no-cache` turns both off; a restore's photos are stored bytes, not shrunk).
@@ -88,13 +88,13 @@ public struct SyncSettings: Sendable {
     /// Told each finished row.
     public var onOutcome: (@Sendable (RowOutcome) -> Void)?
     /// Told of the run before its rows start (a source's own progress, a caller's stop).
-    public var onStart: (@Sendable (ImportRun) -> Void)?
-    /// Where the report's product links point instead of the server (see `ImportReport.productPages`).
+    public var onStart: (@Sendable (SyncRun) -> Void)?
+    /// Where the report's product links point instead of the server (see `RunReport.productPages`).
     public var productPages: (base: String, path: String)?
     /// The caller already holds the account's run lock (a feed run takes it before fetching).
     public var holdsAccountLock = false
 
-    public init(options: ImportOptions, report: ReportPlace) {
+    public init(options: SyncOptions, report: ReportPlace) {
         self.options = options
         self.report = report
     }
@@ -103,13 +103,13 @@ public struct SyncSettings: Sendable {
 /// What a sync did: the summary, the report (complete, or why not: the run is recorded
 /// either way), and where it is.
 public struct SyncResult: Sendable {
-    public var summary: ImportSummary
-    public var report: ImportReport
+    public var summary: SyncSummary
+    public var report: RunReport
     public var reportFolder: URL { report.directory }
     /// The report could not be written whole (a full disk); the run itself is complete.
     public var reportProblem: ReportWriteError?
 
-    public init(summary: ImportSummary, report: ImportReport, reportProblem: ReportWriteError? = nil) {
+    public init(summary: SyncSummary, report: RunReport, reportProblem: ReportWriteError? = nil) {
         self.summary = summary
         self.report = report
         self.reportProblem = reportProblem
@@ -142,17 +142,17 @@ public enum Sync {
         }
         let (folder, existed) = try reportFolder(settings.report)
         options.record = folder
-        let report: ImportReport
+        let report: RunReport
         do {
-            report = try ImportReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
+            report = try RunReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
         } catch {
-            throw ImportStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
         }
         report.imagesRoot = settings.imagesRoot
         report.productPages = settings.productPages
-        let summary: ImportSummary
+        let summary: SyncSummary
         do {
-            let run = try ImportRun(options: options, client: shop, report: report)
+            let run = try SyncRun(options: options, client: shop, report: report)
             run.onProgress = settings.onProgress
             run.onOutcome = settings.onOutcome
             settings.onStart?(run)
@@ -176,13 +176,13 @@ public enum Sync {
     }
 
     /// The report's folder, made; and whether it was there before (a folder given again).
-    static func reportFolder(_ place: ReportPlace) throws(ImportStop) -> (URL, existed: Bool) {
+    static func reportFolder(_ place: ReportPlace) throws(SyncStop) -> (URL, existed: Bool) {
         switch place {
         case .given(let url):
             return (url.standardizedFileURL, FileManager.default.fileExists(atPath: url.path))
         case .new(let parent, let prefix):
             do { return (try RunFolder.make(in: parent, prefix: prefix), false) } catch {
-                throw ImportStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: .badInput)
+                throw SyncStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: .badInput)
             }
         }
     }

@@ -49,7 +49,7 @@ struct RowDecision: Sendable {
 /// product it is (its link, its id, or a product of the vendor with exactly its
 /// name), and which fields differ. One caller, in order (the feed's thread).
 final class SyncPlanner {
-    let options: ImportOptions
+    let options: SyncOptions
     private(set) var links: [String: ProductLink]
     private(set) var live: LiveCatalog
     private let matcher: ServerMatcher
@@ -68,7 +68,7 @@ final class SyncPlanner {
     /// Vendors of an export of several vendors, by id: whether each is this account.
     private var vendorIsMine: [Int: Bool] = [:]
 
-    init(options: ImportOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
+    init(options: SyncOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
          client: any Shop) {
         self.options = options
         self.links = links

@@ -43,21 +43,21 @@ public struct UndoRows: RowSource {
     /// Products the undo touches.
     public var count: Int { steps.count }
 
-    /// Reads the run's record. Throws `ImportStop` when the run cannot be undone at all (no
+    /// Reads the run's record. Throws `SyncStop` when the run cannot be undone at all (no
     /// record, another account); a run already undone says so in `alreadyDone`. An undo
     /// left in the folder from an earlier run of it is put aside first.
-    public init(_ options: UndoOptions) throws(ImportStop) {
+    public init(_ options: UndoOptions) throws(SyncStop) {
         self.options = options
         let folder = options.folder
         let entries: [RunEntry]?
         do { entries = try RunRecorder.read(folder) } catch {
-            throw ImportStop("cannot read the record in \(folder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot read the record in \(folder.path): \(error)", exitCode: .badInput)
         }
         guard let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
-            throw ImportStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
+            throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
         }
-        guard header.account == ImportRun.accountTag(options.links) else {
-            throw ImportStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
+        guard header.account == SyncRun.accountTag(options.links) else {
+            throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
         }
         steps = Self.steps(entries)
         var mine: [RunEntry]
@@ -70,7 +70,7 @@ public struct UndoRows: RowSource {
                 mine = []
             }
         } catch {
-            throw ImportStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", exitCode: .badInput)
         }
         alreadyDone = mine.contains(where: { $0.event == .end }) && !options.dryRun
             ? "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
@@ -80,8 +80,8 @@ public struct UndoRows: RowSource {
 
     /// What the sync is given: the undo's record and report in `undo/` (a dry run's plan in a
     /// folder of its own), its journal, no photo caches (the saved photos are sent as they are).
-    public func settings(journal: URL, base: ImportOptions? = nil) -> SyncSettings {
-        var run = base ?? ImportOptions(journal: journal, runKind: .undo, runSource: label)
+    public func settings(journal: URL, base: SyncOptions? = nil) -> SyncSettings {
+        var run = base ?? SyncOptions(journal: journal, runKind: .undo, runSource: label)
         run.journal = journal
         run.links = options.links
         run.dryRun = options.dryRun
@@ -125,7 +125,7 @@ public struct UndoRows: RowSource {
         return groups.sorted { place($0) < place($1) }
     }
 
-    public func rows(into run: ImportRun) throws -> ImportSummary {
+    public func rows(into run: SyncRun) throws -> SyncSummary {
         let undo = UndoSteps(run: run, options: options, earlier: earlier)
         var summary = try run.run(tasks: steps.count) { submit in
             for group in Self.tasks(steps) {
@@ -161,7 +161,7 @@ struct UndoSteps: Sendable {
     let links: LinkStore?
     let writer: ProductWriter
 
-    init(run: ImportRun, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
+    init(run: SyncRun, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
         self.options = options
         self.earlier = earlier
         client = run.client

@@ -29,7 +29,7 @@ public struct FeedRunResult: Sendable {
     /// One line: what happened, with the numbers.
     public var message: String
     public var report: URL?
-    public var summary: ImportSummary?
+    public var summary: SyncSummary?
     /// Notifications that could not be sent (they never fail the run).
     public var notifyProblems: [String] = []
     public var notified = false
@@ -59,7 +59,7 @@ public final class FeedRunner: @unchecked Sendable {
     }
 
     /// The shop a feed's memory is kept for: the account's tag (the link store's name).
-    public static func shopTag(_ account: AccountState) -> String { ImportRun.accountTag(account.links) }
+    public static func shopTag(_ account: AccountState) -> String { SyncRun.accountTag(account.links) }
 
     /// The account's lock file (one run per account at a time, whatever runs it).
     public var lockURL: URL {
@@ -140,7 +140,7 @@ public final class FeedRunner: @unchecked Sendable {
     /// The file through the one sync: the feed's run gets what an import gets (the caches,
     /// the run record for undo and `runs`, the report with its thumbnails, a stop on a signal).
     private func importRows(_ file: URL, _ validation: ValidationOptions) -> FeedRunResult {
-        var options = ImportOptions(manifest: file, journal: account.journal(for: file))
+        var options = SyncOptions(manifest: file, journal: account.journal(for: file))
         options.validation = validation
         options.links = account.links
         options.jobs = self.options.jobs ?? 4
@@ -189,7 +189,7 @@ public final class FeedRunner: @unchecked Sendable {
         }
     }
 
-    static func describe(_ summary: ImportSummary) -> String {
+    static func describe(_ summary: SyncSummary) -> String {
         var text = "\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(summary.countsText)"
         if let stopped = summary.stopped { text += "; stopped: \(stopped)" }
         if let refused = summary.deletesRefused { text += "; \(refused)" }

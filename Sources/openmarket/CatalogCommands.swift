@@ -249,7 +249,7 @@ struct DeleteCommand: ShopCommand {
 
     func execute(on connection: Connection) async throws -> ExitStatus {
         let account = connection.account
-        var options = ImportOptions(journal: account.journal(forRun: "delete"), runKind: .delete, runSource: "")
+        var options = SyncOptions(journal: account.journal(forRun: "delete"), runKind: .delete, runSource: "")
         options.links = linkStore.url(default: account.links)
         options.dryRun = dryRun
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }

@@ -133,7 +133,7 @@ struct FeedTestCommand: OpenMarketCommand {
             Console.line("The feed names no shop ([target] profile, --server or the config file): planned against the built-in sandbox.")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
-        var options = ImportOptions(manifest: url, journal: scratch.appendingPathComponent("feed-test.journal"))
+        var options = SyncOptions(manifest: url, journal: scratch.appendingPathComponent("feed-test.journal"))
         options.dryRun = true
         options.links = connection.account.links
         options.validation = readingOptions(feed, fetched: file == nil)

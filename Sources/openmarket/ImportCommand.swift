@@ -188,8 +188,8 @@ struct ImportCommand: ShopCommand {
 
     /// The run's settings from the options (the journal and link store are the account's,
     /// set once the server is known).
-    private func importOptions(_ manifestURL: URL) throws -> ImportOptions {
-        var options = ImportOptions(manifest: manifestURL, journal: manifestURL)
+    private func importOptions(_ manifestURL: URL) throws -> SyncOptions {
+        var options = SyncOptions(manifest: manifestURL, journal: manifestURL)
         options.validation = try reading.validation()
         options.mode = mode
         options.jobs = jobs ?? 4

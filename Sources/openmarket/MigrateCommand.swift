@@ -158,7 +158,7 @@ struct MigrateCommand: OpenMarketCommand {
         migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
 
         let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
-        var options = ImportOptions(journal: journalURL, runKind: .migrate, runSource: migration.label)
+        var options = SyncOptions(journal: journalURL, runKind: .migrate, runSource: migration.label)
         options.links = to.account.links
         options.jobs = jobs
         options.dryRun = dryRun
@@ -198,7 +198,7 @@ struct MigrateCommand: OpenMarketCommand {
             return .someFailed
         }
         guard !copied.isEmpty else { return .ok }
-        var options = ImportOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
+        var options = SyncOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
         options.links = from.account.links
         var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent("source-deletes")))
         settings.useCaches = false

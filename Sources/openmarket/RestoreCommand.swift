@@ -66,7 +66,7 @@ struct RestoreCommand: ShopCommand {
         do { lock = try repository.lock("restore") } catch { throw CommandFailure("\(error)", exitCode: .badInput) }
         defer { lock.release() }
         Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
-        var options = ImportOptions(journal: connection.account.journal(forRun: "restore-\(rows.snapshot.id)"), runKind: .restore,
+        var options = SyncOptions(journal: connection.account.journal(forRun: "restore-\(rows.snapshot.id)"), runKind: .restore,
                                     runSource: rows.label)
         options.links = connection.account.links
         options.dryRun = dryRun

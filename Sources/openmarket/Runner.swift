@@ -25,7 +25,7 @@ enum Runner {
         return try await onThread {
             do {
                 return try Sync.run(source, into: client, given)
-            } catch let stop as ImportStop {
+            } catch let stop as SyncStop {
                 throw CommandFailure(stop.description, exitCode: stop.exitCode)
             } catch let failure as CommandFailure {
                 throw failure
@@ -108,12 +108,12 @@ enum Runner {
         return row.key.isEmpty ? "\(place) \(row.name)" : "\(place) \(row.key) \(row.name)"
     }
 
-    static func printSummary(_ summary: ImportSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
+    static func printSummary(_ summary: SyncSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
                              reportComplete: Bool = true, account: AccountArguments = AccountArguments()) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            struct Event: Encodable { var event = "summary"; var summary: ImportSummary; var report: String }
+            struct Event: Encodable { var event = "summary"; var summary: SyncSummary; var report: String }
             if let data = try? encoder.encode(Event(summary: summary, report: report.path)) {
                 Console.line(String(decoding: data, as: UTF8.self))
             }

@@ -167,7 +167,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Maps a client error to the exit code of its kind.
     static func from(_ error: any Error) -> CommandFailure {
-        if let stop = error as? ImportStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
+        if let stop = error as? SyncStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
         guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: .someFailed) }
         switch error {
         case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: .unreachable)

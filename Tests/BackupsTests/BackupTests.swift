@@ -31,11 +31,11 @@ struct BackedShop {
     func importSheet(_ rows: [String]) async throws {
         let sheet = files.directory.appendingPathComponent("sheet-\(UUID().uuidString).csv")
         try Data(("key,name,price,currency,stock,images\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: sheet)
-        var options = ImportOptions(manifest: sheet, journal: files.directory.appendingPathComponent("state/\(sheet.lastPathComponent).journal"))
+        var options = SyncOptions(manifest: sheet, journal: files.directory.appendingPathComponent("state/\(sheet.lastPathComponent).journal"))
         options.links = links
         let settings = options
         let writer = try client(sandbox, sandbox.demo)
-        let summary = try await blocking { try ImportRun(options: settings, client: writer, report: nil).run() }
+        let summary = try await blocking { try SyncRun(options: settings, client: writer, report: nil).run() }
         try #require(summary.failed == 0, "\(summary.counts)")
     }
 

@@ -18,8 +18,8 @@ struct DecisionTests {
     }
 
     static func planner(_ shop: InMemoryShop, links: [ProductLink] = [], vendor: Int? = nil,
-                        _ configure: (inout ImportOptions) -> Void = { _ in }) throws -> SyncPlanner {
-        var options = ImportOptions(manifest: URL(fileURLWithPath: "/sheet.csv"), journal: URL(fileURLWithPath: "/journal"))
+                        _ configure: (inout SyncOptions) -> Void = { _ in }) throws -> SyncPlanner {
+        var options = SyncOptions(manifest: URL(fileURLWithPath: "/sheet.csv"), journal: URL(fileURLWithPath: "/journal"))
         configure(&options)
         let matcher = ServerMatcher(client: shop)
         let live = try LiveCatalog.read(client: shop, knownVendor: vendor, pageSize: 2, matcher: matcher)
@@ -180,10 +180,10 @@ struct UndoDecisionTests {
     }
 
     /// Undo through the one sync, as the command runs it (no signals, no caches).
-    static func undo(_ options: UndoOptions, on shop: InMemoryShop) throws -> ImportSummary {
+    static func undo(_ options: UndoOptions, on shop: InMemoryShop) throws -> SyncSummary {
         let source = try UndoRows(options)
         if let done = source.alreadyDone {
-            var summary = ImportSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
+            var summary = SyncSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
             summary.alreadyDone = done
             return summary
         }
@@ -246,14 +246,14 @@ struct UndoDecisionTests {
 @Suite("Imports against a shop in memory")
 struct MemoryImportTests {
     static func run(_ shop: InMemoryShop, sheet: String, in folder: URL, named name: String = "products.csv",
-                    _ configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
+                    _ configure: (inout SyncOptions) -> Void = { _ in }) throws -> SyncSummary {
         let manifest = folder.appendingPathComponent(name)
         try Data(sheet.utf8).write(to: manifest)
-        var options = ImportOptions(manifest: manifest, journal: folder.appendingPathComponent("journals/\(name).journal"))
+        var options = SyncOptions(manifest: manifest, journal: folder.appendingPathComponent("journals/\(name).journal"))
         options.links = folder.appendingPathComponent("links.sqlite")
         options.jobs = 2
         configure(&options)
-        return try ImportRun(options: options, client: shop, report: nil).run()
+        return try SyncRun(options: options, client: shop, report: nil).run()
     }
 
     static func folder() throws -> URL {

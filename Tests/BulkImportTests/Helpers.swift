@@ -42,7 +42,7 @@ struct Shop {
     }
 
     struct Result {
-        var summary: ImportSummary
+        var summary: SyncSummary
         var rows: [RowOutcome]
         /// The report folder (with the run's record, for undo).
         var folder: URL
@@ -52,8 +52,8 @@ struct Shop {
 
     /// Imports `manifest` as the demo vendor; the journal is per manifest name, as the CLI's.
     func run(_ manifest: URL, sink: (any AppendLog.Sink)? = nil,
-             _ configure: (inout ImportOptions) -> Void = { _ in }) async throws -> Result {
-        var options = ImportOptions(manifest: manifest,
+             _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> Result {
+        var options = SyncOptions(manifest: manifest,
                                     journal: state.appendingPathComponent("journals/\(manifest.lastPathComponent).journal"))
         let reportDirectory = files.directory.appendingPathComponent("report-\(UUID().uuidString)")
         options.links = links
@@ -61,9 +61,9 @@ struct Shop {
         options.record = reportDirectory
         configure(&options)
         let settings = options
-        let report = try ImportReport(directory: reportDirectory, manifest: manifest)
+        let report = try RunReport(directory: reportDirectory, manifest: manifest)
         let writer = try client(sandbox, sandbox.demo)
-        let summary = try await blocking { try ImportRun(options: settings, client: writer, report: report, journalSink: sink).run() }
+        let summary = try await blocking { try SyncRun(options: settings, client: writer, report: report, journalSink: sink).run() }
         try report.finish(summary)
         let data = try Data(contentsOf: reportDirectory.appendingPathComponent("report.json"))
         struct Report: Decodable { var rows: [RowOutcome] }
@@ -79,7 +79,7 @@ struct Shop {
         let source = try UndoRows(options)
         let writer = try client(sandbox, sandbox.demo)
         if let done = source.alreadyDone {
-            var summary = ImportSummary(server: writer.address, mode: .sync, dryRun: false, journal: "")
+            var summary = SyncSummary(server: writer.address, mode: .sync, dryRun: false, journal: "")
             summary.alreadyDone = done
             return Result(summary: summary, rows: [], folder: options.undoFolder)
         }

@@ -10,7 +10,7 @@ import TestSupport
 /// requests per second (429 with Retry-After) and one that serves a few at a time.
 @Suite("Writes in flight against a server's pace", .serialized)
 struct InFlightTests {
-    static func run(_ sandbox: TestSandbox, rows: Int, pacer: Bool = true) async throws -> (ImportSummary, [ProductSummary]) {
+    static func run(_ sandbox: TestSandbox, rows: Int, pacer: Bool = true) async throws -> (SyncSummary, [ProductSummary]) {
         let files = try Scratch()
         defer { files.cleanup() }
         _ = try files.write(Fixtures.jpeg(width: 32, height: 24, seed: 4), named: "p.jpg")
@@ -18,7 +18,7 @@ struct InFlightTests {
         for i in 1...rows { csv += "F\(i),In flight \(i),\(1000 + i),KRW,1,p.jpg\n" }
         let sheet = files.directory.appendingPathComponent("flight.csv")
         try Data(csv.utf8).write(to: sheet)
-        var options = ImportOptions(manifest: sheet, journal: files.directory.appendingPathComponent("journal"))
+        var options = SyncOptions(manifest: sheet, journal: files.directory.appendingPathComponent("journal"))
         options.links = files.directory.appendingPathComponent("links.sqlite")
         options.adaptiveJobs = true
         var configuration = ClientConfiguration(server: sandbox.server.url,
@@ -26,7 +26,7 @@ struct InFlightTests {
         if pacer { configuration.pacer = RateLimiter(perSecond: nil) }
         let client = try OpenMarketClient(configuration)
         let settings = options
-        let summary = try await blocking { try ImportRun(options: settings, client: client, report: nil).run() }
+        let summary = try await blocking { try SyncRun(options: settings, client: client, report: nil).run() }
         let reader = try TestSupport.client(sandbox)
         let products = try await blocking { try reader.page(1, perPage: 500).pages }
         return (summary, products)

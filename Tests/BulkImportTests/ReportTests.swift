@@ -31,14 +31,14 @@ struct ReportTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("report.csv").path, withDestinationPath: "/dev/full")
-        let report = try ImportReport(directory: folder, source: "products.csv")
+        let report = try RunReport(directory: folder, source: "products.csv")
         let long = String(repeating: "a failure long enough to fill the buffer soon ", count: 4)
         for row in 2...3001 {
             report.add(RowOutcome(row: row, key: "k\(row)", name: "Product \(row)", status: .failed, error: long))
         }
         #expect(report.writeProblem?.hasPrefix("row ") == true, "\(report.writeProblem ?? "no problem")")
         #expect(report.writeProblem?.hasSuffix("missing from report.csv: No space left on device") == true)
-        let summary = ImportSummary(server: "http://127.0.0.1:1", mode: .sync, dryRun: false, journal: "journal")
+        let summary = SyncSummary(server: "http://127.0.0.1:1", mode: .sync, dryRun: false, journal: "journal")
         #expect(throws: ReportWriteError.self) { try report.finish(summary) }
         do {
             try report.finish(summary)

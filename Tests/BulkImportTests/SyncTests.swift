@@ -138,7 +138,7 @@ struct SyncTests {
         _ = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 3)))
         let sheet = try shop.sheet("products.csv", Shop.sheetText(rows: 3))
         await shop.sandbox.stop(removeData: false)
-        await #expect(throws: ImportStop.self) { try await shop.run(sheet) }
+        await #expect(throws: SyncStop.self) { try await shop.run(sheet) }
         shop.files.cleanup()
     }
 }

@@ -191,7 +191,7 @@ struct UndoTests {
         let three = try shop.sheet("three.csv", Shop.sheetText(rows: 3))
         let writes = shop.writes
         await #expect { try await shop.run(three) { $0.deleteMissing = true; $0.maxDeletes = 2 } } throws: { error in
-            guard let stop = error as? ImportStop else { return false }
+            guard let stop = error as? SyncStop else { return false }
             return stop.exitCode == .someFailed && stop.description.contains("would delete 3 products (2 with keys no longer in the file, 1 never linked)")
                 && stop.description.contains("nothing was sent")
         }

@@ -79,15 +79,15 @@ struct ExportTests {
             let first = try await export(options, a)
             #expect(first.exported == tricky.count && first.failed.isEmpty)
 
-            var importOptions = ImportOptions(manifest: exportA.appendingPathComponent(options.manifestName),
+            var importOptions = SyncOptions(manifest: exportA.appendingPathComponent(options.manifestName),
                                               journal: files.directory.appendingPathComponent("journal-\(format)"))
             importOptions.mode = .create
             let links = files.directory.appendingPathComponent("links-\(format).sqlite")
             importOptions.links = links
             let b = try client(sandbox, sandbox.other)
             let settings = importOptions
-            let report = try ImportReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: try #require(settings.manifest))
-            let imported = try await blocking { try ImportRun(options: settings, client: b, report: report).run() }
+            let report = try RunReport(directory: files.directory.appendingPathComponent("report-\(format)"), manifest: try #require(settings.manifest))
+            let imported = try await blocking { try SyncRun(options: settings, client: b, report: report).run() }
             #expect(imported.counts["created"] == tricky.count, "\(imported.counts) \(report.failures.map { $0.error ?? "" })")
 
             let exportB = files.directory.appendingPathComponent("b-\(format)")

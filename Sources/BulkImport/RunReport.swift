@@ -11,7 +11,7 @@ import Support
 /// failures first with the reason and the row's values, then the products with
 /// their thumbnails — the first `htmlProductLimit` of them). Nothing here ever
 /// sees the identifier or the secret.
-public final class ImportReport: @unchecked Sendable {
+public final class RunReport: @unchecked Sendable {
     public let directory: URL
     public static let htmlProductLimit = 1000
     public static let failureLimit = 10_000
@@ -135,7 +135,7 @@ public final class ImportReport: @unchecked Sendable {
 
     /// Completes the files: report.csv, report.json, report.html, then report.xlsx. A file
     /// that cannot be written (a full disk) is a `ReportWriteError` naming the folder and why.
-    public func finish(_ summary: ImportSummary) throws(ReportWriteError) {
+    public func finish(_ summary: SyncSummary) throws(ReportWriteError) {
         lock.lock()
         defer { lock.unlock() }
         defer { try? FileManager.default.removeItem(at: rowsFile) }
@@ -154,7 +154,7 @@ public final class ImportReport: @unchecked Sendable {
         }
     }
 
-    private func writeFiles(_ summary: ImportSummary, file: inout String) throws {
+    private func writeFiles(_ summary: SyncSummary, file: inout String) throws {
         // report.json: the summary, then the rows streamed from the partial file.
         let json = directory.appendingPathComponent("report.json")
         guard FileManager.default.createFile(atPath: json.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
@@ -280,7 +280,7 @@ public final class ImportReport: @unchecked Sendable {
         return item
     }
 
-    private func html(_ summary: ImportSummary) throws -> String {
+    private func html(_ summary: SyncSummary) throws -> String {
         let url = Bundle.module.url(forResource: "report.html", withExtension: "mustache")
         guard let url, let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "report.html.mustache"])

@@ -7,7 +7,7 @@ import Support
 
 /// Why a run could not start or had to stop as a whole (the shop could not be
 /// read, the link store could not be opened): nothing more is sent.
-public struct ImportStop: Error, CustomStringConvertible {
+public struct SyncStop: Error, CustomStringConvertible {
     public var description: String
     /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
     public var exitCode: ExitStatus
@@ -35,7 +35,7 @@ public enum ImportMode: String, Sendable, CaseIterable, Codable {
     }
 }
 
-public struct ImportOptions: Sendable {
+public struct SyncOptions: Sendable {
     /// The manifest a file's run reads (nil for rows handed over by `migrate`).
     public var manifest: URL?
     /// How the run is recorded and `openmarket runs` lists it (with `runSource`: the feed and
@@ -101,7 +101,7 @@ public struct ImportOptions: Sendable {
         self.journal = journal
     }
 
-    /// For rows that come from no file (`migrate` hands them to `ImportRun.run(rows:feed:)`):
+    /// For rows that come from no file (`migrate` hands them to `SyncRun.run(rows:feed:)`):
     /// `runKind` and `runSource` say where they came from.
     public init(journal: URL, runKind: RunKind, runSource: String) {
         self.manifest = nil
@@ -226,7 +226,7 @@ public struct InFlight: Sendable, Codable, Equatable {
     public var text: String { adaptive && lowest != highest ? "\(lowest)–\(highest) in flight" : "\(highest) in flight" }
 }
 
-public struct ImportSummary: Sendable, Codable {
+public struct SyncSummary: Sendable, Codable {
     public var server: String
     /// Where the server shows a product, before its id (`/api/products/`, `/item/` on 2021).
     public var recordPath: String?

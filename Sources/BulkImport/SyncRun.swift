@@ -8,8 +8,8 @@ import Support
 /// read → validate → decide (against the live shop) → prepare images (all cores)
 /// → write (`jobs` workers) → record. The stages overlap through bounded
 /// queues, so memory stays flat.
-public final class ImportRun: @unchecked Sendable {
-    public let options: ImportOptions
+public final class SyncRun: @unchecked Sendable {
+    public let options: SyncOptions
     let client: any Shop
     let journal: Journal
     let links: LinkStore?
@@ -41,7 +41,7 @@ public final class ImportRun: @unchecked Sendable {
     /// row, for the row's note in the report.
     private var photoNameNotes: [Int: String] = [:]
     /// Where finished rows go (streamed: the run keeps no row in memory).
-    public let report: ImportReport?
+    public let report: RunReport?
     /// Told each finished row (`feed test --live` shows a few rows' plans).
     public var onOutcome: (@Sendable (RowOutcome) -> Void)?
     /// Told after each row, with the counts so far.
@@ -50,7 +50,7 @@ public final class ImportRun: @unchecked Sendable {
     public var onReadingShop: (@Sendable (_ pages: Int) -> Void)?
 
     /// `journalSink` replaces the journal's file writer (tests of a full disk).
-    public init(options: ImportOptions, client: any Shop, report: ImportReport?,
+    public init(options: SyncOptions, client: any Shop, report: RunReport?,
                 journalSink: (any AppendLog.Sink)? = nil) throws {
         self.options = options
         self.report = report
@@ -59,7 +59,7 @@ public final class ImportRun: @unchecked Sendable {
         do {
             self.links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
         } catch {
-            throw ImportStop(error.description)
+            throw SyncStop(error.description)
         }
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
@@ -68,7 +68,7 @@ public final class ImportRun: @unchecked Sendable {
             do {
                 recorder = try RunRecorder(folder: folder, header: header, client: client)
             } catch {
-                throw ImportStop("cannot record the run for undo in \(folder.path): \(error)")
+                throw SyncStop("cannot record the run for undo in \(folder.path): \(error)")
             }
         } else {
             recorder = nil
@@ -132,11 +132,11 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// Runs the import of the manifest (`ManifestRows`). Blocking: call from a thread of its
-    /// own. Throws `ManifestError` when the file cannot be read, `ImportStop` when the shop or
+    /// own. Throws `ManifestError` when the file cannot be read, `SyncStop` when the shop or
     /// the link store cannot be.
-    public func run() throws -> ImportSummary {
+    public func run() throws -> SyncSummary {
         guard let manifest = options.manifest else {
-            throw ImportStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: .badInput)
+            throw SyncStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: .badInput)
         }
         return try ManifestRows(manifest).rows(into: self)
     }
@@ -151,13 +151,13 @@ public final class ImportRun: @unchecked Sendable {
     /// `reject`, and returns when there are no more. `rows` is the count for
     /// progress, when known. Blocking: call from a thread of its own.
     public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
-        throws -> ImportSummary {
+        throws -> SyncSummary {
         try run(rows: rows, listed: nil, feed: feed)
     }
 
     /// As `run(rows:feed:)`, with what the rows name for `deleteMissing` (a restore's snapshot).
     func run(rows: Int, listed: ListedProducts?, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
-        throws -> ImportSummary {
+        throws -> SyncSummary {
         lock.lock(); total = rows; lock.unlock()
         return try runStages(started: Date(), listed: options.deleteMissing ? listed : nil, feed: feed)
     }
@@ -165,7 +165,7 @@ public final class ImportRun: @unchecked Sendable {
     private func runStages(
         started: Date, listed: ListedProducts?,
         feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
-    ) throws -> ImportSummary {
+    ) throws -> SyncSummary {
         let planner = try plan()
         var missing: [MissingProduct] = []
         var deletesRefused: String?
@@ -212,14 +212,14 @@ public final class ImportRun: @unchecked Sendable {
                                             source: options.runSource ?? options.manifest?.path ?? ""),
                                 resumed: recorder.resumed)
         } catch {
-            throw ImportStop(error.description)
+            throw SyncStop(error.description)
         }
     }
 
     /// Runs work a source decides itself (an undo's steps): each task is handed to the
     /// run's write workers, under the same adaptive pace, record, report and stop as rows.
     /// `feed` hands the tasks in the order the report lists them. Blocking.
-    func run(tasks count: Int, feed: (_ submit: (RowTask) -> Void) throws -> Void) throws -> ImportSummary {
+    func run(tasks count: Int, feed: (_ submit: (RowTask) -> Void) throws -> Void) throws -> SyncSummary {
         let started = Date()
         setTotal(count)
         try recordRunStart()
@@ -308,9 +308,9 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// The run's counts, recorded with the run (for `runs` and undo).
-    func summarise(started: Date, deletesRefused: String?) -> ImportSummary {
+    func summarise(started: Date, deletesRefused: String?) -> SyncSummary {
         lock.lock()
-        var result = ImportSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
+        var result = SyncSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
         result.links = options.links?.path
         result.counts = counts
@@ -342,7 +342,7 @@ public final class ImportRun: @unchecked Sendable {
             known = try links?.all() ?? [:]
             vendor = try links?.fact("vendor_id").flatMap { Int($0) }
         } catch {
-            throw ImportStop(error.description)
+            throw SyncStop(error.description)
         }
         let live: LiveCatalog
         do {
@@ -350,11 +350,11 @@ public final class ImportRun: @unchecked Sendable {
             live = try LiveCatalog.read(client: client, knownVendor: vendor, linked: linked, pageSize: options.catalogPageSize,
                                         matcher: matcher)
         } catch {
-            throw ImportStop(error.description)
+            throw SyncStop(error.description)
         }
         if vendor == nil, let found = live.vendorID, !options.dryRun {
             vendor = found
-            do { try links?.setFact("vendor_id", String(found)) } catch { throw ImportStop(error.description) }
+            do { try links?.setFact("vendor_id", String(found)) } catch { throw SyncStop(error.description) }
         }
         if vendor != nil { self.vendor.markKnown() }
         return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
