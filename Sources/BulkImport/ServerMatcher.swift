@@ -49,18 +49,10 @@ final class ServerMatcher: @unchecked Sendable {
         return found
     }
 
-    /// `find`, asked a few times over a few seconds while the server is flaky.
+    /// `find`, as a result. Its pages are asked through the shop, whose requests are retried
+    /// by the one pacer and retry policy: no second loop of retries here.
     func look(_ draft: ProductDraft) -> Result<ProductSummary?, OpenMarketError> {
-        var last: OpenMarketError = .invalidRequest("not asked")
-        for attempt in 0..<4 {
-            if attempt > 0 { Thread.sleep(forTimeInterval: 0.5 * Double(attempt)) }
-            do {
-                return .success(try find(draft))
-            } catch {
-                last = error
-            }
-        }
-        return .failure(last)
+        do throws(OpenMarketError) { return .success(try find(draft)) } catch { return .failure(error) }
     }
 
     /// Every field a new product would have, exactly (prices as decimals).

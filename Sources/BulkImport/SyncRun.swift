@@ -174,8 +174,10 @@ public final class SyncRun: @unchecked Sendable {
             lock.lock(); total += missing.count; lock.unlock()
         }
         try recordRunStart()
-        let prepareQueue = BoundedQueue<WorkItem>(capacity: inFlight.range.upperBound * 2)
-        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound * 2)
+        // Rows waiting hold their photos: as many as the writes in flight at most (the ceiling
+        // counts them), and enough to keep the workers busy.
+        let prepareQueue = BoundedQueue<WorkItem>(capacity: max(16, options.prepareWorkers * 4))
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound)
         let preparing = startPreparing(prepareQueue, uploadQueue)
         let uploading = startUploading(uploadQueue)
         defer {
@@ -229,7 +231,7 @@ public final class SyncRun: @unchecked Sendable {
 
     /// Tasks through the write workers until `feed` returns and every task is done.
     func perform(_ feed: (_ submit: (RowTask) -> Void) throws -> Void) rethrows {
-        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound * 2)
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound)
         let uploading = startUploading(uploadQueue)
         defer { uploadQueue.close() }
         try feed({ [self] task in

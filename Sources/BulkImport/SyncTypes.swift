@@ -48,9 +48,22 @@ public struct SyncOptions: Sendable {
     /// The number of writes in flight found while the run goes (`AdaptiveLimit`), from `jobs`
     /// up to `maxJobs`, instead of fixed (`--jobs N`).
     public var adaptiveJobs = false
-    /// The ceiling of adaptive writes in flight: it protects the machine (photos in memory)
-    /// and the server.
-    public var maxJobs = 24
+    /// The memory the writes in flight and those waiting for a worker may hold: each holds its
+    /// product's prepared photos. An eighth of the machine's memory, between 64 MiB and 1 GiB.
+    public var memoryBudget = SyncOptions.defaultMemoryBudget
+    /// The ceiling of adaptive writes in flight, from memory and not a fixed number (a fixed 24
+    /// stopped a far server's import at 24 while it took more): `memoryBudget` over what a write
+    /// and one waiting behind it hold at most (5 photos of 300 KB each), at most 256 threads.
+    /// The server's own pace is the adaptive limit's to find below it.
+    public var maxJobs: Int {
+        let perWrite = 2 * ProductRules.imageCount.upperBound * ServerLimits.maxImageBytes
+        return min(256, max(jobs, memoryBudget / perWrite))
+    }
+
+    public static var defaultMemoryBudget: Int {
+        let eighth = Int(min(ProcessInfo.processInfo.physicalMemory / 8, UInt64(Int.max)))
+        return min(1 << 30, max(64 << 20, eighth))
+    }
     /// Image preparation workers (CPU).
     public var prepareWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var dryRun = false

@@ -43,7 +43,7 @@ struct InFlightTests {
         await sandbox.stop()
     }
 
-    @Test("a server that serves 4 at a time, 40 ms each: no more in flight than its pace needs (far below the ceiling of 24)")
+    @Test("a server that serves 4 at a time, 40 ms each: no more in flight than its pace needs (far below the memory's ceiling)")
     func slowingServer() async throws {
         let sandbox = try await TestSandbox.start {
             $0.faults.workers = 4
@@ -52,7 +52,24 @@ struct InFlightTests {
         let (summary, products) = try await Self.run(sandbox, rows: 160)
         #expect(summary.failed == 0 && products.count == 160, "\(summary.counts)")
         let flight = try #require(summary.inFlight)
-        #expect(flight.highest <= 16 && flight.last <= 10, "\(flight)")
+        // Its pace is 4 to 8; a machine busy with other tests makes answers noisy, not 3× slower.
+        #expect(flight.highest <= 16 && flight.last <= 12, "\(flight)")
         await sandbox.stop()
+    }
+}
+
+@Suite("The ceiling of writes in flight")
+struct InFlightCeilingTests {
+    @Test("comes from memory, not a fixed number: 1 GiB allows 256 (the threads' cap), 64 MiB 21, never fewer than --jobs")
+    func fromMemory() {
+        var options = SyncOptions(journal: URL(fileURLWithPath: "/tmp/j"), runKind: .import, runSource: "")
+        options.memoryBudget = 1 << 30
+        #expect(options.maxJobs == 256)
+        options.memoryBudget = 64 << 20
+        // Each write and one waiting behind it: 2 × 5 photos × 300 KB.
+        #expect(options.maxJobs == (64 << 20) / (2 * 5 * 307_200))
+        options.jobs = 40
+        #expect(options.maxJobs == 40)
+        #expect(SyncOptions.defaultMemoryBudget >= 64 << 20 && SyncOptions.defaultMemoryBudget <= 1 << 30)
     }
 }
