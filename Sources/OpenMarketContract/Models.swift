@@ -1,9 +1,11 @@
 import Foundation
 
-// Wire models of the Open Market API (its endpoints are listed in the README's sandbox section).
-// Page-level keys are camelCase, product-level keys are snake_case: that is
-// how the real server answers, and both the sandbox and the client use these
-// types so that the two can never disagree on a key.
+// The contract's models of the Open Market API (its endpoints are listed in the README's sandbox
+// section): page-level keys camelCase, product-level keys snake_case, as the 2022-10 server
+// answers. The client reads every generation's answers into them (`ServerAnswers`), and the
+// sandbox's 2022-10 routes write them: the two agree with each other by construction, which
+// proves nothing about the world — tests read the live servers' captured answers
+// (Tests/Fixtures/real) for that.
 
 /// One product as it appears in a catalog page.
 public struct ProductSummary: Codable, Sendable, Equatable {

@@ -83,9 +83,9 @@ public final class SandboxServer: Sendable {
                              configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
     }
 
-    /// The sandbox's routes and middleware, built in one place: the server serves them, and
-    /// tests call them without a socket for a route's logic (Hummingbird's `app.test(.router)`);
-    /// end-to-end tests keep real HTTP.
+    /// The sandbox's routes and middleware, built in one place. Tests reach them over loopback
+    /// HTTP as a client does (not HummingbirdTesting, which brings async-http-client and a
+    /// second BoringSSL into the test build).
     static func router(store: SandboxStore, configuration: SandboxConfiguration, requests: RequestCounts,
                        scheme: String, authority: String) throws -> Router<SandboxContext> {
         let router = Router(context: SandboxContext.self)

@@ -18,7 +18,9 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
     /// How long each call takes (a server's round trip), for tests of what runs at once.
     public var latency: TimeInterval = 0
     private var products: [Int: ProductDetail] = [:]
-    private var photos: [String: Data] = [:]
+    /// Every in-memory shop's photos, by URL: as on the web, any shop's client downloads any
+    /// shop's photo (a migration's target reads the source's).
+    private static let photos = PhotoStore()
     private var nextID = 1
     private var calls: [String: Int] = [:]
     private var inFlight = 0
@@ -50,12 +52,12 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
         nextID += 1
         var stored: [ProductImage] = []
         for (index, image) in images.enumerated() {
-            let url = "\(address)/images/\(id)-\(index + 1)-\(image.filename)"
-            photos[url] = image.data
+            let url = "http://photos.in-memory.test/\(UUID().uuidString)/\(id)-\(index + 1)-\(image.filename)"
+            Self.photos.keep(image.data, at: url)
             stored.append(ProductImage(id: id * 100 + index, url: url, thumbnailURL: url, issuedAt: nil))
         }
         let summary = ProductSummary(id: id, vendorId: vendor ?? self.vendor, vendorName: nil, name: name, description: description,
-                                     thumbnail: stored.first?.url ?? "\(address)/images/\(id)-thumb.jpg", currency: currency,
+                                     thumbnail: stored.first?.url ?? "http://photos.in-memory.test/none/\(id)-thumb.jpg", currency: currency,
                                      price: price, bargainPrice: price - discountedPrice, discountedPrice: discountedPrice,
                                      stock: stock, createdAt: Date(timeIntervalSince1970: Double(1_700_000_000 + id)),
                                      issuedAt: Date(timeIntervalSince1970: Double(1_700_000_000 + id)))
@@ -157,10 +159,19 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
 
     public func download(_ url: String, maxBytes: Int) throws(OpenMarketError) -> Data {
         try count("download", "GET \(url)")
-        guard let data = lock.withLock({ photos[url] }) else {
+        guard let data = Self.photos.data(at: url) else {
             throw .http(endpoint: "GET \(url)", status: 404, message: "no such photo in the in-memory shop")
         }
         guard data.count <= maxBytes else { throw .http(endpoint: "GET \(url)", status: 413, message: "over \(maxBytes) bytes") }
         return data
     }
+}
+
+/// The photos of every in-memory shop, by URL.
+private final class PhotoStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byURL: [String: Data] = [:]
+
+    func keep(_ data: Data, at url: String) { lock.withLock { byURL[url] = data } }
+    func data(at url: String) -> Data? { lock.withLock { byURL[url] } }
 }

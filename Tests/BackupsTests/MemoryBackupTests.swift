@@ -1,0 +1,28 @@
+import Backups
+import Foundation
+import OpenMarketAPI
+import Testing
+import TestSupport
+
+/// A backup of a shop in memory: what a snapshot holds, from any shop.
+@Suite("Backups of a shop in memory")
+struct MemoryBackupTests {
+    @Test("a snapshot holds this vendor's products with their photos; the next reads no photo again; one deleted since shows in the diff")
+    func snapshot() async throws {
+        let shop = InMemoryShop()
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 6)), filename: "a.jpg", mimeType: "image/jpeg")
+        let ids = (1...4).map { shop.add("Kept \($0)", price: Double(100 * $0), images: [photo]) }
+        shop.add("Another vendor's", vendor: 9)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let repository = BackupRepository(url: folder.appendingPathComponent("repo"))
+        let first = try await blocking { try BackupRun(repository: repository, client: shop, links: nil).run() }
+        #expect(first.products == 4 && first.photosAdded == 4, "\(first.photosAdded) photos, \(first.products) products")
+        shop.remove(ids[0])
+        let second = try await blocking { try BackupRun(repository: repository, client: shop, links: nil).run() }
+        #expect(second.products == 3 && second.photosAdded == 0)
+        let diff = SnapshotDiff(from: try repository.products(of: first), to: try repository.products(of: second))
+        #expect(diff.deleted.count == 1 && diff.created.isEmpty && diff.changed.isEmpty)
+        #expect(try repository.products(of: first).allSatisfy { $0.photos.count == 1 })
+    }
+}

@@ -1,0 +1,137 @@
+@testable import BulkImport
+import CatalogExport
+import Foundation
+import OpenMarketAPI
+import ShopState
+import Testing
+import TestSupport
+
+/// The one sync, end to end, against shops in memory: what an import, an undo, a delete and
+/// a migration do to a shop, and how many requests they have in flight at once. (The same
+/// paths over real HTTP are the CLI's and the sandbox's tests.)
+@Suite("The one sync against a shop in memory")
+struct SyncInMemoryTests {
+    /// A scratch folder with a sheet of `rows` products, each with the same photo.
+    static func sheet(rows: Int, in folder: URL, currency: String = "KRW", price: (Int) -> String = { String(1000 + $0) }) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(try Fixtures.jpeg(width: 40, height: 30, seed: 5)).write(to: folder.appendingPathComponent("p.jpg"))
+        var text = "key,name,price,currency,stock,images\n"
+        for i in 1...rows { text += "K\(i),Memory product \(i),\(price(i)),\(currency),\(i),p.jpg\n" }
+        let url = folder.appendingPathComponent("products.csv")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    static func settings(_ folder: URL, _ options: SyncOptions, report name: String) -> SyncSettings {
+        var options = options
+        options.links = folder.appendingPathComponent("state/links.sqlite")
+        options.adaptiveJobs = true
+        var settings = SyncSettings(options: options, report: .given(folder.appendingPathComponent(name)))
+        settings.useCaches = false
+        settings.stopOnSignals = false
+        return settings
+    }
+
+    static func importSheet(_ sheet: URL, into shop: any OpenMarketAPI.Shop, in folder: URL, report: String = "import") throws -> SyncResult {
+        let options = SyncOptions(manifest: sheet, journal: folder.appendingPathComponent("\(report).journal"))
+        return try Sync.run(ManifestRows(sheet), into: shop, settings(folder, options, report: report))
+    }
+
+    static func scratch() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sync-memory-\(UUID().uuidString)")
+    }
+
+    @Test("import, then undo of it: as many at once either way (undo is the same sync, not one product at a time)")
+    func undoAsConcurrentAsImport() throws {
+        let shop = InMemoryShop()
+        shop.latency = 0.01
+        let folder = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try Self.importSheet(try Self.sheet(rows: 40, in: folder), into: shop, in: folder)
+        #expect(made.summary.counts == ["created": 40] && shop.mine.count == 40, "\(made.summary.counts)")
+        let importAtOnce = shop.mostAtOnce
+
+        let undo = try UndoRows({
+            var options = UndoOptions(folder: made.reportFolder)
+            options.links = folder.appendingPathComponent("state/links.sqlite")
+            return options
+        }())
+        #expect(undo.alreadyDone == nil && undo.count == 40)
+        let before = shop.mostAtOnce
+        let taken = try Sync.run(undo, into: shop, undo.settings(journal: folder.appendingPathComponent("undo.journal")))
+        #expect(taken.summary.counts == ["deleted": 40] && shop.mine.isEmpty, "\(taken.summary.counts)")
+        #expect(importAtOnce > 1 && shop.mostAtOnce >= before && (taken.summary.inFlight?.highest ?? 0) > 1,
+                "import had \(importAtOnce) at once, undo \(taken.summary.inFlight.map { "\($0)" } ?? "?")")
+        // Recorded as an undo, and itself undoable: the deleted products come back with their photos.
+        let again = try UndoRows({
+            var options = UndoOptions(folder: taken.reportFolder)
+            options.links = folder.appendingPathComponent("state/links.sqlite")
+            return options
+        }())
+        let back = try Sync.run(again, into: shop, again.settings(journal: folder.appendingPathComponent("redo.journal")))
+        #expect(back.summary.counts == ["created": 40] && shop.mine.count == 40, "\(back.summary.counts)")
+        #expect(shop.all.values.allSatisfy { ($0.images ?? []).count == 1 }, "made again with the saved photo")
+        // Taken back already: said so, nothing run.
+        let done = try UndoRows({
+            var options = UndoOptions(folder: made.reportFolder)
+            options.links = folder.appendingPathComponent("state/links.sqlite")
+            return options
+        }())
+        #expect(done.alreadyDone?.contains("already undone") == true)
+    }
+
+    @Test("a shop that takes whole amounts (its capabilities, not a generation check): a row with cents fails naming the rule; the rest are made")
+    func wholeAmounts() throws {
+        let shop = InMemoryShop()
+        shop.capabilitiesSaid.wholeAmounts = true
+        let folder = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = try Self.sheet(rows: 3, in: folder, currency: "USD", price: { $0 == 2 ? "10.50" : "10" })
+        let result = try Self.importSheet(sheet, into: shop, in: folder)
+        #expect(result.summary.counts == ["created": 2, "failed": 1], "\(result.summary.counts)")
+        let failure = try #require(result.report.failures.first)
+        #expect(failure.key == "K2" && (failure.error ?? "").contains("price-whole"), "\(failure)")
+        #expect(shop.callCounts["register"] == 2)
+    }
+
+    @Test("delete of named keys: each product deleted once, its photos saved for undo, a name that is no product of the account fails its row")
+    func deleteNamed() throws {
+        let shop = InMemoryShop()
+        let folder = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.importSheet(try Self.sheet(rows: 5, in: folder), into: shop, in: folder)
+        let other = shop.add("Another vendor's", vendor: 99)
+        var options = SyncOptions(journal: folder.appendingPathComponent("delete.journal"), runKind: .delete, runSource: "")
+        options.jobs = 4
+        let rows = DeleteRows(["K1", "K2", "K3", "#\(other)", "NOPE"])
+        let result = try Sync.run(rows, into: shop, Self.settings(folder, options, report: "delete"))
+        #expect(result.summary.counts == ["deleted": 3, "failed": 2], "\(result.summary.counts)")
+        #expect(shop.mine.count == 2 && shop.all[other] != nil)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: result.reportFolder.appendingPathComponent("deleted").path)
+        #expect(saved.count == 3, "each deleted product's photos kept for undo: \(saved)")
+    }
+
+    @Test("a migration from one shop to another: every product copied once with its photos; run again, nothing sent")
+    func migrate() throws {
+        let source = InMemoryShop(vendor: 1, address: "memory://source", identifier: "source")
+        let target = InMemoryShop(vendor: 2, address: "memory://target", identifier: "target")
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 3)), filename: "a.jpg", mimeType: "image/jpeg")
+        for i in 1...6 { source.add("Moved \(i)", price: Double(1000 + i), stock: i, images: [photo]) }
+        source.add("Not mine", vendor: 7)
+        let folder = Self.scratch()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func copy(_ report: String) throws -> SyncResult {
+            let rows = CatalogRows(source: source, filter: CatalogFilter(vendor: .me))
+            let options = SyncOptions(journal: folder.appendingPathComponent("migrate.journal"), runKind: .migrate, runSource: rows.label)
+            return try Sync.run(rows, into: target, Self.settings(folder, options, report: report))
+        }
+        let first = try copy("first")
+        #expect(first.summary.counts == ["created": 6], "\(first.summary.counts) \(first.report.failures.map { $0.error ?? "" })")
+        #expect(Set(target.mine.map(\.name)) == Set((1...6).map { "Moved \($0)" }))
+        #expect(target.all.values.allSatisfy { ($0.images ?? []).count == 1 })
+        let registers = target.callCounts["register"]
+        #expect(try copy("again").summary.counts == ["unchanged": 6])
+        #expect(target.callCounts["register"] == registers)
+    }
+}

@@ -1,0 +1,32 @@
+import CatalogExport
+import Foundation
+import Manifest
+import OpenMarketAPI
+import Testing
+import TestSupport
+
+/// The exporter against a shop in memory: the catalog as a sheet with its photos, from any
+/// shop (the HTTP paths are the sandbox tests beside these).
+@Suite("Export from a shop in memory")
+struct MemoryExportTests {
+    @Test("this vendor's products only, each once, with its photos, in a sheet import reads back")
+    func ownProducts() async throws {
+        let shop = InMemoryShop()
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 8)), filename: "a.jpg", mimeType: "image/jpeg")
+        for i in 1...7 { shop.add("Exported \(i)", price: Double(500 * i), stock: i, images: [photo]) }
+        shop.add("Someone else's", vendor: 42, images: [photo])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = ExportOptions(directory: folder)
+        options.filter = CatalogFilter(vendor: .me)
+        options.perPage = 3
+        let exporter = CatalogExporter(options: options, client: shop)
+        let summary = try await blocking { try exporter.run() }
+        #expect(summary.exported == 7 && summary.failed.isEmpty && summary.imagesDownloaded == 7, "\(summary.failed) \(summary.warnings) \(summary.exported)")
+        let rows = try readManifest(URL(fileURLWithPath: summary.manifest))
+        #expect(rows.count == 7)
+        #expect(Set(rows.compactMap { $0.values[.name] }) == Set((1...7).map { "Exported \($0)" }))
+        let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)
+        #expect(!images.isEmpty)
+    }
+}
