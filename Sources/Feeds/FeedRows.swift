@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Manifest
 
 /// A feed bound to one supplier file's header: turns the supplier's rows into ours.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Manifest
 import TOMLKit
 

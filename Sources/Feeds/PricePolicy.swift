@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Manifest
 
 /// How a selling price is made from the supplier's cost, in Decimal from the cell to the

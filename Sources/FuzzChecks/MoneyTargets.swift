@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Manifest
 
 /// Prices as merchants write them (`₩12,000`, `12.000,50 €`, `USD 9.99`): an amount, or a

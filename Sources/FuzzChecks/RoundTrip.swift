@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Manifest
 
 /// What export writes, import reads back the same: products made of the fuzzer's text

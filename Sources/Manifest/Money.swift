@@ -1,36 +1,10 @@
 import Foundation
+import OpenMarketContract
 
 /// Prices as merchants type them: `12000`, `12,000`, `₩12,000`, `12000원`,
 /// `$12.50`, `12.50`. Ambiguous forms such as `12.000,50` are refused with an
-/// explanation instead of guessed.
-public enum Money {
-    /// Whether the amount has no fraction.
-    public static func isWhole(_ amount: Decimal) -> Bool {
-        var value = amount
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &value, 0, .plain)
-        return rounded == amount
-    }
-
-    /// The server's number as the shortest decimal that reads back as it
-    /// (`12.99`, not `12.9900000000000002`): prices compare exactly as decimals.
-    public static func decimal(_ value: Double) -> Decimal {
-        Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
-    }
-
-    /// A decimal as plain text (`31000`, `24.5`) that `parse` reads back as the same amount:
-    /// three decimals are written with a fourth (`9.9120`), since `9.912` is refused as
-    /// ambiguous (nine thousand nine hundred twelve in the European style).
-    public static func text(_ value: Decimal) -> String {
-        let text = NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
-        guard let dot = text.firstIndex(of: ".") else { return text }
-        return text.distance(from: dot, to: text.endIndex) == 4 ? text + "0" : text
-    }
-
-    /// The nearest double to the decimal as written (`19.99`, not NSDecimalNumber's
-    /// `19.990000000000002`, which a server would store and show).
-    public static func double(_ value: Decimal) -> Double { Double(text(value)) ?? NSDecimalNumber(decimal: value).doubleValue }
-
+/// explanation instead of guessed. (The amount itself is the contract's `Money`.)
+extension Money {
     public struct Problem: Error, Equatable, Sendable {
         public var rule: String
         public var message: String
