@@ -128,7 +128,7 @@ let package = Package(
         // and of photo files: their hashes by fingerprint.
         .target(
             name: "ShopState",
-            dependencies: ["Support", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["OpenMarketContract", "Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The one sync: its row sources (a manifest, a feed's file, another shop's catalog, keys
         // to delete), the run's stages, the product writer, journal, run record, reports.
@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(name: "BulkImportTests", dependencies: [
             "BulkImport", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
-        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),

@@ -150,8 +150,8 @@ public final class BackupRun: @unchecked Sendable {
 
     static func product(_ summary: ProductSummary, key: String?, photos: [String]) -> SnapshotProduct {
         SnapshotProduct(id: summary.id, key: key, name: summary.name, description: summary.description ?? "",
-                        price: Money.text(Money.decimal(summary.price)), currency: summary.currency,
-                        discountedPrice: Money.text(Money.decimal(summary.discountedPrice)), stock: summary.stock,
+                        price: summary.price, currency: summary.currency,
+                        discountedPrice: summary.discountedPrice, stock: summary.stock,
                         createdAt: OpenMarketTimestamp.format(summary.createdAt), photos: photos)
     }
 

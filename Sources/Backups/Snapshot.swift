@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import ShopState
 
 /// One snapshot as `snapshots` lists it (its `.json` file, written last: a snapshot whose
@@ -30,10 +31,10 @@ public struct SnapshotProduct: Sendable, Codable, Equatable {
     public var key: String?
     public var name: String
     public var description: String
-    /// Exact decimals as text (`31000`, `24.5`).
-    public var price: String
+    /// Exact (snapshots written before kept them as text: read the same).
+    public var price: Money
     public var currency: String
-    public var discountedPrice: String
+    public var discountedPrice: Money
     public var stock: Int
     public var createdAt: String?
     public var photos: [String]

@@ -31,9 +31,8 @@ extension BackupRepository {
                     }
                 }
                 try writer.write(ManifestEntry(id: product.id, key: product.key, name: product.name, description: product.description,
-                                               price: Decimal(string: product.price, locale: Locale(identifier: "en_US_POSIX")) ?? 0,
-                                               currency: product.currency,
-                                               discountedPrice: Decimal(string: product.discountedPrice, locale: Locale(identifier: "en_US_POSIX")) ?? 0,
+                                               price: product.price.amount, currency: product.currency,
+                                               discountedPrice: product.discountedPrice.amount,
                                                stock: product.stock, images: images))
             }
             try writer.finish()

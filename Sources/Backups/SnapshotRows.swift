@@ -37,36 +37,16 @@ public struct SnapshotRows: RowSource {
 
     public func rows(into run: SyncRun) throws -> SyncSummary {
         let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.name) }
-        let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, snapshot, repository] _, submit, reject in
-            for (index, product) in products.enumerated() {
-                switch Self.draft(product, row: index + 1, repository: repository) {
-                case .success(let draft): submit(draft)
-                case .failure(let problem):
-                    reject(.failed(row: index + 1, key: product.key ?? "", name: product.name,
-                                   error: "snapshot \(snapshot.id), \(product.key.map { "key \($0)" } ?? "product #\(product.id)"): \(problem.description)"))
-                }
-            }
+        let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, repository] _, submit, _ in
+            for (index, product) in products.enumerated() { submit(Self.draft(product, row: index + 1, repository: repository)) }
         }
         return try source.rows(into: run)
     }
 
     /// A stored product as a draft: prices exactly as stored, photos from the repository.
-    static func draft(_ product: SnapshotProduct, row: Int, repository: BackupRepository) -> Result<ProductDraft, BackupError> {
-        guard let price = Self.exact(product.price) else {
-            return .failure(BackupError("the stored price '\(product.price)' is not a number; the product is left as the shop has it"))
-        }
-        guard let discount = Self.exact(product.discountedPrice) else {
-            return .failure(BackupError("the stored discounted price '\(product.discountedPrice)' is not a number; the product is left as the shop has it"))
-        }
-        return .success(ProductDraft(row: row, key: product.key, id: product.id, name: product.name, description: product.description,
-                                     price: price, currency: product.currency, discountedPrice: discount, stock: product.stock,
-                                     images: product.photos.map { .file(repository.photoURL($0)) }))
-    }
-
-    /// Exact decimal text as the snapshot stores it (`31000`, `24.5`), nothing else.
-    static func exact(_ text: String) -> Decimal? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    static func draft(_ product: SnapshotProduct, row: Int, repository: BackupRepository) -> ProductDraft {
+        ProductDraft(row: row, key: product.key, id: product.id, name: product.name, description: product.description,
+                     price: product.price.amount, currency: product.currency, discountedPrice: product.discountedPrice.amount,
+                     stock: product.stock, images: product.photos.map { .file(repository.photoURL($0)) })
     }
 }

@@ -187,9 +187,8 @@ public final class RunRecorder: @unchecked Sendable {
 extension PushedProduct {
     /// A product's fields as the shop has them (prices as exact decimal text).
     init(_ product: ProductSummary) {
-        self.init(name: product.name, description: product.description ?? "",
-                  price: Money.text(Money.decimal(product.price)), currency: product.currency,
-                  discountedPrice: Money.text(Money.decimal(product.discountedPrice)), stock: product.stock)
+        self.init(name: product.name, description: product.description ?? "", price: product.price, currency: product.currency,
+                  discountedPrice: product.discountedPrice, stock: product.stock)
     }
 
     /// The fields with `changes` applied (what an update leaves).
@@ -197,40 +196,34 @@ extension PushedProduct {
         var result = self
         if let name = changes.name { result.name = name }
         if let description = changes.description { result.description = description }
-        if let price = changes.price { result.price = Money.text(Money.decimal(price)) }
+        if let price = changes.price { result.price = price }
         if let currency = changes.currency { result.currency = currency }
-        if let discounted = changes.discountedPrice { result.discountedPrice = Money.text(Money.decimal(discounted)) }
+        if let discounted = changes.discountedPrice { result.discountedPrice = discounted }
         if let stock = changes.stock { result.stock = stock }
         return result
     }
 
     /// The fields that take `self` to `target`, as a PATCH body.
-    func patch(to target: PushedProduct) -> ProductChanges { ProductChanges(changes(to: target)) }
+    func patch(to target: PushedProduct) -> ProductChanges { ProductChanges(changes(to: target), to: target) }
 
     var newProduct: NewProduct {
-        NewProduct(name: name, description: description, price: Money.double(Money.decimal(price)), currency: currency,
-                   discountedPrice: Money.double(Money.decimal(discountedPrice)), stock: stock)
+        NewProduct(name: name, description: description, price: price, currency: currency, discountedPrice: discountedPrice, stock: stock)
     }
 }
 
 extension ProductChanges {
-    /// A PATCH body of these changes (the one place a record's exact price becomes the wire's number).
-    init(_ lines: [FieldChange]) {
+    /// A PATCH body of the fields these lines change, with their values as `target` has them.
+    init(_ lines: [FieldChange], to target: PushedProduct) {
         self.init()
         for line in lines {
             switch line.field {
-            case .name: name = line.new
-            case .description: description = line.new
-            case .price: price = Money.double(Money.decimal(line.new))
-            case .currency: currency = line.new
-            case .discountedPrice: discountedPrice = Money.double(Money.decimal(line.new))
-            case .stock: stock = Int(line.new)
+            case .name: name = target.name
+            case .description: description = target.description
+            case .price: price = target.price
+            case .currency: currency = target.currency
+            case .discountedPrice: discountedPrice = target.discountedPrice
+            case .stock: stock = target.stock
             }
         }
     }
-}
-
-extension Money {
-    /// Decimal text parsed back (the record keeps prices as exact text).
-    static func decimal(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
 }

@@ -59,6 +59,6 @@ final class ServerMatcher: @unchecked Sendable {
     static func matches(_ product: ProductSummary, _ draft: ProductDraft) -> Bool {
         product.name == draft.name && product.currency == draft.currency && product.stock == max(0, draft.stockDelta ?? draft.stock)
             && (product.description ?? draft.description) == draft.description
-            && Money.decimal(product.price) == draft.price && Money.decimal(product.discountedPrice) == draft.discountedPrice
+            && product.price.amount == draft.price && product.discountedPrice.amount == draft.discountedPrice
     }
 }

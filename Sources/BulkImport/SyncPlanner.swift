@@ -342,8 +342,8 @@ final class SyncPlanner {
         if given.contains(.name) { want(.name) { $0.name = draft.name } }
         if given.contains(.description) { want(.description) { $0.description = draft.description } }
         if given.contains(.currency) { want(.currency) { $0.currency = draft.currency } }
-        if given.contains(.price) { want(.price) { $0.price = Money.text(draft.price) } }
-        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = Money.text(draft.discountedPrice) } }
+        if given.contains(.price) { want(.price) { $0.price = Money(draft.price) } }
+        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = Money(draft.discountedPrice) } }
         if given.contains(.stock) {
             var stock = draft.stock
             if let delta = draft.stockDelta {
@@ -365,10 +365,10 @@ final class SyncPlanner {
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
-            try checkPriceChange(from: Money.decimal(product.price), to: draft.price)
+            try checkPriceChange(from: product.price.amount, to: draft.price)
             changes.lines[index].reason = draft.explanations[.price]
         }
-        changes.body = ProductChanges(changes.lines)
+        changes.body = ProductChanges(changes.lines, to: wanted)
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
                            live: product)
     }

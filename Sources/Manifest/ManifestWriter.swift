@@ -35,14 +35,11 @@ public struct ManifestEntry: Sendable, Equatable {
     public init(_ product: ProductDetail, images: [String]) {
         let summary = product.summary
         self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
-                  price: Self.decimal(summary.price), currency: summary.currency,
-                  discountedPrice: Self.decimal(summary.discountedPrice), stock: summary.stock, images: images)
+                  price: summary.price.amount, currency: summary.currency,
+                  discountedPrice: summary.discountedPrice.amount, stock: summary.stock, images: images)
         vendor = summary.vendorId > 0 ? summary.vendorId : nil
     }
 
-    /// The server's number as the shortest decimal that reads back as it
-    /// (`12.99`, not `12.9900000000000002`).
-    static func decimal(_ value: Double) -> Decimal { Money.decimal(value) }
 
     /// A validated row, with image paths made relative to `base` when inside it.
     public init(_ draft: ProductDraft, relativeTo base: URL) {

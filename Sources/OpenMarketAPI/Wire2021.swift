@@ -25,11 +25,11 @@ struct Wire2021: WireShop {
         var id: Int
         var title: String
         var descriptions: String?
-        var price: Double
+        var price: Money
         var currency: String
         var stock: Int?
         /// The sale price; the key is absent when there is none.
-        var discountedPrice: Double?
+        var discountedPrice: Money?
         var thumbnails: [String]?
         var images: [String]?
         var registrationDate: Double?
@@ -179,10 +179,10 @@ struct Wire2021: WireShop {
     }
 
     /// A whole amount as the 2021 server takes it; a fraction is refused before sending.
-    static func whole(_ value: Double, _ what: String) throws(OpenMarketError) -> String {
-        guard value.isFinite, value.rounded() == value, abs(value) < 9e15 else {
+    static func whole(_ value: Money, _ what: String) throws(OpenMarketError) -> String {
+        guard value.isWhole, abs(value.amount) < 9e15 else {
             throw .invalidRequest("\(what) \(value): this server (2021 generation) takes whole amounts only [price-whole]")
         }
-        return String(Int64(value))
+        return value.description
     }
 }

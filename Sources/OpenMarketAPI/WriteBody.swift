@@ -7,7 +7,7 @@ import OpenMarketContract
 struct WriteBody: Encodable {
     enum Value: Encodable, Equatable {
         case text(String)
-        case number(Double)
+        case number(Money)
         case integer(Int)
 
         func encode(to encoder: any Encoder) throws {

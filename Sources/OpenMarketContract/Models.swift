@@ -16,17 +16,17 @@ public struct ProductSummary: Codable, Sendable, Equatable {
     public var description: String?
     public var thumbnail: String
     public var currency: String
-    public var price: Double
-    public var bargainPrice: Double
-    public var discountedPrice: Double
+    public var price: Money
+    public var bargainPrice: Money
+    public var discountedPrice: Money
     public var stock: Int
     public var createdAt: Date
     public var issuedAt: Date
 
     public init(
         id: Int, vendorId: Int, vendorName: String?, name: String, description: String?,
-        thumbnail: String, currency: String, price: Double, bargainPrice: Double,
-        discountedPrice: Double, stock: Int, createdAt: Date, issuedAt: Date
+        thumbnail: String, currency: String, price: Money, bargainPrice: Money,
+        discountedPrice: Money, stock: Int, createdAt: Date, issuedAt: Date
     ) {
         self.id = id
         self.vendorId = vendorId
@@ -64,9 +64,9 @@ public struct ProductSummary: Codable, Sendable, Equatable {
         description = try c.decodeIfPresent(String.self, forKey: .description)
         thumbnail = try c.decodeIfPresent(String.self, forKey: .thumbnail) ?? ""
         currency = try c.decode(String.self, forKey: .currency)
-        price = try c.decode(Double.self, forKey: .price)
-        discountedPrice = try c.decodeIfPresent(Double.self, forKey: .discountedPrice) ?? 0
-        bargainPrice = try c.decodeIfPresent(Double.self, forKey: .bargainPrice) ?? (price - discountedPrice)
+        price = try c.decode(Money.self, forKey: .price)
+        discountedPrice = try c.decodeIfPresent(Money.self, forKey: .discountedPrice) ?? 0
+        bargainPrice = try c.decodeIfPresent(Money.self, forKey: .bargainPrice) ?? (price - discountedPrice)
         stock = try c.lenientIntIfPresent(forKey: .stock) ?? 0
         createdAt = try c.timestamp(forKey: .createdAt)
         issuedAt = try c.timestampIfPresent(forKey: .issuedAt) ?? createdAt

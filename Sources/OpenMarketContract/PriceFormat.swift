@@ -2,7 +2,7 @@ import Foundation
 
 /// Prices as people read them: `₩1,800,000`, `$12.50`, `¥500`.
 public enum PriceFormat {
-    public static func format(_ amount: Double, currency: String) -> String {
+    public static func format(_ amount: Money, currency: String) -> String {
         let code = currency.uppercased()
         let digits = code == "USD" ? 2 : 0
         let formatter = NumberFormatter()
@@ -13,7 +13,7 @@ public enum PriceFormat {
         formatter.groupingSize = 3
         formatter.minimumFractionDigits = digits
         formatter.maximumFractionDigits = digits == 0 ? 2 : digits
-        let number = formatter.string(from: NSNumber(value: amount)) ?? String(amount)
+        let number = formatter.string(from: NSDecimalNumber(decimal: amount.amount)) ?? amount.description
         switch code {
         case "KRW": return "₩" + number
         case "USD": return "$" + number

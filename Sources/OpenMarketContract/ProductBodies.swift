@@ -19,13 +19,13 @@ public enum ProductKey: String, CaseIterable, CodingKey, Sendable {
 public struct NewProduct: Sendable, Equatable, Encodable {
     public var name: String
     public var description: String
-    public var price: Double
+    public var price: Money
     public var currency: String
-    public var discountedPrice: Double?
+    public var discountedPrice: Money?
     public var stock: Int?
 
-    public init(name: String, description: String, price: Double, currency: String,
-                discountedPrice: Double? = nil, stock: Int? = nil) {
+    public init(name: String, description: String, price: Money, currency: String,
+                discountedPrice: Money? = nil, stock: Int? = nil) {
         self.name = name
         self.description = description
         self.price = price
@@ -49,14 +49,14 @@ public struct NewProduct: Sendable, Equatable, Encodable {
 public struct ProductChanges: Sendable, Equatable, Encodable {
     public var name: String?
     public var description: String?
-    public var price: Double?
+    public var price: Money?
     public var currency: String?
-    public var discountedPrice: Double?
+    public var discountedPrice: Money?
     public var stock: Int?
     public var thumbnailID: Int?
 
-    public init(name: String? = nil, description: String? = nil, price: Double? = nil, currency: String? = nil,
-                discountedPrice: Double? = nil, stock: Int? = nil, thumbnailID: Int? = nil) {
+    public init(name: String? = nil, description: String? = nil, price: Money? = nil, currency: String? = nil,
+                discountedPrice: Money? = nil, stock: Int? = nil, thumbnailID: Int? = nil) {
         self.name = name
         self.description = description
         self.price = price

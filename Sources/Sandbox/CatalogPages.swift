@@ -91,7 +91,7 @@ struct CatalogPages: Sendable {
         let summary = stored.summary(base: "")
         var values: [String: Any] = [
             "id": summary.id, "name": product.name, "vendor": stored.vendor.name,
-            "price": PriceFormat.format(product.price, currency: product.currency),
+            "price": PriceFormat.format(summary.price, currency: product.currency),
             "stock": product.stock, "sold_out": product.stock == 0,
         ]
         if !summary.thumbnail.isEmpty { values["thumbnail"] = summary.thumbnail }

@@ -202,9 +202,9 @@ extension StoredProduct {
             id: Int(product.id ?? 0), vendorId: Int(vendor.id ?? 0), vendorName: vendor.name,
             name: product.name, description: product.description,
             thumbnail: thumbnailImage.map { "\(base)/thumbnails/\($0.fileName)" } ?? "",
-            currency: product.currency, price: product.price,
-            bargainPrice: product.price - product.discountedPrice,
-            discountedPrice: product.discountedPrice, stock: product.stock,
+            currency: product.currency, price: Money(product.price),
+            bargainPrice: Money(product.price) - Money(product.discountedPrice),
+            discountedPrice: Money(product.discountedPrice), stock: product.stock,
             createdAt: Date(timeIntervalSince1970: product.createdAt),
             issuedAt: Date(timeIntervalSince1970: product.issuedAt))
     }

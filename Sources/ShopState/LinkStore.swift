@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import GRDB
 import Support
 
@@ -8,13 +9,13 @@ import Support
 public struct PushedProduct: Codable, Sendable, Equatable {
     public var name: String
     public var description: String
-    /// Exact decimal text (`31000`, `24.5`).
-    public var price: String
+    /// Exact (stored as the number it is; records written before read from their text).
+    public var price: Money
     public var currency: String
-    public var discountedPrice: String
+    public var discountedPrice: Money
     public var stock: Int
 
-    public init(name: String, description: String, price: String, currency: String, discountedPrice: String, stock: Int) {
+    public init(name: String, description: String, price: Money, currency: String, discountedPrice: Money, stock: Int) {
         self.name = name
         self.description = description
         self.price = price

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 
 /// The fields of a product that a write can change, as the API spells them.
 public enum ProductField: String, CaseIterable, Sendable {
@@ -51,9 +52,9 @@ extension PushedProduct {
         switch field {
         case .name: name
         case .description: description
-        case .price: price
+        case .price: price.description
         case .currency: currency
-        case .discountedPrice: discountedPrice
+        case .discountedPrice: discountedPrice.description
         case .stock: String(stock)
         }
     }
@@ -63,10 +64,12 @@ extension PushedProduct {
     /// the fields a row gives.
     public func changes(to target: PushedProduct, among fields: some Sequence<ProductField> = ProductField.allCases) -> [FieldChange] {
         fields.compactMap { field in
-            let old = value(of: field), new = target.value(of: field)
-            if old == new { return nil }
-            if field.isMoney, let a = FieldChange.amount(old), let b = FieldChange.amount(new), a == b { return nil }
-            return FieldChange(field: field, old: old, new: new)
+            switch field {
+            case .price where price == target.price, .discountedPrice where discountedPrice == target.discountedPrice: return nil
+            default:
+                let old = value(of: field), new = target.value(of: field)
+                return old == new ? nil : FieldChange(field: field, old: old, new: new)
+            }
         }
     }
 

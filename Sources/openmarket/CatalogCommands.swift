@@ -94,7 +94,7 @@ struct ListCommand: ShopCommand {
             let csv = CSVLines(stream, newline: "\n")
             try csv.write(row: ["id", "name", "price", "currency", "discounted_price", "stock", "vendor_id", "created_at"])
             for p in products {
-                try csv.write(row: [String(p.id), p.name, Self.number(p.price), p.currency, Self.number(p.discountedPrice),
+                try csv.write(row: [String(p.id), p.name, p.price.description, p.currency, p.discountedPrice.description,
                                     String(p.stock), String(p.vendorId), OpenMarketTimestamp.format(p.createdAt)])
             }
             stream.close()
@@ -110,9 +110,6 @@ struct ListCommand: ShopCommand {
         }
     }
 
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
 
     static func table(_ products: [ProductSummary]) -> String {
         let header = ["ID", "NAME", "PRICE", "DISCOUNT", "STOCK"]

@@ -11,7 +11,7 @@ struct MemoryBackupTests {
     func snapshot() async throws {
         let shop = InMemoryShop()
         let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 6)), filename: "a.jpg", mimeType: "image/jpeg")
-        let ids = (1...4).map { shop.add("Kept \($0)", price: Double(100 * $0), images: [photo]) }
+        let ids = (1...4).map { shop.add("Kept \($0)", price: Money(100 * $0), images: [photo]) }
         shop.add("Another vendor's", vendor: 9)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-backup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

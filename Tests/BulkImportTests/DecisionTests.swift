@@ -173,7 +173,7 @@ struct UndoDecisionTests {
         let made = try shop.product(id: made).summary
         try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: PushedProduct(made), photoHashes: nil)
         var before = PushedProduct(try shop.product(id: changed).summary)
-        before.price = "1000"
+        before.price = 1000
         try recorder.updating(id: changed, key: "OLD", byName: false, row: 3, before: before,
                               after: PushedProduct(try shop.product(id: changed).summary))
         recorder.end(counts: ["created": 1, "updated": 1])

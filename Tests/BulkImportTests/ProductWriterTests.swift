@@ -99,11 +99,11 @@ struct ProductWriterTests {
         let id = setup.shop.add("Tea", price: 1000)
         let before = PushedProduct(try setup.shop.product(id: id).summary)
         var after = before
-        after.price = "1200"
+        after.price = 1200
         let edited = try setup.writer.edit(id: id, before.patch(to: after), for: WriteSubject(key: "K"), recording: (before, after))
         #expect(edited.summary.price == 1200)
         let updating = try #require(try setup.record().first { $0.event == .updating })
-        #expect(updating.before?.price == "1000" && updating.after?.price == "1200")
+        #expect(updating.before?.price == 1000 && updating.after?.price == 1200)
         setup.shop.failing = ["edit"]
         #expect { try setup.writer.edit(id: id, ProductChanges(stock: 3), for: WriteSubject(key: "K"), recording: nil) }
             throws: { ($0 as? WriteFailure)?.kind == .refused }

@@ -116,7 +116,7 @@ struct SyncInMemoryTests {
         let source = InMemoryShop(vendor: 1, address: "memory://source", identifier: "source")
         let target = InMemoryShop(vendor: 2, address: "memory://target", identifier: "target")
         let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 3)), filename: "a.jpg", mimeType: "image/jpeg")
-        for i in 1...6 { source.add("Moved \(i)", price: Double(1000 + i), stock: i, images: [photo]) }
+        for i in 1...6 { source.add("Moved \(i)", price: Money(1000 + i), stock: i, images: [photo]) }
         source.add("Not mine", vendor: 7)
         let folder = Self.scratch()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

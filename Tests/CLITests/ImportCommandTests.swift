@@ -114,9 +114,9 @@ struct ImportCommandTests {
             let fields = line.components(separatedBy: "\",")
             let tail = fields.last!.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             // tail: price, currency, discounted_price, stock, images
-            #expect(detail.summary.price == Double(tail[0]), "\(name) price")
+            #expect(detail.summary.price == Money(exactly: tail[0]), "\(name) price")
             #expect(detail.summary.currency == tail[1], "\(name) currency")
-            #expect(detail.summary.discountedPrice == Double(tail[2]), "\(name) discount")
+            #expect(detail.summary.discountedPrice == Money(exactly: tail[2]), "\(name) discount")
             #expect(detail.summary.stock == Int(tail[3]), "\(name) stock")
             #expect(detail.images?.count == tail[4].split(separator: ";").count, "\(name) images")
             for image in detail.images ?? [] {
@@ -297,7 +297,7 @@ struct ImportCommandTests {
         #expect(synced.count == 300 && Set(synced.map(\.name)).count == 300, "every key exactly one product")
         for product in synced {
             let i = try #require(Int(product.name.dropFirst("Item number ".count)))
-            #expect(product.price == Double(1200 + i) && product.stock == i % 11, "\(product.name): the sheet's values")
+            #expect(product.price == Money(1200 + i) && product.stock == i % 11, "\(product.name): the sheet's values")
         }
         await flaky.stop()
     }

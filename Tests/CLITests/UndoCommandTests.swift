@@ -68,7 +68,7 @@ struct UndoCommandTests {
         #expect(products.count == 120 && Set(products.map(\.name)).count == 120, "\(products.count) products")
         for product in products {
             let i = try #require(Int(product.name.dropFirst("Item number ".count)))
-            #expect(product.price == Double(1000 + i) && product.stock == i % 7)
+            #expect(product.price == Money(1000 + i) && product.stock == i % 7)
         }
         // The keys are linked to the products made again: the sheet changes nothing.
         let sync = try await CLIProcess.run(importArguments(manifest, sandbox))

@@ -13,7 +13,7 @@ struct MemoryExportTests {
     func ownProducts() async throws {
         let shop = InMemoryShop()
         let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 8)), filename: "a.jpg", mimeType: "image/jpeg")
-        for i in 1...7 { shop.add("Exported \(i)", price: Double(500 * i), stock: i, images: [photo]) }
+        for i in 1...7 { shop.add("Exported \(i)", price: Money(500 * i), stock: i, images: [photo]) }
         shop.add("Someone else's", vendor: 42, images: [photo])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import GRDB
 import ShopState
 import Testing
@@ -11,8 +12,8 @@ struct LinkStoreTests {
         return try LinkStore(url: folder.appendingPathComponent("links.sqlite"))
     }
 
-    static let pushed = PushedProduct(name: "녹차", description: "Jeju", price: "31000", currency: "KRW",
-                                      discountedPrice: "0", stock: 8)
+    static let pushed = PushedProduct(name: "녹차", description: "Jeju", price: 31000, currency: "KRW",
+                                      discountedPrice: 0, stock: 8)
 
     @Test("a link is read back as it was saved; one product has one key")
     func roundTrip() throws {
@@ -44,7 +45,7 @@ struct LinkStoreTests {
                 """)
         }
         let link = try #require(try store.link("K1"))
-        #expect(link.pushed?.price == "1000" && link.pushed?.stock == 3 && link.photos == ["h1"])
+        #expect(link.pushed?.price == 1000 && link.pushed?.stock == 3 && link.photos == ["h1"])
         #expect(link.updatedAt == Date(timeIntervalSince1970: 1_790_000_000.5))
     }
 

@@ -1,18 +1,19 @@
 import Foundation
+import OpenMarketContract
 import ShopState
 import Testing
 
 @Suite("One product diff")
 struct ProductDiffTests {
-    static let tea = PushedProduct(name: "Tea", description: "Green\ntea", price: "31000", currency: "KRW",
-                                   discountedPrice: "0", stock: 8)
+    static let tea = PushedProduct(name: "Tea", description: "Green\ntea", price: 31000, currency: "KRW",
+                                   discountedPrice: 0, stock: 8)
 
     @Test("field by field, prices compared as decimals, limited to the fields a row gives")
     func fields() {
         var target = Self.tea
-        target.price = "31000.00"
+        target.price = Money(exactly: "31000.00")!
         #expect(Self.tea.changes(to: target).isEmpty)
-        target.price = "32000"
+        target.price = Money(exactly: "32000")!
         target.stock = 0
         target.name = "Black tea"
         #expect(Self.tea.changes(to: target).map(\.field) == [.name, .price, .stock])
@@ -23,7 +24,7 @@ struct ProductDiffTests {
     @Test("one text: prices with the change in percent and its reason, long values on one short line")
     func text() {
         var target = Self.tea
-        target.price = "30000"
+        target.price = Money(exactly: "30000")!
         target.stock = 0
         target.description = String(repeating: "long ", count: 20)
         #expect(Self.tea.describeChanges(to: target)

@@ -45,8 +45,8 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
 
     /// Puts a product of `vendor` (this shop's by default) in the shop; returns its id.
     @discardableResult
-    public func add(_ name: String, price: Double = 1000, stock: Int = 1, description: String = "", currency: String = "KRW",
-                    discountedPrice: Double = 0, vendor: Int? = nil, images: [UploadImage] = []) -> Int {
+    public func add(_ name: String, price: Money = 1000, stock: Int = 1, description: String = "", currency: String = "KRW",
+                    discountedPrice: Money = 0, vendor: Int? = nil, images: [UploadImage] = []) -> Int {
         lock.lock(); defer { lock.unlock() }
         let id = nextID
         nextID += 1
@@ -108,7 +108,7 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
 
     public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         try count("register", "POST /api/products")
-        if capabilitiesSaid.wholeAmounts, product.price.rounded() != product.price {
+        if capabilitiesSaid.wholeAmounts, !product.price.isWhole {
             throw .http(endpoint: "POST /api/products", status: 400, message: "price must be a whole amount")
         }
         let id = add(product.name, price: product.price, stock: product.stock ?? 0, description: product.description,
