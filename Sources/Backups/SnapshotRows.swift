@@ -35,12 +35,12 @@ public struct SnapshotRows: RowSource {
     public var label: String { "snapshot \(snapshot.id) of \(repository.url.path)" }
     public var manifest: URL? { nil }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
+    public func rows(into sink: any RowSink) throws {
         let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.name) }
-        let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, repository] _, submit, _ in
-            for (index, product) in products.enumerated() { submit(Self.draft(product, row: index + 1, repository: repository)) }
+        let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, repository] feed in
+            for (index, product) in products.enumerated() { feed.submit(Self.draft(product, row: index + 1, repository: repository)) }
         }
-        return try source.rows(into: run)
+        try source.rows(into: sink)
     }
 
     /// A stored product as a draft: prices exactly as stored, photos from the repository.

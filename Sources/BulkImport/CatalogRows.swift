@@ -42,6 +42,8 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
 
     private let lock = NSLock()
     private var seen = SourceSummary(scan: .empty, deleted: 0)
+    /// The listed ids, by row (row N is `listedIDs[N - 1]`).
+    private var listedIDs: [Int] = []
     /// What the source side saw, once `rows(into:)` returned.
     public var sourceSummary: SourceSummary { lock.withLock { seen } }
 
@@ -62,9 +64,9 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
         return byID
     }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
+    public func rows(into sink: any RowSink) throws {
         let scan = CatalogScan(client: source, filter: filter, perPage: perPage, maxPasses: maxPasses)
-        scan.isStopped = { [run] in run.isStopping }
+        scan.isStopped = { [sink] in sink.isStopping }
         let listing = onListing
         scan.onPage = { page, lastPage in listing?(page, max(page, lastPage)) }
         let listed: CatalogScan.Result
@@ -73,20 +75,16 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
         } catch is CancellationError {
             listed = .empty
         }
-        lock.withLock { seen.scan = listed }
         let ids = listed.ids
-        let source = self.source
-        let collect = run.onOutcome
-        run.onOutcome = { [self] outcome in
-            if let target = outcome.productID, outcome.row >= 1, outcome.row <= ids.count, !outcome.isFailure {
-                lock.withLock { seen.copied[ids[outcome.row - 1]] = target }
-            }
-            collect?(outcome)
+        lock.withLock {
+            seen.scan = listed
+            listedIDs = ids
         }
-        return try run.run(rows: ids.count) { submit, reject in
+        let source = self.source
+        try sink.rows(count: ids.count, exact: true, listed: nil) { feed in
             OrderedWork.run(
                 count: ids.count, jobs: jobs, window: jobs * 8,
-                isStopped: { [run] in run.isStopping },
+                isStopped: { [sink] in sink.isStopping },
                 work: { index -> Result<ProductDetail, OpenMarketError> in
                     do throws(OpenMarketError) { return .success(try source.product(id: ids[index])) } catch { return .failure(error) }
                 },
@@ -95,17 +93,26 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
                     let key = sourceLinks[id]?.merchantKey ?? ""
                     switch result {
                     case .success(let detail) where detail.summary.id != id:
-                        reject(.failed(row: index + 1, key: key, name: detail.summary.name,
-                                       error: "the source answered the request for product \(id) with product \(detail.summary.id)"))
+                        feed.reject(.failed(row: index + 1, key: key, name: detail.summary.name,
+                                            error: "the source answered the request for product \(id) with product \(detail.summary.id)"))
                     case .success(let detail):
-                        submit(Self.draft(detail, row: index + 1, link: sourceLinks[id]))
+                        feed.submit(Self.draft(detail, row: index + 1, link: sourceLinks[id]))
                     case .failure(let error) where error.status == 404:
                         lock.withLock { seen.deleted += 1 }
-                        reject(.skipped(row: index + 1, key: key, note: "product \(id) was deleted from the source during the migration"))
+                        feed.reject(.skipped(row: index + 1, key: key, note: "product \(id) was deleted from the source during the migration"))
                     case .failure(let error):
-                        reject(.failed(row: index + 1, key: key, name: "product \(id)", error: "reading it from the source: \(error)"))
+                        feed.reject(.failed(row: index + 1, key: key, name: "product \(id)", error: "reading it from the source: \(error)"))
                     }
                 })
+        }
+    }
+
+    /// A finished row that became a target product: the source product it was.
+    public func finished(_ outcome: RowOutcome) {
+        guard let target = outcome.productID, !outcome.isFailure else { return }
+        lock.withLock {
+            guard outcome.row >= 1, outcome.row <= listedIDs.count else { return }
+            seen.copied[listedIDs[outcome.row - 1]] = target
         }
     }
 

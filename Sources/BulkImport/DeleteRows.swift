@@ -24,8 +24,8 @@ public struct DeleteRows: RowSource {
     public var kind: RunKind { .delete }
     public var manifest: URL? { nil }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
-        try run.delete(names, reason: reason)
+    public func rows(into sink: any RowSink) throws {
+        try sink.delete(names, reason: reason)
     }
 }
 
@@ -52,8 +52,7 @@ extension DeleteRows {
 
 extension SyncRun {
     /// Deletes the named products of this vendor (or, in a dry run, lists them).
-    func delete(_ names: [String], reason: String) throws -> SyncSummary {
-        let started = Date()
+    public func delete(_ names: [String], reason: String) throws {
         setTotal(names.count)
         let planner = try plan()
         var targets: [MissingProduct] = []
@@ -80,7 +79,6 @@ extension SyncRun {
         }
         try recordRunStart()
         deleteMissing(targets)
-        return summarise(started: started, deletesRefused: nil)
     }
 
     /// The product a name means, when it is this account's on the server.

@@ -19,19 +19,17 @@ public struct ManifestRows: RowSource {
 
     public var manifest: URL? { url }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
-        let options = run.options
+    public func rows(into sink: any RowSink) throws {
+        let options = sink.options
         // The file's encoding, delimiter and headers, detected once (a sample, not the rows).
         let reader = try ManifestReader(url: url, encoding: options.validation.encoding, delimiter: options.validation.delimiter,
                                         sheet: options.validation.sheet, mapping: options.validation.mapping)
         var validation = options.validation
         validation.encoding = reader.encoding
         validation.delimiter = reader.delimiter
-        if let report = run.report {
-            var headers: [String: String] = [:]
-            for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
-            report.columnHeaders = headers
-        }
+        var headers: [String: String] = [:]
+        for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+        sink.name(columns: headers)
         let reading = ManifestValidator(reader: reader, options: validation)
         // --delete-missing: what the file names, read from the cells whether or not the row is
         // valid (a broken row must not delete its product), before anything is sent.
@@ -47,37 +45,44 @@ public struct ManifestRows: RowSource {
             }
             listed = names
         }
-        let exact = options.deleteMissing
-        return try run.run(rows: count, listed: listed) { submit, reject in
+        // Read once, the count is an estimate until the last row.
+        try sink.rows(count: count, exact: options.deleteMissing, listed: listed) { feed in
             var fileErrors: [RowIssue] = []
-            var seen = 0
             _ = try ManifestCheck.run(
                 url, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
                 onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
                 onRow: { raw, draft, issues in
-                    seen += 1
-                    if run.isStopping { return }
+                    if sink.isStopping { return }
                     if let reason = raw.origin?.skipped {
                         // Left out by the feed's filter: a row of the report, nothing sent.
                         let identity = reading.identity(of: raw)
                         var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
                         outcome.name = identity.name ?? ""
-                        reject(outcome)
+                        feed.reject(outcome)
                         return
                     }
                     guard fileErrors.isEmpty, let draft else {
                         let message = (fileErrors + issues.filter { $0.severity == .error })
                             .map { "\($0.columnLabel ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
                             .joined(separator: "; ")
-                        reject(.failed(raw, message: message))
+                        feed.reject(.failed(raw, message: message))
                         return
                     }
                     let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
-                    if !nameNotes.isEmpty { run.notePhotoNames(row: raw.number, nameNotes.joined(separator: "; ")) }
-                    submit(draft)
+                    feed.submit(draft, note: nameNotes.isEmpty ? nil : nameNotes.joined(separator: "; "))
                 })
-            // Read once: the count was an estimate until the last row.
-            if !exact { run.setTotal(seen) }
         }
+    }
+}
+
+extension SyncRun {
+    /// Runs the sync of the manifest in `options.manifest` (tests of the run itself; commands
+    /// go through `Sync.run`). Blocking.
+    public func run() throws -> SyncSummary {
+        guard let manifest = options.manifest else {
+            throw SyncStop("no manifest to read: rows that come from no file are a source of their own", exitCode: .badInput)
+        }
+        try ManifestRows(manifest).rows(into: self)
+        return summary()
     }
 }

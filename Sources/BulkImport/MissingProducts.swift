@@ -5,7 +5,7 @@ import ShopState
 import Support
 
 /// What a manifest names, read before anything is sent (`--delete-missing`).
-struct ListedProducts: Sendable {
+public struct ListedProducts: Sendable {
     var keys = Set<String>()
     var ids = Set<Int>()
     /// Every row's name (a keyed row may adopt an unlinked product of its name).

@@ -7,7 +7,7 @@ import ShopState
 /// Work a source decides itself beside the rows (an undo's steps): the rows it reports, in
 /// order, and its write, which returns their outcomes. One write worker takes a task whole,
 /// so that steps of one product or key run in their order.
-struct RowTask: Sendable {
+public struct RowTask: Sendable {
     var rows: [Int]
     var write: @Sendable () -> [RowOutcome]
 }

@@ -6,29 +6,74 @@ import ShopState
 import Support
 
 /// Where a sync's rows come from: a manifest file, a feed's file, a snapshot's products,
-/// another shop's catalog. A source hands its rows to the run (in order) and returns the
-/// run's summary; everything around the rows is the sync's.
+/// another shop's catalog, an undo's record, names to delete. A source only says what its
+/// rows are, through the sink the sync gives it; the sync owns everything around them
+/// (planning against the live shop, the workers and their pace, the record, the report,
+/// the summary).
 public protocol RowSource: Sendable {
     /// How the run is recorded and listed by `openmarket runs`.
     var kind: RunKind { get }
-    /// What the run read, as `runs` and the report's title say it.
+    /// What the run read, as `runs` says it.
     var label: String { get }
     /// What the report's title names (the label unless said).
     var title: String { get }
     /// The file the rows are read from (the journal is named by it), if they are a file's.
     var manifest: URL? { get }
-    /// Hands the rows to `run` and returns its summary. Blocking.
-    func rows(into run: SyncRun) throws -> SyncSummary
+    /// Hands the rows to `sink`, in order. Blocking.
+    func rows(into sink: any RowSink) throws
+    /// Told each finished row (a migration learns which source product became which).
+    func finished(_ outcome: RowOutcome)
+    /// What the source adds to the run's summary (the run an undo took back).
+    func annotate(_ summary: inout SyncSummary)
 }
 
 extension RowSource {
     public var title: String { label }
+    public func finished(_ outcome: RowOutcome) {}
+    public func annotate(_ summary: inout SyncSummary) {}
+}
+
+/// The sync's side of a run, as a source sees it: all a source may ask of it.
+public protocol RowSink: AnyObject, Sendable {
+    var options: SyncOptions { get }
+    /// A stop was asked for: a source stops reading.
+    var isStopping: Bool { get }
+    /// The source's own column headers, for the report.
+    func name(columns: [String: String])
+    /// Rows to make into products: `count` for progress (`exact: false`: an estimate, the rows
+    /// are counted as they come), `listed` what they name for delete-missing; `feed` hands
+    /// each row in order and returns when there are no more.
+    func rows(count: Int, exact: Bool, listed: ListedProducts?, _ feed: (RowFeed) throws -> Void) throws
+    /// Work a source decides itself (an undo's steps), run on the same workers and pace;
+    /// `feed` is given the run's writer and hands the tasks in the order the report lists them.
+    func tasks(count: Int, _ feed: (_ tools: TaskTools, _ submit: (RowTask) -> Void) throws -> Void) throws
+    /// The named products of this account deleted (`openmarket delete`).
+    func delete(_ names: [String], reason: String) throws
+}
+
+/// Hands one source's rows to the sync.
+public struct RowFeed {
+    let submitDraft: (ProductDraft, String?) -> Void
+    let rejectRow: (RowOutcome) -> Void
+
+    /// A row to make into a product; `note` joins its note in the report.
+    public func submit(_ draft: ProductDraft, note: String? = nil) { submitDraft(draft, note) }
+    /// A row that cannot be one: its outcome (failed, or left out by a feed's filter).
+    public func reject(_ outcome: RowOutcome) { rejectRow(outcome) }
+}
+
+/// What a task may write with: the run's shop, link store and the one writer (exactly once,
+/// recorded for undo).
+public struct TaskTools: Sendable {
+    let shop: any Shop
+    let links: LinkStore?
+    let writer: ProductWriter
 }
 
 /// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
-/// failed or skipped outcome). `listed` is what the rows name, for `deleteMissing`.
+/// failed or skipped outcome). `names` is what the rows name, for `deleteMissing`.
 public struct DraftRows: RowSource {
-    public typealias Feed = @Sendable (_ run: SyncRun, _ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
+    public typealias Feed = @Sendable (_ feed: RowFeed) throws -> Void
     public let kind: RunKind
     public let label: String
     public let count: Int
@@ -53,7 +98,7 @@ public struct DraftRows: RowSource {
 
     public var manifest: URL? { nil }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
+    public func rows(into sink: any RowSink) throws {
         let listed = names.map { names in
             var listed = ListedProducts()
             for (index, row) in names.enumerated() {
@@ -61,7 +106,7 @@ public struct DraftRows: RowSource {
             }
             return listed
         }
-        return try run.run(rows: count, listed: listed) { submit, reject in try feed(run, submit, reject) }
+        try sink.rows(count: count, exact: true, listed: listed, feed)
     }
 }
 
@@ -154,11 +199,18 @@ public enum Sync {
         do {
             let run = try SyncRun(options: options, client: shop, report: report)
             run.onProgress = settings.onProgress
-            run.onOutcome = settings.onOutcome
+            let told = settings.onOutcome
+            run.onOutcome = { outcome in
+                source.finished(outcome)
+                told?(outcome)
+            }
             settings.onStart?(run)
             let signals = settings.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
             defer { signals.forEach { $0.cancel() } }
-            summary = try source.rows(into: run)
+            try source.rows(into: run)
+            var finished = run.summary()
+            source.annotate(&finished)
+            summary = finished
         } catch {
             // Nothing was imported: leave no half-written report behind (in a folder given
             // again, only this run's files: earlier runs' records stay for undo).

@@ -8,7 +8,7 @@ import Support
 /// read → validate → decide (against the live shop) → prepare images (all cores)
 /// → write (`jobs` workers) → record. The stages overlap through bounded
 /// queues, so memory stays flat.
-public final class SyncRun: @unchecked Sendable {
+public final class SyncRun: RowSink, @unchecked Sendable {
     public let options: SyncOptions
     let client: any Shop
     let journal: Journal
@@ -32,6 +32,9 @@ public final class SyncRun: @unchecked Sendable {
     private var failures = 0
     private var total = 0
     private let stopping = StopSignal()
+    private let started = Date()
+    /// Why delete-missing sent nothing, when it was refused as a whole.
+    private var deletesRefused: String?
     /// Finished rows go to the report in the sheet's order.
     private let order = RowOrder()
     /// Held from taking rows out of `order` to handing them on: two workers each given rows
@@ -131,44 +134,39 @@ public final class SyncRun: @unchecked Sendable {
         }
     }
 
-    /// Runs the import of the manifest (`ManifestRows`). Blocking: call from a thread of its
-    /// own. Throws `ManifestError` when the file cannot be read, `SyncStop` when the shop or
-    /// the link store cannot be.
-    public func run() throws -> SyncSummary {
-        guard let manifest = options.manifest else {
-            throw SyncStop("no manifest to read: rows that come from no file are given to run(rows:feed:)", exitCode: .badInput)
-        }
-        return try ManifestRows(manifest).rows(into: self)
-    }
-
     /// What validation said of a row's photo names, kept for its note in the report.
     func notePhotoNames(row: Int, _ text: String) {
         lock.lock(); photoNameNotes[row] = text; lock.unlock()
     }
 
-    /// Runs the import of rows that do not come from a manifest file (`migrate`):
-    /// `feed` hands each row to `submit` in order, or a row that cannot be sent to
-    /// `reject`, and returns when there are no more. `rows` is the count for
-    /// progress, when known. Blocking: call from a thread of its own.
-    public func run(rows: Int, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
-        throws -> SyncSummary {
-        try run(rows: rows, listed: nil, feed: feed)
-    }
+    public func name(columns: [String: String]) { report?.columnHeaders = columns }
 
-    /// As `run(rows:feed:)`, with what the rows name for `deleteMissing` (a restore's snapshot).
-    func run(rows: Int, listed: ListedProducts?, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void)
-        throws -> SyncSummary {
-        lock.lock(); total = rows; lock.unlock()
-        return try runStages(started: Date(), listed: options.deleteMissing ? listed : nil, feed: feed)
+    public func rows(count: Int, exact: Bool, listed: ListedProducts?, _ feed: (RowFeed) throws -> Void) throws {
+        setTotal(count)
+        var seen = 0
+        try runStages(listed: options.deleteMissing ? listed : nil) { submit, reject in
+            try withoutActuallyEscaping(submit) { submit in
+                try withoutActuallyEscaping(reject) { reject in
+                    try feed(RowFeed(submitDraft: { [self] draft, note in
+                        seen += 1
+                        if let note { notePhotoNames(row: draft.row, note) }
+                        submit(draft)
+                    }, rejectRow: { outcome in
+                        seen += 1
+                        reject(outcome)
+                    }))
+                }
+            }
+            // An estimate until the last row.
+            if !exact { setTotal(seen) }
+        }
     }
 
     private func runStages(
-        started: Date, listed: ListedProducts?,
-        feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
-    ) throws -> SyncSummary {
+        listed: ListedProducts?, feed: (_ submit: (ProductDraft) -> Void, _ reject: (RowOutcome) -> Void) throws -> Void
+    ) throws {
         let planner = try plan()
         var missing: [MissingProduct] = []
-        var deletesRefused: String?
         if let listed {
             (missing, deletesRefused) = try missingProducts(listed, planner)
             lock.lock(); total += missing.count; lock.unlock()
@@ -202,8 +200,6 @@ public final class SyncRun: @unchecked Sendable {
         // Rows after one that never finished (the run stopped) are reported all the same.
         delivering.withLock { release(order.drain()) }
         if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
-
-        return summarise(started: started, deletesRefused: deletesRefused)
     }
 
     /// Listed by `openmarket runs` once it may write (not when refused before).
@@ -218,15 +214,11 @@ public final class SyncRun: @unchecked Sendable {
         }
     }
 
-    /// Runs work a source decides itself (an undo's steps): each task is handed to the
-    /// run's write workers, under the same adaptive pace, record, report and stop as rows.
-    /// `feed` hands the tasks in the order the report lists them. Blocking.
-    func run(tasks count: Int, feed: (_ submit: (RowTask) -> Void) throws -> Void) throws -> SyncSummary {
-        let started = Date()
+    public func tasks(count: Int, _ feed: (_ tools: TaskTools, _ submit: (RowTask) -> Void) throws -> Void) throws {
         setTotal(count)
         try recordRunStart()
-        try perform(feed)
-        return summarise(started: started, deletesRefused: nil)
+        let tools = TaskTools(shop: client, links: links, writer: writer)
+        try perform { submit in try withoutActuallyEscaping(submit) { try feed(tools, $0) } }
     }
 
     /// Tasks through the write workers until `feed` returns and every task is done.
@@ -309,8 +301,8 @@ public final class SyncRun: @unchecked Sendable {
         return InFlight(last: state.limit, lowest: state.lowest, highest: state.highest, adaptive: !inFlight.fixed)
     }
 
-    /// The run's counts, recorded with the run (for `runs` and undo).
-    func summarise(started: Date, deletesRefused: String?) -> SyncSummary {
+    /// The run's counts, recorded with the run (for `runs` and undo), once its rows are done.
+    public func summary() -> SyncSummary {
         lock.lock()
         var result = SyncSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)

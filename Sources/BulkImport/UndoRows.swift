@@ -125,16 +125,16 @@ public struct UndoRows: RowSource {
         return groups.sorted { place($0) < place($1) }
     }
 
-    public func rows(into run: SyncRun) throws -> SyncSummary {
-        let undo = UndoSteps(run: run, options: options, earlier: earlier)
-        var summary = try run.run(tasks: steps.count) { submit in
+    public func rows(into sink: any RowSink) throws {
+        try sink.tasks(count: steps.count) { tools, submit in
+            let undo = UndoSteps(tools: tools, options: options, earlier: earlier)
             for group in Self.tasks(steps) {
                 submit(RowTask(rows: group.map { $0.row ?? 0 }, write: { group.map(undo.take) }))
             }
         }
-        summary.undoes = options.folder.path
-        return summary
     }
+
+    public func annotate(_ summary: inout SyncSummary) { summary.undoes = options.folder.path }
 
     /// What an interrupted attempt of this undo already did: products it made again (old id →
     /// new), ones it was making again, and the steps it sent.
@@ -161,12 +161,12 @@ struct UndoSteps: Sendable {
     let links: LinkStore?
     let writer: ProductWriter
 
-    init(run: SyncRun, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
+    init(tools: TaskTools, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
         self.options = options
         self.earlier = earlier
-        client = run.client
-        links = run.links
-        writer = run.writer
+        client = tools.shop
+        links = tools.links
+        writer = tools.writer
     }
 
     /// The step's outcome; a step that cannot be taken is a failed row, naming why.
