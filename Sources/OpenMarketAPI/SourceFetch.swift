@@ -28,8 +28,11 @@ public enum SourceFetch {
     }
 
     /// GET `url` (http, https or sftp). Secrets in the URL (an sftp password) never reach the message.
+    /// A connection that fails, a 429 or a 5xx is asked again under the one retry policy (as
+    /// every request of the tool), `Retry-After` waited.
     public static func get(_ url: String, known: Validators = Validators(), sshKey: String? = nil, knownHosts: String? = nil,
-                           maxBytes: Int = 512 << 20, settings: TransportSettings = TransportSettings()) throws(Failure) -> Answer {
+                           maxBytes: Int = 512 << 20, settings: TransportSettings = TransportSettings(),
+                           retry: RetryPolicy = RetryPolicy()) throws(Failure) -> Answer {
         let scheme = url.split(separator: ":").first.map { $0.lowercased() } ?? ""
         var request = HTTPRequest(method: .get, url: url, followRedirects: scheme != "sftp")
         request.maxResponseBytes = maxBytes
@@ -41,7 +44,7 @@ public enum SourceFetch {
             if let etag = known.etag { request.headers.append(("If-None-Match", etag)) }
             if let date = known.lastModified { request.headers.append(("If-Modified-Since", date)) }
         }
-        let response = try perform(request, settings: settings, shown: redacted(url))
+        let response = try perform(request, settings: settings, shown: redacted(url), retry: retry)
         if scheme == "sftp" { return .body(response.body, contentType: nil, validators: Validators()) }
         switch response.status {
         case 304: return .notModified
@@ -64,17 +67,24 @@ public enum SourceFetch {
         }
     }
 
-    private static func perform(_ request: HTTPRequest, settings: TransportSettings, shown: String) throws(Failure) -> HTTPResponse {
+    private static func perform(_ request: HTTPRequest, settings: TransportSettings, shown: String,
+                                retry: RetryPolicy = .none) throws(Failure) -> HTTPResponse {
         let easy = CurlEasy()
         let share = CurlShare()
-        do {
-            return try easy.perform(request, settings: settings, share: share, redactor: Redactor(nil), debug: nil)
-        } catch {
-            if request.protocols == "sftp", error.code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue) {
-                throw Failure(description: "\(shown): the server's host key is not the one \(request.sshKnownHosts ?? "known_hosts") has for it: not connected (a different server, or its key changed)")
+        return try retry.run({ _ -> Attempt<HTTPResponse, Failure> in
+            do throws(TransportFailure) {
+                let response = try easy.perform(request, settings: settings, share: share, redactor: Redactor(nil), debug: nil)
+                guard retry.retryableStatuses.contains(response.status) else { return .done(response) }
+                return .again(Failure(description: "\(shown) answered HTTP \(response.status)"),
+                              after: RetryPolicy.retryAfter(response.headers["retry-after"]))
+            } catch {
+                if request.protocols == "sftp", error.code == Int(CURLE_PEER_FAILED_VERIFICATION.rawValue) {
+                    return .failed(Failure(description: "\(shown): the server's host key is not the one \(request.sshKnownHosts ?? "known_hosts") has for it: not connected (a different server, or its key changed)"))
+                }
+                let failure = Failure(description: "\(shown): \(error.message)")
+                return OpenMarketClient.retryableTransportCodes.contains(error.code) ? .again(failure, after: nil) : .failed(failure)
             }
-            throw Failure(description: "\(shown): \(error.message)")
-        }
+        }, exhausted: { last, attempts in Failure(description: "\(last.description) (\(attempts) attempts)") })
     }
 
     /// The URL without its password (and without a query, where tokens live).

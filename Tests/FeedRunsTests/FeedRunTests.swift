@@ -124,6 +124,22 @@ struct FeedRunTests {
         await night.close()
     }
 
+    @Test("a supplier restarting (503 twice) is asked again under the one retry policy: the night runs; one that stays down is unreachable")
+    func flakySupplier() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 2))
+        night.supplier.fail(next: 2)
+        let feed = try night.feed()
+        let run = try await night.run(feed)
+        #expect(run.outcome == .done && run.message == "2 rows: 2 created", "\(run.message)")
+        #expect(night.supplier.gets.all == 3, "two 503s, then the file")
+        night.supplier.serve(night.sheet(rows: 3))
+        night.supplier.fail(next: 50)
+        let down = try await night.run(feed)
+        #expect(down.outcome == .unreachable && down.message.contains("503"), "\(down.message)")
+        await night.close()
+    }
+
     @Test("a cut feed is held (nothing sent, the webhook told once with the numbers); --accept runs it; the full one again recovers")
     func cutFeed() async throws {
         let night = try await Night.open()

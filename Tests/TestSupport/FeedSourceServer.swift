@@ -19,6 +19,8 @@ public final class FeedSourceServer: Sendable {
         var hooks: [String] = []
         var hookStatus = 200
         var photos: [String: Data] = [:]
+        /// GETs of the feed answered 503 before it is served.
+        var failures = 0
     }
 
     private let state = Mutex(State())
@@ -46,6 +48,8 @@ public final class FeedSourceServer: Sendable {
 
     public func answerConditionalGets(_ yes: Bool) { state.withLock { $0.conditional = yes } }
     public func answerHooks(with status: Int) { state.withLock { $0.hookStatus = status } }
+    /// The next `count` GETs of the feed are answered 503 (a server restarting).
+    public func fail(next count: Int) { state.withLock { $0.failures = count } }
     /// GETs of the feed so far, and how many were answered 304.
     public var gets: (all: Int, notModified: Int) { state.withLock { ($0.gets, $0.notModified) } }
     /// The webhook bodies received, oldest first.
@@ -95,6 +99,10 @@ public final class FeedSourceServer: Sendable {
     private func answerFeed(_ request: Request) -> Response {
         state.withLock { state in
             state.gets += 1
+            if state.failures > 0 {
+                state.failures -= 1
+                return Response(status: .serviceUnavailable, headers: [.retryAfter: "0"])
+            }
             let etag = "\"v\(state.version)\""
             let modified = "Mon, 23 Nov 2026 0\(state.version % 10):00:00 GMT"
             if state.conditional, request.headers[.ifNoneMatch] == etag {
