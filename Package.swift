@@ -228,7 +228,8 @@ let package = Package(
         // BoringSSL, into every test build; the router is tested over loopback HTTP.)
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: [
-            "Manifest", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "Manifest", "OpenMarketContract", "TestSupport", .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG", "CHeif", "TestSupport"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [

@@ -31,8 +31,8 @@ extension BackupRepository {
                     }
                 }
                 try writer.write(ManifestEntry(id: product.id, key: product.key, name: product.name, description: product.description,
-                                               price: product.price.amount, currency: product.currency,
-                                               discountedPrice: product.discountedPrice.amount,
+                                               price: product.price, currency: product.currency,
+                                               discountedPrice: product.discountedPrice,
                                                stock: product.stock, images: images))
             }
             try writer.finish()

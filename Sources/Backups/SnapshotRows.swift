@@ -46,7 +46,7 @@ public struct SnapshotRows: RowSource {
     /// A stored product as a draft: prices exactly as stored, photos from the repository.
     static func draft(_ product: SnapshotProduct, row: Int, repository: BackupRepository) -> ProductDraft {
         ProductDraft(row: row, key: product.key, id: product.id, name: product.name, description: product.description,
-                     price: product.price.amount, currency: product.currency, discountedPrice: product.discountedPrice.amount,
+                     price: product.price, currency: product.currency, discountedPrice: product.discountedPrice,
                      stock: product.stock, images: product.photos.map { .file(repository.photoURL($0)) })
     }
 }

@@ -64,9 +64,9 @@ extension WorkItem {
             switch column {
             case .name: values["name"] = draft.name
             case .description: values["description"] = draft.description
-            case .price: values["price"] = Money.text(draft.price)
+            case .price: values["price"] = draft.price.description
             case .currency: values["currency"] = draft.currency
-            case .discountedPrice: values["discounted_price"] = Money.text(draft.discountedPrice)
+            case .discountedPrice: values["discounted_price"] = draft.discountedPrice.description
             case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.stock)
             case .images: values["images"] = draft.images.map(\.display).joined(separator: "; ")
             case .id, .key, .salePrice, .vendor: break
@@ -89,8 +89,8 @@ extension WorkItem {
         var outcome = outcome
         if outcome.changes == nil {
             let full = RowWork.merged(draft, decision.live)
-            var parts = ["price \(Money.text(full.price)) \(full.currency)"]
-            if full.discountedPrice > 0 { parts.append("discount \(Money.text(full.discountedPrice))") }
+            var parts = ["price \(full.price) \(full.currency)"]
+            if full.discountedPrice > 0 { parts.append("discount \(full.discountedPrice)") }
             parts.append("stock \(max(0, full.stockDelta ?? full.stock))")
             outcome.changes = parts.joined(separator: ", ")
         }

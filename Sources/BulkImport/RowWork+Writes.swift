@@ -179,9 +179,9 @@ extension RowWork {
         let given = draft.given
         if !given.contains(.name) { full.name = live.name }
         if !given.contains(.description) { full.description = live.description ?? "" }
-        if !given.contains(.price) { full.price = live.price.amount }
+        if !given.contains(.price) { full.price = live.price }
         if !given.contains(.currency) { full.currency = live.currency }
-        if !given.contains(.discountedPrice) { full.discountedPrice = live.discountedPrice.amount }
+        if !given.contains(.discountedPrice) { full.discountedPrice = live.discountedPrice }
         if !given.contains(.stock) { full.stock = live.stock } else if let delta = draft.stockDelta { full.stock = max(0, live.stock + delta) }
         full.stockDelta = nil
         full.given = ProductDraft.allFields
@@ -189,7 +189,7 @@ extension RowWork {
     }
 
     static func newProduct(_ draft: ProductDraft) -> NewProduct {
-        NewProduct(name: draft.name, description: draft.description, price: Money(draft.price), currency: draft.currency,
-                   discountedPrice: Money(draft.discountedPrice), stock: max(0, draft.stockDelta ?? draft.stock))
+        NewProduct(name: draft.name, description: draft.description, price: draft.price, currency: draft.currency,
+                   discountedPrice: draft.discountedPrice, stock: max(0, draft.stockDelta ?? draft.stock))
     }
 }

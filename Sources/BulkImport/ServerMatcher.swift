@@ -59,6 +59,6 @@ final class ServerMatcher: @unchecked Sendable {
     static func matches(_ product: ProductSummary, _ draft: ProductDraft) -> Bool {
         product.name == draft.name && product.currency == draft.currency && product.stock == max(0, draft.stockDelta ?? draft.stock)
             && (product.description ?? draft.description) == draft.description
-            && product.price.amount == draft.price && product.discountedPrice.amount == draft.discountedPrice
+            && product.price == draft.price && product.discountedPrice == draft.discountedPrice
     }
 }

@@ -126,7 +126,7 @@ final class SyncPlanner {
             creates += 1
             // A new product's price made by a feed's rule says how (an update says it in its changes).
             if let how = draft.explanations[.price] {
-                decision.note = [decision.note, "price \(Money.text(draft.price)) (\(how))"].compactMap { $0 }.joined(separator: "; ")
+                decision.note = [decision.note, "price \(draft.price) (\(how))"].compactMap { $0 }.joined(separator: "; ")
             }
         case .update(let id, let changes):
             if let max = options.maxUpdates, updates >= max {
@@ -342,8 +342,8 @@ final class SyncPlanner {
         if given.contains(.name) { want(.name) { $0.name = draft.name } }
         if given.contains(.description) { want(.description) { $0.description = draft.description } }
         if given.contains(.currency) { want(.currency) { $0.currency = draft.currency } }
-        if given.contains(.price) { want(.price) { $0.price = Money(draft.price) } }
-        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = Money(draft.discountedPrice) } }
+        if given.contains(.price) { want(.price) { $0.price = draft.price } }
+        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = draft.discountedPrice } }
         if given.contains(.stock) {
             var stock = draft.stock
             if let delta = draft.stockDelta {
@@ -358,14 +358,14 @@ final class SyncPlanner {
             // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
             for (field, amount) in [("price", given.contains(.price) ? draft.price : nil),
                                     ("discount", given.contains(.discountedPrice) ? draft.discountedPrice : nil)] {
-                if let amount, let problem = Money.check(amount, currency: product.currency, field: field) {
-                    throw Refusal(message: "\(field) \(Money.text(amount)): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
+                if let amount, let problem = Money.check(amount.amount, currency: product.currency, field: field) {
+                    throw Refusal(message: "\(field) \(amount): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
                 }
             }
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
-            try checkPriceChange(from: product.price.amount, to: draft.price)
+            try checkPriceChange(from: product.price, to: draft.price)
             changes.lines[index].reason = draft.explanations[.price]
         }
         changes.body = ProductChanges(changes.lines, to: wanted)
@@ -374,11 +374,11 @@ final class SyncPlanner {
     }
 
     /// A price moved by more than `--max-price-change` is refused (a misplaced digit), unless `--force`.
-    private func checkPriceChange(from live: Decimal, to price: Decimal) throws {
+    private func checkPriceChange(from live: Money, to price: Money) throws {
         guard !options.force, live > 0 else { return }
-        let percent = Money.double((price - live) / live * 100)
+        let percent = Money.double((price.amount - live.amount) / live.amount * 100)
         if abs(percent) > options.maxPriceChange {
-            throw Refusal(message: "price \(Money.text(live)) → \(Money.text(price)) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
+            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
         }
     }
 

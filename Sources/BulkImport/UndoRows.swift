@@ -306,8 +306,8 @@ struct UndoSteps: Sendable {
             return outcome
         }
         var draft = ProductDraft(row: step.row ?? 0, key: step.key, id: nil, name: before.name, description: before.description,
-                                 price: before.price.amount, currency: before.currency,
-                                 discountedPrice: before.discountedPrice.amount, stock: before.stock, images: [])
+                                 price: before.price, currency: before.currency,
+                                 discountedPrice: before.discountedPrice, stock: before.stock, images: [])
         draft.given = ProductDraft.allFields
         // An earlier attempt that sent the register had passed these checks.
         if !options.force, !remaking, let key = step.key, let other = try otherProduct(of: key, than: id) {

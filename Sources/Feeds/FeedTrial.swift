@@ -63,9 +63,9 @@ public enum FeedTrial {
             switch column {
             case .name: return (column, draft.name)
             case .description: return (column, draft.description)
-            case .price: return (column, PricePolicy.grouped(draft.price))
+            case .price: return (column, PricePolicy.grouped(draft.price.amount))
             case .currency: return (column, draft.currency)
-            case .discountedPrice: return (column, PricePolicy.grouped(draft.discountedPrice))
+            case .discountedPrice: return (column, PricePolicy.grouped(draft.discountedPrice.amount))
             case .stock: return (column, draft.stockDelta.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? String(draft.stock))
             case .images: return (column, draft.images.map(\.display).joined(separator: "; "))
             // Read into the discount (shown there); not a field of its own.

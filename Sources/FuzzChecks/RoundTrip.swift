@@ -19,7 +19,7 @@ enum RoundTrip {
             let stock = Int(field(3)).map { min(max($0, 0), 1_000_000) } ?? index
             let images = field(4).split(separator: "\u{1D}").map(String.init)
             return ManifestEntry(id: nil, key: field(5).isEmpty ? nil : field(5), name: field(0), description: field(1),
-                                 price: price, currency: "USD", discountedPrice: 0, stock: stock, images: images)
+                                 price: Money(price), currency: "USD", discountedPrice: 0, stock: stock, images: images)
         }
     }
 

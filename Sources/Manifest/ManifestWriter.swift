@@ -9,17 +9,17 @@ public struct ManifestEntry: Sendable, Equatable {
     public var key: String?
     public var name: String
     public var description: String
-    public var price: Decimal
+    public var price: Money
     public var currency: String
-    public var discountedPrice: Decimal
+    public var discountedPrice: Money
     public var stock: Int
     /// Paths relative to the manifest's folder, or http(s) URLs.
     public var images: [String]
     /// The product's vendor (an export of several vendors writes it; nil on a server without vendors).
     public var vendor: Int?
 
-    public init(id: Int?, key: String?, name: String, description: String, price: Decimal, currency: String,
-                discountedPrice: Decimal, stock: Int, images: [String]) {
+    public init(id: Int?, key: String?, name: String, description: String, price: Money, currency: String,
+                discountedPrice: Money, stock: Int, images: [String]) {
         self.id = id
         self.key = key
         self.name = name
@@ -35,8 +35,8 @@ public struct ManifestEntry: Sendable, Equatable {
     public init(_ product: ProductDetail, images: [String]) {
         let summary = product.summary
         self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
-                  price: summary.price.amount, currency: summary.currency,
-                  discountedPrice: summary.discountedPrice.amount, stock: summary.stock, images: images)
+                  price: summary.price, currency: summary.currency,
+                  discountedPrice: summary.discountedPrice, stock: summary.stock, images: images)
         vendor = summary.vendorId > 0 ? summary.vendorId : nil
     }
 
@@ -123,8 +123,8 @@ public final class ManifestWriter {
             try csv?.write(row: cells.map { CSVCell.neutralise(Self.csvText($0)) })
         case .json, .jsonl:
             var object: [String: Any] = [
-                "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price),
-                "currency": entry.currency, "discounted_price": NSDecimalNumber(decimal: entry.discountedPrice),
+                "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price.amount),
+                "currency": entry.currency, "discounted_price": NSDecimalNumber(decimal: entry.discountedPrice.amount),
                 "stock": entry.stock, "images": entry.images,
             ]
             if let id = entry.id { object["id"] = id }
@@ -175,7 +175,7 @@ public final class ManifestWriter {
     }
 
     /// A decimal as plain text with a dot (`12.5`, `1800000`).
-    public static func number(_ value: Decimal) -> String { Money.text(value) }
+    public static func number(_ value: Money) -> String { value.description }
 
     /// A text cell as the CSV holds it: without NUL, which makes a reader take the file for
     /// binary (a name with one, from a server that keeps anything, would make the whole

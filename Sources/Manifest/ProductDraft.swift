@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 import Support
 
 /// Where a row's photo comes from.
@@ -33,9 +34,9 @@ public struct ProductDraft: Sendable, Equatable {
     public var id: Int?
     public var name: String
     public var description: String
-    public var price: Decimal
+    public var price: Money
     public var currency: String
-    public var discountedPrice: Decimal
+    public var discountedPrice: Money
     public var stock: Int
     public var images: [ImageSource]
     /// The product fields the row sets: a blank cell or a missing column keeps the
@@ -60,8 +61,8 @@ public struct ProductDraft: Sendable, Equatable {
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
 
-    public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Decimal,
-                currency: String, discountedPrice: Decimal, stock: Int, images: [ImageSource]) {
+    public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Money,
+                currency: String, discountedPrice: Money, stock: Int, images: [ImageSource]) {
         self.row = row
         self.key = key
         self.id = id

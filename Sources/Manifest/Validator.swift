@@ -191,8 +191,8 @@ public final class ManifestValidator: @unchecked Sendable {
         }
         var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
         guard !hasError, let code = currency else { return result }
-        var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: price ?? 0,
-                                 currency: code, discountedPrice: discount, stock: stock, images: images)
+        var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
+                                 currency: code, discountedPrice: Money(discount), stock: stock, images: images)
         draft.given = rules.given
         draft.stockDelta = stockDelta
         draft.vendor = vendor

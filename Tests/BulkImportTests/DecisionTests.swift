@@ -9,7 +9,7 @@ import TestSupport
 /// What a row does to the shop, decided against a shop in memory: no server, no files.
 @Suite("Decisions against a shop in memory")
 struct DecisionTests {
-    static func draft(_ row: Int, key: String?, name: String, price: Decimal = 1000, stock: Int = 1,
+    static func draft(_ row: Int, key: String?, name: String, price: Money = 1000, stock: Int = 1,
                       given: Set<Column> = ProductDraft.allFields) -> ProductDraft {
         var draft = ProductDraft(row: row, key: key, id: nil, name: name, description: "", price: price, currency: "KRW",
                                  discountedPrice: 0, stock: stock, images: [.url("http://photos.test/\(row).jpg")])

@@ -50,7 +50,7 @@ struct ProductWriterTests {
         func record() throws -> [RunEntry] { try RunRecorder.read(folder) ?? [] }
     }
 
-    static func draft(_ name: String, price: Decimal = 1000) -> ProductDraft {
+    static func draft(_ name: String, price: Money = 1000) -> ProductDraft {
         var draft = ProductDraft(row: 2, key: "K", id: nil, name: name, description: "", price: price, currency: "KRW",
                                  discountedPrice: 0, stock: 1, images: [])
         draft.given = ProductDraft.allFields

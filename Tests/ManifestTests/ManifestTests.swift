@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import OpenMarketContract
 import Testing
 import TestSupport
 
@@ -187,7 +188,7 @@ struct ReadingTests {
         let fromArray = try space.check(array)
         #expect(fromArray.issues.isEmpty, "\(fromArray.issues)")
         #expect(fromArray.drafts.map(\.images.count) == [2, 1])
-        #expect(fromArray.drafts[1].price == Decimal(string: "12.5") && fromArray.drafts[1].currency == "USD" && fromArray.drafts[1].key == "BT-1")
+        #expect(fromArray.drafts[1].price == Money(exactly: "12.5") && fromArray.drafts[1].currency == "USD" && fromArray.drafts[1].key == "BT-1")
 
         let lines = try space.write("""
         {"name": "Green tea", "price": 4500, "images": "a.jpg"}
@@ -226,7 +227,7 @@ struct WriterTests {
         let entries = [
             ManifestEntry(id: 12, key: "TEA-1", name: "녹차 라떼, \"큰 컵\"", description: "line one\nline two", price: 4500,
                           currency: "KRW", discountedPrice: 500, stock: 3, images: ["a.jpg", "b.png"]),
-            ManifestEntry(id: nil, key: nil, name: "=HYPERLINK(\"x\")", description: "-5% off, @home", price: Decimal(string: "12.5")!,
+            ManifestEntry(id: nil, key: nil, name: "=HYPERLINK(\"x\")", description: "-5% off, @home", price: Money(exactly: "12.5")!,
                           currency: "USD", discountedPrice: 0, stock: 0, images: ["a.jpg"]),
         ]
         let url = space.directory.appendingPathComponent(name)

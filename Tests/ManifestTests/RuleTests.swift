@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import OpenMarketContract
 import Testing
 import TestSupport
 
@@ -29,11 +30,11 @@ struct RuleTests {
             // 12.50 with the default KRW has a fraction: refused for KRW.
             #expect(result.rules == ["price-fraction"])
             let usd = try check(["price": input, "currency": "USD"])
-            #expect(usd.draft?.price == Decimal(string: expected))
+            #expect(usd.draft?.price == Money(exactly: expected))
             return
         }
         #expect(result.rules.isEmpty, "\(input): \(result.issues)")
-        #expect(result.draft?.price == Decimal(string: expected), "\(input)")
+        #expect(result.draft?.price == Money(exactly: expected), "\(input)")
         #expect(result.draft?.currency == currency)
     }
 
@@ -58,7 +59,7 @@ struct RuleTests {
         #expect(try check(["currency": "EUR"]).rules == ["currency-unknown"])
         #expect(try check(["currency": "KRW", "price": "$3.50"]).rules == ["price-currency"])
         #expect(try check(["currency": "JPY", "price": "500.5"]).rules == ["price-fraction"])
-        #expect(try check(["currency": "USD", "price": "1.5"]).draft?.price == Decimal(string: "1.5"))
+        #expect(try check(["currency": "USD", "price": "1.5"]).draft?.price == Money(exactly: "1.5"))
     }
 
     @Test("discounted_price defaults to 0 and is at most the price")
@@ -94,7 +95,7 @@ struct RuleTests {
         #expect(korean.drafts.first?.discountedPrice == 1500 && korean.drafts.first?.price == 10000)
         #expect(korean.drafts.first?.given.contains(.discountedPrice) == true)
         let english = try space.check(space.write("name,price,currency,sale_price,images\nGreen tea,24.50,USD,19.99,a.jpg\n"))
-        #expect(english.drafts.first?.discountedPrice == Decimal(string: "4.51"), "\(english.issues)")
+        #expect(english.drafts.first?.discountedPrice == Money(exactly: "4.51"), "\(english.issues)")
         let over = try space.check(space.write("name,price,sale_price,images\nGreen tea,1000,1200,a.jpg\n"))
         #expect(over.issues.map(\.rule) == ["sale-price-over-price"] && over.drafts.isEmpty)
         let alone = try space.check(space.write("key,sale_price\nK1,900\n"))
