@@ -46,9 +46,9 @@ public struct SnapshotProduct: Sendable, Codable, Equatable {
     }
 
     /// The fields that can change on a product (its photos cannot, on this API), as the
-    /// link store keeps what was pushed: one diff compares them (`PushedProduct.changes`).
-    public var fields: PushedProduct {
-        PushedProduct(name: name, description: description, price: price, currency: currency,
+    /// link store keeps what was pushed: one diff compares them (`Product.changes`).
+    public var fields: Product {
+        Product(name: name, description: description, price: price, currency: currency,
                       discountedPrice: discountedPrice, stock: stock)
     }
 

@@ -92,7 +92,7 @@ public final class ProductWriter: Sendable {
     /// Registers `product` exactly once. `earlierSendUnknown`: a run before this one sent it
     /// and heard nothing, so the server is asked first. `pending`: the link saved as pending
     /// before each send (the next run resolves it). The product is claimed for the row.
-    func register(_ product: NewProduct, images: [UploadImage], for subject: WriteSubject, matching draft: ProductDraft,
+    func register(_ product: Product, images: [UploadImage], for subject: WriteSubject, matching draft: ProductDraft,
                   earlierSendUnknown: Bool = false, pending: ProductLink? = nil) throws(WriteFailure) -> Registered {
         if earlierSendUnknown {
             switch matcher.look(draft) {
@@ -153,8 +153,8 @@ public final class ProductWriter: Sendable {
 
     /// Sends a PATCH; the product's fields before and after it go into the run's record
     /// first, so that undo can put them back.
-    func edit(id: Int, _ changes: ProductChanges, for subject: WriteSubject,
-              recording fields: (before: PushedProduct, after: PushedProduct)?) throws(WriteFailure) -> ProductDetail {
+    func edit(id: Int, _ changes: ProductPatch, for subject: WriteSubject,
+              recording fields: (before: Product, after: Product)?) throws(WriteFailure) -> ProductDetail {
         try announce(subject, attempts: 0)
         if let recorder, let fields {
             do {
@@ -202,7 +202,7 @@ public final class ProductWriter: Sendable {
     /// run made (`created`), and the key is linked to it. A crash between the record and the
     /// link leaves a pending link, which the next run resolves without recording it again.
     /// Throws (and stops the run) when they cannot be written.
-    func settle(_ subject: WriteSubject, id: Int, pushed: PushedProduct?, photos: [String]?, created: Bool) throws(WriteFailure) {
+    func settle(_ subject: WriteSubject, id: Int, pushed: Product?, photos: [String]?, created: Bool) throws(WriteFailure) {
         do {
             try intents.done(subject, id: id)
             if created, let pushed {

@@ -74,7 +74,7 @@ extension RowWork {
         outcome.productID = product.id
         outcome.thumbnail = product.thumbnail
         do {
-            try writer.settle(subject(item), id: product.id, pushed: PushedProduct(product), photos: item.photoHashes, created: true)
+            try writer.settle(subject(item), id: product.id, pushed: Product(product), photos: item.photoHashes, created: true)
         } catch {
             let done = registered.found ? "but " : "created, but "
             outcome.note = [outcome.note, done + error.message].compactMap { $0 }.joined(separator: "; ")
@@ -87,7 +87,7 @@ extension RowWork {
         outcome.productID = id
         outcome.note = item.decision.note
         outcome.attempts = 1
-        let before = item.decision.live.map(PushedProduct.init)
+        let before = item.decision.live.map(Product.init)
         let updated: ProductDetail
         do {
             updated = try writer.edit(id: id, changes.body, for: subject(item),
@@ -100,7 +100,7 @@ extension RowWork {
         outcome.thumbnail = updated.summary.thumbnail
         item.notePhotos(&outcome)
         do {
-            try writer.settle(subject(item), id: id, pushed: PushedProduct(updated.summary), photos: item.decision.link?.photos,
+            try writer.settle(subject(item), id: id, pushed: Product(updated.summary), photos: item.decision.link?.photos,
                               created: false)
         } catch {
             outcome.note = [outcome.note, "updated, but \(error.message)"].compactMap { $0 }.joined(separator: "; ")
@@ -115,7 +115,7 @@ extension RowWork {
         do {
             // Made by a run whose answer was lost: taken back with this run.
             let made = item.decision.madeByInterruptedRun && item.decision.live != nil
-            try writer.settle(subject(item), id: id, pushed: item.decision.live.map(PushedProduct.init),
+            try writer.settle(subject(item), id: id, pushed: item.decision.live.map(Product.init),
                               photos: made ? item.photoHashes : item.decision.link?.photos, created: made)
         } catch {
             outcome.note = [outcome.note, "not linked: \(error.message)"].compactMap { $0 }.joined(separator: "; ")
@@ -138,7 +138,7 @@ extension RowWork {
                 Self.newProduct(draft), images: item.images, for: subject(item), matching: draft,
                 earlierSendUnknown: item.decision.link?.state == .pending,
                 pending: ProductLink(key: item.key, byName: item.byName, productID: oldID, state: .pending,
-                                     pushed: item.decision.live.map(PushedProduct.init), photos: item.decision.link?.photos))
+                                     pushed: item.decision.live.map(Product.init), photos: item.decision.link?.photos))
             guard registered.product.id != oldID else { return item.failed("replacing the photos: no new product") }
             newID = registered.product.id
             made = registered.product
@@ -154,7 +154,7 @@ extension RowWork {
             // Recorded for undo as made by this run, with the photos it was made with.
             try writer.recording {
                 try recorder?.created(id: newID, key: item.key, byName: item.byName, row: item.draft.row,
-                                      after: PushedProduct(made), photoHashes: item.photoHashes)
+                                      after: Product(made), photoHashes: item.photoHashes)
             }
             try writer.delete(id: oldID, for: WriteSubject(key: nil, byName: item.byName, row: item.draft.row),
                               photoHashes: item.decision.link?.photos)
@@ -188,8 +188,8 @@ extension RowWork {
         return full
     }
 
-    static func newProduct(_ draft: ProductDraft) -> NewProduct {
-        NewProduct(name: draft.name, description: draft.description, price: draft.price, currency: draft.currency,
+    static func newProduct(_ draft: ProductDraft) -> Product {
+        Product(name: draft.name, description: draft.description, price: draft.price, currency: draft.currency,
                    discountedPrice: draft.discountedPrice, stock: max(0, draft.stockDelta ?? draft.stock))
     }
 }

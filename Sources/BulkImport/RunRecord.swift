@@ -31,9 +31,9 @@ public struct RunEntry: Codable, Sendable, Equatable {
     public var key: String?
     public var byName: Bool?
     /// `updating`: the fields before; `deleting`: the product as it was.
-    public var before: PushedProduct?
+    public var before: Product?
     /// `updating`: the fields as the run leaves them; `created`: as made.
-    public var after: PushedProduct?
+    public var after: Product?
     /// `deleting`: the saved photos, relative to the record's folder.
     public var photos: [String]?
     /// Content hashes of the photos (the link's), for a product made again.
@@ -130,14 +130,14 @@ public final class RunRecorder: @unchecked Sendable {
     }
 
     /// Before an update is sent: the product's fields now and as the update leaves them.
-    func updating(id: Int, key: String, byName: Bool, row: Int, before: PushedProduct, after: PushedProduct) throws {
+    func updating(id: Int, key: String, byName: Bool, row: Int, before: Product, after: Product) throws {
         var entry = RunEntry(event: .updating, id: id, key: key, byName: byName, row: row)
         entry.before = before
         entry.after = after
         try append(entry)
     }
 
-    func created(id: Int, key: String, byName: Bool, row: Int, after: PushedProduct, photoHashes: [String]?,
+    func created(id: Int, key: String, byName: Bool, row: Int, after: Product, photoHashes: [String]?,
                  restores: Int? = nil) throws {
         var entry = RunEntry(event: .created, id: id, key: key, byName: byName, row: row)
         entry.after = after
@@ -162,7 +162,7 @@ public final class RunRecorder: @unchecked Sendable {
             saved.append(name)
         }
         var entry = RunEntry(event: .deleting, id: id, key: key, byName: byName, row: row)
-        entry.before = PushedProduct(detail.summary)
+        entry.before = Product(detail.summary)
         entry.photos = saved
         entry.photoHashes = photoHashes
         try append(entry)
@@ -184,7 +184,7 @@ public final class RunRecorder: @unchecked Sendable {
     }
 }
 
-extension PushedProduct {
+extension Product {
     /// A product's fields as the shop has them (prices as exact decimal text).
     init(_ product: ProductSummary) {
         self.init(name: product.name, description: product.description ?? "", price: product.price, currency: product.currency,
@@ -192,7 +192,7 @@ extension PushedProduct {
     }
 
     /// The fields with `changes` applied (what an update leaves).
-    func applying(_ changes: ProductChanges) -> PushedProduct {
+    func applying(_ changes: ProductPatch) -> Product {
         var result = self
         if let name = changes.name { result.name = name }
         if let description = changes.description { result.description = description }
@@ -204,16 +204,16 @@ extension PushedProduct {
     }
 
     /// The fields that take `self` to `target`, as a PATCH body.
-    func patch(to target: PushedProduct) -> ProductChanges { ProductChanges(changes(to: target), to: target) }
+    func patch(to target: Product) -> ProductPatch { ProductPatch(changes(to: target), to: target) }
 
-    var newProduct: NewProduct {
-        NewProduct(name: name, description: description, price: price, currency: currency, discountedPrice: discountedPrice, stock: stock)
+    var newProduct: Product {
+        Product(name: name, description: description, price: price, currency: currency, discountedPrice: discountedPrice, stock: stock)
     }
 }
 
-extension ProductChanges {
+extension ProductPatch {
     /// A PATCH body of the fields these lines change, with their values as `target` has them.
-    init(_ lines: [FieldChange], to target: PushedProduct) {
+    init(_ lines: [FieldChange], to target: Product) {
         self.init()
         for line in lines {
             switch line.field {

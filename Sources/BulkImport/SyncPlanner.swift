@@ -5,7 +5,7 @@ import ShopState
 
 /// The fields a row changes on a live product, and the PATCH body that changes only them.
 struct FieldChanges: Sendable {
-    var body = ProductChanges()
+    var body = ProductPatch()
     var lines: [FieldChange] = []
     var isEmpty: Bool { lines.isEmpty }
     var fields: [String] { lines.map(\.field.rawValue) }
@@ -332,10 +332,10 @@ final class SyncPlanner {
                 product.description = try client.product(id: product.id).summary.description ?? ""
             }
         }
-        let now = PushedProduct(product)
+        let now = Product(product)
         var wanted = now
         var fields: [ProductField] = []
-        func want(_ field: ProductField, _ set: (inout PushedProduct) -> Void) {
+        func want(_ field: ProductField, _ set: (inout Product) -> Void) {
             set(&wanted)
             fields.append(field)
         }
@@ -368,7 +368,7 @@ final class SyncPlanner {
             try checkPriceChange(from: product.price, to: draft.price)
             changes.lines[index].reason = draft.explanations[.price]
         }
-        changes.body = ProductChanges(changes.lines, to: wanted)
+        changes.body = ProductPatch(changes.lines, to: wanted)
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
                            live: product)
     }

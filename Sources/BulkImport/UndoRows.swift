@@ -219,7 +219,7 @@ struct UndoSteps: Sendable {
             return outcome
         }
         let product = detail.summary
-        let now = PushedProduct(product)
+        let now = Product(product)
         if let after = step.after, now != after {
             let changed = after.describeChanges(to: now)
             if !options.force {
@@ -253,7 +253,7 @@ struct UndoSteps: Sendable {
             return outcome
         }
         outcome.thumbnail = product.thumbnail
-        let now = PushedProduct(product)
+        let now = Product(product)
         if now == before {
             if doneBefore, let key = step.key, var link = try links?.link(key), link.productID == id, link.pushed != before {
                 link.pushed = before
@@ -299,7 +299,7 @@ struct UndoSteps: Sendable {
         }
         if let remade, let product = try live(remade) {
             // The attempt may have been cut off before it linked the key.
-            try writer.settle(subject(step), id: remade, pushed: PushedProduct(product), photos: step.photoHashes, created: false)
+            try writer.settle(subject(step), id: remade, pushed: Product(product), photos: step.photoHashes, created: false)
             outcome.status = .created
             outcome.productID = remade
             outcome.note = "product \(id) made again as \(remade) by an earlier attempt of this undo"
@@ -335,7 +335,7 @@ struct UndoSteps: Sendable {
         subject.restores = id
         let made = try writer.register(before.newProduct, images: images, for: subject, matching: draft,
                                        earlierSendUnknown: remaking)
-        try writer.settle(subject, id: made.product.id, pushed: PushedProduct(made.product), photos: step.photoHashes, created: true)
+        try writer.settle(subject, id: made.product.id, pushed: Product(made.product), photos: step.photoHashes, created: true)
         outcome.status = .created
         outcome.productID = made.product.id
         outcome.thumbnail = made.product.thumbnail

@@ -126,12 +126,12 @@ public final class OpenMarketClient: Shop {
 
     /// Registers a product. Throws `.ambiguous` when the request may have created a
     /// product without an answer coming back.
-    public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+    public func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         try wire().register(product, images: images)
     }
 
     /// Edits a product: only the fields given change.
-    public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+    public func edit(id: Int, _ changes: ProductPatch) throws(OpenMarketError) -> ProductDetail {
         try wire().edit(id: id, changes)
     }
 

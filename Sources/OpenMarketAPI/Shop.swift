@@ -23,9 +23,9 @@ public protocol Shop: Sendable {
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage
     func product(id: Int) throws(OpenMarketError) -> ProductDetail
     /// Throws `.ambiguous` when the request may have created a product without an answer coming back.
-    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
+    func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail
     /// Only the fields given change.
-    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail
+    func edit(id: Int, _ changes: ProductPatch) throws(OpenMarketError) -> ProductDetail
     /// The harmless question only the product's owner gets a yes to: 403 for another
     /// vendor's, 404 for none.
     func deleteKey(id: Int) throws(OpenMarketError) -> String

@@ -102,14 +102,14 @@ struct Wire2021: WireShop {
     }
 
     /// `POST /item`: text parts and one `images[]` part per photo.
-    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+    func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "POST /item"
         let password = try client.requireCredentials(for: endpoint).secret
         var parts = [("title", product.name), ("descriptions", product.description),
                      ("price", try Self.whole(product.price, "price")), ("currency", product.currency),
-                     ("stock", String(product.stock ?? 0))]
-        if let discount = product.discountedPrice, discount > 0 {
-            parts.append(("discounted_price", try Self.whole(product.price - discount, "price − discounted_price (the sale price)")))
+                     ("stock", String(product.stock))]
+        if product.discountedPrice > 0 {
+            parts.append(("discounted_price", try Self.whole(product.price - product.discountedPrice, "price − discounted_price (the sale price)")))
         }
         parts.append(("password", password))
         var fields = parts.map { Self.textField($0.0, $0.1) }
@@ -125,7 +125,7 @@ struct Wire2021: WireShop {
     /// `PATCH /item/{id}`: the password and the fields that change. A change of the price or
     /// of the discount sends the sale price that keeps the discount the sheet means (the
     /// item is read first for the field not given).
-    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+    func edit(id: Int, _ changes: ProductPatch) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "PATCH /item/\(id)"
         let password = try client.requireCredentials(for: endpoint).secret
         var parts: [(String, String)] = []

@@ -43,7 +43,7 @@ struct Wire2022: WireShop {
         }
     }
 
-    func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+    func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "POST /api/products"
         let credentials = try requireVendor(for: endpoint)
         let params = try client.json(WriteBody(product, names: names, secret: credentials.secret))
@@ -57,7 +57,7 @@ struct Wire2022: WireShop {
         return try client.detail(response, generation: generation, endpoint: endpoint)
     }
 
-    func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+    func edit(id: Int, _ changes: ProductPatch) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "PATCH /api/products/\(id)"
         let credentials = try requireVendor(for: endpoint)
         let body = try client.json(WriteBody(changes, names: names, secret: credentials.secret))

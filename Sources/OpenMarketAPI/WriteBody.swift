@@ -29,17 +29,17 @@ struct WriteBody: Encodable {
         static let october = Names(description: ProductKey.description.rawValue)
     }
 
-    init(_ product: NewProduct, names: Names, secret: String) {
+    init(_ product: Product, names: Names, secret: String) {
         values[ProductKey.name.rawValue] = .text(product.name)
         values[names.description] = .text(product.description)
         values[ProductKey.price.rawValue] = .number(product.price)
         values[ProductKey.currency.rawValue] = .text(product.currency)
-        if let discount = product.discountedPrice { values[ProductKey.discountedPrice.rawValue] = .number(discount) }
-        if let stock = product.stock { values[ProductKey.stock.rawValue] = .integer(stock) }
+        values[ProductKey.discountedPrice.rawValue] = .number(product.discountedPrice)
+        values[ProductKey.stock.rawValue] = .integer(product.stock)
         values[ProductKey.secret.rawValue] = .text(secret)
     }
 
-    init(_ changes: ProductChanges, names: Names, secret: String) {
+    init(_ changes: ProductPatch, names: Names, secret: String) {
         if let name = changes.name { values[ProductKey.name.rawValue] = .text(name) }
         if let description = changes.description { values[names.description] = .text(description) }
         if let price = changes.price { values[ProductKey.price.rawValue] = .number(price) }

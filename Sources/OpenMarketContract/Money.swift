@@ -3,7 +3,7 @@ import Foundation
 /// An amount of money, exact: a `Decimal`, read from a server's number or from stored text
 /// digit for digit (never through a binary double), compared exactly, written as the number
 /// it is (`9.99`, not `9.9900000000000002`). The one type of prices from the sheet to the wire
-/// (`ProductSummary`, `NewProduct`, `ProductChanges`, every generation's answers). How a
+/// (`ProductSummary`, `Product`, `ProductPatch`, every generation's answers). How a
 /// merchant may type one (`₩12,000`, `12.50`) is the manifest's (`Money.parse`).
 public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
                      ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {

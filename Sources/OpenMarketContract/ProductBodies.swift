@@ -15,17 +15,18 @@ public enum ProductKey: String, CaseIterable, CodingKey, Sendable {
     public static let edit: Set<ProductKey> = register.union([.thumbnailID])
 }
 
-/// A new product's fields, as `POST /api/products` takes them.
-public struct NewProduct: Sendable, Equatable, Encodable {
+/// A product's own fields, one type wherever they travel: what a register sends, what a
+/// link remembers was pushed, what a run record keeps for undo, what a snapshot compares.
+/// (Stored as JSON with these names; records written when prices were text read the same.)
+public struct Product: Sendable, Equatable, Codable {
     public var name: String
     public var description: String
     public var price: Money
     public var currency: String
-    public var discountedPrice: Money?
-    public var stock: Int?
+    public var discountedPrice: Money
+    public var stock: Int
 
-    public init(name: String, description: String, price: Money, currency: String,
-                discountedPrice: Money? = nil, stock: Int? = nil) {
+    public init(name: String, description: String, price: Money, currency: String, discountedPrice: Money = 0, stock: Int = 0) {
         self.name = name
         self.description = description
         self.price = price
@@ -33,20 +34,10 @@ public struct NewProduct: Sendable, Equatable, Encodable {
         self.discountedPrice = discountedPrice
         self.stock = stock
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: ProductKey.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description)
-        try c.encode(price, forKey: .price)
-        try c.encode(currency, forKey: .currency)
-        try c.encodeIfPresent(discountedPrice, forKey: .discountedPrice)
-        try c.encodeIfPresent(stock, forKey: .stock)
-    }
 }
 
-/// Changes for `PATCH /api/products/{id}`; nil fields are left alone (and not sent).
-public struct ProductChanges: Sendable, Equatable, Encodable {
+/// The fields a `PATCH /api/products/{id}` changes; nil fields are left alone (and not sent).
+public struct ProductPatch: Sendable, Equatable, Encodable {
     public var name: String?
     public var description: String?
     public var price: Money?

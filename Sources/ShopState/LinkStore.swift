@@ -3,28 +3,6 @@ import OpenMarketContract
 import GRDB
 import Support
 
-/// What was last sent to the shop for one merchant key: the product's fields
-/// as the server took them, and the content hashes of the photos it was
-/// created with (nil when openmarket did not send them: an adopted product).
-public struct PushedProduct: Codable, Sendable, Equatable {
-    public var name: String
-    public var description: String
-    /// Exact (stored as the number it is; records written before read from their text).
-    public var price: Money
-    public var currency: String
-    public var discountedPrice: Money
-    public var stock: Int
-
-    public init(name: String, description: String, price: Money, currency: String, discountedPrice: Money, stock: Int) {
-        self.name = name
-        self.description = description
-        self.price = price
-        self.currency = currency
-        self.discountedPrice = discountedPrice
-        self.stock = stock
-    }
-}
-
 /// One merchant key of one account, and the product it is.
 public struct ProductLink: Sendable, Equatable {
     public enum State: String, Sendable, Codable {
@@ -39,12 +17,12 @@ public struct ProductLink: Sendable, Equatable {
     public var byName: Bool
     public var productID: Int?
     public var state: State
-    public var pushed: PushedProduct?
+    public var pushed: Product?
     /// SHA-256 of each photo's source bytes (a URL's text for URL photos), in order.
     public var photos: [String]?
     public var updatedAt: Date
 
-    public init(key: String, byName: Bool, productID: Int?, state: State, pushed: PushedProduct?, photos: [String]?,
+    public init(key: String, byName: Bool, productID: Int?, state: State, pushed: Product?, photos: [String]?,
                 updatedAt: Date = Date()) {
         self.key = key
         self.byName = byName

@@ -47,7 +47,7 @@ public struct FieldChange: Sendable, Equatable {
     static func amount(_ text: String) -> Decimal? { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) }
 }
 
-extension PushedProduct {
+extension Product {
     public func value(of field: ProductField) -> String {
         switch field {
         case .name: name
@@ -62,7 +62,7 @@ extension PushedProduct {
     /// The product's fields, field by field, against `target` (the one diff of a product:
     /// sync's plan, undo's check and restore, a snapshot's history); `among` limits it to
     /// the fields a row gives.
-    public func changes(to target: PushedProduct, among fields: some Sequence<ProductField> = ProductField.allCases) -> [FieldChange] {
+    public func changes(to target: Product, among fields: some Sequence<ProductField> = ProductField.allCases) -> [FieldChange] {
         fields.compactMap { field in
             switch field {
             case .price where price == target.price, .discountedPrice where discountedPrice == target.discountedPrice: return nil
@@ -74,7 +74,7 @@ extension PushedProduct {
     }
 
     /// `price 31000 → 32000 (+3.2 %); stock 0 → 8`
-    public func describeChanges(to target: PushedProduct) -> String {
+    public func describeChanges(to target: Product) -> String {
         changes(to: target).map(\.text).joined(separator: "; ")
     }
 }

@@ -171,11 +171,11 @@ struct UndoDecisionTests {
         let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: "", server: "memory", source: "s.csv"),
                                        client: shop)
         let made = try shop.product(id: made).summary
-        try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: PushedProduct(made), photoHashes: nil)
-        var before = PushedProduct(try shop.product(id: changed).summary)
+        try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: Product(made), photoHashes: nil)
+        var before = Product(try shop.product(id: changed).summary)
         before.price = 1000
         try recorder.updating(id: changed, key: "OLD", byName: false, row: 3, before: before,
-                              after: PushedProduct(try shop.product(id: changed).summary))
+                              after: Product(try shop.product(id: changed).summary))
         recorder.end(counts: ["created": 1, "updated": 1])
     }
 
@@ -220,8 +220,8 @@ struct UndoDecisionTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.record(in: folder, shop: shop, made: made, changed: changed)
-        _ = try shop.edit(id: changed, ProductChanges(stock: 40))
-        _ = try shop.edit(id: made, ProductChanges(price: 5000))
+        _ = try shop.edit(id: changed, ProductPatch(stock: 40))
+        _ = try shop.edit(id: made, ProductPatch(price: 5000))
 
         var dry = UndoOptions(folder: folder)
         dry.dryRun = true

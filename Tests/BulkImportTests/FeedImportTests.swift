@@ -42,7 +42,7 @@ struct FeedImportTests {
         #expect(made.description == "공급사 설명", "a protected field is set when the product is made")
 
         // The merchant writes their own description in the shop.
-        var changes = ProductChanges()
+        var changes = ProductPatch()
         changes.description = "우리 가게의 설명"
         let mine = changes
         _ = try await blocking { try vendor.edit(id: teaID, mine) }

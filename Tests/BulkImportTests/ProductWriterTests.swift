@@ -70,7 +70,7 @@ struct ProductWriterTests {
         #expect(made.found && made.attempts == 1)
         #expect(setup.shop.callCounts["register"] == 1, "\(setup.shop.callCounts)")
         #expect(try setup.links.link("K")?.state == .pending)
-        try setup.writer.settle(subject, id: made.product.id, pushed: PushedProduct(made.product), photos: nil, created: true)
+        try setup.writer.settle(subject, id: made.product.id, pushed: Product(made.product), photos: nil, created: true)
         #expect(setup.intents.lines == ["sent K", "done K \(made.product.id)"])
         #expect(try setup.links.link("K")?.productID == made.product.id && setup.links.link("K")?.state == .linked)
         #expect(try setup.record().map(\.event) == [.begin, .created])
@@ -97,7 +97,7 @@ struct ProductWriterTests {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let id = setup.shop.add("Tea", price: 1000)
-        let before = PushedProduct(try setup.shop.product(id: id).summary)
+        let before = Product(try setup.shop.product(id: id).summary)
         var after = before
         after.price = 1200
         let edited = try setup.writer.edit(id: id, before.patch(to: after), for: WriteSubject(key: "K"), recording: (before, after))
@@ -105,7 +105,7 @@ struct ProductWriterTests {
         let updating = try #require(try setup.record().first { $0.event == .updating })
         #expect(updating.before?.price == 1000 && updating.after?.price == 1200)
         setup.shop.failing = ["edit"]
-        #expect { try setup.writer.edit(id: id, ProductChanges(stock: 3), for: WriteSubject(key: "K"), recording: nil) }
+        #expect { try setup.writer.edit(id: id, ProductPatch(stock: 3), for: WriteSubject(key: "K"), recording: nil) }
             throws: { ($0 as? WriteFailure)?.kind == .refused }
         #expect(setup.intents.lines == ["sent K", "sent K", "failed K"])
     }

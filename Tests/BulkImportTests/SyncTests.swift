@@ -198,7 +198,7 @@ struct ReplacePhotosTests {
         try links.save(pending)
         let writer = try client(shop.sandbox, shop.sandbox.demo)
         let madeBeforeCrash = try await blocking {
-            try writer.register(NewProduct(name: "Square vase", description: "clay", price: 6000, currency: "KRW", discountedPrice: 0, stock: 3),
+            try writer.register(Product(name: "Square vase", description: "clay", price: 6000, currency: "KRW", discountedPrice: 0, stock: 3),
                                 images: [UploadImage(data: Data(try Fixtures.jpeg(width: 48, height: 36, seed: 2)), filename: "q.jpg", mimeType: "image/jpeg")]).id
         }
         let postsBefore = shop.sandbox.server.requests.byMethod["POST"] ?? 0

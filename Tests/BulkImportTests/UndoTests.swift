@@ -151,7 +151,7 @@ struct UndoTests {
         #expect(edit.summary.counts == ["updated": 2])
         let vendor = try shop.vendor
         let k2 = try #require(first.row(3)?.productID)
-        _ = try await blocking { try vendor.edit(id: k2, ProductChanges(price: 1250)) }
+        _ = try await blocking { try vendor.edit(id: k2, ProductPatch(price: 1250)) }
 
         let writes = shop.writes
         let plan = try await shop.undo(edit.folder) { $0.dryRun = true }
@@ -168,7 +168,7 @@ struct UndoTests {
         // Another run, the same edit after it, and undo --force.
         let edit2 = try await shop.run(try shop.sheet("p2.csv", "key,price\nK3,1300\n"))
         let k3 = try #require(first.row(4)?.productID)
-        _ = try await blocking { try vendor.edit(id: k3, ProductChanges(stock: 40)) }
+        _ = try await blocking { try vendor.edit(id: k3, ProductPatch(stock: 40)) }
         let forced = try await shop.undo(edit2.folder) { $0.force = true }
         #expect(forced.summary.counts == ["restored": 1])
         products = try await shop.products()
@@ -184,9 +184,9 @@ struct UndoTests {
         let vendor = try shop.vendor
         let photo = try Data(contentsOf: shop.files.directory.appendingPathComponent("p.jpg"))
         let image = UploadImage(data: photo, filename: "p.jpg", mimeType: "image/jpeg")
-        let byHand = try await blocking { try vendor.register(NewProduct(name: "Made by hand", description: "", price: 10, currency: "KRW"), images: [image]) }
+        let byHand = try await blocking { try vendor.register(Product(name: "Made by hand", description: "", price: 10, currency: "KRW"), images: [image]) }
         let otherClient = try client(shop.sandbox, shop.sandbox.other)
-        _ = try await blocking { try otherClient.register(NewProduct(name: "Someone else's", description: "", price: 10, currency: "KRW"), images: [image]) }
+        _ = try await blocking { try otherClient.register(Product(name: "Someone else's", description: "", price: 10, currency: "KRW"), images: [image]) }
 
         let three = try shop.sheet("three.csv", Shop.sheetText(rows: 3))
         let writes = shop.writes

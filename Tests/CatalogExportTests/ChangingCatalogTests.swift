@@ -46,7 +46,7 @@ struct ChangingCatalogTests {
                     churn.lock.lock(); churn.deleted.insert(victim); churn.lock.unlock()
                 }
                 // … and create one (shifting every page forward: items are seen twice).
-                if (try? writer.register(NewProduct(name: "Created meanwhile", description: "", price: 1, currency: "KRW",
+                if (try? writer.register(Product(name: "Created meanwhile", description: "", price: 1, currency: "KRW",
                                                     discountedPrice: 0, stock: 1), images: [photo])) != nil {
                     churn.lock.lock(); churn.created += 1; churn.lock.unlock()
                 }

@@ -58,7 +58,7 @@ struct ExportTests {
         for (index, row) in tricky.enumerated() {
             let photos = try (0...index % 3).map { UploadImage(data: Data(try Fixtures.jpeg(width: 30 + $0, height: 20, seed: UInt64(index * 10 + $0))), filename: "a.jpg", mimeType: "image/jpeg") }
             idsA.append(try await blocking {
-                try a.register(NewProduct(name: row.0, description: row.1, price: Money(row.2), currency: row.3, discountedPrice: Money(row.4), stock: row.5),
+                try a.register(Product(name: row.0, description: row.1, price: Money(row.2), currency: row.3, discountedPrice: Money(row.4), stock: row.5),
                                images: photos + (index == 4 ? [UploadImage(data: Data(png), filename: "b.png", mimeType: "image/png")] : []))
             }.summary.id)
         }

@@ -61,7 +61,7 @@ struct ClientTests {
 
         let images = [try sampleImage(1), UploadImage(data: Data(Fixtures.png()), filename: "b.png", mimeType: "image/png")]
         let created = try await client.run {
-            try $0.register(NewProduct(name: "한라봉 5kg", description: "Jeju", price: 32_000, currency: "KRW",
+            try $0.register(Product(name: "한라봉 5kg", description: "Jeju", price: 32_000, currency: "KRW",
                                        discountedPrice: 2_000, stock: 4), images: images)
         }
         #expect(created.summary.name == "한라봉 5kg" && created.summary.bargainPrice == 30_000 && created.summary.stock == 4)
@@ -76,7 +76,7 @@ struct ClientTests {
         #expect(detail == created)
 
         let edited = try await client.run {
-            try $0.edit(id: created.id, ProductChanges(price: 30_000, stock: 0, thumbnailID: created.images![1].id))
+            try $0.edit(id: created.id, ProductPatch(price: 30_000, stock: 0, thumbnailID: created.images![1].id))
         }
         #expect(edited.summary.price == 30_000 && edited.summary.stock == 0)
         #expect(edited.summary.thumbnail == created.images![1].thumbnailURL)
@@ -107,7 +107,7 @@ struct ClientTests {
         let client = try makeClient(sandbox)
         do {
             _ = try await client.run {
-                try $0.register(NewProduct(name: "ab", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+                try $0.register(Product(name: "ab", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
             }
             Issue.record("expected a 400")
         } catch let error as OpenMarketError {
@@ -172,7 +172,7 @@ struct ClientTests {
         let client = try makeClient(sandbox)
         do {
             _ = try await client.run {
-                try $0.register(NewProduct(name: "Lost answer", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+                try $0.register(Product(name: "Lost answer", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
             }
             Issue.record("expected an ambiguous outcome")
         } catch let error as OpenMarketError {
@@ -199,7 +199,7 @@ struct ClientTests {
             do {
                 // A read first, so that the register could go out on a kept-alive connection.
                 _ = try? await client.run { try $0.page() }
-                _ = try await client.run { try $0.register(NewProduct(name: "Call \(i)", description: "", price: 1, currency: "KRW"), images: [image]) }
+                _ = try await client.run { try $0.register(Product(name: "Call \(i)", description: "", price: 1, currency: "KRW"), images: [image]) }
                 created += 1
             } catch OpenMarketError.ambiguous {
                 ambiguous += 1
@@ -220,7 +220,7 @@ struct ClientTests {
         let client = try makeClient(sandbox)
         await #expect(throws: OpenMarketError.ambiguous(endpoint: "POST /api/products", reason: "HTTP 500 injected failure (--fail-rate)")) {
             try await client.run {
-                try $0.register(NewProduct(name: "Five hundred", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+                try $0.register(Product(name: "Five hundred", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
             }
         }
         #expect(client.statistics.requests == 1)
@@ -254,7 +254,7 @@ struct ClientTests {
         let client = try OpenMarketClient(configuration)
         do {
             _ = try await client.run {
-                try $0.register(NewProduct(name: "Nowhere", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+                try $0.register(Product(name: "Nowhere", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
             }
             Issue.record("expected failure")
         } catch let error as OpenMarketError {
@@ -281,14 +281,14 @@ struct ClientTests {
             c.logger = logger
             return c
         }())
-        await collect({ _ = try $0.register(NewProduct(name: "Secretive", description: "", price: 1, currency: "KRW"), images: [try sampleImage()]) }, with: wrongSecret)
+        await collect({ _ = try $0.register(Product(name: "Secretive", description: "", price: 1, currency: "KRW"), images: [try sampleImage()]) }, with: wrongSecret)
         let unknown = try OpenMarketClient(ClientConfiguration(server: sandbox.server.url,
             credentials: VendorCredentials(identifier: "ffffffff-0000-4000-8000-000000000000", secret: demo.secret)))
-        await collect({ _ = try $0.edit(id: 1, ProductChanges(name: "x")) }, with: unknown)
+        await collect({ _ = try $0.edit(id: 1, ProductPatch(name: "x")) }, with: unknown)
         let created = try await client.run {
-            try $0.register(NewProduct(name: "Mine", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+            try $0.register(Product(name: "Mine", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
         }
-        await collect({ _ = try $0.edit(id: created.id, ProductChanges(price: -1)) }, with: client)
+        await collect({ _ = try $0.edit(id: created.id, ProductPatch(price: -1)) }, with: client)
         await collect({ _ = try $0.product(id: 424242) }, with: client)
         let other = try makeClient(sandbox, vendor: sandbox.other, logger: logger)
         await collect({ try $0.delete(id: created.id) }, with: other)
@@ -312,7 +312,7 @@ struct ClientTests {
         let sandbox = try await TestSandbox.start()
         let client = try makeClient(sandbox)
         let created = try await client.run {
-            try $0.register(NewProduct(name: "Popular", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
+            try $0.register(Product(name: "Popular", description: "", price: 1, currency: "KRW"), images: [try sampleImage()])
         }
         let failures = Counter()
         let before = client.statistics

@@ -99,7 +99,7 @@ struct ReusedConnectionTests {
         let client = try OpenMarketClient(configuration)
         #expect(try client.health() == "OK")
         #expect(server.connectionsAccepted == 1)
-        let product = NewProduct(name: "Tea", description: "", price: 1000, currency: "KRW", stock: 1)
+        let product = Product(name: "Tea", description: "", price: 1000, currency: "KRW", stock: 1)
         let image = UploadImage(data: Data(repeating: 0xFF, count: 10_000), filename: "1.jpg", mimeType: "image/jpeg")
         #expect {
             try client.register(product, images: [image])

@@ -30,7 +30,7 @@ struct TLSTests {
         let sandbox = try await TestSandbox.start()
         let client = try TestSupport.client(sandbox, sandbox.demo)
         let created = try await blocking {
-            try client.register(NewProduct(name: "Behind a front", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
+            try client.register(Product(name: "Behind a front", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
                                 images: [UploadImage(data: Data(try Fixtures.jpeg(width: 32, height: 32)), filename: "p.jpg", mimeType: "image/jpeg")])
         }
         let answer = try await curl(["-H", "X-Forwarded-Proto: https", "-H", "Host: shop.example", "\(sandbox.url)/api/products/\(created.id)"])
@@ -46,7 +46,7 @@ struct TLSTests {
         let client = try OpenMarketClient(configuration)
         let photo = try Fixtures.jpeg(width: 64, height: 48)
         let created = try await blocking {
-            try client.register(NewProduct(name: "Green tea over TLS", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
+            try client.register(Product(name: "Green tea over TLS", description: "", price: 1000, currency: "KRW", discountedPrice: 0, stock: 1),
                                 images: [UploadImage(data: Data(photo), filename: "p.jpg", mimeType: "image/jpeg")])
         }
         let image = try #require(created.images?.first)

@@ -12,7 +12,7 @@ struct LinkStoreTests {
         return try LinkStore(url: folder.appendingPathComponent("links.sqlite"))
     }
 
-    static let pushed = PushedProduct(name: "녹차", description: "Jeju", price: 31000, currency: "KRW",
+    static let pushed = Product(name: "녹차", description: "Jeju", price: 31000, currency: "KRW",
                                       discountedPrice: 0, stock: 8)
 
     @Test("a link is read back as it was saved; one product has one key")

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("One product diff")
 struct ProductDiffTests {
-    static let tea = PushedProduct(name: "Tea", description: "Green\ntea", price: 31000, currency: "KRW",
+    static let tea = Product(name: "Tea", description: "Green\ntea", price: 31000, currency: "KRW",
                                    discountedPrice: 0, stock: 8)
 
     @Test("field by field, prices compared as decimals, limited to the fields a row gives")

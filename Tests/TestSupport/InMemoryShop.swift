@@ -106,7 +106,7 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
         return product
     }
 
-    public func register(_ product: NewProduct, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
+    public func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {
         try count("register", "POST /api/products")
         if capabilitiesSaid.wholeAmounts, !product.price.isWhole {
             throw .http(endpoint: "POST /api/products", status: 400, message: "price must be a whole amount")
@@ -122,7 +122,7 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
         return detail
     }
 
-    public func edit(id: Int, _ changes: ProductChanges) throws(OpenMarketError) -> ProductDetail {
+    public func edit(id: Int, _ changes: ProductPatch) throws(OpenMarketError) -> ProductDetail {
         try count("edit", "PATCH /api/products/\(id)")
         lock.lock()
         guard var detail = products[id], detail.summary.vendorId == vendor else {

@@ -300,7 +300,7 @@ public func seed(_ sandbox: TestSandbox, _ vendor: SandboxVendor, count: Int, pr
                 for i in stride(from: worker, to: count, by: 4) {
                     do {
                         let product = try writer.register(
-                            NewProduct(name: "\(prefix) \(i)", description: "seeded \(i)", price: Money(1000 + i), currency: "KRW",
+                            Product(name: "\(prefix) \(i)", description: "seeded \(i)", price: Money(1000 + i), currency: "KRW",
                                        discountedPrice: 0, stock: i % 5),
                             images: photos.map { UploadImage(data: Data($0), filename: "p.jpg", mimeType: "image/jpeg") })
                         lock.lock(); results.ids.append(product.id); lock.unlock()
