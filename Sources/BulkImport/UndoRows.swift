@@ -237,6 +237,8 @@ struct UndoSteps: Sendable {
         let photos = try step.key.flatMap { key in try links?.link(key)?.photos } ?? step.photoHashes
         try writer.delete(id: id, for: subject(step), photoHashes: photos, known: detail)
         outcome.status = .deleted
+        // The report's picture: the first photo just saved for undo, not a second download.
+        outcome.photo = savedPhoto(of: id)
         outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
         if outcome.note?.isEmpty == true { outcome.note = nil }
         return outcome
@@ -345,6 +347,13 @@ struct UndoSteps: Sendable {
         case (true, _): "product \(id) made again as \(made.product.id) (the answer was lost; found on the server)"
         }
         return outcome
+    }
+
+    /// The first photo the undo's record saved of a product it deleted.
+    private func savedPhoto(of id: Int) -> Data? {
+        let folder = options.undoFolder.appendingPathComponent("deleted/\(id)")
+        guard let first = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first else { return nil }
+        return try? Data(contentsOf: folder.appendingPathComponent(first))
     }
 
     private func subject(_ step: RunEntry) -> WriteSubject {

@@ -40,10 +40,12 @@ struct UndoCommandTests {
         // Take the import back (120 deletes), killed at two random moments, then finished.
         var generator = SplitMix(seed: 7)
         let undo = ["undo", created.path] + Self.account(sandbox)
+        // The undo runs as concurrently as the import: paced here (--rate), so that the kills
+        // land while it runs.
         var left: [Int] = []
         for _ in 1...2 {
             let before = try await allProducts(sandbox).count
-            try await Self.kill(undo, after: { try await allProducts(sandbox).count < before }, generator: &generator)
+            try await Self.kill(undo + ["--rate", "60"], after: { try await allProducts(sandbox).count < before }, generator: &generator)
             left.append(try await allProducts(sandbox).count)
         }
         #expect(left.contains { $0 > 0 && $0 < 120 }, "a kill landed in the middle of the undo: \(left)")
@@ -58,7 +60,7 @@ struct UndoCommandTests {
         let redo = ["undo", created.appendingPathComponent("undo").path] + Self.account(sandbox)
         for _ in 1...3 {
             let before = try await allProducts(sandbox).count
-            try await Self.kill(redo, after: { try await allProducts(sandbox).count > before }, generator: &generator)
+            try await Self.kill(redo + ["--rate", "60"], after: { try await allProducts(sandbox).count > before }, generator: &generator)
             let names = try await allProducts(sandbox).map(\.name)
             #expect(Set(names).count == names.count, "no product made twice after a kill")
         }
