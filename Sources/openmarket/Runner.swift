@@ -12,8 +12,8 @@ enum Runner {
         try await BlockingThread.run("openmarket.run", body)
     }
 
-    /// The one sync on a thread of its own, its failures turned into the command's exit
-    /// codes (3: the shop or the state could not be read; 2: the file could not be).
+    /// The one sync on a thread of its own (its failures are the command's to map: 3 the shop
+    /// or the state could not be read, 2 the file could not be).
     static func sync(_ source: some RowSource, into connection: Connection, _ settings: SyncSettings,
                      command: String) async throws -> SyncResult {
         let client = connection.client
@@ -22,17 +22,8 @@ enum Runner {
         // `openmarket sandbox` serves the same data.
         if connection.sandbox != nil { settings.productPages = (Connection.sandboxPages, "/products/") }
         let given = settings
-        return try await onThread {
-            do {
-                return try Sync.run(source, into: client, given)
-            } catch let stop as SyncStop {
-                throw CommandFailure(stop.description, exitCode: stop.exitCode)
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch {
-                throw CommandFailure("\(error)", exitCode: .badInput)
-            }
-        }
+        // Its failures go to the command's one map of exit statuses (`CommandFailure.from`).
+        return try await onThread { try Sync.run(source, into: client, given) }
     }
 
     /// Closes the connection and prints the summary; returns how the command ends. A report

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BulkImport
 import Foundation
+import Feeds
+import Manifest
 import Logging
 import OpenMarketAPI
 import UserConfig
@@ -165,9 +167,13 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.exitCode = exitCode
     }
 
-    /// Maps a client error to the exit code of its kind.
+    /// The one map of a failure to the exit status of its kind (every command's, through
+    /// `OpenMarketCommand`): a stop says its own; a file that cannot be read (a sheet, a feed
+    /// file) is bad input, 2; the server's by kind; anything else 1.
     static func from(_ error: any Error) -> CommandFailure {
+        if let failure = error as? CommandFailure { return failure }
         if let stop = error as? SyncStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
+        if error is ManifestError || error is FeedFileError { return CommandFailure("\(error)", exitCode: .badInput) }
         guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: .someFailed) }
         switch error {
         case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: .unreachable)
