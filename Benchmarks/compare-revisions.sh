@@ -16,22 +16,11 @@ ROUNDS=${ROUNDS:-3}
 work=${WORK:-/tmp/openmarket-compare}
 mkdir -p "$work"
 source scripts/lib/sandbox.sh
+source scripts/lib/revision.sh
 trap 'stop_sandboxes' EXIT
 
-build() {  # revision → path of its release binary
-  local rev=$1 dir
-  if [ -z "$rev" ]; then
-    swift build -c release --product openmarket >/dev/null
-    echo "$(swift build -c release --show-bin-path)/openmarket"
-    return
-  fi
-  dir="$work/tree-$(git rev-parse --short "$rev")"
-  [ -d "$dir" ] || git worktree add -q "$dir" "$rev"
-  (cd "$dir" && swift build -c release --product openmarket >/dev/null)
-  echo "$(cd "$dir" && swift build -c release --show-bin-path)/openmarket"
-}
-bin_a=$(build "$before")
-bin_b=$(build "$after")
+bin_a=$(release_binary "$before")
+bin_b=$(release_binary "$after")
 label_a=$(git rev-parse --short "$before")
 label_b=${after:+$(git rev-parse --short "$after")}
 label_b=${label_b:-"$(git rev-parse --short HEAD) (tree)"}

@@ -2,31 +2,22 @@
 # Undo against import, side by side: an import of ROWS products (one photo each) into a
 # sandbox whose every request takes LATENCY ms, then `undo` of that run (every product
 # deleted), timed alike. With BASE=REV, the same two steps with that revision's build too
-# (a git worktree under $WORK), so that the ratio before and after shows in one run.
-#   Benchmarks/undo.sh            ROWS=200 LATENCY=25 BASE=d0baf6a Benchmarks/undo.sh
+# (a git worktree under $WORK), so that the ratio before and after shows in one run. ROUNDS
+# times each, alternating the builds.
+#   Benchmarks/undo.sh            ROWS=200 LATENCY=25 ROUNDS=3 BASE=d0baf6a Benchmarks/undo.sh
 # Writes Benchmarks/results/undo.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-200}
 LATENCY=${LATENCY:-25}
 BASE=${BASE:-}
+ROUNDS=${ROUNDS:-1}
 work=${WORK:-/tmp/openmarket-undo-bench}
 rm -rf "$work/run" && mkdir -p "$work/run"
 source scripts/lib/sandbox.sh
+source scripts/lib/revision.sh
 trap 'stop_sandboxes' EXIT
 
-build() {  # revision (empty: the working tree) → path of its release binary
-  local rev=$1 dir
-  if [ -z "$rev" ]; then
-    swift build -c release --product openmarket >/dev/null
-    echo "$(swift build -c release --show-bin-path)/openmarket"
-    return
-  fi
-  dir="$work/tree-$(git rev-parse --short "$rev")"
-  [ -d "$dir" ] || git worktree add -q "$dir" "$rev"
-  (cd "$dir" && swift build -c release --product openmarket >/dev/null)
-  echo "$(cd "$dir" && swift build -c release --show-bin-path)/openmarket"
-}
 
 cp samples/images/TEA-003/1.jpg "$work/run/a.jpg"
 awk -v n="$ROWS" 'BEGIN { print "key,name,price,currency,stock,images"
@@ -53,14 +44,16 @@ measure() {  # label bin → one table row per step
   kill "$sandbox_pid" 2>/dev/null || true
 }
 
-bin=$(build "")
+bin=$(release_binary "")
 base_bin=""
-[ -n "$BASE" ] && base_bin=$(build "$BASE")
+[ -n "$BASE" ] && base_bin=$(release_binary "$BASE")
 {
   echo "Import of $ROWS products (one photo each) and undo of that run, sandbox latency $LATENCY ms a request, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   row "build" "import s" "undo s" "undo ÷ import" "undo's summary"
   row "---" "---:" "---:" "---:" "---"
-  [ -n "$base_bin" ] && measure "$(git rev-parse --short "$BASE")" "$base_bin"
-  measure "$(git rev-parse --short HEAD) (tree)" "$bin"
+  for _ in $(seq "$ROUNDS"); do
+    [ -n "$base_bin" ] && measure "$(git rev-parse --short "$BASE")" "$base_bin"
+    measure "$(git rev-parse --short HEAD) (tree)" "$bin"
+  done
 } | tee Benchmarks/results/undo.md

@@ -220,15 +220,7 @@ struct UndoSteps: Sendable {
         }
         let product = detail.summary
         let now = Product(product)
-        if let after = step.after, now != after {
-            let changed = after.describeChanges(to: now)
-            if !options.force {
-                outcome.status = .skipped
-                outcome.note = "changed since the run (\(changed)): left alone; undo --force deletes it anyway"
-                return outcome
-            }
-            outcome.note = "changed since the run (\(changed)); deleted because of --force"
-        }
+        if let after = step.after, !goesOn(changedFrom: after, to: now, verb: "deletes", done: "deleted", &outcome) { return outcome }
         outcome.thumbnail = product.thumbnail
         if options.dryRun {
             outcome.status = .wouldDelete
@@ -266,15 +258,7 @@ struct UndoSteps: Sendable {
             }
             return outcome
         }
-        if now != after {
-            let changed = after.describeChanges(to: now)
-            if !options.force {
-                outcome.status = .skipped
-                outcome.note = "changed since the run (\(changed)): left alone; undo --force restores it anyway"
-                return outcome
-            }
-            outcome.note = "changed since the run (\(changed)); restored because of --force"
-        }
+        if !goesOn(changedFrom: after, to: now, verb: "restores", done: "restored", &outcome) { return outcome }
         outcome.changes = now.describeChanges(to: before)
         if options.dryRun {
             outcome.status = .wouldRestore
@@ -347,6 +331,20 @@ struct UndoSteps: Sendable {
         case (true, _): "product \(id) made again as \(made.product.id) (the answer was lost; found on the server)"
         }
         return outcome
+    }
+
+    /// A product changed since the run (`now` is not what the run left): left alone and said
+    /// so (false), unless `--force` (true, with a note). Unchanged: true.
+    private func goesOn(changedFrom after: Product, to now: Product, verb: String, done: String, _ outcome: inout RowOutcome) -> Bool {
+        guard now != after else { return true }
+        let changed = after.describeChanges(to: now)
+        guard options.force else {
+            outcome.status = .skipped
+            outcome.note = "changed since the run (\(changed)): left alone; undo --force \(verb) it anyway"
+            return false
+        }
+        outcome.note = "changed since the run (\(changed)); \(done) because of --force"
+        return true
     }
 
     /// The first photo the undo's record saved of a product it deleted.
