@@ -93,12 +93,19 @@ public struct BackupRepository: Sendable {
     }
 
     /// Stores the bytes unless the repository has them; returns the name and the bytes added.
+    /// Two workers storing the same photo at once (two products with one picture): the one
+    /// whose link lands adds it, the other finds it there — counted once.
     func store(photo bytes: Data) throws -> (name: String, added: Int) {
         let name = Self.photoName(bytes)
         let target = photoURL(name)
         if FileManager.default.fileExists(atPath: target.path) { return (name, 0) }
-        try write(bytes, to: target)
-        return (name, bytes.count)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)-\(name)")
+        try bytes.write(to: temporary)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        if link(temporary.path, target.path) == 0 { return (name, bytes.count) }
+        if errno == EEXIST { return (name, 0) }
+        throw BackupError("cannot write \(target.path): \(String(cString: strerror(errno)))")
     }
 
     /// Every photo file the repository holds.
