@@ -31,7 +31,8 @@ struct LiveCatalog: Sendable {
         var vendorsKnown = true
         var untrusted: String?
         do {
-            try client.eachPage(perPage: pageSize) { result in
+            try client.eachPage(perPage: pageSize) { walk in
+                let result = walk.page
                 catalog.pages += 1
                 vendorsKnown = vendorsKnown && result.vendorsKnown
                 // Keyed by id: a page that repeats products (or holds more than a page) counts each once.

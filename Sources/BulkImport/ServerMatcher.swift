@@ -37,8 +37,8 @@ final class ServerMatcher: @unchecked Sendable {
     /// nothing may be sent again.
     func find(_ draft: ProductDraft) throws(OpenMarketError) -> ProductSummary? {
         var found: ProductSummary?
-        try client.eachPage(search: draft.name, perPage: 100, maxPages: 50) { result throws(OpenMarketError) in
-            for product in result.pages where Self.matches(product, draft) && !isClaimed(product.id) {
+        try client.eachPage(search: draft.name, perPage: 100, maxPages: 50) { walk throws(OpenMarketError) in
+            for product in walk.page.pages where Self.matches(product, draft) && !isClaimed(product.id) {
                 guard try owns(product.id) else { continue }
                 if claim(product.id, row: draft.row) != nil { continue }
                 found = product

@@ -122,18 +122,18 @@ public final class CatalogScan: @unchecked Sendable {
         return counted
     }
 
-    /// One pass from page `first`; returns how many products it found that no pass had.
+    /// One pass from page `first` through the shop's one pager (pages asked ahead, the page
+    /// size negotiated on page 1); returns how many products it found that no pass had.
     private func scanPass(_ pass: Int, from first: Int, state: ExportState?) throws -> (new: Int, totalCount: Int) {
-        var page = first
         var newInPass = 0
         var previous: [Int] = []
         var limit = Int.max
         var totalCount = 0
-        var ahead: PagesAhead?
-        defer { ahead?.cancel() }
-        while true {
-            if isStopped() { throw CancellationError() }
-            let result = try ahead?.take(page) ?? fetch(page: page, negotiate: pass == 1 && page == 1)
+        var stopped = false
+        try client.eachPage(search: filter.search, perPage: perPage, from: first, ahead: pagesAhead) { walk throws(OpenMarketError) in
+            if isStopped() { stopped = true; return false }
+            let (page, result) = (walk.number, walk.page)
+            perPage = walk.perPage
             newestFirst = result.newestFirst
             if !result.totalKnown {
                 countKnown = false
@@ -145,14 +145,6 @@ public final class CatalogScan: @unchecked Sendable {
                 let announced = max(result.lastPage, (result.totalCount + perPage - 1) / perPage)
                 limit = announced + max(10, announced / 10)
                 totalCount = result.totalCount
-                // The pages the server announced are asked for a few at a time, ahead of their turn
-                // (a round trip each): they are still read in order, by the same rules.
-                if result.lastPage > page, pagesAhead > 0 {
-                    let (client, perPage, search) = (client, perPage, filter.search)
-                    ahead = PagesAhead(from: page + 1, through: result.lastPage, inFlight: pagesAhead) { number throws(OpenMarketError) in
-                        try client.page(number, perPage: perPage, search: search)
-                    }
-                }
             }
             let pageIDs = result.pages.map(\.id)
             if pass == 1 {
@@ -161,7 +153,7 @@ public final class CatalogScan: @unchecked Sendable {
             }
             if !pageIDs.isEmpty && pageIDs == previous {
                 warnings.append("page \(page) repeated page \(page - 1) although the server said there were more; pass \(pass) ended there")
-                break
+                return false
             }
             previous = pageIDs
             var keptNew: [Int] = []
@@ -180,14 +172,13 @@ public final class CatalogScan: @unchecked Sendable {
             onProducts?(result.pages.filter { ids.contains($0.id) })
             state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
             onPage?(page, result.lastPage)
-            // A page whose search kept nothing is not the end of a server that has no count.
-            guard result.hasNext, !result.pages.isEmpty || !result.totalKnown else { break }
-            if page >= limit {
+            if page >= limit, result.hasNext, !result.pages.isEmpty || !result.totalKnown {
                 warnings.append("the server still said hasNext at page \(page), far past its last page (\(result.lastPage)); pass \(pass) ended there")
-                break
+                return false
             }
-            page += 1
+            return true
         }
+        if stopped { throw CancellationError() }
         return (newInPass, totalCount)
     }
 
@@ -198,26 +189,7 @@ public final class CatalogScan: @unchecked Sendable {
         return again.pages.first?.id == first.ids.first && again.totalCount == first.totalCount
     }
 
-    /// A page; on the first page of the scan, a page size the server refuses (400)
-    /// is halved, and one it caps is adopted.
-    private func fetch(page: Int, negotiate: Bool) throws -> ProductPage {
-        while true {
-            let result: ProductPage
-            do {
-                result = try client.page(page, perPage: perPage, search: filter.search)
-            } catch {
-                guard negotiate, error.status == 400, perPage > 1 else { throw error }
-                perPage = max(1, perPage / 2)
-                continue
-            }
-            if negotiate, result.totalKnown, result.hasNext, result.pages.count < perPage, result.pages.count > 0 {
-                perPage = result.pages.count
-            }
-            return result
-        }
-    }
-
-    private func passes(_ product: ProductSummary, vendorsKnown: Bool) throws -> Bool {
+    private func passes(_ product: ProductSummary, vendorsKnown: Bool) throws(OpenMarketError) -> Bool {
         if let since = filter.since, product.createdAt < since { return false }
         switch filter.vendor {
         case nil: return true
@@ -235,67 +207,6 @@ public final class CatalogScan: @unchecked Sendable {
             case .mine:
                 myVendor = product.vendorId
                 return true
-            }
-        }
-    }
-}
-
-/// Pages of a pass fetched ahead of their turn, `inFlight` at a time, taken in order.
-final class PagesAhead: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next: Int
-    private let last: Int
-    private let inFlight: Int
-    private var waiting: [Int: DispatchSemaphore] = [:]
-    private var answers: [Int: Result<ProductPage, OpenMarketError>] = [:]
-    private var cancelled = false
-    private let fetch: @Sendable (Int) throws(OpenMarketError) -> ProductPage
-
-    init(from first: Int, through last: Int, inFlight: Int, fetch: @escaping @Sendable (Int) throws(OpenMarketError) -> ProductPage) {
-        next = first
-        self.last = last
-        self.inFlight = inFlight
-        self.fetch = fetch
-        lock.lock()
-        fill()
-        lock.unlock()
-    }
-
-    /// The page, waiting for it if it was asked for ahead; nil when it was not (the caller asks).
-    func take(_ page: Int) throws(OpenMarketError) -> ProductPage? {
-        lock.lock()
-        guard let signal = waiting[page] else { lock.unlock(); return nil }
-        lock.unlock()
-        signal.wait()
-        lock.lock()
-        waiting[page] = nil
-        let answer = answers.removeValue(forKey: page)
-        fill()
-        lock.unlock()
-        return try answer?.get()
-    }
-
-    /// No more pages are asked for; those in flight end on their own.
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
-    }
-
-    /// Under the lock.
-    private func fill() {
-        while !cancelled && waiting.count < inFlight && next <= last {
-            let page = next
-            next += 1
-            let signal = DispatchSemaphore(value: 0)
-            waiting[page] = signal
-            DispatchQueue.global().async { [self] in
-                let answer: Result<ProductPage, OpenMarketError>
-                do throws(OpenMarketError) { answer = .success(try fetch(page)) } catch { answer = .failure(error) }
-                lock.lock()
-                answers[page] = answer
-                lock.unlock()
-                signal.signal()
             }
         }
     }

@@ -7,29 +7,49 @@ import OpenMarketContract
 /// (a 2021 server has no search and no count: its pages are filtered here, and its list ends
 /// at the first empty page of the whole list, which says no next).
 extension Shop {
-    /// Gives `body` each page in order until the end or until `body` says stop (false).
-    /// A first page refused (400) at more than 20 a page is asked again at half the size
-    /// (servers with a cap on `items_per_page`). Returns the pages read.
+    /// Gives `body` each page in order, from page `first`, until the end or until `body` says
+    /// stop (false). Page 1 refused (400) is asked again at half the size (servers with a cap on
+    /// `items_per_page`), and a size the server caps is taken as the page size. With `ahead`,
+    /// the pages the server announced are asked for that many at a time ahead of their turn (a
+    /// round trip each at a distance); they are still given in order. Returns the pages read.
     @discardableResult
-    public func eachPage(search: String? = nil, perPage: Int, maxPages: Int = 100_000,
-                         _ body: (ProductPage) throws(OpenMarketError) -> Bool) throws(OpenMarketError) -> Int {
-        var number = 1
+    public func eachPage(search: String? = nil, perPage: Int, from first: Int = 1, maxPages: Int = 100_000, ahead: Int = 0,
+                         _ body: (PageWalk) throws(OpenMarketError) -> Bool) throws(OpenMarketError) -> Int {
+        var number = max(1, first)
         var size = max(1, perPage)
-        while number <= maxPages {
+        var prefetch: PagesAhead?
+        defer { prefetch?.cancel() }
+        var read = 0
+        while read < maxPages {
             let result: ProductPage
             do {
-                result = try page(number, perPage: size, search: search)
+                if let early = try prefetch?.take(number) {
+                    result = early
+                } else {
+                    result = try page(number, perPage: size, search: search)
+                }
             } catch {
-                if error.status == 400 && size > 20 && number == 1 {
-                    size = max(20, size / 2)
+                if error.status == 400 && size > 1 && number == 1 {
+                    size = max(1, size / 2)
                     continue
                 }
                 throw error
             }
-            guard try body(result), result.hasNext, !result.pages.isEmpty || !result.totalKnown else { return number }
+            read += 1
+            if number == 1, result.totalKnown, result.hasNext, !result.pages.isEmpty, result.pages.count < size {
+                size = result.pages.count
+            }
+            if prefetch == nil, ahead > 0, result.totalKnown, result.lastPage > number {
+                let (size, search) = (size, search)
+                prefetch = PagesAhead(from: number + 1, through: result.lastPage, inFlight: ahead) { n throws(OpenMarketError) in
+                    try page(n, perPage: size, search: search)
+                }
+            }
+            guard try body(PageWalk(number: number, perPage: size, page: result)),
+                  result.hasNext, !result.pages.isEmpty || !result.totalKnown else { return read }
             number += 1
         }
-        return maxPages
+        return read
     }
 
     /// Every product the list shows, each once (a product created meanwhile shifts later
@@ -38,11 +58,81 @@ extension Shop {
         var seen = Set<Int>()
         var products: [ProductSummary] = []
         var total = 0
-        try eachPage(search: search, perPage: perPage) { page in
-            total = page.totalCount
-            for product in page.pages where seen.insert(product.id).inserted { products.append(product) }
+        try eachPage(search: search, perPage: perPage) { walk in
+            total = walk.page.totalCount
+            for product in walk.page.pages where seen.insert(product.id).inserted { products.append(product) }
             return true
         }
         return (products, total)
+    }
+}
+
+/// One page of a walk through the list: its number, the page size in use (after a 400 or a
+/// server's cap), and the page.
+public struct PageWalk: Sendable {
+    public var number: Int
+    public var perPage: Int
+    public var page: ProductPage
+}
+
+/// Pages asked for ahead of their turn, a few at a time, given back in order.
+/// Pages of a pass fetched ahead of their turn, `inFlight` at a time, taken in order.
+final class PagesAhead: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: Int
+    private let last: Int
+    private let inFlight: Int
+    private var waiting: [Int: DispatchSemaphore] = [:]
+    private var answers: [Int: Result<ProductPage, OpenMarketError>] = [:]
+    private var cancelled = false
+    private let fetch: @Sendable (Int) throws(OpenMarketError) -> ProductPage
+
+    init(from first: Int, through last: Int, inFlight: Int, fetch: @escaping @Sendable (Int) throws(OpenMarketError) -> ProductPage) {
+        next = first
+        self.last = last
+        self.inFlight = inFlight
+        self.fetch = fetch
+        lock.lock()
+        fill()
+        lock.unlock()
+    }
+
+    /// The page, waiting for it if it was asked for ahead; nil when it was not (the caller asks).
+    func take(_ page: Int) throws(OpenMarketError) -> ProductPage? {
+        lock.lock()
+        guard let signal = waiting[page] else { lock.unlock(); return nil }
+        lock.unlock()
+        signal.wait()
+        lock.lock()
+        waiting[page] = nil
+        let answer = answers.removeValue(forKey: page)
+        fill()
+        lock.unlock()
+        return try answer?.get()
+    }
+
+    /// No more pages are asked for; those in flight end on their own.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    /// Under the lock.
+    private func fill() {
+        while !cancelled && waiting.count < inFlight && next <= last {
+            let page = next
+            next += 1
+            let signal = DispatchSemaphore(value: 0)
+            waiting[page] = signal
+            DispatchQueue.global().async { [self] in
+                let answer: Result<ProductPage, OpenMarketError>
+                do throws(OpenMarketError) { answer = .success(try fetch(page)) } catch { answer = .failure(error) }
+                lock.lock()
+                answers[page] = answer
+                lock.unlock()
+                signal.signal()
+            }
+        }
     }
 }

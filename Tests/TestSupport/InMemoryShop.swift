@@ -111,8 +111,8 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
         if capabilitiesSaid.wholeAmounts, !product.price.isWhole {
             throw .http(endpoint: "POST /api/products", status: 400, message: "price must be a whole amount")
         }
-        let id = add(product.name, price: product.price, stock: product.stock ?? 0, description: product.description,
-                     currency: product.currency, discountedPrice: product.discountedPrice ?? 0, images: images)
+        let id = add(product.name, price: product.price, stock: product.stock, description: product.description,
+                     currency: product.currency, discountedPrice: product.discountedPrice, images: images)
         lock.lock()
         let drop = dropAnswers > 0
         if drop { dropAnswers -= 1 }
