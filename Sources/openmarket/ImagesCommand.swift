@@ -80,7 +80,8 @@ struct ShrinkCommand: OpenMarketCommand {
         return inputs.map { $0.standardizedFileURL.pathComponents.dropFirst(common.count).joined(separator: "/") }
     }
 
-    func execute() async throws -> ExitStatus {
+    /// The preparation the options ask for.
+    private var settings: ImagePrepSettings {
         var settings = ImagePrepSettings()
         settings.maxBytes = maxBytes
         settings.maxDimension = maxDimension
@@ -89,6 +90,10 @@ struct ShrinkCommand: OpenMarketCommand {
         settings.pixelBudget = pixelBudget * 1_000_000
         settings.chroma = chroma.chroma
         settings.progressive = progressive
+        return settings
+    }
+
+    func execute() async throws -> ExitStatus {
         let inputs = files.map { URL(fileURLWithPath: $0) }
         let started = Date()
         // One line per file on stdout; on a terminal, the count, rate and time left on stderr.
@@ -110,8 +115,7 @@ struct ShrinkCommand: OpenMarketCommand {
         let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
         let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }
         Console.line("\(results.count - failed) of \(results.count) files: \(Self.size(before)) → \(Self.size(after)) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
-        if failed > 0 { return .someFailed }
-        return .ok
+        return failed > 0 ? .someFailed : .ok
     }
 
     static func describe(_ result: BatchShrink.FileResult) -> String {
