@@ -110,15 +110,6 @@ public final class OpenMarketClient: Shop {
         return try wire().page(number, perPage: perPage, search: search)
     }
 
-    /// A 403 on a read right after an edit: real servers answered so for a moment.
-    static let readAfterEdit: RetryPolicy = {
-        var policy = RetryPolicy()
-        policy.maxAttempts = 4
-        policy.baseDelay = 0.3
-        policy.maxTotalWait = 5
-        return policy
-    }()
-
     /// One product. A 403 right after an edit is retried briefly.
     public func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         try wire().product(id: id)
@@ -193,8 +184,12 @@ public final class OpenMarketClient: Shop {
 
     // MARK: The exchange, with retries
 
+    /// `transient`: statuses this request also asks again, for its first `transientAttempts`
+    /// (a 403 on a read right after an edit: real servers answered so for a moment) — in the
+    /// one retry loop, not a loop around it.
     func send(_ request: HTTPRequest, endpoint: String, idempotent: Bool? = nil,
-                      treatRetried404AsSuccess: Bool = false) throws(OpenMarketError) -> HTTPResponse {
+                      treatRetried404AsSuccess: Bool = false, transient: Set<Int> = [],
+                      transientAttempts: Int = 4) throws(OpenMarketError) -> HTTPResponse {
         let policy = configuration.retry
         let canRepeat = idempotent ?? (request.method != .post)
         let logger = configuration.logger
@@ -224,6 +219,9 @@ public final class OpenMarketClient: Shop {
                 if (200..<300).contains(response.status) { return .done(response) }
                 if treatRetried404AsSuccess && response.status == 404 && attempt > 1 { return .done(response) }
                 let failure = OpenMarketError.http(endpoint: endpoint, status: response.status, message: serverMessage(response))
+                if transient.contains(response.status) {
+                    return attempt < transientAttempts ? .again(failure, after: nil) : .failed(failure)
+                }
                 guard policy.retryableStatuses.contains(response.status) else { return .failed(failure) }
                 // A register that reached the server and failed with 5xx may have been applied.
                 if !canRepeat && response.status != 429 {

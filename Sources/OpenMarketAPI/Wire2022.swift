@@ -31,16 +31,12 @@ struct Wire2022: WireShop {
         return page
     }
 
+    /// A 403 right after an edit is asked again briefly (real servers answered so for a moment).
     func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /api/products/\(id)"
-        return try OpenMarketClient.readAfterEdit.run { _ -> Attempt<ProductDetail, OpenMarketError> in
-            do throws(OpenMarketError) {
-                let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products/\(id)"), endpoint: endpoint)
-                return .done(try client.detail(response, generation: generation, endpoint: endpoint))
-            } catch {
-                return error.status == 403 ? .again(error, after: nil) : .failed(error)
-            }
-        }
+        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products/\(id)"), endpoint: endpoint,
+                                       transient: [403])
+        return try client.detail(response, generation: generation, endpoint: endpoint)
     }
 
     func register(_ product: Product, images: [UploadImage]) throws(OpenMarketError) -> ProductDetail {

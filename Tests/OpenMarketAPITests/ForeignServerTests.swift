@@ -28,6 +28,13 @@ struct ForeignServer {
             """)
         }
         router.get("/api/products/2") { _, _ in json("{\"id\": 2, \"name\": ") }
+        // A read right after an edit: 403 twice, then the product (as real servers did for a moment).
+        let reads = Reads()
+        router.get("/api/products/4") { _, _ in
+            reads.count() <= 2 ? Response(status: .forbidden)
+                : json(#"{"id": 4, "vendor_id": 3, "name": "Edited", "currency": "KRW", "price": 10, "created_at": "2021-03-01T09:30:00"}"#)
+        }
+        router.get("/api/products/5") { _, _ in Response(status: .forbidden) }
         router.get("/api/products/3") { _, _ in json("{\"id\": \"three\", \"name\": \"x\"}") }
         router.get("/redirect-file") { _, _ in
             Response(status: .found, headers: [.location: "file:///etc/passwd"])
@@ -43,6 +50,12 @@ struct ForeignServer {
         return ForeignServer(url: server.url, stop: server.stop)
     }
 
+    final class Reads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reads = 0
+        func count() -> Int { lock.withLock { reads += 1; return reads } }
+    }
+
     static func json(_ text: String) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
@@ -50,6 +63,20 @@ struct ForeignServer {
 
 @Suite("The client against answers shaped like other servers'")
 struct ForeignServerTests {
+    @Test("a 403 on a read right after an edit is asked again in the one retry loop (4 attempts at most), then said")
+    func readAfterEdit() async throws {
+        let server = try await ForeignServer.start()
+        var configuration = ClientConfiguration(server: server.url)
+        configuration.generation = .v2022October
+        configuration.retry.baseDelay = 0.01
+        let client = try OpenMarketClient(configuration)
+        let detail = try await client.run { try $0.product(id: 4) }
+        #expect(detail.summary.name == "Edited")
+        await #expect(throws: OpenMarketError.self) { _ = try await client.run { try $0.product(id: 5) } }
+        #expect(client.statistics.requests == 3 + 4, "three for the edited product, four for the one that stays forbidden")
+        await server.stop()
+    }
+
     @Test("older key styles and number forms decode over HTTP")
     func olderShapes() async throws {
         let server = try await ForeignServer.start()
