@@ -10,8 +10,7 @@ struct MemoryBackupTests {
     @Test("a snapshot holds this vendor's products with their photos, one picture kept and counted once; the next adds none; one deleted since shows in the diff")
     func snapshot() async throws {
         let shop = InMemoryShop()
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 6)), filename: "a.jpg", mimeType: "image/jpeg")
-        let ids = (1...4).map { shop.add("Kept \($0)", price: Money(100 * $0), images: [photo]) }
+        let ids = try shop.addProducts(4, named: "Kept", photoSeed: 6) { Money(100 * $0) }
         shop.add("Another vendor's", vendor: 9)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-backup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

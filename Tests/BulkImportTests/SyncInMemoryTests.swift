@@ -115,8 +115,7 @@ struct SyncInMemoryTests {
     func migrate() throws {
         let source = InMemoryShop(vendor: 1, address: "memory://source", identifier: "source")
         let target = InMemoryShop(vendor: 2, address: "memory://target", identifier: "target")
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 3)), filename: "a.jpg", mimeType: "image/jpeg")
-        for i in 1...6 { source.add("Moved \(i)", price: Money(1000 + i), stock: i, images: [photo]) }
+        try source.addProducts(6, named: "Moved", photoSeed: 3)
         source.add("Not mine", vendor: 7)
         let folder = Self.scratch()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

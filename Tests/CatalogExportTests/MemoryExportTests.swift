@@ -12,9 +12,8 @@ struct MemoryExportTests {
     @Test("this vendor's products only, each once, with its photos, in a sheet import reads back")
     func ownProducts() async throws {
         let shop = InMemoryShop()
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 8)), filename: "a.jpg", mimeType: "image/jpeg")
-        for i in 1...7 { shop.add("Exported \(i)", price: Money(500 * i), stock: i, images: [photo]) }
-        shop.add("Someone else's", vendor: 42, images: [photo])
+        try shop.addProducts(7, named: "Exported", photoSeed: 8) { Money(500 * $0) }
+        shop.add("Someone else's", vendor: 42)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = ExportOptions(directory: folder)

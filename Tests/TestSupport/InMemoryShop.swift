@@ -65,6 +65,14 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
         return id
     }
 
+    /// Puts `count` products of this vendor in the shop, named `prefix 1`…, each with the same
+    /// small JPEG (made from `seed`), priced `price(i)` and stocked `i`; returns their ids.
+    @discardableResult
+    public func addProducts(_ count: Int, named prefix: String, photoSeed seed: UInt64, price: (Int) -> Money = { Money(1000 + $0) }) throws -> [Int] {
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: seed)), filename: "a.jpg", mimeType: "image/jpeg")
+        return (1...count).map { add("\(prefix) \($0)", price: price($0), stock: $0, images: [photo]) }
+    }
+
     public func remove(_ id: Int) {
         lock.lock(); defer { lock.unlock() }
         products[id] = nil
