@@ -156,6 +156,17 @@ let package = Package(
             ]
         ),
         // TurboJPEG's environment setting (optimised Huffman tables), made before main.
+        .target(
+            name: "WebConsole",
+            dependencies: [
+                "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
@@ -204,6 +215,7 @@ let package = Package(
                 "Sandbox",
                 "OpenMarketAPI",
                 "UserConfig",
+                "WebConsole",
                 "ImagePrep",
                 "Manifest",
                 "BulkImport",
@@ -252,6 +264,7 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
+        .testTarget(name: "WebConsoleTests", dependencies: ["WebConsole", "BulkImport", "OpenMarketAPI", "Sandbox", "TestSupport"]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),

@@ -88,6 +88,14 @@ public final class RunReport: @unchecked Sendable {
         return Array(rows.prefix(limit))
     }
 
+    /// Every row the report keeps, whatever it came to, in the sheet's order, at most `limit`
+    /// (the console's list of a run).
+    public func shownRows(limit: Int) -> [RowOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(groups.values.flatMap { $0 }.sorted(by: RowOutcome.inSheetOrder).prefix(limit))
+    }
+
     /// The rows left alone on purpose (skipped), with why, in the sheet's order, at most `limit`.
     public func skippedRows(limit: Int) -> [RowOutcome] {
         lock.lock()

@@ -22,7 +22,7 @@ struct OpenMarket: AsyncParsableCommand {
             CommandGroup(name: "Review and undo", subcommands: [RunsCommand.self, UndoCommand.self]),
             CommandGroup(name: "Product", subcommands: [
                 ListCommand.self, ShowCommand.self, DeleteCommand.self, HealthCommand.self]),
-            CommandGroup(name: "Setup", subcommands: [SandboxCommand.self, OpenCommand.self, DoctorCommand.self]),
+            CommandGroup(name: "Setup", subcommands: [ConsoleCommand.self, SandboxCommand.self, OpenCommand.self, DoctorCommand.self]),
         ]
     )
 }

@@ -5,17 +5,6 @@ import Testing
 import TestSupport
 
 /// A manifest of `count` rows, each with its own name and key and one small photo.
-func writeManifest(_ files: Scratch, rows count: Int, name: String = "products.csv", prefix: String = "Item") throws -> URL {
-    _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
-    var csv = "key,name,price,currency,discounted_price,stock,images\n"
-    for i in 1...count {
-        csv += "K\(i),\(prefix) number \(i),\(1000 + i),KRW,\(i % 3 == 0 ? 100 : 0),\(i % 7),p.jpg\n"
-    }
-    let url = files.directory.appendingPathComponent(name)
-    try Data(csv.utf8).write(to: url)
-    return url
-}
-
 /// Every product on the server, by paging (what a person would count).
 func allProducts(_ sandbox: TestSandbox, ca: URL? = nil) async throws -> [ProductSummary] {
     var products: [ProductSummary] = []

@@ -347,3 +347,16 @@ public enum ImageMagick {
         }
     }
 }
+
+/// A sheet of `count` products (`K1`…, `Item number 1`…, KRW, every third discounted), each
+/// with the same small photo `p.jpg` beside it, in `files`; returns its URL.
+public func writeManifest(_ files: Scratch, rows count: Int, name: String = "products.csv", prefix: String = "Item") throws -> URL {
+    _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
+    var csv = "key,name,price,currency,discounted_price,stock,images\n"
+    for i in 1...count {
+        csv += "K\(i),\(prefix) number \(i),\(1000 + i),KRW,\(i % 3 == 0 ? 100 : 0),\(i % 7),p.jpg\n"
+    }
+    let url = files.directory.appendingPathComponent(name)
+    try Data(csv.utf8).write(to: url)
+    return url
+}

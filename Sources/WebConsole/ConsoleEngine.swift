@@ -1,0 +1,97 @@
+import BulkImport
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+import Support
+
+/// What the console does, each through the one engine the CLI uses: a check is `validate`'s
+/// `ManifestCheck`, a plan and an apply are `Sync.run` (dry, then real) of the sheet, an undo is
+/// `Sync.run` of `UndoRows` — recorded, locked per account and undoable exactly as from the
+/// terminal, and `openmarket runs` lists what the console did.
+public struct ConsoleEngine: Sendable {
+    public let folder: URL
+    public let shop: any Shop
+    public let account: AccountState
+    /// Where runs started here keep their reports.
+    public let reports: URL
+
+    public init(folder: URL, shop: any Shop, account: AccountState, reports: URL) {
+        self.folder = folder.standardizedFileURL
+        self.shop = shop
+        self.account = account
+        self.reports = reports
+    }
+
+    static let sheetExtensions: Set<String> = ["csv", "xlsx", "json", "jsonl", "tsv", "txt"]
+
+    /// The sheets in the folder, by name.
+    public func sheets() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { Self.sheetExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// A sheet of the folder by its name; nil for any other name (no path leaves the folder).
+    func sheet(named name: String) -> URL? {
+        guard sheets().contains(name) else { return nil }
+        return folder.appendingPathComponent(name)
+    }
+
+    /// One problem of a row, as the page shows it: in the sheet's own header.
+    public struct Problem: Sendable {
+        public var row: Int?
+        public var column: String
+        public var value: String
+        public var rule: String
+        public var message: String
+        public var severity: String
+    }
+
+    /// Every row checked as import checks it.
+    public func check(_ url: URL) throws -> (summary: ValidationSummary, problems: [Problem]) {
+        var problems: [Problem] = []
+        let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: ValidationOptions(),
+            onFileIssue: { issue in
+                problems.append(Problem(row: nil, column: "file", value: "", rule: issue.rule, message: issue.message,
+                                        severity: issue.severity.rawValue))
+            },
+            onRow: { raw, _, issues in
+                for issue in issues {
+                    problems.append(Problem(row: raw.number, column: issue.columnLabel ?? "-", value: issue.value ?? "", rule: issue.rule,
+                                            message: issue.message, severity: issue.severity.rawValue))
+                }
+            })
+        return (summary, problems)
+    }
+
+    /// The sheet through the one sync: a plan (nothing written) or the run itself.
+    public func sync(_ url: URL, dryRun: Bool, onProgress: (@Sendable (Int, Int, Int) -> Void)? = nil) throws -> SyncResult {
+        var options = SyncOptions(manifest: url, journal: account.journal(for: url))
+        options.links = account.links
+        options.dryRun = dryRun
+        options.adaptiveJobs = true
+        options.validation.imagesDirectory = folder
+        var settings = SyncSettings(options: options, report: .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report"))
+        settings.stopOnSignals = false
+        settings.imagesRoot = folder
+        settings.onProgress = onProgress
+        return try Sync.run(ManifestRows(url), into: shop, settings)
+    }
+
+    /// A run taken back through the one sync; nil when it already was (said in `alreadyDone`).
+    public func undo(_ folder: URL) throws -> (result: SyncResult?, alreadyDone: String?) {
+        var options = UndoOptions(folder: folder)
+        options.links = account.links
+        let source = try UndoRows(options)
+        if let done = source.alreadyDone { return (nil, done) }
+        var settings = source.settings(journal: account.journal(forRun: "undo-\(folder.lastPathComponent)"))
+        settings.stopOnSignals = false
+        return (try Sync.run(source, into: shop, settings), nil)
+    }
+
+    /// The account's runs, newest first (what `openmarket runs` lists).
+    public func runs(limit: Int = 50) -> [RecordedRun] {
+        guard FileManager.default.fileExists(atPath: account.links.path) else { return [] }
+        return (try? LinkStore(url: account.links).runs(limit: limit)) ?? []
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import OpenMarketAPI
+import Support
+import WebConsole
+
+struct ConsoleCommand: ShopCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console",
+        abstract: "The same engine in a local web page: check, plan and apply a sheet, see and undo runs.",
+        discussion: """
+            Serves a page on 127.0.0.1 only and prints its address with a token (the page trades \
+            the token for a cookie at once); opens the browser when there is a screen, unless \
+            --no-open. The sheets listed are FOLDER's (CSV, Excel, JSON, JSON Lines). Check is \
+            `validate`; Plan is a dry run (nothing written); Apply is the import, recorded and \
+            undoable as from the command line (`openmarket runs` lists it); Undo takes a run back.
+
+            The shop is chosen as for every command (--server, --identifier, --secret, \
+            --profile, the config file; the built-in sandbox when none). Requests without the \
+            token, with another Host, or writes from another page's Origin are refused (403); \
+            no secret is ever put in the page. Ctrl-C stops it.
+            """)
+
+    @Argument(help: ArgumentHelp("The folder whose sheets the console lists.", valueName: "FOLDER"))
+    var folder: String = "."
+
+    @OptionGroup var server: ServerOptions
+
+    @Option(name: .long, help: "The port on 127.0.0.1 (default: a free one).")
+    var port = 0
+
+    @Flag(name: .customLong("no-open"), help: "Print the address only; open no browser.")
+    var noOpen = false
+
+    func execute(on connection: Connection) async throws -> ExitStatus {
+        let account = connection.account
+        let engine = ConsoleEngine(folder: URL(fileURLWithPath: folder), shop: connection.client, account: account,
+                                   reports: account.folder.appendingPathComponent("reports"))
+        let console: ConsoleServer
+        do { console = try await ConsoleServer.start(engine, port: port, handleSignals: true) } catch {
+            throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .someFailed)
+        }
+        Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
+        let environment = ProcessInfo.processInfo.environment
+        if !noOpen, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+           FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") {
+            let browser = Process()
+            browser.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+            browser.arguments = [console.entry.absoluteString]
+            try? browser.run()
+        }
+        try await console.wait()
+        return .ok
+    }
+}
