@@ -159,12 +159,11 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "CJPEGSettings"),

@@ -174,11 +174,14 @@ public final class ProductWriter: Sendable {
 
     /// Deletes a product after saving it and its photos in the run's record (undo makes it
     /// again from them); the key linked to it is unlinked. `known`: the product as just read.
-    func delete(id: Int, for subject: WriteSubject, photoHashes: [String]?, known: ProductDetail? = nil) throws(WriteFailure) {
+    /// Returns its first photo as saved (nil without a record).
+    @discardableResult
+    func delete(id: Int, for subject: WriteSubject, photoHashes: [String]?, known: ProductDetail? = nil) throws(WriteFailure) -> Data? {
         if stopping.isStopping { throw WriteFailure(kind: .notSent, message: "not sent: the run stopped before this") }
+        let photo: Data?
         do {
-            try recorder?.deleting(id: id, key: subject.key, byName: subject.byName, row: subject.row, photoHashes: photoHashes,
-                                   known: known)
+            photo = try recorder?.deleting(id: id, key: subject.key, byName: subject.byName, row: subject.row, photoHashes: photoHashes,
+                                           known: known)
         } catch {
             let message = "not deleted: its photos could not be saved for undo (\(error))"
             if error is AppendLog.Failure { throw halt(message) }
@@ -196,6 +199,7 @@ public final class ProductWriter: Sendable {
                 throw halt("deleted, but the link of \(key) cannot be removed (\(error))")
             }
         }
+        return photo
     }
 
     /// After the server's answer: the intent is done, the run's record learns a product the

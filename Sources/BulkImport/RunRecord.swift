@@ -148,24 +148,28 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Before a delete is sent: the product and its photos are saved in the folder
     /// (`deleted/<id>/N.jpg`), so that undo can make it again.
-    /// `known`: the product as just read (else it is read here).
-    func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?, known: ProductDetail? = nil) throws {
+    /// `known`: the product as just read (else it is read here). Returns its first photo, as saved.
+    @discardableResult
+    func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?, known: ProductDetail? = nil) throws -> Data? {
         let detail = try known ?? client.product(id: id)
         let photosFolder = folder.appendingPathComponent("deleted/\(id)", isDirectory: true)
         try FileManager.default.createDirectory(at: photosFolder, withIntermediateDirectories: true)
         var saved: [String] = []
+        var first: Data?
         for (index, image) in (detail.images ?? []).enumerated() {
             let bytes = try client.download(image.url, maxBytes: ImagePrepSettings.maxDownloadBytes)
             let ext = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
             let name = "deleted/\(id)/\(index + 1).\(ext)"
             try bytes.write(to: folder.appendingPathComponent(name), options: .atomic)
             saved.append(name)
+            if first == nil { first = bytes }
         }
         var entry = RunEntry(event: .deleting, id: id, key: key, byName: byName, row: row)
         entry.before = Product(detail.summary)
         entry.photos = saved
         entry.photoHashes = photoHashes
         try append(entry)
+        return first
     }
 
     func end(counts: [String: Int]) {

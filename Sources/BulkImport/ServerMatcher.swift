@@ -29,7 +29,7 @@ final class ServerMatcher: @unchecked Sendable {
 
     /// Whether the product is this vendor's (`OwnerProbe`).
     func owns(_ id: Int) throws(OpenMarketError) -> Bool {
-        try OwnerProbe.ownership { () throws(OpenMarketError) -> String in try client.deleteKey(id: id) } == .mine
+        try client.ownership(of: id) == .mine
     }
 
     /// A product of this vendor with exactly this row's fields, not claimed by another

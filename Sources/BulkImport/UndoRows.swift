@@ -227,10 +227,9 @@ struct UndoSteps: Sendable {
             return outcome
         }
         let photos = try step.key.flatMap { key in try links?.link(key)?.photos } ?? step.photoHashes
-        try writer.delete(id: id, for: subject(step), photoHashes: photos, known: detail)
-        outcome.status = .deleted
         // The report's picture: the first photo just saved for undo, not a second download.
-        outcome.photo = savedPhoto(of: id)
+        outcome.photo = try writer.delete(id: id, for: subject(step), photoHashes: photos, known: detail)
+        outcome.status = .deleted
         outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
         if outcome.note?.isEmpty == true { outcome.note = nil }
         return outcome
@@ -345,13 +344,6 @@ struct UndoSteps: Sendable {
         }
         outcome.note = "changed since the run (\(changed)); \(done) because of --force"
         return true
-    }
-
-    /// The first photo the undo's record saved of a product it deleted.
-    private func savedPhoto(of id: Int) -> Data? {
-        let folder = options.undoFolder.appendingPathComponent("deleted/\(id)")
-        guard let first = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first else { return nil }
-        return try? Data(contentsOf: folder.appendingPathComponent(first))
     }
 
     private func subject(_ step: RunEntry) -> WriteSubject {

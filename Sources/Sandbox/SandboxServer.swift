@@ -17,18 +17,16 @@ public final class SandboxServer: Sendable {
     public let vendors: [SandboxVendor]
     /// Requests answered so far, by method.
     public let requests: RequestCounts
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let service: ListeningService
 
     private init(url: URL, port: Int, configuration: SandboxConfiguration, vendors: [SandboxVendor],
-                 requests: RequestCounts, group: ServiceGroup, task: Task<Void, any Error>) {
+                 requests: RequestCounts, service: ListeningService) {
         self.requests = requests
         self.url = url
         self.port = port
         self.configuration = configuration
         self.vendors = vendors
-        self.group = group
-        self.task = task
+        self.service = service
     }
 
     /// Opens the store (creating the demo vendors on first start), binds, and
@@ -48,39 +46,25 @@ public final class SandboxServer: Sendable {
         logger.logLevel = configuration.logRequests ? .info : .warning
 
         let requests = RequestCounts()
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
         let displayHost = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
         let scheme = configuration.tls == nil ? "http" : "https"
         let router = try router(store: store, configuration: configuration, requests: requests, scheme: scheme,
                                 authority: "\(displayHost):\(configuration.port)")
-
-        let app = Application(
-            router: router,
-            server: server ?? http1(configuration),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: "openmarket-sandbox"),
-            onServerRunning: { channel in
-                portSink.yield(channel.localAddress?.port ?? 0)
-                portSink.finish()
-            },
-            logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app],
-            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-            logger: logger))
-        let task = Task {
-            defer { portSink.finish() }
-            try await group.run()
+        let service: ListeningService
+        do {
+            service = try await ListeningService.start(label: "sandbox", logger: logger, handleSignals: handleSignals) { onServerRunning in
+                Application(router: router, server: server ?? http1(configuration),
+                            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                 serverName: "openmarket-sandbox"),
+                            onServerRunning: onServerRunning, logger: logger)
+            }
+        } catch let notListening as ListeningService.DidNotListen {
+            throw SandboxStartError(message: "\(notListening.description) on \(configuration.host):\(configuration.port)")
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            // The server stopped before listening: report why.
-            try await task.value
-            throw SandboxStartError(message: "the sandbox stopped before it listened on \(configuration.host):\(configuration.port)")
-        }
+        let port = service.port
         let authority = displayHost.contains(":") ? "[\(displayHost)]:\(port)" : "\(displayHost):\(port)"
         return SandboxServer(url: URL(string: "\(scheme)://\(authority)")!, port: port,
-                             configuration: configuration, vendors: vendors, requests: requests, group: group, task: task)
+                             configuration: configuration, vendors: vendors, requests: requests, service: service)
     }
 
     /// The sandbox's routes and middleware, built in one place. Tests reach them over loopback
@@ -119,15 +103,14 @@ public final class SandboxServer: Sendable {
 
     /// Runs until the server stops (by a signal when started with `handleSignals`).
     public func wait() async throws {
-        try await task.value
+        try await service.wait()
     }
 
     /// Stops gracefully: open requests finish, then the listener closes; idle HTTP/1.1
     /// connections are closed, idle HTTP/2 ones once their client answers the GOAWAY's PING
     /// or closes them (see `serverBuilder`).
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        await service.stop()
     }
 
     /// Adds a vendor to the store in `dataDirectory` (the sandbox need not run).

@@ -2,8 +2,7 @@ import BulkImport
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
-import ServiceLifecycle
+import Sandbox
 import Support
 
 /// `openmarket console`: the engine in a local web page, for merchants who do not use a
@@ -14,14 +13,12 @@ public final class ConsoleServer: Sendable {
     public let url: URL
     /// The secret the printed address carries; a cookie keeps it once the page is open.
     public let token: String
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let service: ListeningService
 
-    private init(url: URL, token: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(url: URL, token: String, service: ListeningService) {
         self.url = url
         self.token = token
-        self.group = group
-        self.task = task
+        self.service = service
     }
 
     /// The address to open: with the token, which the page trades for a cookie at once.
@@ -33,36 +30,20 @@ public final class ConsoleServer: Sendable {
         let router = Router()
         router.add(middleware: ConsoleGuard(token: token, address: address))
         ConsoleRoutes(engine: engine).add(to: router)
-        let (ports, sink) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "openmarket-console"),
-                              onServerRunning: { channel in
-                                  sink.yield(channel.localAddress?.port ?? 0)
-                                  sink.finish()
-                              }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-                                                      logger: logger))
-        let task = Task {
-            defer { sink.finish() }
-            try await group.run()
+        let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "openmarket-console"),
+                        onServerRunning: onServerRunning, logger: logger)
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else {
-            try await task.value
-            throw ConsoleError("the console stopped before it listened on 127.0.0.1:\(port)")
-        }
-        address.listening(on: bound)
-        return ConsoleServer(url: URL(string: "http://127.0.0.1:\(bound)/")!, token: token, group: group, task: task)
+        address.listening(on: service.port)
+        return ConsoleServer(url: URL(string: "http://127.0.0.1:\(service.port)/")!, token: token, service: service)
     }
 
     /// Until the server stops (a signal, or `stop`).
-    public func wait() async throws { try await task.value }
+    public func wait() async throws { try await service.wait() }
 
-    public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
-    }
+    public func stop() async { await service.stop() }
 
     /// 128 random bits as hex (the system's secure generator).
     static func newToken() -> String {
@@ -71,7 +52,3 @@ public final class ConsoleServer: Sendable {
     }
 }
 
-public struct ConsoleError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
-}

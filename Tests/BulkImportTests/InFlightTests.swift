@@ -66,8 +66,8 @@ struct InFlightCeilingTests {
         options.memoryBudget = 1 << 30
         #expect(options.maxJobs == 256)
         options.memoryBudget = 64 << 20
-        // Each write and one waiting behind it: 2 × 5 photos × 300 KB.
-        #expect(options.maxJobs == (64 << 20) / (2 * 5 * 307_200))
+        // Each write and one waiting behind it: 2 × 5 photos × 300 KB = 3 MB; 64 MiB holds 21.
+        #expect(options.maxJobs == 21)
         options.jobs = 40
         #expect(options.maxJobs == 40)
         #expect(SyncOptions.defaultMemoryBudget >= 64 << 20 && SyncOptions.defaultMemoryBudget <= 1 << 30)

@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 import Hummingbird
 import Logging
 import NIOCore
@@ -60,16 +61,9 @@ public struct LocalServer: Sendable {
     public let stop: @Sendable () async -> Void
 
     public static func start(_ router: Router<BasicRequestContext>, label: String) async throws -> LocalServer {
-        let (ports, sink) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: label)))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw TestFailure("the \(label) server did not start") }
-        return LocalServer(url: URL(string: "http://127.0.0.1:\(port)")!, stop: {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-        })
+        let service = try await ListeningService.start(label: label, logger: Logger(label: label)) { onServerRunning in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning)
+        }
+        return LocalServer(url: URL(string: "http://127.0.0.1:\(service.port)")!, stop: { await service.stop() })
     }
 }

@@ -36,8 +36,9 @@ public final class InMemoryShop: Shop, @unchecked Sendable {
 
     /// Calls so far, by kind (`page`, `product`, `register`, `edit`, `deleteKey`, `delete`, `download`).
     public var callCounts: [String: Int] { lock.withLock { calls } }
-    /// The most calls that were in flight at once.
+    /// The most calls that were in flight at once (since the shop was made, or since `resetMostAtOnce`).
     public var mostAtOnce: Int { lock.withLock { mostInFlight } }
+    public func resetMostAtOnce() { lock.withLock { mostInFlight = 0 } }
     /// Every product (of every vendor), by id.
     public var all: [Int: ProductDetail] { lock.withLock { products } }
     /// This vendor's products.
