@@ -34,6 +34,9 @@ public struct UndoRows: RowSource {
     let earlier: EarlierAttempt
     /// Set when the run was already taken back: what to say instead of running.
     public let alreadyDone: String?
+    /// Whether the run was taken back already, said as `alreadyDone` says it, a plan's too
+    /// (a plan of it would only find the products gone).
+    public let undoneBefore: String?
 
     public var kind: RunKind { .undo }
     /// `runs` lists an undo by the folder it took back.
@@ -72,9 +75,10 @@ public struct UndoRows: RowSource {
         } catch {
             throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", exitCode: .badInput)
         }
-        alreadyDone = mine.contains(where: { $0.event == .end }) && !options.dryRun
+        undoneBefore = mine.contains(where: { $0.event == .end })
             ? "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
             : nil
+        alreadyDone = options.dryRun ? nil : undoneBefore
         earlier = EarlierAttempt(mine)
     }
 

@@ -65,7 +65,7 @@ public struct ConsoleEngine: Sendable {
     }
 
     /// The sheet through the one sync: a plan (nothing written) or the run itself.
-    public func sync(_ url: URL, dryRun: Bool, onProgress: (@Sendable (Int, Int, Int) -> Void)? = nil) throws -> SyncResult {
+    func sync(_ url: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> SyncResult {
         var options = SyncOptions(manifest: url, journal: account.journal(for: url))
         options.links = account.links
         options.dryRun = dryRun
@@ -74,18 +74,21 @@ public struct ConsoleEngine: Sendable {
         var settings = SyncSettings(options: options, report: .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report"))
         settings.stopOnSignals = false
         settings.imagesRoot = folder
-        settings.onProgress = onProgress
+        job?.watch(&settings)
         return try Sync.run(ManifestRows(url), into: shop, settings)
     }
 
-    /// A run taken back through the one sync; nil when it already was (said in `alreadyDone`).
-    public func undo(_ folder: URL) throws -> (result: SyncResult?, alreadyDone: String?) {
+    /// A run taken back through the one sync, or its plan (nothing written); nil when it
+    /// already was (said in `alreadyDone`).
+    func undo(_ folder: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> (result: SyncResult?, alreadyDone: String?) {
         var options = UndoOptions(folder: folder)
         options.links = account.links
+        options.dryRun = dryRun
         let source = try UndoRows(options)
-        if let done = source.alreadyDone { return (nil, done) }
+        if let done = source.undoneBefore { return (nil, done) }
         var settings = source.settings(journal: account.journal(forRun: "undo-\(folder.lastPathComponent)"))
         settings.stopOnSignals = false
+        job?.watch(&settings)
         return (try Sync.run(source, into: shop, settings), nil)
     }
 

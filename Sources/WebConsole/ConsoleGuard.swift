@@ -36,15 +36,7 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    static func cookie(_ request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
-            for part in header.split(separator: ";") {
-                let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
-                if pair.count == 2, pair[0] == cookieName { return pair[1] }
-            }
-        }
-        return nil
-    }
+    static func cookie(_ request: Request) -> String? { Cookies.value(request, named: cookieName) }
 
     static func refused(_ why: String) -> Response {
         Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
@@ -63,5 +55,18 @@ final class ConsoleAddress: @unchecked Sendable {
     var authorities: [String] {
         let port = lock.withLock { self.port }
         return ["127.0.0.1:\(port)", "localhost:\(port)"]
+    }
+}
+
+/// A cookie of a request by its name.
+enum Cookies {
+    static func value(_ request: Request, named name: String) -> String? {
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
+                if pair.count == 2, pair[0] == name { return pair[1] }
+            }
+        }
+        return nil
     }
 }

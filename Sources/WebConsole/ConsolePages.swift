@@ -2,55 +2,84 @@ import BulkImport
 import Foundation
 import Mustache
 
-/// The console's pages: one layout, the CLI's words (`would-create`, `created`, `deleted`,
-/// `unchanged`, `failed`), buttons that say what they do (Check, Plan, Apply, Undo). Every
-/// value is escaped by the template; no secret is ever given to it.
+/// The console's pages: one layout, the CLI's words for what happened to a row (`would-create`,
+/// `created`, `deleted`, `unchanged`, `failed`), buttons that say what they do (Check, Plan,
+/// Apply, Undo), in English or Korean (`ConsoleWords`). Every value is escaped by the template;
+/// no secret is ever given to it.
 enum ConsolePages {
     static let layout = """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <html lang="{{lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>openmarket console</title>
         <style>
         body { font: 15px/1.45 system-ui, "Noto Sans CJK KR", sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px; color: #222; }
         header { display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; border-bottom: 1px solid #ddd; padding-bottom: 8px; }
-        header a { color: #245; }
+        header a { color: #245; } header .language { margin-left: auto; font-size: 13px; }
         table { border-collapse: collapse; width: 100%; margin: 12px 0; }
         th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eee; vertical-align: top; }
+        td { overflow-wrap: anywhere; }
         form { display: inline; }
         button { font: inherit; padding: 4px 12px; margin: 2px; border: 1px solid #888; border-radius: 4px; background: #f6f6f6; cursor: pointer; }
-        .status { font-family: ui-monospace, monospace; }
+        button.go { background: #15324a; color: #fff; border-color: #15324a; }
+        .status, #progress { font-family: ui-monospace, monospace; }
         .failed, .error { color: #b00; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
         .summary { font-weight: 600; margin: 12px 0; }
-        @media (max-width: 600px) { td:nth-child(4), th:nth-child(4) { display: none; } }
+        .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
+        .links a { margin-right: 16px; }
+        iframe { width: 100%; height: 75vh; border: 1px solid #ddd; border-radius: 4px; margin-top: 12px; }
+        @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
         </style></head>
         <body>
-        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">Sheets</a><a href="/runs">Runs</a></header>
+        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a>
+        <a href="/export">{{w.export}}</a>
+        <span class="language"><a href="/language/en">English</a> · <a href="/language/ko">한국어</a></span></header>
+        {{#writing}}<p class="banner">{{kind}} · {{subject}} · {{w.running}}: <a href="/jobs/{{id}}">{{w.open}}</a></p>{{/writing}}
         {{#title}}<h2>{{title}}</h2>{{/title}}
-        {{#summary}}<p class="summary">{{summary}}</p>{{/summary}}
-        {{#message}}<p class="error">{{message}}</p>{{/message}}
+        {{#summary}}<p class="summary" id="summary">{{summary}}</p>{{/summary}}
+        {{#message}}<p class="error" id="message">{{message}}</p>{{/message}}
+        {{#job}}
+        <p id="progress">{{progress}}</p>
+        {{#running}}
+        <form method="post" action="/jobs/{{id}}/stop"><button id="stop">{{w.stop}}</button></form>
+        <script>
+        const events = new EventSource("/jobs/{{id}}/events");
+        events.onmessage = (event) => {
+          const progress = JSON.parse(event.data);
+          document.getElementById("progress").textContent = progress.line;
+          if (progress.ended) { events.close(); location.reload(); }
+        };
+        </script>
+        <noscript><meta http-equiv="refresh" content="2"></noscript>
+        {{/running}}
+        {{#ended}}
+        <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
+        <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
+        {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}"><button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
+        {{#plan_undo}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{plan_undo}}"><button id="plan-undo">{{w.plan_undo}}</button></form>{{/plan_undo}}
+        {{#undo}}<form method="post" action="/undo"><input type="hidden" name="run" value="{{undo}}"><button class="go" id="undo">{{w.undo}}</button></form>{{/undo}}
+        {{#report}}<iframe src="/jobs/{{id}}/report.html" title="report"></iframe>{{/report}}
+        {{/ended}}
+        {{/job}}
+        {{#no_sheets}}<p>{{w.no_sheets}}</p>{{/no_sheets}}
         {{#has_sheets}}
-        <table><tr><th>sheet</th><th></th></tr>
+        <table><tr><th>{{w.sheet}}</th><th></th></tr>
         {{#sheets}}<tr><td>{{name}}</td><td>
-        <form method="post" action="/check"><input type="hidden" name="sheet" value="{{name}}"><button>Check</button></form>
-        <form method="post" action="/plan"><input type="hidden" name="sheet" value="{{name}}"><button>Plan</button></form>
-        <form method="post" action="/apply"><input type="hidden" name="sheet" value="{{name}}"><button>Apply</button></form>
+        <form method="post" action="/check"><input type="hidden" name="sheet" value="{{name}}"><button>{{w.check}}</button></form>
+        <form method="post" action="/plan"><input type="hidden" name="sheet" value="{{name}}"><button>{{w.plan}}</button></form>
+        <form method="post" action="/apply"><input type="hidden" name="sheet" value="{{name}}"><button class="go">{{w.apply}}</button></form>
         </td></tr>{{/sheets}}
         </table>
         {{/has_sheets}}
         {{#has_problems}}
-        <table><tr><th>row</th><th>column</th><th>value</th><th>rule</th><th>what is wrong</th></tr>
-        {{#problems}}<tr class="{{severity}}"><td>{{row}}</td><td>{{column}}</td><td>{{value}}</td><td>{{rule}}</td><td>{{message}}</td></tr>{{/problems}}
+        <table id="problems"><tr><th>{{w.row}}</th><th>{{w.column}}</th><th>{{w.value}}</th><th class="wide">{{w.rule}}</th><th>{{w.wrong}}</th></tr>
+        {{#problems}}<tr class="{{severity}}"><td>{{row}}</td><td>{{column}}</td><td>{{value}}</td><td class="wide">{{rule}}</td><td>{{message}}</td></tr>{{/problems}}
         </table>
         {{/has_problems}}
-        {{#has_rows}}
-        <table><tr><th>row</th><th>status</th><th>key</th><th>name</th><th>what</th></tr>
-        {{#rows}}<tr><td>{{row}}</td><td class="status {{status}}">{{status}}</td><td>{{key}}</td><td>{{name}}</td><td>{{what}}</td></tr>{{/rows}}
-        </table>
-        {{/has_rows}}
+        {{#no_runs}}<p>{{w.no_runs}}</p>{{/no_runs}}
         {{#has_runs}}
-        <table><tr><th>started</th><th>kind</th><th>what</th><th>counts</th><th></th></tr>
-        {{#runs}}<tr><td>{{started}}</td><td>{{kind}}</td><td>{{source}}</td><td>{{counts}}</td><td>
-        {{#undoable}}<form method="post" action="/undo"><input type="hidden" name="run" value="{{folder}}"><button>Undo</button></form>{{/undoable}}
+        <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
+        {{#runs}}<tr><td>{{started}}</td><td class="wide">{{kind}}</td><td>{{source}}</td><td>{{counts}}</td><td>
+        {{#undoable}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{folder}}"><button>{{w.undo}}</button></form>{{/undoable}}
         </td></tr>{{/runs}}
         </table>
         {{/has_runs}}
@@ -61,20 +90,14 @@ enum ConsolePages {
         do { return try MustacheTemplate(string: layout) } catch { fatalError("the console's page template: \(error)") }
     }()
 
-    /// The page with `values`; a list's table shows when the list has rows.
-    static func render(_ values: [String: Any]) -> String {
+    /// The page with `values` in `language`; a list's table shows when the list has rows.
+    static func render(_ values: [String: Any], language: ConsoleWords.Language) -> String {
         var values = values
-        for name in ["sheets", "problems", "rows", "runs"] {
+        for name in ["sheets", "problems", "runs"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }
+        values["w"] = ConsoleWords.words(language)
+        values["lang"] = language.rawValue
         return template.render(values)
-    }
-
-    /// A run's rows as the page lists them.
-    static func rows(_ report: RunReport, limit: Int = 500) -> [[String: Any]] {
-        report.shownRows(limit: limit).map { outcome in
-            ["row": outcome.row > 0 ? String(outcome.row) : "", "status": outcome.status.rawValue, "key": outcome.key,
-             "name": outcome.name, "what": [outcome.changes, outcome.note, outcome.error].compactMap { $0 }.joined(separator: "; ")]
-        }
     }
 }

@@ -4,47 +4,40 @@ import Hummingbird
 import NIOCore
 import Support
 
-/// The console's routes: each reads its form, calls the engine on a thread of its own, and
-/// renders the page.
+/// The console's pages that read: the sheets, a check, the runs, the language. Plans, applies
+/// and undos are jobs (`ConsoleJobRoutes`).
 struct ConsoleRoutes: Sendable {
     let engine: ConsoleEngine
+    let jobs: ConsoleJobs
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in page(title: "Sheets in \(engine.folder.path)", ["sheets": engine.sheets().map { ["name": $0] }]) }
-        router.get("/runs") { _, _ in page(title: "Runs", ["runs": runs()]) }
+        router.get("/") { request, _ in
+            let sheets = engine.sheets()
+            return page(request, title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)",
+                        ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty])
+        }
+        router.get("/runs") { request, _ in
+            let runs = runs()
+            return page(request, title: words(request)["runs"] ?? "", ["runs": runs, "no_runs": runs.isEmpty])
+        }
+        router.get("/language/:language") { request, context in
+            let language = ConsoleWords.Language(rawValue: context.parameters.get("language") ?? "") ?? .en
+            return Response(status: .seeOther, headers: [
+                .location: "/", .setCookie: "\(ConsoleWords.cookieName)=\(language.rawValue); SameSite=Strict; Path=/",
+            ])
+        }
         router.post("/check") { request, _ in
             let sheet = try await sheet(request)
             let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
             let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-            return page(title: "Check of \(sheet.lastPathComponent)", ["summary": text, "problems": problems.map(Self.problem)])
+            return page(request, title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)",
+                        ["summary": text, "problems": problems.map(Self.problem)])
         }
-        router.post("/plan") { request, _ in try await run(request, dryRun: true) }
-        router.post("/apply") { request, _ in try await run(request, dryRun: false) }
-        router.post("/undo") { request, _ in
-            let form = try await Self.form(request)
-            guard let folder = form["run"], engine.runs().contains(where: { $0.folder == folder }) else {
-                return page(title: "Undo", ["message": "no such run of this account"], status: .badRequest)
-            }
-            let (result, done) = try await BlockingThread.run("openmarket.console") { try engine.undo(URL(fileURLWithPath: folder)) }
-            guard let result else { return page(title: "Undo", ["summary": done ?? ""]) }
-            return page(title: "Undo of \(URL(fileURLWithPath: folder).lastPathComponent)",
-                        ["summary": result.summary.line, "rows": ConsolePages.rows(result.report)])
-        }
+        ConsoleJobRoutes(engine: engine, jobs: jobs).add(to: router)
     }
 
-    private func run(_ request: Request, dryRun: Bool) async throws -> Response {
-        let sheet = try await sheet(request)
-        let verb = dryRun ? "Plan" : "Apply"
-        do {
-            let result = try await BlockingThread.run("openmarket.console") { try engine.sync(sheet, dryRun: dryRun) }
-            return page(title: "\(verb) of \(sheet.lastPathComponent)", ["summary": result.summary.line, "rows": ConsolePages.rows(result.report)])
-        } catch {
-            return page(title: "\(verb) of \(sheet.lastPathComponent)", ["message": "\(error)"], status: .conflict)
-        }
-    }
-
-    private func sheet(_ request: Request) async throws -> URL {
-        let form = try await Self.form(request)
+    func sheet(_ request: Request) async throws -> URL {
+        let form = try await ConsoleForm.read(request)
         guard let name = form["sheet"], let url = engine.sheet(named: name) else {
             throw HTTPError(.badRequest, message: "no such sheet in \(engine.folder.path)")
         }
@@ -62,21 +55,39 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    private func page(title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        var values = values
-        values["title"] = title
-        values["shop"] = engine.account.serverName
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values))))
+    private func words(_ request: Request) -> [String: String] { ConsoleWords.words(ConsoleWords.language(of: request)) }
+
+    func page(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        ConsolePage(engine: engine, jobs: jobs).response(request, title: title, values, status: status)
     }
 
     static func problem(_ problem: ConsoleEngine.Problem) -> [String: Any] {
         ["row": problem.row.map(String.init) ?? "", "column": problem.column, "value": problem.value, "rule": problem.rule,
          "message": problem.message, "severity": problem.severity]
     }
+}
 
-    /// An `application/x-www-form-urlencoded` body, at most 64 KiB.
-    static func form(_ request: Request) async throws -> [String: String] {
+/// A page of the console: the layout with the shop's name, the job that writes now, the words
+/// of the reader's language.
+struct ConsolePage: Sendable {
+    let engine: ConsoleEngine
+    let jobs: ConsoleJobs
+
+    func response(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        var values = values
+        values["title"] = title
+        values["shop"] = engine.account.serverName
+        if let writing = jobs.writing {
+            values["writing"] = ["id": writing.id, "kind": writing.kind.rawValue, "subject": writing.subjectName]
+        }
+        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values, language: ConsoleWords.language(of: request)))))
+    }
+}
+
+/// An `application/x-www-form-urlencoded` body, at most 64 KiB.
+enum ConsoleForm {
+    static func read(_ request: Request) async throws -> [String: String] {
         let buffer = try await request.body.collect(upTo: 64 << 10)
         let text = String(buffer: buffer)
         var form: [String: String] = [:]
@@ -90,8 +101,9 @@ struct ConsoleRoutes: Sendable {
 }
 
 extension SyncSummary {
-    /// `20 rows: 20 would-create`, as the CLI's summary line says it.
+    /// `20 rows: 20 would-create`, as the CLI's summary line says it; a stop says why.
     var line: String {
-        "\(rows) rows: \(countsText.isEmpty ? "nothing to do" : countsText)\(dryRun ? " (a plan: nothing was sent)" : "")"
+        let counts = "\(rows) rows: \(countsText.isEmpty ? "nothing to do" : countsText)\(dryRun ? " (a plan: nothing was sent)" : "")"
+        return stopped.map { "\(counts) — stopped (\($0)); the rows not done are done by applying again" } ?? counts
     }
 }

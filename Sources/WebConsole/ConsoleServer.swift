@@ -29,7 +29,7 @@ public final class ConsoleServer: Sendable {
         let address = ConsoleAddress()
         let router = Router()
         router.add(middleware: ConsoleGuard(token: token, address: address))
-        ConsoleRoutes(engine: engine).add(to: router)
+        ConsoleRoutes(engine: engine, jobs: ConsoleJobs()).add(to: router)
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
         let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in

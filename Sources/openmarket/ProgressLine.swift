@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The progress line of a long command: redrawn in place on a terminal; with
 /// `quiet` or when stderr is not a terminal, a line per 10 %; with `json`, a
@@ -57,7 +58,7 @@ final class ProgressLine: @unchecked Sendable {
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
             let extra = detailText.map { " " + $0() + "," } ?? ""
             Console.err(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(rate > 0 ? Self.duration(eta) + " left" : "")\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(rate > 0 ? DurationText.of(eta) + " left" : "")\(failures)".utf8))
             return
         }
         // A run over in under a second needs no progress, only its end (not eleven lines in 0.1 s).
@@ -69,18 +70,10 @@ final class ProgressLine: @unchecked Sendable {
             let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
-            let left = rate > 0 && done < total ? ", about \(Self.duration(Double(total - done) / rate)) left" : ""
+            let left = rate > 0 && done < total ? ", about \(DurationText.of(Double(total - done) / rate)) left" : ""
             let extra = detailText.map { ", " + $0() } ?? ""
             Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(extra)\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
         }
-    }
-
-    /// `45 s`, `3 min 20 s`, `1 h 05 min`.
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return "\(total / 60) min \(String(format: "%02d", total % 60)) s" }
-        return "\(total / 3600) h \(String(format: "%02d", (total % 3600) / 60)) min"
     }
 
     /// A count with no known total (rows read so far): redrawn on a terminal only.

@@ -15,8 +15,8 @@ struct ConsoleTests {
         let console: ConsoleServer
         let client: OpenMarketClient
 
-        static func start(rows: Int = 20) async throws -> Open {
-            let sandbox = try await TestSandbox.start()
+        static func start(rows: Int = 20, latency: Int = 0) async throws -> Open {
+            let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
             let files = try Scratch()
             _ = try writeManifest(files, rows: rows)
             let client = try TestSupport.client(sandbox, sandbox.demo)
@@ -36,6 +36,28 @@ struct ConsoleTests {
         func post(_ path: String, _ form: String) async throws -> CurlResult {
             try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data", form, console.url.absoluteString + path])
         }
+
+        /// A job started by a form: the page it sends the browser to.
+        func start(_ path: String, _ form: String) async throws -> String {
+            let started = try await post(path, form)
+            guard started.status == 303, let location = started.headers["location"] else {
+                throw TestFailure("\(path) answered \(started.status), not a job: \(started.text.prefix(300))")
+            }
+            return String(location.dropFirst())
+        }
+
+        /// The job's page once the job ended (its page polled as a browser without script would).
+        func ended(_ job: String) async throws -> CurlResult {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                let page = try await get(job)
+                if !page.text.contains("id=\"stop\"") { return page }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw TestFailure("\(job) did not end in 120 s")
+        }
+
+        func run(_ path: String, _ form: String) async throws -> CurlResult { try await ended(try await start(path, form)) }
 
         func products() async throws -> Int { try await blocking { [client] in try client.page(1, perPage: 100).totalCount } }
 
@@ -71,22 +93,63 @@ struct ConsoleTests {
         let open = try await Open.start()
         let list = try await open.get("")
         #expect(list.status == 200 && list.text.contains("products.csv") && list.text.contains(">Plan<"))
-        let plan = try await open.post("plan", "sheet=products.csv")
+        let plan = try await open.run("plan", "sheet=products.csv")
         #expect(plan.status == 200 && plan.text.contains("20 rows: 20 would-create"), "\(plan.text.prefix(400))")
         #expect(try await open.products() == 0)
-        let apply = try await open.post("apply", "sheet=products.csv")
+        let apply = try await open.run("apply", "sheet=products.csv")
         #expect(apply.status == 200 && apply.text.contains("20 rows: 20 created"), "\(apply.text.prefix(400))")
         #expect(try await open.products() == 20)
-        let runs = try await open.get("runs")
-        let folder = try #require(runs.text.firstMatch(of: /name="run" value="([^"]+)"/).map { String($0.1) })
-        let undo = try await open.post("undo", "run=" + (folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder))
+        let job = try #require(apply.text.firstMatch(of: /href="\/jobs\/([0-9]+)\/report.html"/).map { String($0.1) })
+        let report = try await open.get("jobs/\(job)/report.html")
+        #expect(report.status == 200 && report.text.contains("<img"), "the report inline, with its thumbnails")
+        let workbook = try await open.get("jobs/\(job)/report.xlsx")
+        #expect(workbook.status == 200 && workbook.body.starts(with: Data("PK".utf8)) && workbook.headers["content-disposition"]?.contains("attachment") == true)
+        // Undo from the apply's page: its plan first (nothing deleted), then the undo.
+        let folder = try #require(apply.text.firstMatch(of: /name="run" value="([^"]+)"/).map { String($0.1) })
+        let form = "run=" + (folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder)
+        let undoPlan = try await open.run("undo-plan", form)
+        #expect(undoPlan.text.contains("20 rows: 20 would-delete") && undoPlan.text.contains("id=\"undo\""), "\(undoPlan.text.prefix(600))")
+        #expect(try await open.products() == 20, "a plan of the undo deletes nothing")
+        let undo = try await open.run("undo", form)
         #expect(undo.status == 200 && undo.text.contains("20 rows: 20 deleted"), "\(undo.text.prefix(400))")
         #expect(try await open.products() == 0)
-        let again = try await open.get("runs")
-        #expect(again.text.contains(">undo<") && again.text.contains(">import<"))
-        for page in [list, plan, apply, runs, undo, again] {
+        let twice = try await open.run("undo", form)
+        #expect(twice.text.contains("already undone"), "\(twice.text.prefix(600))")
+        let runs = try await open.get("runs")
+        #expect(runs.text.contains(">undo<") && runs.text.contains(">import<"))
+        for page in [list, plan, apply, report, undoPlan, undo, runs] {
             #expect(!page.text.contains(open.sandbox.demo.secret) && !page.text.contains(open.sandbox.demo.identifier))
         }
+        await open.close()
+    }
+
+    @Test("Apply streams its progress; Stop ends it with rows left; a second write meanwhile is refused; Apply again sends nothing twice")
+    func stopAndApplyAgain() async throws {
+        let open = try await Open.start(rows: 60, latency: 150)
+        let job = try await open.start("apply", "sheet=products.csv")
+        // The page's event stream, as the browser reads it, until some rows are done.
+        var seen = 0
+        let deadline = Date().addingTimeInterval(60)
+        while seen < 4 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            let page = try await open.get(job)
+            seen = page.text.firstMatch(of: /id="progress">([0-9]+)\/60 rows/).flatMap { Int($0.1) } ?? 0
+        }
+        #expect(seen >= 4, "rows counted on the page as they are done")
+        let busy = try await open.post("apply", "sheet=products.csv")
+        #expect(busy.status == 409 && busy.text.contains("one write at a time"), "\(busy.text.prefix(300))")
+        let stop = try await open.post(job + "/stop", "")
+        #expect(stop.status == 303)
+        let stopped = try await open.ended(job)
+        #expect(stopped.text.contains("stopped (stopped from the console)") && stopped.text.contains("id=\"apply-again\""), "\(stopped.text.prefix(600))")
+        let events = try await open.get(job + "/events")
+        #expect(events.headers["content-type"]?.hasPrefix("text/event-stream") == true && events.text.contains("\"ended\":true"), "\(events.text)")
+        let made = try await open.products()
+        #expect(made > 0 && made < 60, "stopped part way: \(made)")
+        let again = try await open.run("apply", "sheet=products.csv")
+        #expect(again.text.contains("60 rows:") && again.text.contains("\(60 - made) created"), "\(again.text.prefix(600))")
+        let names = try await blocking { [client = open.client] in try client.allProducts().products.map(\.name) }
+        #expect(names.count == 60 && Set(names).count == 60, "each row once")
         await open.close()
     }
 

@@ -1,0 +1,120 @@
+import BulkImport
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Plans, applies and undos: each starts a job and sends the browser to its page, which follows
+/// the job's progress as it streams (server-sent events) and shows its report when it ends.
+struct ConsoleJobRoutes: Sendable {
+    let engine: ConsoleEngine
+    let jobs: ConsoleJobs
+
+    /// The files of a run's report the page links to, and how they are sent.
+    static let reportFiles: [String: (type: String, download: Bool)] = [
+        "report.html": ("text/html; charset=utf-8", false),
+        "report.xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", true),
+        "report.csv": ("text/csv; charset=utf-8", true),
+    ]
+
+    func add(to router: Router<BasicRequestContext>) {
+        let sheets = ConsoleRoutes(engine: engine, jobs: jobs)
+        router.post("/plan") { request, _ in
+            let sheet = try await sheets.sheet(request)
+            return start(request, .plan, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: true, job: job)) }
+        }
+        router.post("/apply") { request, _ in
+            let sheet = try await sheets.sheet(request)
+            return start(request, .apply, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: false, job: job)) }
+        }
+        router.post("/undo-plan") { request, _ in try await undo(request, dryRun: true) }
+        router.post("/undo") { request, _ in try await undo(request, dryRun: false) }
+        router.get("/jobs/:id") { request, context in
+            let job = try job(context)
+            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", values(job))
+        }
+        router.get("/jobs/:id/events") { _, context in
+            let job = try job(context)
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
+                // Four times a second until the job ends; a page closed ends the stream at its next write.
+                while true {
+                    let progress = job.progress
+                    let line = try JSONSerialization.data(withJSONObject: ["line": progress.line, "ended": progress.ended, "done": progress.done,
+                                                                             "total": progress.total, "failed": progress.failed])
+                    try await writer.write(ByteBuffer(string: "data: " + String(decoding: line, as: UTF8.self) + "\n\n"))
+                    if progress.ended { break }
+                    try await Task.sleep(for: .milliseconds(250))
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.post("/jobs/:id/stop") { _, context in
+            let job = try job(context)
+            job.stop()
+            return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
+        }
+        router.get("/jobs/:id/:file") { _, context in
+            let job = try job(context)
+            guard case .finished(let result)? = job.ending, let name = context.parameters.get("file"), let file = Self.reportFiles[name] else {
+                throw HTTPError(.notFound)
+            }
+            let data = try Data(contentsOf: result.reportFolder.appendingPathComponent(name))
+            var headers: HTTPFields = [.contentType: file.type, .cacheControl: "no-store"]
+            if file.download { headers[.contentDisposition] = "attachment; filename=\"\(job.kind == .apply ? "" : "plan-")\(name)\"" }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+    }
+
+    private func undo(_ request: Request, dryRun: Bool) async throws -> Response {
+        let form = try await ConsoleForm.read(request)
+        guard let folder = form["run"], engine.runs().contains(where: { $0.folder == folder }) else {
+            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
+        }
+        return start(request, dryRun ? .undoPlan : .undo, subject: folder) { job in
+            let (result, done) = try engine.undo(URL(fileURLWithPath: folder), dryRun: dryRun, job: job)
+            return result.map { .finished($0) } ?? .nothing(done ?? "")
+        }
+    }
+
+    /// Starts the job and sends the browser to its page; a second write while one runs is
+    /// refused (409) with a link to the one running.
+    private func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String,
+                       _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Response {
+        switch jobs.start(kind, subject: subject, work) {
+        case .success(let job):
+            return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
+        case .failure(let busy):
+            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
+                "message": "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop",
+            ], status: .conflict)
+        }
+    }
+
+    private func job(_ context: BasicRequestContext) throws -> ConsoleJob {
+        guard let id = context.parameters.get("id"), let job = jobs[id] else { throw HTTPError(.notFound) }
+        return job
+    }
+
+    /// What a job's page shows: its progress while it runs; its summary, report and next step after.
+    private func values(_ job: ConsoleJob) -> [String: Any] {
+        let progress = job.progress
+        var shown: [String: Any] = ["id": job.id, "progress": progress.line, "running": !progress.ended, "ended": progress.ended]
+        var values: [String: Any] = [:]
+        switch job.ending {
+        case .finished(let result)?:
+            values["summary"] = result.summary.line
+            shown["report"] = true
+            let stopped = result.summary.stopped != nil
+            switch job.kind {
+            case .apply:
+                if stopped { shown["apply_again"] = job.subject } else { shown["plan_undo"] = result.reportFolder.path }
+            case .undoPlan: shown["undo"] = job.subject
+            case .plan, .undo: break
+            }
+        case .nothing(let said)?: values["summary"] = said
+        case .failed(let why)?: values["message"] = why
+        case nil: break
+        }
+        values["job"] = shown
+        return values
+    }
+}

@@ -1,0 +1,153 @@
+import BulkImport
+import Foundation
+import Support
+
+/// A plan, an apply or an undo the console is running: its progress as the CLI's line counts it
+/// (rows done, failed, in flight, rate, time left), read by the page while it goes, and a stop
+/// the page can ask for. A stopped apply leaves its journal as Ctrl-C does, so applying the same
+/// sheet again sends nothing twice.
+final class ConsoleJob: @unchecked Sendable {
+    enum Kind: String, Sendable {
+        case plan = "Plan", apply = "Apply", undoPlan = "Undo plan", undo = "Undo"
+        var writes: Bool { self == .apply || self == .undo }
+    }
+
+    /// How a job ended.
+    enum Ending: Sendable {
+        case finished(SyncResult)
+        /// Nothing to do, said in words (an undo already undone).
+        case nothing(String)
+        case failed(String)
+    }
+
+    /// What the page shows while the job runs and after.
+    struct Progress: Sendable {
+        var done = 0, total = 0, failed = 0, inFlight: Int?
+        var rate = 0.0
+        var secondsLeft: Double?
+        var stopping = false
+        var ended = false
+
+        /// `12/20 rows (60%), 8 in flight, 14.2/s, 1 s left, 0 failed`, as the CLI's line.
+        var line: String {
+            let percent = total > 0 ? min(100, done * 100 / total) : 0
+            var parts = [total > 0 ? "\(done)/\(total) rows (\(percent)%)" : "reading the shop"]
+            if let inFlight { parts.append("\(inFlight) in flight") }
+            if rate > 0 { parts.append(String(format: "%.1f/s", rate)) }
+            if let secondsLeft { parts.append("\(DurationText.of(secondsLeft)) left") }
+            parts.append("\(failed) failed")
+            if stopping && !ended { parts.append("stopping: the rows in flight finish") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    let id: String
+    let kind: Kind
+    /// The sheet's name, or the run folder an undo takes back.
+    let subject: String
+    let started = Date()
+    /// The subject as the page names it: a sheet's name, a run folder's last part.
+    var subjectName: String { URL(fileURLWithPath: subject).lastPathComponent }
+    private let lock = NSLock()
+    private var counts = (done: 0, total: 0, failed: 0)
+    private var firstRow: Date?
+    private var run: SyncRun?
+    private var stopAsked = false
+    private var endingValue: Ending?
+
+    init(id: String, kind: Kind, subject: String) {
+        self.id = id
+        self.kind = kind
+        self.subject = subject
+    }
+
+    /// The hooks of the sync this job watches.
+    func watch(_ settings: inout SyncSettings) {
+        settings.onProgress = { [self] done, total, failed in
+            lock.withLock {
+                if firstRow == nil { firstRow = Date() }
+                counts = (done, total, failed)
+            }
+        }
+        settings.onStart = { [self] run in
+            let stop = lock.withLock { () -> Bool in
+                self.run = run
+                return stopAsked
+            }
+            if stop { run.stop(Self.stopReason) }
+        }
+    }
+
+    static let stopReason = "stopped from the console"
+
+    /// Asks the run to stop: no new row starts; those in flight finish and are recorded.
+    func stop() {
+        let run = lock.withLock { () -> SyncRun? in
+            stopAsked = true
+            return self.run
+        }
+        run?.stop(Self.stopReason)
+    }
+
+    func end(_ ending: Ending) { lock.withLock { endingValue = ending } }
+
+    var ending: Ending? { lock.withLock { endingValue } }
+
+    var progress: Progress {
+        lock.withLock {
+            var progress = Progress(done: counts.done, total: counts.total, failed: counts.failed)
+            progress.inFlight = endingValue == nil ? run?.concurrency.last : nil
+            progress.stopping = stopAsked
+            progress.ended = endingValue != nil
+            // Under half a second a rate says nothing, as on the CLI's line.
+            if let firstRow, case let elapsed = Date().timeIntervalSince(firstRow), elapsed >= 0.5, counts.done > 0 {
+                progress.rate = Double(counts.done) / elapsed
+                if endingValue == nil { progress.secondsLeft = Double(max(0, counts.total - counts.done)) / progress.rate }
+            }
+            return progress
+        }
+    }
+}
+
+/// The console's jobs: at most one that writes at a time (the account's run lock would refuse a
+/// second anyway; here the page is told which one runs), kept so their pages can be opened again.
+final class ConsoleJobs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var jobs: [String: ConsoleJob] = [:]
+    private var order: [String] = []
+    private var next = 1
+
+    /// The job that writes now, if any.
+    var writing: ConsoleJob? {
+        lock.withLock { order.compactMap { jobs[$0] }.first { $0.kind.writes && $0.ending == nil } }
+    }
+
+    subscript(id: String) -> ConsoleJob? { lock.withLock { jobs[id] } }
+
+    /// Starts `work` on a thread of its own; nil (and the job that writes) when `kind` writes and
+    /// another write is running.
+    func start(_ kind: ConsoleJob.Kind, subject: String,
+               _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Result<ConsoleJob, BusyError> {
+        let job: ConsoleJob
+        lock.lock()
+        if kind.writes, let busy = order.compactMap({ jobs[$0] }).first(where: { $0.kind.writes && $0.ending == nil }) {
+            lock.unlock()
+            return .failure(BusyError(job: busy))
+        }
+        job = ConsoleJob(id: String(next), kind: kind, subject: subject)
+        next += 1
+        jobs[job.id] = job
+        order.append(job.id)
+        lock.unlock()
+        let thread = Thread {
+            do { job.end(try work(job)) } catch { job.end(.failed("\(error)")) }
+        }
+        thread.name = "openmarket.console.\(kind.rawValue)"
+        thread.start()
+        return .success(job)
+    }
+
+    struct BusyError: Error {
+        let job: ConsoleJob
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// The console's words in English and Korean, as the CLI's reports are. The statuses stay the
+/// CLI's own (`would-create`, `created`, `deleted`, `unchanged`, `failed`): a merchant reading a
+/// report, a page and a terminal reads one word for one thing.
+enum ConsoleWords {
+    enum Language: String, Sendable { case en, ko }
+
+    static let cookieName = "openmarket-console-language"
+
+    /// The language asked for: the page's own choice (a cookie), else the browser's first.
+    static func language(of request: Request) -> Language {
+        if let chosen = Cookies.value(request, named: cookieName), let language = Language(rawValue: chosen) {
+            return language
+        }
+        let accepted = request.headers[.acceptLanguage] ?? ""
+        return accepted.lowercased().hasPrefix("ko") ? .ko : .en
+    }
+
+    static func words(_ language: Language) -> [String: String] {
+        language == .ko ? korean : english
+    }
+
+    static let english: [String: String] = [
+        "sheets": "Sheets", "runs": "Runs", "check": "Check", "plan": "Plan", "apply": "Apply", "undo": "Undo",
+        "stop": "Stop", "sheets_in": "Sheets in", "sheet": "sheet", "row": "row", "column": "column", "value": "value",
+        "rule": "rule", "wrong": "what is wrong", "status": "status", "key": "key", "name": "name", "what": "what",
+        "started": "started", "kind": "kind", "counts": "counts", "report": "Report with photos",
+        "workbook": "Report and rows to fix (.xlsx)", "csv": "Report (.csv)", "plan_undo": "Plan the undo",
+        "apply_again": "Apply again", "running": "running now", "open": "open", "did_not_finish": "did not finish",
+        "export": "Export the catalog (.csv)", "no_sheets": "No sheets (CSV, Excel, JSON, JSON Lines) in this folder.",
+        "no_runs": "No runs yet on this account.",
+    ]
+
+    static let korean: [String: String] = [
+        "sheets": "시트", "runs": "실행 기록", "check": "검사", "plan": "미리보기", "apply": "적용", "undo": "되돌리기",
+        "stop": "중지", "sheets_in": "시트 폴더", "sheet": "시트", "row": "행", "column": "열", "value": "값",
+        "rule": "규칙", "wrong": "문제", "status": "상태", "key": "상품 키", "name": "상품명", "what": "내용",
+        "started": "시작", "kind": "종류", "counts": "결과", "report": "사진이 있는 보고서",
+        "workbook": "보고서와 고칠 행 (.xlsx)", "csv": "보고서 (.csv)", "plan_undo": "되돌리기 미리보기",
+        "apply_again": "다시 적용", "running": "실행 중", "open": "열기", "did_not_finish": "끝나지 않음",
+        "export": "카탈로그 내보내기 (.csv)", "no_sheets": "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다.",
+        "no_runs": "이 계정의 실행 기록이 아직 없습니다.",
+    ]
+}
