@@ -27,6 +27,13 @@ public struct AccountState: Sendable {
 
     /// One journal per manifest name and account. It only carries runs of that file through
     /// crashes: identity is in the link store.
+    /// The merchant keys this account's imports linked to products, by product id (export's key
+    /// column); none when the account never imported.
+    public func linkedKeys() throws -> [Int: String] {
+        guard FileManager.default.fileExists(atPath: links.path) else { return [:] }
+        return try LinkStore(url: links).keysByProductID()
+    }
+
     public func journal(for manifest: URL) -> URL {
         let account = serverName + "|" + identifier
         return folder.appendingPathComponent("journals")

@@ -1,4 +1,5 @@
 import BulkImport
+import CatalogExport
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -90,6 +91,17 @@ public struct ConsoleEngine: Sendable {
         settings.stopOnSignals = false
         job?.watch(&settings)
         return (try Sync.run(source, into: shop, settings), nil)
+    }
+
+    /// The shop's catalog as a sheet `import` reads back (CSV, photos as the server's addresses,
+    /// this account's keys): its own products when it has credentials, as `openmarket export`.
+    func export(into folder: URL) throws -> (sheet: URL, summary: ExportSummary) {
+        var options = ExportOptions(directory: folder)
+        options.images = .none
+        options.filter = CatalogFilter(vendor: shop.writer == nil ? nil : .me)
+        options.keys = (try? account.linkedKeys()) ?? [:]
+        let summary = try CatalogExporter(options: options, client: shop).run()
+        return (folder.appendingPathComponent(options.manifestName), summary)
     }
 
     /// The account's runs, newest first (what `openmarket runs` lists).

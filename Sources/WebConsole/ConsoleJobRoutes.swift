@@ -9,13 +9,6 @@ struct ConsoleJobRoutes: Sendable {
     let engine: ConsoleEngine
     let jobs: ConsoleJobs
 
-    /// The files of a run's report the page links to, and how they are sent.
-    static let reportFiles: [String: (type: String, download: Bool)] = [
-        "report.html": ("text/html; charset=utf-8", false),
-        "report.xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", true),
-        "report.csv": ("text/csv; charset=utf-8", true),
-    ]
-
     func add(to router: Router<BasicRequestContext>) {
         let sheets = ConsoleRoutes(engine: engine, jobs: jobs)
         router.post("/plan") { request, _ in
@@ -52,16 +45,7 @@ struct ConsoleJobRoutes: Sendable {
             job.stop()
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         }
-        router.get("/jobs/:id/:file") { _, context in
-            let job = try job(context)
-            guard case .finished(let result)? = job.ending, let name = context.parameters.get("file"), let file = Self.reportFiles[name] else {
-                throw HTTPError(.notFound)
-            }
-            let data = try Data(contentsOf: result.reportFolder.appendingPathComponent(name))
-            var headers: HTTPFields = [.contentType: file.type, .cacheControl: "no-store"]
-            if file.download { headers[.contentDisposition] = "attachment; filename=\"\(job.kind == .apply ? "" : "plan-")\(name)\"" }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-        }
+        ConsoleFiles(engine: engine, jobs: jobs).add(to: router)
     }
 
     private func undo(_ request: Request, dryRun: Bool) async throws -> Response {
@@ -97,7 +81,8 @@ struct ConsoleJobRoutes: Sendable {
     /// What a job's page shows: its progress while it runs; its summary, report and next step after.
     private func values(_ job: ConsoleJob) -> [String: Any] {
         let progress = job.progress
-        var shown: [String: Any] = ["id": job.id, "progress": progress.line, "running": !progress.ended, "ended": progress.ended]
+        var shown: [String: Any] = ["id": job.id, "progress": progress.line, "running": !progress.ended, "ended": progress.ended,
+                                    "done": progress.done, "total": max(progress.total, 1)]
         var values: [String: Any] = [:]
         switch job.ending {
         case .finished(let result)?:
@@ -107,8 +92,9 @@ struct ConsoleJobRoutes: Sendable {
             switch job.kind {
             case .apply:
                 if stopped { shown["apply_again"] = job.subject } else { shown["plan_undo"] = result.reportFolder.path }
+            case .plan: shown["apply_planned"] = job.subject
             case .undoPlan: shown["undo"] = job.subject
-            case .plan, .undo: break
+            case .undo: break
             }
         case .nothing(let said)?: values["summary"] = said
         case .failed(let why)?: values["message"] = why

@@ -26,6 +26,7 @@ enum ConsolePages {
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }
+        progress { width: 100%; max-width: 480px; height: 14px; }
         iframe { width: 100%; height: 75vh; border: 1px solid #ddd; border-radius: 4px; margin-top: 12px; }
         @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
         </style></head>
@@ -40,12 +41,15 @@ enum ConsolePages {
         {{#job}}
         <p id="progress">{{progress}}</p>
         {{#running}}
+        <progress id="bar" max="{{total}}" value="{{done}}"></progress>
         <form method="post" action="/jobs/{{id}}/stop"><button id="stop">{{w.stop}}</button></form>
         <script>
         const events = new EventSource("/jobs/{{id}}/events");
         events.onmessage = (event) => {
           const progress = JSON.parse(event.data);
           document.getElementById("progress").textContent = progress.line;
+          const bar = document.getElementById("bar");
+          bar.max = Math.max(progress.total, 1); bar.value = progress.done;
           if (progress.ended) { events.close(); location.reload(); }
         };
         </script>
@@ -54,6 +58,7 @@ enum ConsolePages {
         {{#ended}}
         <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
         <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
+        {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}"><button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
         {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}"><button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
         {{#plan_undo}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{plan_undo}}"><button id="plan-undo">{{w.plan_undo}}</button></form>{{/plan_undo}}
         {{#undo}}<form method="post" action="/undo"><input type="hidden" name="run" value="{{undo}}"><button class="go" id="undo">{{w.undo}}</button></form>{{/undo}}
@@ -79,6 +84,7 @@ enum ConsolePages {
         {{#has_runs}}
         <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
         {{#runs}}<tr><td>{{started}}</td><td class="wide">{{kind}}</td><td>{{source}}</td><td>{{counts}}</td><td>
+        <a href="/runs/{{tag}}/report.html" target="_blank">{{w.report_short}}</a>
         {{#undoable}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{folder}}"><button>{{w.undo}}</button></form>{{/undoable}}
         </td></tr>{{/runs}}
         </table>

@@ -51,7 +51,7 @@ struct ConsoleRoutes: Sendable {
         return engine.runs().map { run in
             ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
              "counts": run.counts.map { $0.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") } ?? "did not finish",
-             "folder": run.folder, "undoable": run.counts != nil]
+             "folder": run.folder, "undoable": run.counts != nil, "tag": ConsoleFiles.tag(run.folder)]
         }
     }
 
@@ -77,7 +77,8 @@ struct ConsolePage: Sendable {
         var values = values
         values["title"] = title
         values["shop"] = engine.account.serverName
-        if let writing = jobs.writing {
+        // The job that writes, named on every page but its own.
+        if let writing = jobs.writing, (values["job"] as? [String: Any])?["id"] as? String != writing.id {
             values["writing"] = ["id": writing.id, "kind": writing.kind.rawValue, "subject": writing.subjectName]
         }
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

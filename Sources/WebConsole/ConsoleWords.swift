@@ -30,7 +30,7 @@ enum ConsoleWords {
         "workbook": "Report and rows to fix (.xlsx)", "csv": "Report (.csv)", "plan_undo": "Plan the undo",
         "apply_again": "Apply again", "running": "running now", "open": "open", "did_not_finish": "did not finish",
         "export": "Export the catalog (.csv)", "no_sheets": "No sheets (CSV, Excel, JSON, JSON Lines) in this folder.",
-        "no_runs": "No runs yet on this account.",
+        "no_runs": "No runs yet on this account.", "report_short": "report",
     ]
 
     static let korean: [String: String] = [
@@ -41,6 +41,6 @@ enum ConsoleWords {
         "workbook": "보고서와 고칠 행 (.xlsx)", "csv": "보고서 (.csv)", "plan_undo": "되돌리기 미리보기",
         "apply_again": "다시 적용", "running": "실행 중", "open": "열기", "did_not_finish": "끝나지 않음",
         "export": "카탈로그 내보내기 (.csv)", "no_sheets": "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다.",
-        "no_runs": "이 계정의 실행 기록이 아직 없습니다.",
+        "no_runs": "이 계정의 실행 기록이 아직 없습니다.", "report_short": "보고서",
     ]
 }

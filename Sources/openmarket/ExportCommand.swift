@@ -157,13 +157,8 @@ struct ExportCommand: OpenMarketCommand {
         }
         options.filter = CatalogFilter(vendor: vendorID.map { .id($0) } ?? choice.filter, search: search, since: since?.date)
         // The key column: the merchant keys this account's imports linked to its products.
-        let links = connection.account.links
-        if FileManager.default.fileExists(atPath: links.path) {
-            do {
-                options.keys = try LinkStore(url: links).keysByProductID()
-            } catch {
-                Console.error("openmarket export: \(error); the key column stays empty")
-            }
+        do { options.keys = try connection.account.linkedKeys() } catch {
+            Console.error("openmarket export: \(error); the key column stays empty")
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
         exporter.onProgress = { phase, done, total in

@@ -23,7 +23,7 @@ public final class SSHServer: @unchecked Sendable {
             try run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", folder.appendingPathComponent(name).path])
         }
         try FileManager.default.copyItem(at: folder.appendingPathComponent("client_key.pub"), to: folder.appendingPathComponent("authorized_keys"))
-        let port = try freePort()
+        let port = try LocalPorts.free()
         let config = """
             Port \(port)
             ListenAddress 127.0.0.1
@@ -51,7 +51,7 @@ public final class SSHServer: @unchecked Sendable {
         let server = SSHServer(folder: folder, port: port, process: process)
         // Ready when it accepts a connection.
         for _ in 0..<200 {
-            if canConnect(port) { return server }
+            if LocalPorts.canConnect(port) { return server }
             Thread.sleep(forTimeInterval: 0.025)
         }
         server.stop()
@@ -79,32 +79,5 @@ public final class SSHServer: @unchecked Sendable {
 
     static func run(_ tool: String, _ arguments: [String]) throws {
         guard try runTool(tool, arguments) == 0 else { throw TestFailure("\(tool) \(arguments.joined(separator: " ")) failed") }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestFailure("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func canConnect(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 }

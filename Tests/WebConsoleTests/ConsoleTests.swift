@@ -9,68 +9,9 @@ import WebConsole
 /// posted with the console's own Origin and cookie); the engine is the CLI's.
 @Suite("The console: guarded, and the same engine", .serialized)
 struct ConsoleTests {
-    struct Open {
-        let sandbox: TestSandbox
-        let files: Scratch
-        let console: ConsoleServer
-        let client: OpenMarketClient
-
-        static func start(rows: Int = 20, latency: Int = 0) async throws -> Open {
-            let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
-            let files = try Scratch()
-            _ = try writeManifest(files, rows: rows)
-            let client = try TestSupport.client(sandbox, sandbox.demo)
-            let account = AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
-            let engine = ConsoleEngine(folder: files.directory, shop: client, account: account,
-                                       reports: files.directory.appendingPathComponent("reports"))
-            return Open(sandbox: sandbox, files: files, console: try await ConsoleServer.start(engine), client: client)
-        }
-
-        var origin: String { String(console.url.absoluteString.dropLast()) }
-        var cookie: String { "openmarket-console=\(console.token)" }
-
-        func get(_ path: String) async throws -> CurlResult {
-            try await curl(["-H", "Cookie: \(cookie)", console.url.absoluteString + path])
-        }
-
-        func post(_ path: String, _ form: String) async throws -> CurlResult {
-            try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data", form, console.url.absoluteString + path])
-        }
-
-        /// A job started by a form: the page it sends the browser to.
-        func start(_ path: String, _ form: String) async throws -> String {
-            let started = try await post(path, form)
-            guard started.status == 303, let location = started.headers["location"] else {
-                throw TestFailure("\(path) answered \(started.status), not a job: \(started.text.prefix(300))")
-            }
-            return String(location.dropFirst())
-        }
-
-        /// The job's page once the job ended (its page polled as a browser without script would).
-        func ended(_ job: String) async throws -> CurlResult {
-            let deadline = Date().addingTimeInterval(120)
-            while Date() < deadline {
-                let page = try await get(job)
-                if !page.text.contains("id=\"stop\"") { return page }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            throw TestFailure("\(job) did not end in 120 s")
-        }
-
-        func run(_ path: String, _ form: String) async throws -> CurlResult { try await ended(try await start(path, form)) }
-
-        func products() async throws -> Int { try await blocking { [client] in try client.page(1, perPage: 100).totalCount } }
-
-        func close() async {
-            await console.stop()
-            await sandbox.stop()
-            files.cleanup()
-        }
-    }
-
     @Test("without the token, with a foreign Host, or a write from a foreign Origin: 403 before any route; the token is traded for a cookie")
     func guarded() async throws {
-        let open = try await Open.start(rows: 2)
+        let open = try await OpenConsole.start(rows: 2)
         let url = open.console.url.absoluteString
         #expect(try await curl([url]).status == 403)
         #expect(try await curl([url + "?token=wrong"]).status == 403)
@@ -90,7 +31,7 @@ struct ConsoleTests {
 
     @Test("Plan says 20 would-create and the shop is untouched; Apply makes 20; Undo deletes 20; runs lists both; no secret in any page")
     func planApplyUndo() async throws {
-        let open = try await Open.start()
+        let open = try await OpenConsole.start()
         let list = try await open.get("")
         #expect(list.status == 200 && list.text.contains("products.csv") && list.text.contains(">Plan<"))
         let plan = try await open.run("plan", "sheet=products.csv")
@@ -101,7 +42,17 @@ struct ConsoleTests {
         #expect(try await open.products() == 20)
         let job = try #require(apply.text.firstMatch(of: /href="\/jobs\/([0-9]+)\/report.html"/).map { String($0.1) })
         let report = try await open.get("jobs/\(job)/report.html")
-        #expect(report.status == 200 && report.text.contains("<img"), "the report inline, with its thumbnails")
+        let thumbnail = try #require(report.text.firstMatch(of: /<img src="(thumbnails\/[^"]+)"/).map { String($0.1) }, "the report inline, with its thumbnails")
+        let picture = try await open.get("jobs/\(job)/" + thumbnail)
+        #expect(picture.status == 200 && picture.headers["content-type"] == "image/jpeg" && picture.body.starts(with: [0xFF, 0xD8]))
+        #expect(try await open.get("jobs/\(job)/thumbnails/..%2F..%2Freport.csv").status == 404)
+        // The catalog out as a sheet, and that sheet planned back: one key is one product.
+        let export = try await open.get("export")
+        #expect(export.status == 200 && export.headers["content-disposition"]?.contains("attachment") == true
+                && export.text.split(whereSeparator: \.isNewline).count == 21 && export.text.contains("K20"), "\(export.text.prefix(300))")
+        try export.body.write(to: open.files.directory.appendingPathComponent("catalog.csv"))
+        let back = try await open.run("plan", "sheet=catalog.csv")
+        #expect(back.text.contains("20 rows: 20 unchanged"), "\(back.text.prefix(600))")
         let workbook = try await open.get("jobs/\(job)/report.xlsx")
         #expect(workbook.status == 200 && workbook.body.starts(with: Data("PK".utf8)) && workbook.headers["content-disposition"]?.contains("attachment") == true)
         // Undo from the apply's page: its plan first (nothing deleted), then the undo.
@@ -117,6 +68,13 @@ struct ConsoleTests {
         #expect(twice.text.contains("already undone"), "\(twice.text.prefix(600))")
         let runs = try await open.get("runs")
         #expect(runs.text.contains(">undo<") && runs.text.contains(">import<"))
+        let tags = runs.text.matches(of: /href="\/runs\/([0-9a-f]+)\/report.html"/).map { String($0.1) }
+        #expect(tags.count == 2 && Set(tags).count == 2, "each run's report, the undo's too")
+        for tag in tags {
+            let runReport = try await open.get("runs/\(tag)/report.html")
+            #expect(runReport.status == 200 && runReport.text.contains("20 rows"))
+        }
+        #expect(try await open.get("runs/0/report.html").status == 404)
         for page in [list, plan, apply, report, undoPlan, undo, runs] {
             #expect(!page.text.contains(open.sandbox.demo.secret) && !page.text.contains(open.sandbox.demo.identifier))
         }
@@ -125,7 +83,7 @@ struct ConsoleTests {
 
     @Test("Apply streams its progress; Stop ends it with rows left; a second write meanwhile is refused; Apply again sends nothing twice")
     func stopAndApplyAgain() async throws {
-        let open = try await Open.start(rows: 60, latency: 150)
+        let open = try await OpenConsole.start(rows: 60, latency: 150)
         let job = try await open.start("apply", "sheet=products.csv")
         // The page's event stream, as the browser reads it, until some rows are done.
         var seen = 0
@@ -155,7 +113,7 @@ struct ConsoleTests {
 
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
-        let open = try await Open.start(rows: 2)
+        let open = try await OpenConsole.start(rows: 2)
         try Data("sku,name,price,stock,images\nA1,Tea,abc,1,a.jpg\n".utf8).write(to: open.files.directory.appendingPathComponent("broken.csv"))
         let check = try await open.post("check", "sheet=broken.csv")
         #expect(check.status == 200 && check.text.contains("price-format") && check.text.contains("abc") && check.text.contains("<td>2</td>"),

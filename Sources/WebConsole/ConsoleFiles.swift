@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Support
+
+/// Files the console hands out: a run's report (its page with the thumbnails beside it, the
+/// workbook with the rows to fix, the CSV) for a job of this console or any recorded run of the
+/// account, and the catalog as a sheet. Only these names, only from those folders.
+struct ConsoleFiles: Sendable {
+    let engine: ConsoleEngine
+    let jobs: ConsoleJobs
+
+    /// The files of a run's report the page links to, and how they are sent.
+    static let reportFiles: [String: (type: String, download: Bool)] = [
+        "report.html": ("text/html; charset=utf-8", false),
+        "report.xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", true),
+        "report.csv": ("text/csv; charset=utf-8", true),
+    ]
+
+    /// A recorded run's place in the console's addresses: `/runs/TAG/report.html`.
+    static func tag(_ folder: String) -> String { FNV.tag(folder) }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/jobs/:id/:file") { _, context in
+            try report(in: jobFolder(context), context.parameters.require("file"))
+        }
+        router.get("/jobs/:id/thumbnails/:file") { _, context in
+            try thumbnail(in: jobFolder(context), context.parameters.require("file"))
+        }
+        router.get("/runs/:run/:file") { _, context in
+            try report(in: runFolder(context), context.parameters.require("file"))
+        }
+        router.get("/runs/:run/thumbnails/:file") { _, context in
+            try thumbnail(in: runFolder(context), context.parameters.require("file"))
+        }
+        router.get("/export") { _, _ in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-console-export-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
+            guard summary.stopped == nil, summary.failed.isEmpty else {
+                throw HTTPError(.badGateway, message: "the export did not finish: \(summary.stopped ?? "\(summary.failed.count) products failed")")
+            }
+            let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
+            return try file(sheet, type: "text/csv; charset=utf-8", download: "catalog-\(stamp).csv")
+        }
+    }
+
+    private func jobFolder(_ context: BasicRequestContext) throws -> URL {
+        guard let id = context.parameters.get("id"), let job = jobs[id], case .finished(let result)? = job.ending else {
+            throw HTTPError(.notFound)
+        }
+        return result.reportFolder
+    }
+
+    private func runFolder(_ context: BasicRequestContext) throws -> URL {
+        let tag = try context.parameters.require("run")
+        guard let run = engine.runs().first(where: { Self.tag($0.folder) == tag }) else { throw HTTPError(.notFound) }
+        return URL(fileURLWithPath: run.folder)
+    }
+
+    private func report(in folder: URL, _ name: String) throws -> Response {
+        guard let kind = Self.reportFiles[name] else { throw HTTPError(.notFound) }
+        return try file(folder.appendingPathComponent(name), type: kind.type, download: kind.download ? name : nil)
+    }
+
+    /// A thumbnail the report names (`thumbnails/ROW-ID-STATUS.jpg`); no other name.
+    private func thumbnail(in folder: URL, _ name: String) throws -> Response {
+        guard name.hasSuffix(".jpg"), !name.hasPrefix("."), !name.contains("/") else { throw HTTPError(.notFound) }
+        return try file(folder.appendingPathComponent("thumbnails").appendingPathComponent(name), type: "image/jpeg", download: nil)
+    }
+
+    private func file(_ url: URL, type: String, download: String?) throws -> Response {
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw HTTPError(.notFound) }
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-store"]
+        if let download { headers[.contentDisposition] = "attachment; filename=\"\(download)\"" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

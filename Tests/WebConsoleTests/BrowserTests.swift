@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The console in a real browser (Debian's headless Chromium through chromedriver): the page's
+/// forms, redirects, cookie, script and event stream as a merchant's browser runs them. Each
+/// screen is photographed at 1280 px (and the sheets at a phone's width); with
+/// `OPENMARKET_SCREENSHOTS=FOLDER` the pictures are kept there (docs/console/ is made so).
+@Suite("The console in Chromium", .serialized)
+struct BrowserTests {
+    /// Where the screenshots go, and a check that each is a picture of a page, not an empty one.
+    struct Camera {
+        let folder: URL
+        let keep: Bool
+
+        init(_ scratch: Scratch) throws {
+            if let kept = startEnvironment["OPENMARKET_SCREENSHOTS"] {
+                folder = URL(fileURLWithPath: kept)
+                keep = true
+            } else {
+                folder = scratch.directory.appendingPathComponent("screenshots")
+                keep = false
+            }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+
+        func take(_ name: String, _ browser: WebDriver) async throws {
+            let png = try await browser.screenshot()
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "\(name): a PNG of a drawn page (\(png.count) bytes)")
+            try png.write(to: folder.appendingPathComponent(name + ".png"))
+        }
+    }
+
+    static let sheetRow = "//tr[td[text()='products.csv']]"
+
+    /// A browser on the console for `body`; both closed after, whatever happened.
+    static func session(_ open: OpenConsole, _ body: (WebDriver) async throws -> Void) async throws {
+        let browser: WebDriver
+        do { browser = try await WebDriver.start() } catch {
+            await open.close()
+            throw error
+        }
+        do { try await body(browser) } catch {
+            await browser.quit()
+            await open.close()
+            throw error
+        }
+        await browser.quit()
+        await open.close()
+    }
+
+    @Test("products.csv: Plan says 20 would-create and the shop is untouched; Apply, 20 created; the undo planned, then 20 deleted; a broken sheet's errors shown")
+    func planApplyUndo() async throws {
+        let open = try await OpenConsole.start()
+        try Data("sku,name,price,stock,images\nA1,Tea,abc,1,a.jpg\nA2,,5000,x,\n".utf8)
+            .write(to: open.files.directory.appendingPathComponent("broken.csv"))
+        let camera = try Camera(open.files)
+        try await Self.session(open) { browser in
+            try await browser.go(open.console.entry.absoluteString)
+            _ = try await browser.find(Self.sheetRow)
+            #expect(try await !browser.currentURL.contains("token="), "the token left the address bar for a cookie")
+            try await camera.take("sheets", browser)
+
+            try await browser.click(Self.sheetRow + "//button[text()='Plan']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("20 rows: 20 would-create") }
+            #expect(try await open.products() == 0, "a plan sends nothing")
+            try await camera.take("plan", browser)
+
+            try await browser.click("//button[@id='apply']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("20 rows: 20 created") }
+            #expect(try await open.products() == 20)
+            // The report inline, its thumbnails drawn from the console (lazy: those in view load;
+            // a broken link would be complete with no width).
+            var drawn: [Int] = []
+            for _ in 0..<100 {
+                drawn = try await browser.run("""
+                    const images = [...document.querySelector('iframe').contentDocument.images];
+                    return [images.filter(i => i.complete && i.naturalWidth > 0).length, images.filter(i => i.complete && i.naturalWidth == 0).length];
+                    """) as? [Int] ?? []
+                if drawn.first ?? 0 >= 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(drawn.count == 2 && drawn[0] >= 3 && drawn[1] == 0, "thumbnails drawn, broken: \(drawn)")
+            try await camera.take("apply", browser)
+
+            try await browser.click("//button[@id='plan-undo']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("20 rows: 20 would-delete") }
+            #expect(try await open.products() == 20, "the undo's plan deletes nothing")
+            try await camera.take("undo-plan", browser)
+            try await browser.click("//button[@id='undo']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("20 rows: 20 deleted") }
+            #expect(try await open.products() == 0)
+            try await camera.take("undo", browser)
+
+            try await browser.click("//header/a[@href='/runs']")
+            _ = try await browser.find("//table[@id='runs']//td[text()='undo']")
+            try await camera.take("runs", browser)
+
+            try await browser.click("//header/a[@href='/']")
+            try await browser.click("//tr[td[text()='broken.csv']]//button[text()='Check']")
+            let problems = try await browser.text("//table[@id='problems']")
+            #expect(problems.contains("abc") && problems.contains("price-format") && problems.contains("stock"), "\(problems)")
+            try await camera.take("check", browser)
+
+            for page in ["", "runs"] {
+                try await browser.go(open.console.url.absoluteString + page)
+                let html = try await browser.source
+                #expect(!html.contains(open.sandbox.demo.secret) && !html.contains(open.sandbox.demo.identifier))
+            }
+            try await browser.click("//a[@href='/language/ko']")
+            _ = try await browser.find("//button[text()='미리보기']")
+            try await camera.take("sheets-korean", browser)
+            try await browser.resize(width: 390, height: 844)
+            try await browser.click("//a[@href='/language/en']")
+            _ = try await browser.find(Self.sheetRow + "//button[text()='Apply']")
+            try await camera.take("sheets-phone", browser)
+        }
+    }
+
+    @Test("Apply's progress streams to the page; Stop ends it part way; Apply again makes the rest, each product once")
+    func stopFromThePage() async throws {
+        let open = try await OpenConsole.start(rows: 60, latency: 150)
+        let camera = try Camera(open.files)
+        try await Self.session(open) { browser in
+            try await browser.go(open.console.entry.absoluteString)
+            try await browser.click(Self.sheetRow + "//button[text()='Apply']")
+            // Only the page's event stream changes this line: the page is not reloaded while the job runs.
+            try await browser.wait("//p[@id='progress']") { line in
+                (line.firstMatch(of: /^([0-9]+)\/60 rows/).flatMap { Int($0.1) } ?? 0) >= 4
+            }
+            try await camera.take("apply-running", browser)
+            try await browser.click("//button[@id='stop']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("stopped (stopped from the console)") }
+            let made = try await open.products()
+            #expect(made > 0 && made < 60, "stopped part way: \(made)")
+            try await browser.click("//button[@id='apply-again']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("60 rows:") && $0.contains("\(60 - made) created") }
+            let names = try await blocking { [client = open.client] in try client.allProducts().products.map(\.name) }
+            #expect(names.count == 60 && Set(names).count == 60, "each row once")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import BulkImport
+import Foundation
+import OpenMarketAPI
+import TestSupport
+import WebConsole
+
+/// A console on a folder with a sheet of `rows` products, over a sandbox of its own.
+struct OpenConsole {
+    let sandbox: TestSandbox
+    let files: Scratch
+    let console: ConsoleServer
+    let client: OpenMarketClient
+
+    static func start(rows: Int = 20, latency: Int = 0) async throws -> OpenConsole {
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
+        let files = try Scratch()
+        _ = try writeManifest(files, rows: rows)
+        let client = try TestSupport.client(sandbox, sandbox.demo)
+        let account = AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
+        let engine = ConsoleEngine(folder: files.directory, shop: client, account: account,
+                                   reports: files.directory.appendingPathComponent("reports"))
+        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(engine), client: client)
+    }
+
+    var origin: String { String(console.url.absoluteString.dropLast()) }
+    var cookie: String { "openmarket-console=\(console.token)" }
+
+    func get(_ path: String) async throws -> CurlResult {
+        try await curl(["-H", "Cookie: \(cookie)", console.url.absoluteString + path])
+    }
+
+    func post(_ path: String, _ form: String) async throws -> CurlResult {
+        try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data", form, console.url.absoluteString + path])
+    }
+
+    /// A job started by a form: the page it sends the browser to.
+    func start(_ path: String, _ form: String) async throws -> String {
+        let started = try await post(path, form)
+        guard started.status == 303, let location = started.headers["location"] else {
+            throw TestFailure("\(path) answered \(started.status), not a job: \(started.text.prefix(300))")
+        }
+        return String(location.dropFirst())
+    }
+
+    /// The job's page once the job ended (its page polled as a browser without script would).
+    func ended(_ job: String) async throws -> CurlResult {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let page = try await get(job)
+            if !page.text.contains("id=\"stop\"") { return page }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("\(job) did not end in 120 s")
+    }
+
+    func run(_ path: String, _ form: String) async throws -> CurlResult { try await ended(try await start(path, form)) }
+
+    func products() async throws -> Int { try await blocking { [client] in try client.page(1, perPage: 100).totalCount } }
+
+    func close() async {
+        await console.stop()
+        await sandbox.stop()
+        files.cleanup()
+    }
+}
+
