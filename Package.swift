@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "BulkImport", "CatalogExport", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
+                "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),

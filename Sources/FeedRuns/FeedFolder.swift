@@ -109,6 +109,24 @@ public struct FeedFolder: Sendable {
     }
 
     /// The feed files that ran from this state folder, wherever they are (still there).
+    /// Where a merchant keeps feed files: `~/.config/openmarket/feeds/`.
+    public static var configured: URL { UserFolders.config.appendingPathComponent("feeds") }
+
+    /// The feed files of `folder`, by name.
+    public static func feedFiles(in folder: URL = FeedFolder.configured) -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "toml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// The feeds `feed list`, `feed status` and the console watch: every feed file in `folder`,
+    /// and every feed that has run on this machine from any path.
+    public static func watched(in folder: URL = FeedFolder.configured, root: URL = FeedFolder.defaultRoot) -> [URL] {
+        var all = feedFiles(in: folder)
+        var seen = Set(all.map { $0.standardizedFileURL.path })
+        for url in knownFeedFiles(root: root) where seen.insert(url.standardizedFileURL.path).inserted { all.append(url) }
+        return all
+    }
+
     public static func knownFeedFiles(root: URL = FeedFolder.defaultRoot) -> [URL] {
         ((try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? [])
             .compactMap { folder in (try? String(contentsOf: folder.appendingPathComponent("feed-file"), encoding: .utf8)) }

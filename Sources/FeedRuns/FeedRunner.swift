@@ -18,6 +18,8 @@ public struct FeedRunOptions: Sendable {
     public var transport = TransportSettings()
     /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
     public var stopOnSignals = false
+    /// Sees the sync's settings before it runs (the console follows its progress and stops it).
+    public var watchSync: (@Sendable (inout SyncSettings) -> Void)?
 
     public init() {}
 }
@@ -152,6 +154,7 @@ public final class FeedRunner: @unchecked Sendable {
         settings.imagesRoot = validation.imagesDirectory ?? file.deletingLastPathComponent()
         settings.stopOnSignals = self.options.stopOnSignals
         settings.holdsAccountLock = true
+        self.options.watchSync?(&settings)
         let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")
         do {
             let result = try Sync.run(source, into: client, settings)

@@ -1,5 +1,6 @@
 import BulkImport
 import CatalogExport
+import FeedRuns
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -16,13 +17,18 @@ public struct ConsoleEngine: Sendable {
     public let account: AccountState
     /// Where runs started here keep their reports.
     public let reports: URL
+    public let feeds: ConsoleFeeds
 
-    public init(folder: URL, shop: any Shop, account: AccountState, reports: URL) {
+    public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds()) {
         self.folder = folder.standardizedFileURL
         self.shop = shop
         self.account = account
         self.reports = reports
+        self.feeds = feeds
     }
+
+    /// This account as the feeds' memory names it.
+    var shopTag: String { FeedRunner.shopTag(account) }
 
     static let sheetExtensions: Set<String> = ["csv", "xlsx", "json", "jsonl", "tsv", "txt"]
 

@@ -46,10 +46,8 @@ struct ConsoleFiles: Sendable {
     }
 
     private func jobFolder(_ context: BasicRequestContext) throws -> URL {
-        guard let id = context.parameters.get("id"), let job = jobs[id], case .finished(let result)? = job.ending else {
-            throw HTTPError(.notFound)
-        }
-        return result.reportFolder
+        guard let id = context.parameters.get("id"), let folder = jobs[id]?.ending?.reportFolder else { throw HTTPError(.notFound) }
+        return folder
     }
 
     private func runFolder(_ context: BasicRequestContext) throws -> URL {

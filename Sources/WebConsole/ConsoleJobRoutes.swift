@@ -19,6 +19,16 @@ struct ConsoleJobRoutes: Sendable {
             let sheet = try await sheets.sheet(request)
             return start(request, .apply, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: false, job: job)) }
         }
+        router.post("/feeds/run") { request, _ in
+            let form = try await ConsoleForm.read(request)
+            guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
+                throw HTTPError(.badRequest, message: "no such feed")
+            }
+            let accept = form["accept"] == "1"
+            return start(request, .feed, subject: name) { job in
+                .feed(try engine.feeds.run(file, accept: accept, shop: engine.shop, account: engine.account, job: job))
+            }
+        }
         router.post("/undo-plan") { request, _ in try await undo(request, dryRun: true) }
         router.post("/undo") { request, _ in try await undo(request, dryRun: false) }
         router.get("/jobs/:id") { request, context in
@@ -81,7 +91,7 @@ struct ConsoleJobRoutes: Sendable {
     /// What a job's page shows: its progress while it runs; its summary, report and next step after.
     private func values(_ job: ConsoleJob) -> [String: Any] {
         let progress = job.progress
-        var shown: [String: Any] = ["id": job.id, "progress": progress.line, "running": !progress.ended, "ended": progress.ended,
+        var shown: [String: Any] = ["id": job.id, "progress": progress.ended && progress.total == 0 ? "" : progress.line, "running": !progress.ended, "ended": progress.ended,
                                     "done": progress.done, "total": max(progress.total, 1)]
         var values: [String: Any] = [:]
         switch job.ending {
@@ -94,8 +104,13 @@ struct ConsoleJobRoutes: Sendable {
                 if stopped { shown["apply_again"] = job.subject } else { shown["plan_undo"] = result.reportFolder.path }
             case .plan: shown["apply_planned"] = job.subject
             case .undoPlan: shown["undo"] = job.subject
-            case .undo: break
+            case .undo, .feed: break
             }
+        case .feed(let result)?:
+            values["summary"] = "\(result.feed): \(result.outcome.rawValue): \(result.message)"
+            shown["report"] = result.report != nil
+            if result.outcome == .held { shown["accept"] = job.subject }
+            if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown["plan_undo"] = folder.path }
         case .nothing(let said)?: values["summary"] = said
         case .failed(let why)?: values["message"] = why
         case nil: break

@@ -1,4 +1,5 @@
 import BulkImport
+import FeedRuns
 import Foundation
 import Support
 
@@ -8,16 +9,27 @@ import Support
 /// sheet again sends nothing twice.
 final class ConsoleJob: @unchecked Sendable {
     enum Kind: String, Sendable {
-        case plan = "Plan", apply = "Apply", undoPlan = "Undo plan", undo = "Undo"
-        var writes: Bool { self == .apply || self == .undo }
+        case plan = "Plan", apply = "Apply", undoPlan = "Undo plan", undo = "Undo", feed = "Feed run"
+        var writes: Bool { self == .apply || self == .undo || self == .feed }
     }
 
     /// How a job ended.
     enum Ending: Sendable {
         case finished(SyncResult)
+        /// A feed's run: done, unchanged, held by a check, … with its report when it synced.
+        case feed(FeedRunResult)
         /// Nothing to do, said in words (an undo already undone).
         case nothing(String)
         case failed(String)
+
+        /// The folder of the run's report, when it made one.
+        var reportFolder: URL? {
+            switch self {
+            case .finished(let result): result.reportFolder
+            case .feed(let result): result.report
+            case .nothing, .failed: nil
+            }
+        }
     }
 
     /// What the page shows while the job runs and after.

@@ -22,7 +22,7 @@ enum ConsolePages {
         button { font: inherit; padding: 4px 12px; margin: 2px; border: 1px solid #888; border-radius: 4px; background: #f6f6f6; cursor: pointer; }
         button.go { background: #15324a; color: #fff; border-color: #15324a; }
         .status, #progress { font-family: ui-monospace, monospace; }
-        .failed, .error { color: #b00; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
+        .failed, .error, .held, .unreachable { color: #b00; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }
@@ -31,7 +31,7 @@ enum ConsolePages {
         @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
         </style></head>
         <body>
-        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a>
+        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a>
         <a href="/export">{{w.export}}</a>
         <span class="language"><a href="/language/en">English</a> · <a href="/language/ko">한국어</a></span></header>
         {{#writing}}<p class="banner">{{kind}} · {{subject}} · {{w.running}}: <a href="/jobs/{{id}}">{{w.open}}</a></p>{{/writing}}
@@ -58,6 +58,7 @@ enum ConsolePages {
         {{#ended}}
         <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
         <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
+        {{#accept}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept}}"><input type="hidden" name="accept" value="1"><button class="go" id="accept">{{w.accept}}</button></form>{{/accept}}
         {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}"><button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
         {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}"><button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
         {{#plan_undo}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{plan_undo}}"><button id="plan-undo">{{w.plan_undo}}</button></form>{{/plan_undo}}
@@ -80,6 +81,15 @@ enum ConsolePages {
         {{#problems}}<tr class="{{severity}}"><td>{{row}}</td><td>{{column}}</td><td>{{value}}</td><td class="wide">{{rule}}</td><td>{{message}}</td></tr>{{/problems}}
         </table>
         {{/has_problems}}
+        {{#no_feeds}}<p>{{w.no_feeds}}</p>{{/no_feeds}}
+        {{#has_feeds}}
+        <table id="feeds"><tr><th>{{w.feed}}</th><th class="wide">{{w.source}}</th><th class="wide">{{w.schedule}}</th><th>{{w.last_runs}}</th><th></th></tr>
+        {{#feeds}}<tr><td>{{name}}</td><td class="wide">{{source}}</td><td class="wide">{{schedule}}</td>
+        <td>{{#shops}}<div><span class="status {{outcome}}">{{outcome}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
+        <td>{{^mistake}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><button class="go">{{w.run_now}}</button></form>
+        {{#held}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><input type="hidden" name="accept" value="1"><button>{{w.accept}}</button></form>{{/held}}{{/mistake}}</td></tr>{{/feeds}}
+        </table>
+        {{/has_feeds}}
         {{#no_runs}}<p>{{w.no_runs}}</p>{{/no_runs}}
         {{#has_runs}}
         <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
@@ -99,7 +109,7 @@ enum ConsolePages {
     /// The page with `values` in `language`; a list's table shows when the list has rows.
     static func render(_ values: [String: Any], language: ConsoleWords.Language) -> String {
         var values = values
-        for name in ["sheets", "problems", "runs"] {
+        for name in ["sheets", "problems", "runs", "feeds"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }
         values["w"] = ConsoleWords.words(language)

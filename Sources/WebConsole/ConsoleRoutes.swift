@@ -20,6 +20,17 @@ struct ConsoleRoutes: Sendable {
             let runs = runs()
             return page(request, title: words(request)["runs"] ?? "", ["runs": runs, "no_runs": runs.isEmpty])
         }
+        router.get("/feeds") { request, _ in
+            let formatter = Self.timeFormatter
+            let feeds = engine.feeds.entries(shopTag: engine.shopTag).map { entry -> [String: Any] in
+                var item: [String: Any] = ["name": entry.name, "source": entry.source, "schedule": entry.schedule, "held": entry.heldHere,
+                                           "shops": entry.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message,
+                                                                       "when": $0.when.map(formatter.string(from:)) ?? ""] }]
+                if let mistake = entry.mistake { item["mistake"] = mistake }
+                return item
+            }
+            return page(request, title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)", ["feeds": feeds, "no_feeds": feeds.isEmpty])
+        }
         router.get("/language/:language") { request, context in
             let language = ConsoleWords.Language(rawValue: context.parameters.get("language") ?? "") ?? .en
             return Response(status: .seeOther, headers: [
@@ -44,10 +55,15 @@ struct ConsoleRoutes: Sendable {
         return url
     }
 
-    private func runs() -> [[String: Any]] {
+    static var timeFormatter: DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter
+    }
+
+    private func runs() -> [[String: Any]] {
+        let formatter = Self.timeFormatter
         return engine.runs().map { run in
             ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
              "counts": run.counts.map { $0.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") } ?? "did not finish",

@@ -31,6 +31,8 @@ enum ConsoleWords {
         "apply_again": "Apply again", "running": "running now", "open": "open", "did_not_finish": "did not finish",
         "export": "Export the catalog (.csv)", "no_sheets": "No sheets (CSV, Excel, JSON, JSON Lines) in this folder.",
         "no_runs": "No runs yet on this account.", "report_short": "report",
+        "feeds": "Feeds", "feed": "feed", "source": "source", "schedule": "schedule", "last_runs": "last run on each shop",
+        "run_now": "Run now", "accept": "Accept the held file and run", "no_feeds": "No feeds: put feed files (.toml) in the feeds folder.",
     ]
 
     static let korean: [String: String] = [
@@ -42,5 +44,7 @@ enum ConsoleWords {
         "apply_again": "다시 적용", "running": "실행 중", "open": "열기", "did_not_finish": "끝나지 않음",
         "export": "카탈로그 내보내기 (.csv)", "no_sheets": "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다.",
         "no_runs": "이 계정의 실행 기록이 아직 없습니다.", "report_short": "보고서",
+        "feeds": "공급처 피드", "feed": "피드", "source": "출처", "schedule": "일정", "last_runs": "쇼핑몰별 마지막 실행",
+        "run_now": "지금 실행", "accept": "보류된 파일 승인 후 실행", "no_feeds": "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요.",
     ]
 }

@@ -14,26 +14,17 @@ struct FeedSelection: ParsableArguments {
     @Flag(name: .long, help: "Every feed file in ~/.config/openmarket/feeds/.")
     var all = false
 
-    static var folder: URL { UserFolders.config.appendingPathComponent("feeds") }
+    static var folder: URL { FeedFolder.configured }
 
     /// The feeds `list` and `status` watch: those named; else every feed in the feeds folder
     /// and every feed that has run on this machine from any path.
     func watched() throws -> [URL] {
-        let files = try self.files(requireSome: false, orAll: true)
-        guard feeds.isEmpty else { return files }
-        var seen = Set(files.map { $0.standardizedFileURL.path })
-        var all = files
-        for url in FeedFolder.knownFeedFiles() where seen.insert(url.standardizedFileURL.path).inserted { all.append(url) }
-        return all
+        feeds.isEmpty ? FeedFolder.watched() : try files(requireSome: false)
     }
 
     /// The feed files, in order (by name for --all).
-    func files(requireSome: Bool, orAll: Bool = false) throws -> [URL] {
-        if all || (orAll && feeds.isEmpty) {
-            let found = ((try? FileManager.default.contentsOfDirectory(at: Self.folder, includingPropertiesForKeys: nil)) ?? [])
-                .filter { $0.pathExtension == "toml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-            return found + feeds.map { FeedFile.locate($0) }
-        }
+    func files(requireSome: Bool) throws -> [URL] {
+        if all { return FeedFolder.feedFiles() + feeds.map { FeedFile.locate($0) } }
         if feeds.isEmpty && requireSome { throw ValidationError("name a feed (or --all for every feed in \(Self.folder.path))") }
         return feeds.map { FeedFile.locate($0) }
     }

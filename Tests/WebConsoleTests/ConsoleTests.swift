@@ -111,6 +111,29 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("Feeds: listed with their last run; Run now holds a file the checks stop (the numbers said); Accept runs it once; the run is in runs")
+    func feeds() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let supplier = try await FeedSourceServer.start()
+        let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 3))
+        supplier.serve("code,title,cost,qty,photo\n" + (1...5).map { "S\($0),Tea \($0),\(1000 * $0),\($0),\(photo)\n" }.joined())
+        try open.writeFeed(source: supplier.feedURL, "[checks]\nmin_rows = 10")
+        let list = try await open.get("feeds")
+        #expect(list.text.contains(">acme<") && list.text.contains(supplier.feedURL) && list.text.contains("not scheduled"), "\(list.text.suffix(900))")
+        let held = try await open.run("feeds/run", "feed=acme")
+        #expect(held.text.contains("acme: held: the check min_rows 10 failed: the file has 5 rows; nothing was sent") && held.text.contains("id=\"accept\""), "\(held.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
+        #expect(try await open.products() == 0, "a held file sends nothing")
+        #expect(try await open.get("feeds").text.contains("class=\"status held\""))
+        let accepted = try await open.run("feeds/run", "feed=acme&accept=1")
+        #expect(accepted.text.contains("acme: done:") && accepted.text.contains("id=\"plan-undo\""), "\(accepted.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
+        #expect(try await open.products() == 5)
+        let runs = try await open.get("runs")
+        #expect(runs.text.contains(">feed<"), "the feed's run is the account's run, as from the CLI")
+        #expect(try await open.post("feeds/run", "feed=..%2Fetc").status == 400)
+        await supplier.stop()
+        await open.close()
+    }
+
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
         let open = try await OpenConsole.start(rows: 2)

@@ -18,8 +18,29 @@ struct OpenConsole {
         let client = try TestSupport.client(sandbox, sandbox.demo)
         let account = AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
         let engine = ConsoleEngine(folder: files.directory, shop: client, account: account,
-                                   reports: files.directory.appendingPathComponent("reports"))
+                                   reports: files.directory.appendingPathComponent("reports"), feeds: ConsoleFeeds(
+                                       folder: files.directory.appendingPathComponent("feeds"), root: files.directory.appendingPathComponent("feed-state")))
         return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(engine), client: client)
+    }
+
+    /// A supplier's feed file in the console's feeds folder: `acme`, a 30 % markup on cost.
+    func writeFeed(source: String, _ extra: String = "") throws {
+        let folder = files.directory.appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let text = """
+            [columns]
+            key = "code"
+            name = "title"
+            cost = "cost"
+            stock = "qty"
+            images = "photo"
+            [prices]
+            markup_percent = 30
+            [source]
+            url = "\(source)"
+            \(extra)
+            """
+        try Data(text.utf8).write(to: folder.appendingPathComponent("acme.toml"))
     }
 
     var origin: String { String(console.url.absoluteString.dropLast()) }

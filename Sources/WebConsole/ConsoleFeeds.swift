@@ -1,0 +1,64 @@
+import BulkImport
+import FeedRuns
+import Feeds
+import Foundation
+import OpenMarketAPI
+import Support
+
+/// The feeds the console shows and runs: those `openmarket feed list` shows (the feeds folder
+/// and every feed run on this machine), each run by the one `FeedRunner` the CLI's `feed run`
+/// and the timers use — fetched, checked (a bad file held), synced, recorded, undoable — on the
+/// console's shop.
+public struct ConsoleFeeds: Sendable {
+    public let folder: URL
+    public let root: URL
+
+    public init(folder: URL = FeedFolder.configured, root: URL = FeedFolder.defaultRoot) {
+        self.folder = folder
+        self.root = root
+    }
+
+    /// One feed as the page lists it.
+    struct Entry: Sendable {
+        var file: URL
+        var name: String
+        var source: String
+        var schedule: String
+        var shops: [(shop: String, outcome: String, message: String, when: Date?)]
+        /// A feed file with a mistake: what `feed test` would say.
+        var mistake: String?
+        /// Whether this console's shop's last run of it was held by a check.
+        var heldHere: Bool
+    }
+
+    func entries(shopTag: String) -> [Entry] {
+        FeedFolder.watched(in: folder, root: root).map { url in
+            let feed: Feed
+            do { feed = try FeedFile.load(url) } catch {
+                return Entry(file: url, name: url.deletingPathExtension().lastPathComponent, source: "", schedule: "", shops: [],
+                             mistake: "\(error)", heldHere: false)
+            }
+            let shops = FeedFolder.shops(of: feed, root: root).map { folder in
+                let record = folder.record()
+                return (record.shop ?? "?", record.lastOutcome?.rawValue ?? "never run", record.lastMessage ?? "", record.lastRun)
+            }
+            let here = FeedFolder(feed: feed, shop: shopTag, root: root).record()
+            return Entry(file: url, name: feed.name, source: feed.run.source?.display ?? "no [source]",
+                         schedule: Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled", shops: shops,
+                         mistake: nil, heldHere: here.lastOutcome == .held)
+        }
+    }
+
+    /// The feed file of that name among those listed; nil for any other.
+    func file(named name: String, shopTag: String) -> URL? {
+        entries(shopTag: shopTag).first { $0.name == name && $0.mistake == nil }?.file
+    }
+
+    func run(_ file: URL, accept: Bool, shop: any Shop, account: AccountState, job: ConsoleJob) throws -> FeedRunResult {
+        let feed = try FeedFile.load(file)
+        var options = FeedRunOptions()
+        options.accept = accept
+        options.watchSync = { job.watch(&$0) }
+        return FeedRunner(feed: feed, client: shop, account: account, root: root, options: options).run()
+    }
+}
