@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
+                "Backups", "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
-        .testTarget(name: "WebConsoleTests", dependencies: ["WebConsole", "BulkImport", "OpenMarketAPI", "Sandbox", "TestSupport"]),
+        .testTarget(name: "WebConsoleTests", dependencies: ["WebConsole", "Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "TestSupport"]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),

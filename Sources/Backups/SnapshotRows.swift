@@ -31,6 +31,23 @@ public struct SnapshotRows: RowSource {
         self.products = chosen
     }
 
+    /// What the sync is given for a restore, from the CLI or the console: the account's links
+    /// and a journal of this snapshot's own; no price guardrail (a restore is deliberate); the
+    /// photos not compared (they are the server's stored copies, not the files a merchant sent);
+    /// the report in `REPO/restores/`.
+    public func settings(account: AccountState, dryRun: Bool, deleteNewer: Bool = false, maxDeletes: Int = 0) -> SyncSettings {
+        var options = SyncOptions(journal: account.journal(forRun: "restore-\(snapshot.id)"), runKind: .restore, runSource: label)
+        options.links = account.links
+        options.dryRun = dryRun
+        options.force = true
+        options.comparePhotos = false
+        options.deleteMissing = deleteNewer
+        options.maxDeletes = maxDeletes
+        var settings = SyncSettings(options: options, report: .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore"))
+        settings.useCaches = false
+        return settings
+    }
+
     public var kind: RunKind { .restore }
     public var label: String { "snapshot \(snapshot.id) of \(repository.url.path)" }
     public var manifest: URL? { nil }

@@ -18,13 +18,17 @@ public struct ConsoleEngine: Sendable {
     /// Where runs started here keep their reports.
     public let reports: URL
     public let feeds: ConsoleFeeds
+    /// The backup repository given with `--repo`, if any.
+    public let backups: ConsoleBackups?
 
-    public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds()) {
+    public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds(),
+                backups: ConsoleBackups? = nil) {
         self.folder = folder.standardizedFileURL
         self.shop = shop
         self.account = account
         self.reports = reports
         self.feeds = feeds
+        self.backups = backups
     }
 
     /// This account as the feeds' memory names it.

@@ -56,6 +56,7 @@ struct ConsoleJobRoutes: Sendable {
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         }
         ConsoleFiles(engine: engine, jobs: jobs).add(to: router)
+        ConsoleBackupRoutes(engine: engine, jobs: jobs).add(to: router)
     }
 
     private func undo(_ request: Request, dryRun: Bool) async throws -> Response {
@@ -71,7 +72,7 @@ struct ConsoleJobRoutes: Sendable {
 
     /// Starts the job and sends the browser to its page; a second write while one runs is
     /// refused (409) with a link to the one running.
-    private func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String,
+    func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String,
                        _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Response {
         switch jobs.start(kind, subject: subject, work) {
         case .success(let job):
@@ -104,7 +105,9 @@ struct ConsoleJobRoutes: Sendable {
                 if stopped { shown["apply_again"] = job.subject } else { shown["plan_undo"] = result.reportFolder.path }
             case .plan: shown["apply_planned"] = job.subject
             case .undoPlan: shown["undo"] = job.subject
-            case .undo, .feed: break
+            case .restorePlan: shown["restore"] = job.subject
+            case .restore: if !stopped { shown["plan_undo"] = result.reportFolder.path }
+            case .undo, .feed, .backup: break
             }
         case .feed(let result)?:
             values["summary"] = "\(result.feed): \(result.outcome.rawValue): \(result.message)"

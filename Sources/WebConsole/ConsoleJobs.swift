@@ -10,7 +10,9 @@ import Support
 final class ConsoleJob: @unchecked Sendable {
     enum Kind: String, Sendable {
         case plan = "Plan", apply = "Apply", undoPlan = "Undo plan", undo = "Undo", feed = "Feed run"
-        var writes: Bool { self == .apply || self == .undo || self == .feed }
+        case backup = "Backup", restorePlan = "Restore plan", restore = "Restore"
+        /// Whether it writes to the shop: one such job at a time.
+        var writes: Bool { [.apply, .undo, .feed, .restore].contains(self) }
     }
 
     /// How a job ended.
@@ -75,18 +77,21 @@ final class ConsoleJob: @unchecked Sendable {
 
     /// The hooks of the sync this job watches.
     func watch(_ settings: inout SyncSettings) {
-        settings.onProgress = { [self] done, total, failed in
-            lock.withLock {
-                if firstRow == nil { firstRow = Date() }
-                counts = (done, total, failed)
-            }
-        }
+        settings.onProgress = { [self] done, total, failed in count(done: done, total: total, failed: failed) }
         settings.onStart = { [self] run in
             let stop = lock.withLock { () -> Bool in
                 self.run = run
                 return stopAsked
             }
             if stop { run.stop(Self.stopReason) }
+        }
+    }
+
+    /// Rows (or products) done so far.
+    func count(done: Int, total: Int, failed: Int = 0) {
+        lock.withLock {
+            if firstRow == nil { firstRow = Date() }
+            counts = (done, total, failed)
         }
     }
 

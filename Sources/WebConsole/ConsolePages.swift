@@ -26,12 +26,13 @@ enum ConsolePages {
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }
+        pre { background: #f6f6f6; padding: 8px 12px; border-radius: 4px; overflow-x: auto; }
         progress { width: 100%; max-width: 480px; height: 14px; }
         iframe { width: 100%; height: 75vh; border: 1px solid #ddd; border-radius: 4px; margin-top: 12px; }
         @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
         </style></head>
         <body>
-        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a>
+        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a><a href="/backups">{{w.backups}}</a>
         <a href="/export">{{w.export}}</a>
         <span class="language"><a href="/language/en">English</a> · <a href="/language/ko">한국어</a></span></header>
         {{#writing}}<p class="banner">{{kind}} · {{subject}} · {{w.running}}: <a href="/jobs/{{id}}">{{w.open}}</a></p>{{/writing}}
@@ -59,6 +60,7 @@ enum ConsolePages {
         <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
         <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
         {{#accept}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept}}"><input type="hidden" name="accept" value="1"><button class="go" id="accept">{{w.accept}}</button></form>{{/accept}}
+        {{#restore}}<form method="post" action="/backups/restore"><input type="hidden" name="snapshot" value="{{restore}}"><button class="go" id="restore">{{w.restore}}</button></form>{{/restore}}
         {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}"><button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
         {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}"><button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
         {{#plan_undo}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{plan_undo}}"><button id="plan-undo">{{w.plan_undo}}</button></form>{{/plan_undo}}
@@ -90,6 +92,17 @@ enum ConsolePages {
         {{#held}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><input type="hidden" name="accept" value="1"><button>{{w.accept}}</button></form>{{/held}}{{/mistake}}</td></tr>{{/feeds}}
         </table>
         {{/has_feeds}}
+        {{#diff}}<pre id="diff">{{diff}}</pre>{{/diff}}
+        {{#repository}}
+        <form method="post" action="/backups/snapshot"><button class="go" id="snapshot">{{w.snapshot_now}}</button></form>
+        {{#has_snapshots}}
+        <form method="get" action="/backups/diff">{{w.diff}}: <input name="from" value="{{diff_from}}" size="14"> → <input name="to" value="{{diff_to}}" size="14"> <button>{{w.diff}}</button></form>
+        <table id="snapshots"><tr><th>{{w.snapshot}}</th><th>{{w.started}}</th><th>{{w.products}}</th><th class="wide">{{w.new_products}}</th><th class="wide">{{w.added}}</th><th></th></tr>
+        {{#snapshots}}<tr><td class="status">{{id}}</td><td>{{time}}</td><td>{{products}}</td><td class="wide">{{new}}</td><td class="wide">{{added}}</td>
+        <td><form method="post" action="/backups/restore-plan"><input type="hidden" name="snapshot" value="{{id}}"><button>{{w.plan_restore}}</button></form></td></tr>{{/snapshots}}
+        </table>
+        {{/has_snapshots}}
+        {{/repository}}
         {{#no_runs}}<p>{{w.no_runs}}</p>{{/no_runs}}
         {{#has_runs}}
         <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
@@ -109,7 +122,7 @@ enum ConsolePages {
     /// The page with `values` in `language`; a list's table shows when the list has rows.
     static func render(_ values: [String: Any], language: ConsoleWords.Language) -> String {
         var values = values
-        for name in ["sheets", "problems", "runs", "feeds"] {
+        for name in ["sheets", "problems", "runs", "feeds", "snapshots"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }
         values["w"] = ConsoleWords.words(language)

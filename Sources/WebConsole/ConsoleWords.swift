@@ -32,6 +32,9 @@ enum ConsoleWords {
         "export": "Export the catalog (.csv)", "no_sheets": "No sheets (CSV, Excel, JSON, JSON Lines) in this folder.",
         "no_runs": "No runs yet on this account.", "report_short": "report",
         "feeds": "Feeds", "feed": "feed", "source": "source", "schedule": "schedule", "last_runs": "last run on each shop",
+        "backups": "Backups", "no_repo": "No backup repository: start the console with --repo DIR (a folder `openmarket backup` made or will make).",
+        "snapshot_now": "Take a snapshot now", "diff": "Diff", "snapshot": "snapshot", "products": "products", "new_products": "new",
+        "added": "added", "plan_restore": "Plan the restore", "restore": "Restore",
         "run_now": "Run now", "accept": "Accept the held file and run", "no_feeds": "No feeds: put feed files (.toml) in the feeds folder.",
     ]
 
@@ -45,6 +48,9 @@ enum ConsoleWords {
         "export": "카탈로그 내보내기 (.csv)", "no_sheets": "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다.",
         "no_runs": "이 계정의 실행 기록이 아직 없습니다.", "report_short": "보고서",
         "feeds": "공급처 피드", "feed": "피드", "source": "출처", "schedule": "일정", "last_runs": "쇼핑몰별 마지막 실행",
+        "backups": "백업", "no_repo": "백업 저장소가 없습니다: --repo 폴더를 주고 콘솔을 시작하세요.",
+        "snapshot_now": "지금 스냅샷 만들기", "diff": "비교", "snapshot": "스냅샷", "products": "상품", "new_products": "신규",
+        "added": "추가 용량", "plan_restore": "복원 미리보기", "restore": "복원",
         "run_now": "지금 실행", "accept": "보류된 파일 승인 후 실행", "no_feeds": "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요.",
     ]
 }

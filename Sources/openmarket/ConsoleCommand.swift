@@ -1,4 +1,5 @@
 import ArgumentParser
+import Backups
 import Foundation
 import OpenMarketAPI
 import Support
@@ -13,7 +14,10 @@ struct ConsoleCommand: ShopCommand {
             the token for a cookie at once); opens the browser when there is a screen, unless \
             --no-open. The sheets listed are FOLDER's (CSV, Excel, JSON, JSON Lines). Check is \
             `validate`; Plan is a dry run (nothing written); Apply is the import, recorded and \
-            undoable as from the command line (`openmarket runs` lists it); Undo takes a run back.
+            undoable as from the command line (`openmarket runs` lists it), its progress on the \
+            page and a Stop; Undo plans, then takes a run back. Feeds lists the feeds with their \
+            last runs and holds (Run now, Accept); Backups (with --repo) lists snapshots, diffs \
+            two, takes one, and plans then runs a restore; Export downloads the catalog as a sheet.
 
             The shop is chosen as for every command (--server, --identifier, --secret, \
             --profile, the config file; the built-in sandbox when none). Requests without the \
@@ -23,6 +27,9 @@ struct ConsoleCommand: ShopCommand {
 
     @Argument(help: ArgumentHelp("The folder whose sheets the console lists.", valueName: "FOLDER"))
     var folder: String = "."
+
+    @Option(name: .long, help: ArgumentHelp("A backup repository for the Backups page (snapshots, diff, restore).", valueName: "dir"))
+    var repo: String?
 
     @OptionGroup var server: ServerOptions
 
@@ -35,7 +42,8 @@ struct ConsoleCommand: ShopCommand {
     func execute(on connection: Connection) async throws -> ExitStatus {
         let account = connection.account
         let engine = ConsoleEngine(folder: URL(fileURLWithPath: folder), shop: connection.client, account: account,
-                                   reports: account.folder.appendingPathComponent("reports"))
+                                   reports: account.folder.appendingPathComponent("reports"),
+                                   backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) })
         let console: ConsoleServer
         do { console = try await ConsoleServer.start(engine, port: port, handleSignals: true) } catch {
             throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .someFailed)

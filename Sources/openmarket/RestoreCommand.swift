@@ -66,18 +66,7 @@ struct RestoreCommand: ShopCommand {
         do { lock = try repository.lock("restore") } catch { throw CommandFailure("\(error)", exitCode: .badInput) }
         defer { lock.release() }
         Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
-        var options = SyncOptions(journal: connection.account.journal(forRun: "restore-\(rows.snapshot.id)"), runKind: .restore,
-                                    runSource: rows.label)
-        options.links = connection.account.links
-        options.dryRun = dryRun
-        // A restore is deliberate: no price guardrail; its photos are the server's own
-        // stored copies, not the files the merchant sent, so they are not compared.
-        options.force = true
-        options.comparePhotos = false
-        options.deleteMissing = deleteNewer
-        options.maxDeletes = maxDeletes
-        var settings = SyncSettings(options: options, report: .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore"))
-        settings.useCaches = false
+        let settings = rows.settings(account: connection.account, dryRun: dryRun, deleteNewer: deleteNewer, maxDeletes: maxDeletes)
         let result = try await Runner.sync(rows, into: connection, settings, command: "restore")
         return await Runner.conclude(result, command: "restore", connection: connection)
     }

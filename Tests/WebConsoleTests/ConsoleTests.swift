@@ -134,6 +134,35 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("Backups: a snapshot taken, the shop emptied by an undo, a second snapshot, their diff; the restore planned (nothing written), then run; each product back once")
+    func backups() async throws {
+        let open = try await OpenConsole.start()
+        let apply = try await open.run("apply", "sheet=products.csv")
+        #expect(apply.text.contains("20 created"))
+        let first = try await open.run("backups/snapshot", "")
+        let firstID = try #require(first.text.firstMatch(of: /snapshot ([0-9a-f-]+): 20 products/).map { String($0.1) }, "\(first.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        let folder = try #require(apply.text.firstMatch(of: /name="run" value="([^"]+)"/).map { String($0.1) })
+        let undone = try await open.run("undo", "run=" + (folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder))
+        #expect(undone.text.contains("20 deleted"))
+        let second = try await open.run("backups/snapshot", "")
+        let secondID = try #require(second.text.firstMatch(of: /snapshot ([0-9a-f-]+): 0 products/).map { String($0.1) }, "\(second.text.suffix(700))")
+        let list = try await open.get("backups")
+        #expect(list.text.contains(firstID) && list.text.contains(secondID) && list.text.contains("value=\"\(firstID)\""))
+        let diff = try await open.get("backups/diff?from=\(firstID)&to=\(secondID)")
+        #expect(diff.text.contains("0 created, 20 deleted, 0 changed"), "\(diff.text.suffix(900))")
+        let plan = try await open.run("backups/restore-plan", "snapshot=\(firstID)")
+        #expect(plan.text.contains("20 rows: 20 would-") && plan.text.contains("id=\"restore\""), "\(plan.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        #expect(try await open.products() == 0, "a plan of the restore writes nothing")
+        let restored = try await open.run("backups/restore", "snapshot=\(firstID)")
+        #expect(restored.text.contains("20 rows: 20 ") && restored.text.contains("id=\"plan-undo\""), "\(restored.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        let names = try await blocking { [client = open.client] in try client.allProducts().products.map(\.name) }
+        #expect(names.count == 20 && Set(names).count == 20)
+        // The merchant's sheet again after the restore: the keys were linked back, nothing to send.
+        let again = try await open.run("plan", "sheet=products.csv")
+        #expect(again.text.contains("20 rows: 20 unchanged"), "\(again.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        await open.close()
+    }
+
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
         let open = try await OpenConsole.start(rows: 2)

@@ -1,3 +1,4 @@
+import Backups
 import BulkImport
 import Foundation
 import OpenMarketAPI
@@ -19,7 +20,8 @@ struct OpenConsole {
         let account = AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
         let engine = ConsoleEngine(folder: files.directory, shop: client, account: account,
                                    reports: files.directory.appendingPathComponent("reports"), feeds: ConsoleFeeds(
-                                       folder: files.directory.appendingPathComponent("feeds"), root: files.directory.appendingPathComponent("feed-state")))
+                                       folder: files.directory.appendingPathComponent("feeds"), root: files.directory.appendingPathComponent("feed-state")),
+                                   backups: ConsoleBackups(repository: BackupRepository(url: files.directory.appendingPathComponent("backup"))))
         return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(engine), client: client)
     }
 
