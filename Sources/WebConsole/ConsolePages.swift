@@ -26,6 +26,8 @@ enum ConsolePages {
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }
+        .drop { border: 2px dashed #aab; border-radius: 6px; padding: 14px; margin: 12px 0; color: #445; }
+        .drop.over { background: #eef4f8; }
         pre { background: #f6f6f6; padding: 8px 12px; border-radius: 4px; overflow-x: auto; }
         progress { width: 100%; max-width: 480px; height: 14px; }
         iframe { width: 100%; height: 75vh; border: 1px solid #ddd; border-radius: 4px; margin-top: 12px; }
@@ -68,6 +70,27 @@ enum ConsolePages {
         {{#report}}<iframe src="/jobs/{{id}}/report.html" title="report"></iframe>{{/report}}
         {{/ended}}
         {{/job}}
+        {{#upload}}
+        <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept=".csv,.xlsx,.json,.jsonl,.tsv,.txt,.zip"></div>
+        <p id="upload-status"></p>
+        <script>
+        async function upload(files) {
+          const status = document.getElementById("upload-status");
+          for (const file of files) {
+            status.className = ""; status.textContent = "… " + file.name;
+            const answer = await fetch("/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
+            const said = await answer.json();
+            if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
+          }
+          location.reload();
+        }
+        document.getElementById("files").addEventListener("change", (event) => upload(event.target.files));
+        const drop = document.getElementById("drop");
+        drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
+        drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+        drop.addEventListener("drop", (event) => { event.preventDefault(); drop.classList.remove("over"); upload(event.dataTransfer.files); });
+        </script>
+        {{/upload}}
         {{#no_sheets}}<p>{{w.no_sheets}}</p>{{/no_sheets}}
         {{#has_sheets}}
         <table><tr><th>{{w.sheet}}</th><th></th></tr>

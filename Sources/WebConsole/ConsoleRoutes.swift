@@ -14,7 +14,7 @@ struct ConsoleRoutes: Sendable {
         router.get("/") { request, _ in
             let sheets = engine.sheets()
             return page(request, title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)",
-                        ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty])
+                        ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty, "upload": true])
         }
         router.get("/runs") { request, _ in
             let runs = runs()
@@ -36,6 +36,17 @@ struct ConsoleRoutes: Sendable {
             return Response(status: .seeOther, headers: [
                 .location: "/", .setCookie: "\(ConsoleWords.cookieName)=\(language.rawValue); SameSite=Strict; Path=/",
             ])
+        }
+        router.post("/upload") { request, _ in
+            let upload = ConsoleUpload(folder: engine.folder)
+            do {
+                let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
+                return try Self.json(["kept": kept], status: .ok)
+            } catch let refused as ConsoleUpload.Refused {
+                return try Self.json(["error": refused.description], status: .badRequest)
+            } catch {
+                return try Self.json(["error": "\(error)"], status: .badRequest)
+            }
         }
         router.post("/check") { request, _ in
             let sheet = try await sheet(request)
@@ -75,6 +86,11 @@ struct ConsoleRoutes: Sendable {
 
     func page(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
         ConsolePage(engine: engine, jobs: jobs).response(request, title: title, values, status: status)
+    }
+
+    static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]))))
     }
 
     static func problem(_ problem: ConsoleEngine.Problem) -> [String: Any] {

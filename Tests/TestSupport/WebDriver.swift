@@ -77,6 +77,11 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await command("POST", "/element/\(element)/click", [:])
     }
 
+    /// Types `text` into the element (for a file input: the paths of the files to pick, one per line).
+    public func type(_ xpath: String, _ text: String) async throws {
+        _ = try await command("POST", "/element/\(try await find(xpath))/value", ["text": text])
+    }
+
     public func text(_ xpath: String) async throws -> String {
         try await command("GET", "/element/\(try await find(xpath))/text") as? String ?? ""
     }

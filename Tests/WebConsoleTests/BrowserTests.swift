@@ -59,6 +59,15 @@ struct BrowserTests {
             try await browser.go(open.console.entry.absoluteString)
             _ = try await browser.find(Self.sheetRow)
             #expect(try await !browser.currentURL.contains("token="), "the token left the address bar for a cookie")
+            // A sheet and a zip of its photos picked in the page's file box (as dropping them does).
+            let (sheet, zip) = try OpenConsole.zippedPhotos()
+            let desktop = open.files.directory.appendingPathComponent(".desktop")
+            try FileManager.default.createDirectory(at: desktop, withIntermediateDirectories: true)
+            try sheet.write(to: desktop.appendingPathComponent("zipped.csv"))
+            try zip.write(to: desktop.appendingPathComponent("photos.zip"))
+            try await browser.type("//input[@id='files']", desktop.appendingPathComponent("photos.zip").path + "\n" + desktop.appendingPathComponent("zipped.csv").path)
+            _ = try await browser.find("//tr[td[text()='zipped.csv']]")
+            #expect(FileManager.default.fileExists(atPath: open.files.directory.appendingPathComponent("photos/z2.jpg").path))
             try await camera.take("sheets", browser)
 
             try await browser.click(Self.sheetRow + "//button[text()='Plan']")
@@ -83,7 +92,18 @@ struct BrowserTests {
             #expect(drawn.count == 2 && drawn[0] >= 3 && drawn[1] == 0, "thumbnails drawn, broken: \(drawn)")
             try await camera.take("apply", browser)
 
-            try await browser.click("//button[@id='plan-undo']")
+            try await browser.click("//header/a[@href='/backups']")
+            try await browser.click("//button[@id='snapshot']")
+            try await browser.wait("//p[@id='summary']") { $0.contains(": 20 products") }
+            try await browser.click("//header/a[@href='/backups']")
+            _ = try await browser.find("//table[@id='snapshots']")
+            try await camera.take("backups", browser)
+            try open.writeFeed(source: "http://127.0.0.1:9/supplier.csv")
+            try await browser.click("//header/a[@href='/feeds']")
+            _ = try await browser.find("//table[@id='feeds']//td[text()='acme']")
+            try await camera.take("feeds", browser)
+            try await browser.go(open.console.url.absoluteString + "runs")
+            try await browser.click("//table[@id='runs']//button[text()='Undo']")
             try await browser.wait("//p[@id='summary']") { $0.contains("20 rows: 20 would-delete") }
             #expect(try await open.products() == 20, "the undo's plan deletes nothing")
             try await camera.take("undo-plan", browser)

@@ -163,6 +163,30 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("A sheet and a .zip of its photos dropped on the page land in the folder and plan; names that leave the folder, links and other files are refused")
+    func upload() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let (sheet, zip) = try OpenConsole.zippedPhotos()
+        let photos = try await open.upload("photos.zip", zip)
+        #expect(photos.status == 200 && photos.text.contains("photos/z1.jpg") && !photos.text.contains("MACOSX"), "\(photos.text)")
+        let kept = try await open.upload("C:\\Users\\kim\\Desktop\\zipped.csv", sheet)
+        #expect(kept.status == 200 && kept.text.contains("zipped.csv"), "\(kept.text)")
+        #expect(FileManager.default.fileExists(atPath: open.files.directory.appendingPathComponent("zipped.csv").path), "a Windows path: its last part")
+        #expect(try await open.get("").text.contains(">zipped.csv<"))
+        let plan = try await open.run("plan", "sheet=zipped.csv")
+        #expect(plan.text.contains("2 rows: 2 would-create"), "\(plan.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        let climbing = try await open.upload("evil.zip", try OpenConsole.zip([("../outside.txt", Data("x".utf8))]))
+        #expect(climbing.status == 400 && climbing.text.contains("outside the folder"), "\(climbing.text)")
+        #expect(!FileManager.default.fileExists(atPath: open.files.directory.deletingLastPathComponent().appendingPathComponent("outside.txt").path))
+        #expect(try await open.upload(".bashrc", Data("x".utf8)).status == 400)
+        #expect(try await open.upload("tool.exe", Data("x".utf8)).status == 400)
+        #expect(try await open.upload("broken.zip", Data("not a zip".utf8)).text.contains("not a zip file"))
+        let foreign = try await curl(["-H", "Cookie: \(open.cookie)", "-H", "Origin: http://evil.example", "--data-binary", "x",
+                                      open.console.url.absoluteString + "upload?name=x.csv"])
+        #expect(foreign.status == 403)
+        await open.close()
+    }
+
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
         let open = try await OpenConsole.start(rows: 2)

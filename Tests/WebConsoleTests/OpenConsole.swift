@@ -4,6 +4,7 @@ import Foundation
 import OpenMarketAPI
 import TestSupport
 import WebConsole
+import ZIPFoundation
 
 /// A console on a folder with a sheet of `rows` products, over a sandbox of its own.
 struct OpenConsole {
@@ -43,6 +44,37 @@ struct OpenConsole {
             \(extra)
             """
         try Data(text.utf8).write(to: folder.appendingPathComponent("acme.toml"))
+    }
+
+    /// A zip as a merchant's computer makes one: `files` by their paths in it.
+    static func zip(_ files: [(String, Data)]) throws -> Data {
+        let archive = try Archive(accessMode: .create)
+        for (path, bytes) in files {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
+                bytes.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        guard let data = archive.data else { throw TestFailure("no zip") }
+        return data
+    }
+
+    /// A sheet of two products whose photos are in `photos/` of a zip, and that zip.
+    static func zippedPhotos() throws -> (sheet: Data, zip: Data) {
+        let sheet = Data("sku,name,price,stock,images\nZ1,Zip tea,5000,3,photos/z1.jpg\nZ2,Zip cup,7000,2,photos/z2.jpg\n".utf8)
+        let zip = try zip([("photos/z1.jpg", Data(try Fixtures.jpeg(width: 64, height: 48, seed: 11))),
+                           ("photos/z2.jpg", Data(try Fixtures.jpeg(width: 64, height: 48, seed: 12))),
+                           ("__MACOSX/photos/._z1.jpg", Data("resource fork".utf8))])
+        return (sheet, zip)
+    }
+
+    /// A file sent as the page sends a dropped one.
+    func upload(_ name: String, _ data: Data) async throws -> CurlResult {
+        let file = files.directory.appendingPathComponent(".to-send-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+        return try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data-binary", "@" + file.path,
+                               console.url.absoluteString + "upload?name=" + encoded])
     }
 
     var origin: String { String(console.url.absoluteString.dropLast()) }
