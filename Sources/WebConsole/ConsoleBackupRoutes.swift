@@ -5,13 +5,11 @@ import Support
 
 /// The backups page: the repository's snapshots, the diff of two, a snapshot taken now, and a
 /// restore planned first (nothing written), then run — a job as an apply is.
-struct ConsoleBackupRoutes: Sendable {
-    let engine: ConsoleEngine
-    let jobs: ConsoleJobs
+struct ConsoleBackupRoutes: ConsoleShopBound {
 
     func add(to router: Router<BasicRequestContext>) {
-        let page = ConsolePage(engine: engine, jobs: jobs)
-        let starter = ConsoleJobRoutes(engine: engine, jobs: jobs)
+        let page = ConsolePage()
+        let starter = ConsoleJobRoutes()
         router.get("/backups") { request, _ in
             let words = ConsoleWords.words(ConsoleWords.language(of: request))
             guard let backups = engine.backups else {
@@ -37,6 +35,8 @@ struct ConsoleBackupRoutes: Sendable {
             }
         }
         router.post("/backups/snapshot") { request, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let backups = try Self.repository(engine)
             return starter.start(request, .backup, subject: backups.repository.url.path) { job in
                 let info = try backups.backup(shop: engine.shop, account: engine.account, job: job)
@@ -49,6 +49,8 @@ struct ConsoleBackupRoutes: Sendable {
     }
 
     private func restore(_ request: Request, dryRun: Bool, _ starter: ConsoleJobRoutes) async throws -> Response {
+        // The shop this request chose, for the thread the work runs on.
+        let engine = self.engine
         let backups = try Self.repository(engine)
         let form = try await ConsoleForm.read(request)
         guard let id = form["snapshot"], backups.snapshots().contains(where: { $0.id == id }) else {

@@ -6,9 +6,7 @@ import Support
 /// Files the console hands out: a run's report (its page with the thumbnails beside it, the
 /// workbook with the rows to fix, the CSV) for a job of this console or any recorded run of the
 /// account, and the catalog as a sheet. Only these names, only from those folders.
-struct ConsoleFiles: Sendable {
-    let engine: ConsoleEngine
-    let jobs: ConsoleJobs
+struct ConsoleFiles: ConsoleShopBound {
 
     /// The files of a run's report the page links to, and how they are sent.
     static let reportFiles: [String: (type: String, download: Bool)] = [
@@ -34,6 +32,8 @@ struct ConsoleFiles: Sendable {
             try thumbnail(in: runFolder(context), context.parameters.require("file"))
         }
         router.get("/export") { _, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-console-export-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }

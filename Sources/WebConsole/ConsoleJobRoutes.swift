@@ -5,21 +5,25 @@ import NIOCore
 
 /// Plans, applies and undos: each starts a job and sends the browser to its page, which follows
 /// the job's progress as it streams (server-sent events) and shows its report when it ends.
-struct ConsoleJobRoutes: Sendable {
-    let engine: ConsoleEngine
-    let jobs: ConsoleJobs
+struct ConsoleJobRoutes: ConsoleShopBound {
 
     func add(to router: Router<BasicRequestContext>) {
-        let sheets = ConsoleRoutes(engine: engine, jobs: jobs)
+        let sheets = ConsoleRoutes()
         router.post("/plan") { request, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let sheet = try await sheets.sheet(request)
             return start(request, .plan, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: true, job: job)) }
         }
         router.post("/apply") { request, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let sheet = try await sheets.sheet(request)
             return start(request, .apply, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: false, job: job)) }
         }
         router.post("/feeds/run") { request, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let form = try await ConsoleForm.read(request)
             guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
                 throw HTTPError(.badRequest, message: "no such feed")
@@ -33,7 +37,7 @@ struct ConsoleJobRoutes: Sendable {
         router.post("/undo") { request, _ in try await undo(request, dryRun: false) }
         router.get("/jobs/:id") { request, context in
             let job = try job(context)
-            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", values(job))
+            return ConsolePage().response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", values(job))
         }
         router.get("/jobs/:id/events") { _, context in
             let job = try job(context)
@@ -55,14 +59,16 @@ struct ConsoleJobRoutes: Sendable {
             job.stop()
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         }
-        ConsoleFiles(engine: engine, jobs: jobs).add(to: router)
-        ConsoleBackupRoutes(engine: engine, jobs: jobs).add(to: router)
+        ConsoleFiles().add(to: router)
+        ConsoleBackupRoutes().add(to: router)
     }
 
     private func undo(_ request: Request, dryRun: Bool) async throws -> Response {
+        // The shop this request chose, for the thread the work runs on.
+        let engine = self.engine
         let form = try await ConsoleForm.read(request)
         guard let folder = form["run"], engine.runs().contains(where: { $0.folder == folder }) else {
-            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
+            return ConsolePage().response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
         }
         return start(request, dryRun ? .undoPlan : .undo, subject: folder) { job in
             let (result, done) = try engine.undo(URL(fileURLWithPath: folder), dryRun: dryRun, job: job)
@@ -78,7 +84,7 @@ struct ConsoleJobRoutes: Sendable {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
-            return ConsolePage(engine: engine, jobs: jobs).response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
+            return ConsolePage().response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
                 "message": "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop",
             ], status: .conflict)
         }

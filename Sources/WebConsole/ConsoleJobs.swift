@@ -2,6 +2,7 @@ import BulkImport
 import FeedRuns
 import Foundation
 import Support
+import Synchronization
 
 /// A plan, an apply or an undo the console is running: its progress as the CLI's line counts it
 /// (rows done, failed, in flight, rate, time left), read by the page while it goes, and a stop
@@ -132,7 +133,8 @@ final class ConsoleJobs: @unchecked Sendable {
     private let lock = NSLock()
     private var jobs: [String: ConsoleJob] = [:]
     private var order: [String] = []
-    private var next = 1
+    /// Job numbers are the console's, not a shop's: a job's page names one job whichever shop is chosen.
+    private static let numbers = Atomic<Int>(0)
 
     /// The job that writes now, if any.
     var writing: ConsoleJob? {
@@ -151,8 +153,7 @@ final class ConsoleJobs: @unchecked Sendable {
             lock.unlock()
             return .failure(BusyError(job: busy))
         }
-        job = ConsoleJob(id: String(next), kind: kind, subject: subject)
-        next += 1
+        job = ConsoleJob(id: String(Self.numbers.add(1, ordering: .relaxed).newValue), kind: kind, subject: subject)
         jobs[job.id] = job
         order.append(job.id)
         lock.unlock()

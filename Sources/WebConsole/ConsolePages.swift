@@ -34,7 +34,8 @@ enum ConsolePages {
         @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
         </style></head>
         <body>
-        <header><strong>openmarket console</strong><span>{{shop}}</span><a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a><a href="/backups">{{w.backups}}</a>
+        <header><strong>openmarket console</strong>{{^profiles}}<span>{{shop}}</span>{{/profiles}}
+        {{#has_profiles}}<form method="get" action="/shop"><select name="name" id="profile" onchange="this.form.submit()">{{#profiles}}<option value="{{name}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>{{/profiles}}</select><noscript><button>OK</button></noscript></form>{{/has_profiles}}<a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a><a href="/backups">{{w.backups}}</a>
         <a href="/export">{{w.export}}</a>
         <span class="language"><a href="/language/en">English</a> · <a href="/language/ko">한국어</a></span></header>
         {{#writing}}<p class="banner">{{kind}} · {{subject}} · {{w.running}}: <a href="/jobs/{{id}}">{{w.open}}</a></p>{{/writing}}
@@ -145,7 +146,7 @@ enum ConsolePages {
     /// The page with `values` in `language`; a list's table shows when the list has rows.
     static func render(_ values: [String: Any], language: ConsoleWords.Language) -> String {
         var values = values
-        for name in ["sheets", "problems", "runs", "feeds", "snapshots"] {
+        for name in ["sheets", "problems", "runs", "feeds", "snapshots", "profiles"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }
         values["w"] = ConsoleWords.words(language)

@@ -6,9 +6,7 @@ import Support
 
 /// The console's pages that read: the sheets, a check, the runs, the language. Plans, applies
 /// and undos are jobs (`ConsoleJobRoutes`).
-struct ConsoleRoutes: Sendable {
-    let engine: ConsoleEngine
-    let jobs: ConsoleJobs
+struct ConsoleRoutes: ConsoleShopBound {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
@@ -49,13 +47,15 @@ struct ConsoleRoutes: Sendable {
             }
         }
         router.post("/check") { request, _ in
+            // The shop this request chose, for the thread the work runs on.
+            let engine = self.engine
             let sheet = try await sheet(request)
             let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
             let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
             return page(request, title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)",
                         ["summary": text, "problems": problems.map(Self.problem)])
         }
-        ConsoleJobRoutes(engine: engine, jobs: jobs).add(to: router)
+        ConsoleJobRoutes().add(to: router)
     }
 
     func sheet(_ request: Request) async throws -> URL {
@@ -85,7 +85,7 @@ struct ConsoleRoutes: Sendable {
     private func words(_ request: Request) -> [String: String] { ConsoleWords.words(ConsoleWords.language(of: request)) }
 
     func page(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        ConsolePage(engine: engine, jobs: jobs).response(request, title: title, values, status: status)
+        ConsolePage().response(request, title: title, values, status: status)
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
@@ -101,14 +101,18 @@ struct ConsoleRoutes: Sendable {
 
 /// A page of the console: the layout with the shop's name, the job that writes now, the words
 /// of the reader's language.
-struct ConsolePage: Sendable {
-    let engine: ConsoleEngine
-    let jobs: ConsoleJobs
+struct ConsolePage: ConsoleShopBound {
 
     func response(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
         var values = values
         values["title"] = title
         values["shop"] = engine.account.serverName
+        let shops = ConsoleShop.profiles
+        if !shops.isEmpty {
+            let chosen = ConsoleShops.chosen(request, among: shops)
+            values["profiles"] = [["name": "", "label": ConsoleShop.firstLabel, "chosen": chosen.isEmpty]]
+                + shops.map { ["name": $0, "label": $0, "chosen": $0 == chosen] }
+        }
         // The job that writes, named on every page but its own.
         if let writing = jobs.writing, (values["job"] as? [String: Any])?["id"] as? String != writing.id {
             values["writing"] = ["id": writing.id, "kind": writing.kind.rawValue, "subject": writing.subjectName]

@@ -25,11 +25,17 @@ public final class ConsoleServer: Sendable {
     public var entry: URL { URL(string: url.absoluteString + "?token=" + token)! }
 
     public static func start(_ engine: ConsoleEngine, port: Int = 0, handleSignals: Bool = false) async throws -> ConsoleServer {
+        try await start(ConsoleShops(engine), port: port, handleSignals: handleSignals)
+    }
+
+    /// A console over several shops: the command line's, and the config file's profiles in a menu.
+    public static func start(_ shops: ConsoleShops, port: Int = 0, handleSignals: Bool = false) async throws -> ConsoleServer {
         let token = Self.newToken()
         let address = ConsoleAddress()
         let router = Router()
         router.add(middleware: ConsoleGuard(token: token, address: address))
-        ConsoleRoutes(engine: engine, jobs: ConsoleJobs()).add(to: router)
+        router.add(middleware: ConsoleShopChoice(shops: shops))
+        ConsoleRoutes().add(to: router)
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
         let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in

@@ -3,6 +3,7 @@ import Backups
 import Foundation
 import OpenMarketAPI
 import Support
+import UserConfig
 import WebConsole
 
 struct ConsoleCommand: ShopCommand {
@@ -40,12 +41,16 @@ struct ConsoleCommand: ShopCommand {
     var noOpen = false
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let account = connection.account
-        let engine = ConsoleEngine(folder: URL(fileURLWithPath: folder), shop: connection.client, account: account,
-                                   reports: account.folder.appendingPathComponent("reports"),
-                                   backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) })
+        let (folder, repo) = (URL(fileURLWithPath: folder), repo)
+        // The config file's other profiles, in a menu; each connected when first picked.
+        let config = try? OpenMarketConfig.load(path: server.client.config)
+        let profiles = (config?.profiles.map { Array($0.keys) } ?? []).filter { $0 != server.profile }
+        let options = ProfileOpening(config: server.client.config, insecure: server.client.insecure, cacert: server.client.cacert)
+        let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, connection), profiles: profiles) { name in
+            Self.engine(folder: folder, repo: repo, try await options.connect(profile: name))
+        }
         let console: ConsoleServer
-        do { console = try await ConsoleServer.start(engine, port: port, handleSignals: true) } catch {
+        do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
             throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .someFailed)
         }
         Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
@@ -59,5 +64,28 @@ struct ConsoleCommand: ShopCommand {
         }
         try await console.wait()
         return .ok
+    }
+
+    /// The console's engine on a connection: FOLDER's sheets, the account's reports, the feeds,
+    /// the backup repository if given.
+    static func engine(folder: URL, repo: String?, _ connection: Connection) -> ConsoleEngine {
+        let account = connection.account
+        return ConsoleEngine(folder: folder, shop: connection.client, account: account, reports: account.folder.appendingPathComponent("reports"),
+                             backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) })
+    }
+}
+
+/// How a profile picked in the console's menu is connected: as `--profile NAME` with the
+/// command's config file and TLS options (its credentials from the config file, never the page).
+struct ProfileOpening: Sendable {
+    var config: String?
+    var insecure: Bool
+    var cacert: String?
+
+    func connect(profile: String) async throws -> Connection {
+        let settings = try ConnectionSettings.resolve(server: nil, identifier: nil, secret: nil, profile: profile,
+                                                      environment: [:], config: try OpenMarketConfig.load(path: config))
+        let cacert = self.cacert
+        return try await Connection.connect(settings, insecure: insecure, verbose: false) { $0.transport.caFile = cacert }
     }
 }

@@ -187,6 +187,34 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("Profiles in a menu: the sheet applied on the profile picked lands in that vendor's shop; runs are each shop's; a profile that cannot open is said")
+    func profiles() async throws {
+        let open = try await OpenConsole.start(rows: 3, profiles: ["other", "retired"])
+        let first = try await open.get("")
+        #expect(first.text.contains("<option value=\"other\">other</option>") && first.text.contains("<option value=\"\" selected>"), "\(first.text.suffix(2000))")
+        let picked = try await open.get("shop?name=other")
+        let choice = try #require(picked.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(picked.status == 303 && choice == "openmarket-console-shop=other")
+        let cookie = "\(open.cookie); \(choice)"
+        let started = try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(open.origin)", "--data", "sheet=products.csv",
+                                      open.console.url.absoluteString + "apply"])
+        let job = try #require(started.headers["location"])
+        var page = ""
+        for _ in 0..<300 where !page.contains("id=\"summary\"") {
+            try await Task.sleep(for: .milliseconds(100))
+            page = try await curl(["-H", "Cookie: \(cookie)", open.console.url.absoluteString + job.dropFirst()]).text
+        }
+        #expect(page.contains("3 rows: 3 created") && page.contains("<option value=\"other\" selected>"))
+        let vendors = try await blocking { [client = open.client] in try client.allProducts().products.map(\.vendorId) }
+        #expect(vendors == Array(repeating: open.sandbox.other.id, count: 3), "written as the profile's vendor: \(vendors)")
+        #expect(try await curl(["-H", "Cookie: \(cookie)", open.console.url.absoluteString + "runs"]).text.contains(">import<"))
+        #expect(try await open.get("runs").text.contains("No runs yet"), "the first shop's runs are its own")
+        let retired = try await curl(["-H", "Cookie: \(open.cookie); openmarket-console-shop=retired", open.console.url.absoluteString])
+        #expect(retired.status == 502 && retired.text.contains("cannot open the profile retired"), "\(retired.text.suffix(600))")
+        #expect(!first.text.contains(open.sandbox.other.secret) && !page.contains(open.sandbox.other.secret))
+        await open.close()
+    }
+
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
         let open = try await OpenConsole.start(rows: 2)

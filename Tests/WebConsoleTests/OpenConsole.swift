@@ -13,17 +13,25 @@ struct OpenConsole {
     let console: ConsoleServer
     let client: OpenMarketClient
 
-    static func start(rows: Int = 20, latency: Int = 0) async throws -> OpenConsole {
+    /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
+    /// second vendor, any other name fails to open (as a wrong secret would).
+    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = []) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
         let client = try TestSupport.client(sandbox, sandbox.demo)
-        let account = AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
-        let engine = ConsoleEngine(folder: files.directory, shop: client, account: account,
-                                   reports: files.directory.appendingPathComponent("reports"), feeds: ConsoleFeeds(
-                                       folder: files.directory.appendingPathComponent("feeds"), root: files.directory.appendingPathComponent("feed-state")),
-                                   backups: ConsoleBackups(repository: BackupRepository(url: files.directory.appendingPathComponent("backup"))))
-        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(engine), client: client)
+        let folder = files.directory
+        @Sendable func engine(_ client: OpenMarketClient) -> ConsoleEngine {
+            ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state")),
+                          reports: folder.appendingPathComponent("reports"), feeds: ConsoleFeeds(
+                              folder: folder.appendingPathComponent("feeds"), root: folder.appendingPathComponent("feed-state")),
+                          backups: ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))))
+        }
+        let shops = ConsoleShops(engine(client), profiles: profiles) { name in
+            guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
+            return engine(try TestSupport.client(sandbox, sandbox.other))
+        }
+        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops), client: client)
     }
 
     /// A supplier's feed file in the console's feeds folder: `acme`, a 30 % markup on cost.

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// A shop the console works on: its engine, and its jobs (one write at a time on it).
+public struct ConsoleShop: Sendable {
+    let engine: ConsoleEngine
+    let jobs: ConsoleJobs
+    /// The menu of every page: the config file's profiles, and how the first shop is named.
+    let menu: [String]
+    let firstName: String
+
+    static var profiles: [String] { here.menu }
+    static var firstLabel: String { here.firstName }
+
+    /// The shop of the request being answered (set by `ConsoleShopChoice` before any route).
+    @TaskLocal static var current: ConsoleShop?
+
+    static var here: ConsoleShop {
+        guard let current else { preconditionFailure("a console route ran outside ConsoleShopChoice") }
+        return current
+    }
+}
+
+/// What a route works on: the shop the page chose.
+protocol ConsoleShopBound: Sendable {}
+
+extension ConsoleShopBound {
+    var engine: ConsoleEngine { ConsoleShop.here.engine }
+    var jobs: ConsoleJobs { ConsoleShop.here.jobs }
+}
+
+/// The shops of one console: the one chosen on the command line, and the config file's
+/// profiles (a menu on every page), each opened when first picked and kept open after.
+public final class ConsoleShops: Sendable {
+    public typealias Opener = @Sendable (_ profile: String) async throws -> ConsoleEngine
+
+    let first: ConsoleShop
+    /// The config file's profiles, by name; none: no menu.
+    let profiles: [String]
+    private let open: Opener?
+    private let opened = Mutex<[String: ConsoleShop]>([:])
+
+    public init(_ engine: ConsoleEngine, profiles: [String] = [], open: Opener? = nil) {
+        let menu = open == nil ? [] : profiles.sorted()
+        first = ConsoleShop(engine: engine, jobs: ConsoleJobs(), menu: menu, firstName: engine.account.serverName)
+        self.profiles = menu
+        self.open = open
+    }
+
+    static let cookieName = "openmarket-console-shop"
+
+    /// The shop a request's page chose: a profile, or the first.
+    func shop(for request: Request) async throws -> ConsoleShop {
+        guard let name = Cookies.value(request, named: Self.cookieName), profiles.contains(name), let open else { return first }
+        if let shop = opened.withLock({ $0[name] }) { return shop }
+        let shop = ConsoleShop(engine: try await open(name), jobs: ConsoleJobs(), menu: profiles, firstName: first.firstName)
+        // Two first requests at once: the first one kept is the one used.
+        return opened.withLock { opened in
+            if let kept = opened[name] { return kept }
+            opened[name] = shop
+            return shop
+        }
+    }
+
+    /// The chosen profile's name, as the menu marks it ("" for the command line's shop).
+    static func chosen(_ request: Request, among profiles: [String]) -> String {
+        Cookies.value(request, named: cookieName).flatMap { profiles.contains($0) ? $0 : nil } ?? ""
+    }
+}
+
+/// Sets the request's shop for the routes after the guard; a profile that cannot be opened
+/// (a wrong secret, a server down) is said on a page that offers the others.
+struct ConsoleShopChoice<Context: RequestContext>: RouterMiddleware {
+    let shops: ConsoleShops
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path == "/shop" {
+            let name = request.uri.queryParameters.get("name") ?? ""
+            let value = shops.profiles.contains(name) ? name : ""
+            return Response(status: .seeOther, headers: [.location: "/", .setCookie: "\(ConsoleShops.cookieName)=\(value); SameSite=Strict; Path=/"])
+        }
+        let shop: ConsoleShop
+        do { shop = try await shops.shop(for: request) } catch {
+            let name = ConsoleShops.chosen(request, among: shops.profiles)
+            return ConsoleShop.$current.withValue(shops.first) {
+                ConsolePage().response(request, title: "profile \(name)",
+                                       ["message": "cannot open the profile \(name): \(error); pick another shop above"], status: .badGateway)
+            }
+        }
+        return try await ConsoleShop.$current.withValue(shop) { try await next(request, context) }
+    }
+}
