@@ -3,7 +3,7 @@ import Foundation
 import OpenMarketAPI
 import Testing
 import TestSupport
-import WebConsole
+@testable import WebConsole
 
 /// The console over loopback HTTP, against a sandbox, as a browser would drive it (forms
 /// posted with the console's own Origin and cookie); the engine is the CLI's.
@@ -213,6 +213,14 @@ struct ConsoleTests {
         #expect(retired.status == 502 && retired.text.contains("cannot open the profile retired"), "\(retired.text.suffix(600))")
         #expect(!first.text.contains(open.sandbox.other.secret) && !page.contains(open.sandbox.other.secret))
         await open.close()
+    }
+
+    @Test("Every word the page names is in the table, in English and Korean")
+    func words() {
+        let named = Set(ConsolePages.layout.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
+        #expect(named.count > 20)
+        #expect(named.subtracting(ConsoleWords.table.keys).isEmpty, "missing: \(named.subtracting(ConsoleWords.table.keys))")
+        #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty && $0.en != $0.ko })
     }
 
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
