@@ -35,6 +35,7 @@ let package = Package(
         // C libraries from Debian, nothing else in these targets.
         // zlib's inflate, for the workbook's parts (each inflated from exactly its own bytes).
         .systemLibrary(name: "CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -128,7 +129,7 @@ let package = Package(
         // and of photo files: their hashes by fingerprint.
         .target(
             name: "ShopState",
-            dependencies: ["OpenMarketContract", "Support", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CPostgres", "OpenMarketContract", "Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The one sync: its row sources (a manifest, a feed's file, another shop's catalog, keys
         // to delete), the run's stages, the product writer, journal, run record, reports.
@@ -260,7 +261,7 @@ let package = Package(
         .testTarget(name: "BulkImportTests", dependencies: [
             "BulkImport", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
-        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),

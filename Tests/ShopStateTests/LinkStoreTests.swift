@@ -1,72 +1,177 @@
 import Foundation
-import OpenMarketContract
 import GRDB
-import ShopState
+import OpenMarketContract
+@testable import ShopState
 import Testing
+import TestSupport
 
-@Suite("The link store")
-struct LinkStoreTests {
-    /// A fresh store in a folder of its own.
-    static func store() throws -> LinkStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
-        return try LinkStore(url: folder.appendingPathComponent("links.sqlite"))
+/// Where a store under test keeps its rows: the default SQLite file, or an account's rows in a
+/// real PostgreSQL server the test starts. Every test of the suite runs on both.
+enum StorePlace: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// A store at a place, and a way to write its rows behind its back (as an older version, or a
+/// damaged disk, would have).
+final class OpenStore: @unchecked Sendable {
+    let place: StorePlace
+    private let folder: URL
+    private let server: TestPostgres?
+
+    init(_ place: StorePlace) throws {
+        self.place = place
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        server = place == .postgres ? try TestPostgres.start() : nil
     }
 
-    static let pushed = Product(name: "녹차", description: "Jeju", price: 31000, currency: "KRW",
-                                      discountedPrice: 0, stock: 8)
+    /// The store of an account (`tag`), new or already there.
+    func store(account tag: String = "shop-a") throws -> LinkStore {
+        guard let server else { return try LinkStore(url: folder.appendingPathComponent("\(tag).sqlite")) }
+        return try LinkStore(url: URL(string: server.address.absoluteString + "?account=\(tag)")!)
+    }
 
-    @Test("a link is read back as it was saved; one product has one key")
-    func roundTrip() throws {
-        let store = try Self.store()
-        defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    /// SQL run straight on the account's rows; `ACCOUNT` stands for the PostgreSQL account condition.
+    func raw(_ sql: String, account tag: String = "shop-a") throws {
+        if let server {
+            let connection = try PostgresConnection(server.address.absoluteString)
+            try connection.execute(sql.replacingOccurrences(of: "ACCOUNT", with: "account = '\(tag)'"))
+        } else {
+            let queue = try DatabaseQueue(path: folder.appendingPathComponent("\(tag).sqlite").path)
+            try queue.write { db in try db.execute(sql: sql.replacingOccurrences(of: "ACCOUNT", with: "1")) }
+        }
+    }
+
+    func close() {
+        server?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+@Suite("The link store, on SQLite and on PostgreSQL", .serialized)
+struct LinkStoreTests {
+    static let pushed = Product(name: "녹차", description: "Jeju", price: Money(exactly: "31000.5")!, currency: "KRW",
+                                discountedPrice: 0, stock: 8)
+
+    @Test("a link is read back as it was saved (an exact price, photos, the time); one product has one key", arguments: StorePlace.allCases)
+    func roundTrip(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let store = try open.store()
         let when = Date(timeIntervalSince1970: 1_790_000_000.25)
         let link = ProductLink(key: "TEA-1", byName: false, productID: 41, state: .linked, pushed: Self.pushed,
                                photos: ["ab", "cd"], updatedAt: when)
         try store.save(link)
         #expect(try store.link("TEA-1") == link)
         try store.save(ProductLink(key: "name:Other", byName: true, productID: 42, state: .pending, pushed: nil, photos: nil))
+        try store.save(ProductLink(key: "WAIT", byName: false, productID: nil, state: .pending, pushed: nil, photos: nil))
         #expect(try store.keysByProductID() == [41: "TEA-1"], "names and pending links are not merchant keys")
         // The same product under another key: the old key lets go of it.
         try store.save(ProductLink(key: "TEA-1b", byName: false, productID: 41, state: .linked, pushed: Self.pushed, photos: nil))
         #expect(try store.link("TEA-1") == nil)
-        #expect(Set(try store.all().keys) == ["TEA-1b", "name:Other"])
+        #expect(Set(try store.all().keys) == ["TEA-1b", "name:Other", "WAIT"])
+        // Saved again: replaced, not doubled.
+        try store.save(ProductLink(key: "WAIT", byName: false, productID: 43, state: .linked, pushed: Self.pushed, photos: ["x"]))
+        #expect(try store.all().count == 3 && store.link("WAIT")?.productID == 43)
+        try store.remove("WAIT")
+        #expect(try store.link("WAIT") == nil && store.all().count == 2)
+        #expect(try LinkStore(url: store.url).link("TEA-1b")?.productID == 41, "another opening reads what this one wrote")
     }
 
-    @Test("a row as the first stores wrote it (seconds since 1970, sorted JSON) still reads")
-    func earlierRows() throws {
-        let store = try Self.store()
-        defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
-        let queue = try DatabaseQueue(path: store.url.path)
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO link (key, by_name, product_id, state, pushed, photos, updated_at) VALUES
-                ('K1', 0, 7, 'linked', '{"currency":"KRW","description":"","discountedPrice":"0","name":"Tea","price":"1000","stock":3}',
-                 '["h1"]', 1790000000.5)
-                """)
-        }
+    @Test("facts are the account's, set and replaced", arguments: StorePlace.allCases)
+    func facts(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let store = try open.store()
+        #expect(try store.fact("vendor_id") == nil)
+        try store.setFact("vendor_id", "7")
+        try store.setFact("vendor_id", "8")
+        #expect(try store.fact("vendor_id") == "8")
+    }
+
+    @Test("runs: begun, resumed (the first start kept), begun anew (replaced), finished with counts; newest first", arguments: StorePlace.allCases)
+    func runs(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let store = try open.store()
+        let first = Date(timeIntervalSince1970: 1_790_000_000.5)
+        try store.beginRun(RecordedRun(folder: "/r/1", kind: .import, started: first, source: "a.csv"), resumed: false)
+        try store.beginRun(RecordedRun(folder: "/r/1", kind: .import, started: first.addingTimeInterval(60), source: "a.csv"), resumed: true)
+        #expect(try store.runs().first?.started == first, "a resumed run keeps its first start")
+        try store.finishRun(folder: "/r/1", counts: ["created": 20, "failed": 1])
+        try store.beginRun(RecordedRun(folder: "/r/2", kind: .undo, started: first.addingTimeInterval(120), source: "/r/1"), resumed: false)
+        var runs = try store.runs()
+        #expect(runs.map(\.folder) == ["/r/2", "/r/1"] && runs[1].counts == ["created": 20, "failed": 1] && runs[1].finished != nil)
+        #expect(runs[0].kind == .undo && runs[0].counts == nil && runs[0].finished == nil)
+        #expect(try store.runs(limit: 1).count == 1)
+        try store.beginRun(RecordedRun(folder: "/r/1", kind: .feed, started: first.addingTimeInterval(180), source: "b.csv"), resumed: false)
+        runs = try store.runs()
+        #expect(runs.first?.folder == "/r/1" && runs.first?.kind == .feed && runs.first?.counts == nil, "a new run in a folder replaces the old")
+    }
+
+    @Test("two accounts in one place see only their own links, facts and runs", arguments: StorePlace.allCases)
+    func accountsApart(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let (a, b) = (try open.store(account: "shop-a"), try open.store(account: "shop-b"))
+        try a.save(ProductLink(key: "K", byName: false, productID: 1, state: .linked, pushed: Self.pushed, photos: nil))
+        try b.save(ProductLink(key: "K", byName: false, productID: 1, state: .linked, pushed: nil, photos: nil))
+        try a.setFact("vendor_id", "1")
+        try a.beginRun(RecordedRun(folder: "/r", kind: .import, started: Date(), source: "x.csv"), resumed: false)
+        #expect(try a.link("K")?.pushed != nil && b.link("K")?.pushed == nil, "one product id in two accounts: two links")
+        #expect(try b.fact("vendor_id") == nil && b.runs().isEmpty)
+    }
+
+    @Test("a row as the first stores wrote it (seconds since 1970, sorted JSON) still reads", arguments: StorePlace.allCases)
+    func earlierRows(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let store = try open.store()
+        let pushed = #"{"currency":"KRW","description":"","discountedPrice":"0","name":"Tea","price":"1000","stock":3}"#
+        try open.raw(place == .sqlite
+            ? "INSERT INTO link (key, by_name, product_id, state, pushed, photos, updated_at) VALUES ('K1', 0, 7, 'linked', '\(pushed)', '[\"h1\"]', 1790000000.5)"
+            : "INSERT INTO link (account, key, by_name, product_id, state, pushed, photos, updated_at) VALUES ('shop-a', 'K1', false, 7, 'linked', '\(pushed)', '[\"h1\"]', 1790000000.5)")
         let link = try #require(try store.link("K1"))
         #expect(link.pushed?.price == 1000 && link.pushed?.stock == 3 && link.photos == ["h1"])
         #expect(link.updatedAt == Date(timeIntervalSince1970: 1_790_000_000.5))
     }
 
-    @Test("a damaged entry is an error that names its key, never a link that was never pushed", arguments: [
-        "pushed = '{\"name\": \"cut off'", "photos = 'not json'", "state = 'exploded'",
-    ])
-    func damaged(_ damage: String) throws {
-        let store = try Self.store()
-        defer { try? FileManager.default.removeItem(at: store.url.deletingLastPathComponent()) }
+    @Test("a damaged entry is an error that names its key, never a link that was never pushed", arguments: StorePlace.allCases)
+    func damaged(_ place: StorePlace) throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        let store = try open.store()
         try store.save(ProductLink(key: "GOOD", byName: false, productID: 1, state: .linked, pushed: Self.pushed, photos: ["a"]))
-        try store.save(ProductLink(key: "BAD-7", byName: false, productID: 2, state: .linked, pushed: Self.pushed, photos: ["b"]))
-        let queue = try DatabaseQueue(path: store.url.path)
-        try queue.write { db in try db.execute(sql: "UPDATE link SET \(damage) WHERE key = 'BAD-7'") }
-        #expect(try store.link("GOOD")?.productID == 1, "the other entries still read")
-        for read in [{ _ = try store.all() }, { _ = try store.link("BAD-7") }] as [() throws -> Void] {
-            do {
-                try read()
-                Issue.record("\(damage): read as if nothing were wrong")
-            } catch {
-                #expect("\(error)".contains("damaged entry for key 'BAD-7'"), "\(error)")
+        for damage in ["pushed = '{\"name\": \"cut off'", "photos = 'not json'", "state = 'exploded'"] {
+            try store.save(ProductLink(key: "BAD-7", byName: false, productID: 2, state: .linked, pushed: Self.pushed, photos: ["b"]))
+            try open.raw("UPDATE link SET \(damage) WHERE ACCOUNT AND key = 'BAD-7'")
+            #expect(try store.link("GOOD")?.productID == 1, "the other entries still read")
+            for read in [{ _ = try store.all() }, { _ = try store.link("BAD-7") }] as [() throws -> Void] {
+                do {
+                    try read()
+                    Issue.record("\(damage): read as if nothing were wrong")
+                } catch {
+                    #expect("\(error)".contains("damaged entry for key 'BAD-7'"), "\(error)")
+                }
             }
+        }
+    }
+
+    @Test("the migrations are named and versioned, the same names in both; opened by many at once, made once", arguments: StorePlace.allCases)
+    func migrations(_ place: StorePlace) async throws {
+        let open = try OpenStore(place)
+        defer { open.close() }
+        // Eight openings of a new store at once (pods starting together): none fails.
+        let opened = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? open.store(account: "fresh")) != nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(opened == 8)
+        #expect(LinkMigrations.names == ["v1: links and account facts", "v2: runs"])
+        if place == .postgres {
+            #expect(PostgresLinks.migrations.map(\.name) == LinkMigrations.names)
+        } else {
+            #expect(SQLiteLinks.migrator.migrations == LinkMigrations.names)
         }
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where a link store keeps its rows: a SQLite file of one account (the default), or one
+/// account's rows in a shared PostgreSQL database (`--state postgres://…`). Both keep the same
+/// tables under the same named, versioned migrations; `LinkStore` is the one face of both, and
+/// one conformance suite runs against each.
+protocol LinkBackend: AnyObject, Sendable {
+    /// The store as messages name it: a file's path, or a database's address without a password.
+    var place: String { get }
+    /// How to remove a damaged row by hand, for the message that names it.
+    func removalAdvice(key: String) -> String
+
+    /// Links: all, one key's, or only those linked under a merchant key.
+    func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow]
+    /// Writes the link, and removes any other key's link to its product, in one transaction.
+    func save(_ row: LinkRow) throws
+    func remove(key: String) throws
+    func fact(_ name: String) throws -> String?
+    func setFact(_ name: String, _ value: String) throws
+    /// A run begun: a resumed one keeps its first start; a new one replaces the folder's row.
+    func beginRun(_ run: RunRow, resumed: Bool) throws
+    func finishRun(folder: String, counts: String?, finished: Double) throws
+    /// Newest first.
+    func runs(limit: Int) throws -> [RunRow]
+}
+
+/// A run as both stores keep it.
+struct RunRow: Sendable, Equatable {
+    var folder: String
+    var kind: String
+    var started: Double
+    var source: String
+    var counts: String?
+    var finished: Double?
+}
+
+/// The migrations of both stores, by name and in order: a name once applied is never applied
+/// again, and a later version adds names after these.
+enum LinkMigrations {
+    static let names = ["v1: links and account facts", "v2: runs"]
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// One account's links in a shared PostgreSQL database: the tables of the SQLite store with an
+/// `account` column, so that every pod, shard and machine that reaches the database sees one
+/// account's links, facts and runs. Addressed as `postgres://…/DB?account=TAG` (TAG: the
+/// account's tag, as a SQLite store's file name). One connection per database per process,
+/// shared by the stores opened on it; the migrations run once per database, under a lock held
+/// in the database, so that pods starting together do not race to make the tables.
+final class PostgresLinks: LinkBackend, @unchecked Sendable {
+    private let connection: PostgresConnection
+    let account: String
+
+    static func handles(_ url: URL) -> Bool { ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") }
+
+    struct Unaddressed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(_ url: URL) throws {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let account = parts.queryItems?.first(where: { $0.name == "account" })?.value, !account.isEmpty else {
+            throw Unaddressed(description: "\(PostgresConnection.shown(url.absoluteString)) names no account (?account=TAG)")
+        }
+        parts.queryItems = parts.queryItems?.filter { $0.name != "account" }
+        if parts.queryItems?.isEmpty == true { parts.queryItems = nil }
+        self.account = account
+        connection = try Self.connection(parts.string ?? url.absoluteString)
+    }
+
+    var place: String { "\(connection.place) (account \(account))" }
+
+    func removalAdvice(key: String) -> String {
+        "Delete that row (DELETE FROM link WHERE account = '\(account)' AND key = '…')"
+    }
+
+    // MARK: connections and migrations
+
+    private static let connections = Mutex<[String: PostgresConnection]>([:])
+
+    /// The process's connection to `address`, made (and the database migrated) on first use.
+    private static func connection(_ address: String) throws -> PostgresConnection {
+        if let known = connections.withLock({ $0[address] }) { return known }
+        let made = try PostgresConnection(address)
+        try migrate(made)
+        return connections.withLock { known in
+            if let first = known[address] { return first }
+            known[address] = made
+            return made
+        }
+    }
+
+    static let migrations: [(name: String, sql: [String])] = [
+        (LinkMigrations.names[0], [
+            """
+            CREATE TABLE link (account TEXT NOT NULL, key TEXT NOT NULL, by_name BOOLEAN NOT NULL, product_id BIGINT,
+                state TEXT NOT NULL, pushed TEXT, photos TEXT, updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, key))
+            """,
+            "CREATE INDEX link_product ON link (account, product_id)",
+            "CREATE TABLE fact (account TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (account, name))",
+        ]),
+        (LinkMigrations.names[1], [
+            """
+            CREATE TABLE run (account TEXT NOT NULL, folder TEXT NOT NULL, kind TEXT NOT NULL, started DOUBLE PRECISION NOT NULL,
+                source TEXT NOT NULL, counts TEXT, finished DOUBLE PRECISION, PRIMARY KEY (account, folder))
+            """,
+            "CREATE INDEX run_started ON run (account, started DESC)",
+        ]),
+    ]
+
+    /// The named migrations not yet applied, in order, in one transaction holding an advisory
+    /// lock: a second migrator waits, then finds them applied.
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.transaction {
+            // The lock's number: "openmarket links" as 8 bytes, a constant of this store.
+            try connection.execute("SELECT pg_advisory_xact_lock(7958528119478871411)")
+            try connection.execute("CREATE TABLE IF NOT EXISTS openmarket_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            let applied = Set(try connection.execute("SELECT name FROM openmarket_migrations").compactMap { $0.first ?? nil })
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.sql { try connection.execute(statement) }
+                try connection.execute("INSERT INTO openmarket_migrations (name) VALUES ($1)", [migration.name])
+            }
+        }
+    }
+
+    // MARK: the store
+
+    func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow] {
+        var sql = "SELECT key, by_name, product_id, state, pushed, photos, updated_at FROM link WHERE account = $1"
+        var parameters: [String?] = [account]
+        if let key {
+            sql += " AND key = $2"
+            parameters.append(key)
+        }
+        if linkedMerchantKeysOnly { sql += " AND NOT by_name AND state = 'linked'" }
+        return try connection.execute(sql, parameters).map { columns in
+            LinkRow(key: columns[0] ?? "", byName: columns[1] == "t", productID: columns[2].flatMap { Int($0) }, state: columns[3] ?? "",
+                    pushed: columns[4], photos: columns[5], updatedAt: columns[6].flatMap { Double($0) } ?? 0)
+        }
+    }
+
+    func save(_ row: LinkRow) throws {
+        try connection.transaction {
+            if let id = row.productID {
+                try connection.execute("DELETE FROM link WHERE account = $1 AND product_id = $2 AND key <> $3", [account, String(id), row.key])
+            }
+            try connection.execute("""
+                INSERT INTO link (account, key, by_name, product_id, state, pushed, photos, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (account, key) DO UPDATE SET by_name = EXCLUDED.by_name, product_id = EXCLUDED.product_id, state = EXCLUDED.state,
+                    pushed = EXCLUDED.pushed, photos = EXCLUDED.photos, updated_at = EXCLUDED.updated_at
+                """, [account, row.key, row.byName ? "t" : "f", row.productID.map(String.init), row.state, row.pushed, row.photos,
+                      String(row.updatedAt)])
+        }
+    }
+
+    func remove(key: String) throws {
+        try connection.execute("DELETE FROM link WHERE account = $1 AND key = $2", [account, key])
+    }
+
+    func fact(_ name: String) throws -> String? {
+        try connection.execute("SELECT value FROM fact WHERE account = $1 AND name = $2", [account, name]).first?.first ?? nil
+    }
+
+    func setFact(_ name: String, _ value: String) throws {
+        try connection.execute("""
+            INSERT INTO fact (account, name, value) VALUES ($1, $2, $3) ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value
+            """, [account, name, value])
+    }
+
+    func beginRun(_ run: RunRow, resumed: Bool) throws {
+        let conflict = resumed ? "DO NOTHING"
+            : "DO UPDATE SET kind = EXCLUDED.kind, started = EXCLUDED.started, source = EXCLUDED.source, counts = NULL, finished = NULL"
+        try connection.execute("""
+            INSERT INTO run (account, folder, kind, started, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account, folder) \(conflict)
+            """, [account, run.folder, run.kind, String(run.started), run.source])
+    }
+
+    func finishRun(folder: String, counts: String?, finished: Double) throws {
+        try connection.execute("UPDATE run SET counts = $1, finished = $2 WHERE account = $3 AND folder = $4",
+                               [counts, String(finished), account, folder])
+    }
+
+    func runs(limit: Int) throws -> [RunRow] {
+        try connection.execute("""
+            SELECT folder, kind, started, source, counts, finished FROM run WHERE account = $1 ORDER BY started DESC LIMIT $2
+            """, [account, String(limit)]).map { columns in
+            RunRow(folder: columns[0] ?? "", kind: columns[1] ?? "", started: columns[2].flatMap { Double($0) } ?? 0, source: columns[3] ?? "",
+                   counts: columns[4], finished: columns[5].flatMap { Double($0) })
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+/// One account's links in a SQLite file. Every change is one transaction, on disk when it
+/// returns (WAL, synchronous=FULL), so that a crash never loses a product's link.
+final class SQLiteLinks: LinkBackend, @unchecked Sendable {
+    let url: URL
+    private let queue: DatabaseQueue
+
+    init(_ url: URL) throws {
+        self.url = url
+        queue = try DatabaseQueue(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "FULL", busy: 10))
+        try SQLiteFile.migrate(url) { try Self.migrator.migrate(queue) }
+    }
+
+    var place: String { url.path }
+
+    func removalAdvice(key: String) -> String {
+        "Restore the file from a backup, or delete that row (sqlite3 FILE \"DELETE FROM link WHERE key = '…'\")"
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(LinkMigrations.names[0]) { db in
+            try db.create(table: "link") { t in
+                t.primaryKey("key", .text)
+                t.column("by_name", .boolean).notNull()
+                t.column("product_id", .integer).indexed()
+                t.column("state", .text).notNull()
+                t.column("pushed", .text)
+                t.column("photos", .text)
+                t.column("updated_at", .double).notNull()
+            }
+            try db.create(table: "fact") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        migrator.registerMigration(LinkMigrations.names[1]) { db in
+            try db.create(table: "run") { t in
+                t.primaryKey("folder", .text)
+                t.column("kind", .text).notNull()
+                t.column("started", .double).notNull().indexed()
+                t.column("source", .text).notNull()
+                t.column("counts", .text)
+                t.column("finished", .double)
+            }
+        }
+        return migrator
+    }
+
+    func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow] {
+        var conditions = ["1"]
+        var arguments: StatementArguments = []
+        if let key {
+            conditions.append("key = ?")
+            arguments += [key]
+        }
+        if linkedMerchantKeysOnly { conditions.append("by_name = 0 AND state = 'linked'") }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM link WHERE \(conditions.joined(separator: " AND "))", arguments: arguments).map { row in
+                LinkRow(key: row["key"], byName: row["by_name"], productID: row["product_id"], state: row["state"],
+                        pushed: row["pushed"], photos: row["photos"], updatedAt: row["updated_at"])
+            }
+        }
+    }
+
+    func save(_ row: LinkRow) throws {
+        try queue.write { db in
+            if let id = row.productID {
+                try db.execute(sql: "DELETE FROM link WHERE product_id = ? AND key <> ?", arguments: [id, row.key])
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO link (key, by_name, product_id, state, pushed, photos, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [row.key, row.byName, row.productID, row.state, row.pushed, row.photos, row.updatedAt])
+        }
+    }
+
+    func remove(key: String) throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM link WHERE key = ?", arguments: [key]) }
+    }
+
+    func fact(_ name: String) throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM fact WHERE name = ?", arguments: [name]) }
+    }
+
+    func setFact(_ name: String, _ value: String) throws {
+        try queue.write { db in try db.execute(sql: "INSERT OR REPLACE INTO fact (name, value) VALUES (?, ?)", arguments: [name, value]) }
+    }
+
+    func beginRun(_ run: RunRow, resumed: Bool) throws {
+        try queue.write { db in
+            try db.execute(sql: "INSERT OR \(resumed ? "IGNORE" : "REPLACE") INTO run (folder, kind, started, source) VALUES (?, ?, ?, ?)",
+                           arguments: [run.folder, run.kind, run.started, run.source])
+        }
+    }
+
+    func finishRun(folder: String, counts: String?, finished: Double) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE run SET counts = ?, finished = ? WHERE folder = ?", arguments: [counts, finished, folder])
+        }
+    }
+
+    func runs(limit: Int) throws -> [RunRow] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM run ORDER BY started DESC LIMIT ?", arguments: [limit]).map { row in
+                RunRow(folder: row["folder"], kind: row["kind"], started: row["started"], source: row["source"], counts: row["counts"],
+                       finished: row["finished"])
+            }
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}
+
+/// openmarket's SQLite files: the folder made, a wait for another process's
+/// write, and how hard a commit is pushed to disk.
+enum SQLiteFile {
+    static func prepare(_ url: URL, synchronous: String, busy: TimeInterval) throws -> Configuration {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busy)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+        return configuration
+    }
+
+    /// Runs `body` (the migrations) holding an exclusive lock on `file.lock`: two processes
+    /// opening a new file at once (two runs started together) would both find it without
+    /// tables and both make them, and the second fail ("table already exists").
+    static func migrate(_ url: URL, _ body: () throws -> Void) throws {
+        let descriptor = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
+    }
+}
+

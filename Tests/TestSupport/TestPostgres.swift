@@ -1,0 +1,90 @@
+import Foundation
+
+/// A throwaway PostgreSQL server on 127.0.0.1 and a free port, its data in a temporary folder,
+/// started by the tests (Debian's `postgresql` package: scripts/install-deps). PostgreSQL
+/// refuses to run as root, so as root it runs as the package's `postgres` user.
+public final class TestPostgres: @unchecked Sendable {
+    public let folder: URL
+    public let port: Int
+    private let process: Process
+
+    /// `postgresql://openmarket@127.0.0.1:PORT/postgres`: trust for the local test user only.
+    public var address: URL { URL(string: "postgresql://openmarket@127.0.0.1:\(port)/postgres")! }
+
+    private init(folder: URL, port: Int, process: Process) {
+        self.folder = folder
+        self.port = port
+        self.process = process
+    }
+
+    /// The server binaries: Debian keeps them under /usr/lib/postgresql/VERSION/bin.
+    static func binaries() throws -> URL {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        for version in versions where FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("\(version)/bin/initdb").path) {
+            return root.appendingPathComponent("\(version)/bin")
+        }
+        throw TestFailure("no PostgreSQL server under /usr/lib/postgresql: run scripts/install-deps (postgresql)")
+    }
+
+    public static func start() throws -> TestPostgres {
+        let bin = try binaries()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-postgres-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let asRoot = getuid() == 0
+        if asRoot {
+            guard let user = getpwnam("postgres") else { throw TestFailure("running as root and no postgres user to run PostgreSQL as") }
+            chown(folder.path, user.pointee.pw_uid, user.pointee.pw_gid)
+        }
+        let data = folder.appendingPathComponent("data").path
+        func command(_ tool: String, _ arguments: [String]) -> (URL, [String]) {
+            let path = bin.appendingPathComponent(tool).path
+            return asRoot ? (URL(fileURLWithPath: "/usr/sbin/runuser"), ["-u", "postgres", "--", path] + arguments) : (URL(fileURLWithPath: path), arguments)
+        }
+        let (initdb, initArguments) = command("initdb", ["-D", data, "-U", "openmarket", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"])
+        let setup = Process()
+        setup.executableURL = initdb
+        setup.arguments = initArguments
+        setup.environment = startEnvironment
+        setup.standardOutput = FileHandle.nullDevice
+        setup.standardError = FileHandle.nullDevice
+        try setup.run()
+        setup.waitUntilExit()
+        guard setup.terminationStatus == 0 else { throw TestFailure("initdb failed (\(setup.terminationStatus)) in \(folder.path)") }
+        let port = try LocalPorts.free()
+        let (postgres, serverArguments) = command("postgres", ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", folder.path,
+                                                               "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
+        let server = Process()
+        server.executableURL = postgres
+        server.arguments = serverArguments
+        server.environment = startEnvironment
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        let started = TestPostgres(folder: folder, port: port, process: server)
+        for _ in 0..<400 {
+            if LocalPorts.canConnect(port) { return started }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        started.stop()
+        throw TestFailure("PostgreSQL did not listen on \(port)")
+    }
+
+    /// A fast shutdown (`pg_ctl stop -m fast`: the signal does not cross runuser), then the
+    /// folder removed.
+    public func stop() {
+        if process.isRunning, let bin = try? Self.binaries() {
+            let data = folder.appendingPathComponent("data").path
+            let tool = bin.appendingPathComponent("pg_ctl").path
+            let stop = Process()
+            stop.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/sbin/runuser" : tool)
+            stop.arguments = (getuid() == 0 ? ["-u", "postgres", "--", tool] : []) + ["stop", "-D", data, "-m", "fast", "-w"]
+            stop.environment = startEnvironment
+            stop.standardOutput = FileHandle.nullDevice
+            stop.standardError = FileHandle.nullDevice
+            if (try? stop.run()) != nil { stop.waitUntilExit() }
+            for _ in 0..<400 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
