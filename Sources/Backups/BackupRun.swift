@@ -84,7 +84,7 @@ public final class BackupRun: @unchecked Sendable {
     }
 
     private func merchantKeys() throws -> [Int: String] {
-        guard let links, FileManager.default.fileExists(atPath: links.path) else { return [:] }
+        guard let links, LinkStore.exists(links) else { return [:] }
         var keys: [Int: String] = [:]
         for link in try LinkStore(url: links).all().values where !link.byName {
             if let id = link.productID { keys[id] = link.key }

@@ -15,22 +15,30 @@ public struct AccountState: Sendable {
     /// port each run, so it is named by its data folder (where this state lives anyway).
     public let serverName: String
     public let identifier: String
+    /// The shared state's database (`--state postgres://…`): the account's links, facts and
+    /// runs live there for every machine that runs it. nil: in `folder`.
+    public let state: URL?
 
-    public init(shop: any Shop, sandboxData: URL?) {
+    public init(shop: any Shop, sandboxData: URL?, state: URL? = nil) {
         folder = sandboxData ?? StateFolder.url
         serverName = sandboxData != nil ? "built-in sandbox" : shop.address
         identifier = shop.writer?.account ?? ""
+        self.state = state
     }
 
-    /// The account's link store (merchant key → product). The file name does not show the identifier.
-    public var links: URL { LinkStore.location(in: folder, server: serverName, identifier: identifier) }
+    /// The account's link store (merchant key → product): a file whose name does not show the
+    /// identifier, or the account's rows in the shared database.
+    public var links: URL {
+        state.map { LinkStore.location(inDatabase: $0, server: serverName, identifier: identifier) }
+            ?? LinkStore.location(in: folder, server: serverName, identifier: identifier)
+    }
 
     /// One journal per manifest name and account. It only carries runs of that file through
     /// crashes: identity is in the link store.
     /// The merchant keys this account's imports linked to products, by product id (export's key
     /// column); none when the account never imported.
     public func linkedKeys() throws -> [Int: String] {
-        guard FileManager.default.fileExists(atPath: links.path) else { return [:] }
+        guard LinkStore.exists(links) else { return [:] }
         return try LinkStore(url: links).keysByProductID()
     }
 
@@ -71,7 +79,8 @@ public struct AccountState: Sendable {
     /// The lock of the account whose link store is `links`: `FOLDER/locks/<tag>.lock`, one run
     /// that writes at a time (import, feed runs, migrate, restore, delete, undo).
     public static func lockURL(links: URL) -> URL {
-        links.deletingLastPathComponent().deletingLastPathComponent()
+        guard links.isFileURL else { return StateFolder.url.appendingPathComponent("locks/\(LinkStore.accountTag(links)).lock") }
+        return links.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("locks/\(links.deletingPathExtension().lastPathComponent).lock")
     }
 

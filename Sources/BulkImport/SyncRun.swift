@@ -89,7 +89,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
 
     /// The account an undo must be run against: the link store's file name.
     public static func accountTag(_ links: URL?) -> String {
-        links?.deletingPathExtension().lastPathComponent ?? ""
+        links.map(LinkStore.accountTag) ?? ""
     }
 
     /// The rows the run will have (for progress and the summary).

@@ -41,6 +41,21 @@ public final class LinkStore: @unchecked Sendable {
         return parts.url ?? database
     }
 
+    /// Whether there is a store at `url` to read (a SQLite file made by a run; a database is
+    /// always there: an account that never ran has no rows in it).
+    public static func exists(_ url: URL) -> Bool {
+        PostgresLinks.handles(url) || FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// The account a store belongs to: the tag in its file name or its address, the same
+    /// for one account in either place (so that a run recorded with one reads with the other).
+    public static func accountTag(_ url: URL) -> String {
+        if PostgresLinks.handles(url) {
+            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "account" }?.value ?? ""
+        }
+        return url.deletingPathExtension().lastPathComponent
+    }
+
     public func link(_ key: String) throws(Failure) -> ProductLink? {
         try links(key: key).first
     }

@@ -116,7 +116,7 @@ public struct ConsoleEngine: Sendable {
 
     /// The account's runs, newest first (what `openmarket runs` lists).
     public func runs(limit: Int = 50) -> [RecordedRun] {
-        guard FileManager.default.fileExists(atPath: account.links.path) else { return [] }
+        guard LinkStore.exists(account.links) else { return [] }
         return (try? LinkStore(url: account.links).runs(limit: limit)) ?? []
     }
 }

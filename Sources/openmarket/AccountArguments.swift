@@ -12,18 +12,22 @@ struct AccountArguments: Sendable, Equatable {
     init() {}
 
     init(server: String?, profile: String?, config: String?, api: String? = nil, cacert: String?, insecure: Bool,
-         identifierGiven: Bool, secretGiven: Bool) {
+         identifierGiven: Bool, secretGiven: Bool, state: String? = nil) {
         if let profile { arguments += ["--profile", profile] }
+        // The shared state by its address when it carries no password; else $OPENMARKET_STATE names it.
+        if let state, URLComponents(string: state)?.password == nil { arguments += ["--state", state] }
         if let server { arguments += ["--server", server] }
         if let config { arguments += ["--config", Self.absolute(config)] }
         if let api { arguments += ["--api", api] }
         if let cacert { arguments += ["--cacert", Self.absolute(cacert)] }
         if insecure { arguments.append("--insecure") }
+        let stateHidden = state.map { URLComponents(string: $0)?.password != nil } ?? false
         let variables = (identifierGiven ? ["OPENMARKET_IDENTIFIER"] : []) + (secretGiven ? ["OPENMARKET_SECRET"] : [])
+            + (stateHidden ? ["OPENMARKET_STATE"] : [])
         if !variables.isEmpty {
+            let what = [identifierGiven ? "identifier" : nil, secretGiven ? "secret" : nil, stateHidden ? "state address" : nil].compactMap { $0 }
             credentialsNote = "first set \(variables.joined(separator: " and ")) to this run's "
-                + (identifierGiven && secretGiven ? "identifier and secret" : identifierGiven ? "identifier" : "secret")
-                + " (given as options, never printed)"
+                + what.joined(separator: " and ") + " (given as options, never printed)"
         }
     }
 

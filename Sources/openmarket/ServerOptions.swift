@@ -29,6 +29,11 @@ struct ServerOptions: ParsableArguments {
         valueName: "generation"))
     var api: ServerGeneration?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the account's state lives for every machine that runs it: a PostgreSQL database (postgres://USER@HOST/DB; or $OPENMARKET_STATE). Default: this machine's state folder.",
+        valueName: "url"))
+    var state: String?
+
     @OptionGroup var client: ClientOptions
 }
 
@@ -36,7 +41,7 @@ extension ServerOptions {
     /// These options as a later command names the same account (no secret).
     var naming: AccountArguments {
         AccountArguments(server: server, profile: profile, config: client.config, api: api?.rawValue, cacert: client.cacert,
-                         insecure: client.insecure, identifierGiven: identifier != nil, secretGiven: secret != nil)
+                         insecure: client.insecure, identifierGiven: identifier != nil, secretGiven: secret != nil, state: state)
     }
 }
 
@@ -77,8 +82,20 @@ struct Connection {
     /// Where `openmarket sandbox` serves the built-in sandbox's data (its default address).
     static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration().port)"
 
+    /// The shared state's database (`--state`, `OPENMARKET_STATE`), if any.
+    var state: URL?
+
     /// Where what openmarket knows of this account is kept (links, journals).
-    var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory) }
+    var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory, state: state) }
+
+    /// `--state`, else `$OPENMARKET_STATE`: a PostgreSQL address, or a clear error.
+    static func state(_ given: String?) throws -> URL? {
+        guard let text = given ?? ProcessInfo.processInfo.environment["OPENMARKET_STATE"], !text.isEmpty else { return nil }
+        guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") else {
+            throw CommandFailure("--state / OPENMARKET_STATE: give a PostgreSQL address, postgres://USER@HOST[:PORT]/DB (got a \(URL(string: text)?.scheme ?? "plain") address)", exitCode: .badInput)
+        }
+        return url
+    }
 
     static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings: ConnectionSettings
@@ -98,6 +115,7 @@ struct Connection {
             configure(&$0)
         }
         connection.naming = options.naming
+        connection.state = try state(options.state)
         return connection
     }
 

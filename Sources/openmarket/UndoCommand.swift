@@ -94,7 +94,7 @@ struct RunsCommand: ShopCommand {
 
     func execute(on connection: Connection) async throws -> ExitStatus {
         let url = linkStore.url(default: connection.account.links)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard LinkStore.exists(url) else {
             Console.line("No runs recorded for this account yet.")
             return .ok
         }
