@@ -261,7 +261,7 @@ let package = Package(
         .testTarget(name: "BulkImportTests", dependencies: [
             "BulkImport", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
-        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "Support", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),

@@ -88,14 +88,15 @@ public struct AccountState: Sendable {
 
     /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
     /// Without a link store (tests that keep none) there is nothing to lock.
-    public static func lock(links: URL?, holder: String) throws(SyncStop) -> RunLock? {
+    public static func lock(links: URL?, holder: String) throws(SyncStop) -> (any HeldLock)? {
         guard let links else { return nil }
         do {
-            return try RunLock(url: lockURL(links: links), holder: holder)
+            return try AccountLocks.take(links: links, file: lockURL(links: links), holder: holder)
         } catch let busy as RunLock.Busy {
             throw SyncStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
         } catch {
-            throw SyncStop("cannot take the account's lock \(lockURL(links: links).path): \(error)", exitCode: .badInput)
+            let place = links.isFileURL ? lockURL(links: links).path : "in the shared state"
+            throw SyncStop("cannot take the account's lock \(place): \(error)", exitCode: .badInput)
         }
     }
 

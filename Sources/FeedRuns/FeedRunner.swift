@@ -70,8 +70,8 @@ public final class FeedRunner: @unchecked Sendable {
 
     /// Runs the feed once. Blocking: call from a thread of its own.
     public func run() -> FeedRunResult {
-        let lock: RunLock
-        do { lock = try RunLock(url: lockURL, holder: "feed \(feed.name)") } catch {
+        let lock: any HeldLock
+        do { lock = try AccountLocks.take(links: account.links, file: lockURL, holder: "feed \(feed.name)") } catch {
             return FeedRunResult(feed: feed.name, outcome: .busy, message: "\(error)")
         }
         defer { lock.release() }

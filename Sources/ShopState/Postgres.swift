@@ -18,18 +18,17 @@ final class PostgresConnection: @unchecked Sendable {
     /// `address`: a `postgres://` or `postgresql://` URL, as libpq reads it.
     init(_ address: String) throws(Failure) {
         place = Self.shown(address)
-        let keepalive = "keepalives=1 keepalives_idle=30 keepalives_interval=10 keepalives_count=3 connect_timeout=10"
-        // libpq takes a URL or key=value words; the keepalives go as a second dbname-free conninfo
-        // would not merge, so they are added to the URL's query.
-        let separator = address.contains("?") ? "&" : "?"
-        let full = address + separator + keepalive.replacingOccurrences(of: " ", with: "&")
-        guard let connection = PQconnectdb(full) else { throw Failure(description: "cannot connect to \(place): out of memory") }
-        self.connection = connection
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.message(connection)
-            PQfinish(connection)
+        // The keepalives (and a bound on connecting) as parameters of the URL libpq is given.
+        let keepalive = "keepalives=1&keepalives_idle=30&keepalives_interval=10&keepalives_count=3&connect_timeout=10"
+        let full = address + (address.contains("?") ? "&" : "?") + keepalive
+        guard let made = PQconnectdb(full) else { throw Failure(description: "cannot connect to \(place): out of memory") }
+        // Checked before it is kept: a connection kept is finished once, by deinit.
+        guard PQstatus(made) == CONNECTION_OK else {
+            let reason = Self.message(made)
+            PQfinish(made)
             throw Failure(description: "cannot connect to \(place): \(reason)")
         }
+        connection = made
         _ = try execute("SET client_min_messages TO warning")
     }
 

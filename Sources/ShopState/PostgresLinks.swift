@@ -10,6 +10,8 @@ import Synchronization
 final class PostgresLinks: LinkBackend, @unchecked Sendable {
     private let connection: PostgresConnection
     let account: String
+    /// The database's address without the account (what libpq is given).
+    let address: String
 
     static func handles(_ url: URL) -> Bool { ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") }
 
@@ -25,7 +27,8 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
         parts.queryItems = parts.queryItems?.filter { $0.name != "account" }
         if parts.queryItems?.isEmpty == true { parts.queryItems = nil }
         self.account = account
-        connection = try Self.connection(parts.string ?? url.absoluteString)
+        address = parts.string ?? url.absoluteString
+        connection = try Self.connection(address)
     }
 
     var place: String { "\(connection.place) (account \(account))" }

@@ -84,6 +84,8 @@ final class CLIProcess: Sendable {
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    var pid: Int32 { process.processIdentifier }
+
     static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try CLIProcess(arguments, directory: directory, environment: environment)
         let status = try await child.exit()

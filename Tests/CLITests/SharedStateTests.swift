@@ -42,4 +42,37 @@ struct SharedStateTests {
         #expect(wrong.status == 2 && wrong.stderr.contains("give a PostgreSQL address"), "\(wrong.stderr)")
         await sandbox.stop()
     }
+
+    @Test("two machines, one account: the second is refused (exit 5) naming the first; the first killed with kill -9, the second runs at once and each row is one product")
+    func oneRunAcrossMachines() async throws {
+        let postgres = try TestPostgres.start()
+        defer { postgres.stop() }
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 60 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 80)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                       "--state", postgres.address.absoluteString, "--no-cache"]
+        func home(_ name: String) -> [String: String] {
+            let folder = files.directory.appendingPathComponent("home-\(name)")
+            return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+                    "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        }
+        let first = try CLIProcess(["import", manifest.path, "--jobs", "2", "--report", files.directory.appendingPathComponent("a").path] + account,
+                                   environment: home("a"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await allProducts(sandbox).count < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let refused = try await CLIProcess.run(["import", manifest.path] + account, environment: home("b"))
+        #expect(refused.status == 5 && refused.stderr.contains("another run of this account is running (pid \(first.pid)"), "\(refused.stdout)\(refused.stderr)")
+        first.signal(SIGKILL)
+        _ = try await first.exit()
+        let made = try await allProducts(sandbox).count
+        #expect(made > 0 && made < 80, "killed part way: \(made)")
+        let second = try await CLIProcess.run(["import", manifest.path, "--report", files.directory.appendingPathComponent("b").path] + account,
+                                              environment: home("b"))
+        #expect(second.status == 0, "the lock died with the killed run: \(second.stdout)\(second.stderr)")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == 80 && Set(names).count == 80, "each row one product: \(names.count)")
+        await sandbox.stop()
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import OpenMarketContract
 @testable import ShopState
+import Support
 import Testing
 import TestSupport
 
@@ -173,5 +174,37 @@ struct LinkStoreTests {
         } else {
             #expect(SQLiteLinks.migrator.migrations == LinkMigrations.names)
         }
+    }
+
+    @Test("the account's lock in the shared database: a second taker is refused naming the first; another account is not; a holder whose session ended holds nothing")
+    func sharedLock() throws {
+        let open = try OpenStore(.postgres)
+        defer { open.close() }
+        let a = try open.store(account: "shop-a").url, b = try open.store(account: "shop-b").url
+        let unused = URL(fileURLWithPath: "/nonexistent/lock")
+        let first = try AccountLocks.take(links: a, file: unused, holder: "import products.csv")
+        do {
+            _ = try AccountLocks.take(links: a, file: unused, holder: "feed acme")
+            Issue.record("two runs of one account at once")
+        } catch let busy as RunLock.Busy {
+            #expect(busy.holder.contains("pid \(getpid())") && busy.holder.contains("import products.csv"), "\(busy)")
+        }
+        let other = try AccountLocks.take(links: b, file: unused, holder: "import other.csv")
+        other.release()
+        first.release()
+        let again = try AccountLocks.take(links: a, file: unused, holder: "feed acme")
+        again.release()
+        // A holder that vanished: its session's lock is gone with it (as when its process is killed).
+        let address = try #require(URLComponents(url: a, resolvingAgainstBaseURL: false).map { parts -> String in
+            var parts = parts
+            parts.queryItems = nil
+            return parts.string ?? ""
+        })
+        var vanished: PostgresConnection? = try PostgresConnection(address)
+        let key = String(Int64(bitPattern: FNV.hash("openmarket account lock|shop-a")))
+        #expect(try vanished?.execute("SELECT pg_try_advisory_lock($1)", [key]).first?.first == "t")
+        #expect(throws: RunLock.Busy.self) { try AccountLocks.take(links: a, file: unused, holder: "import") }
+        vanished = nil
+        try AccountLocks.take(links: a, file: unused, holder: "import").release()
     }
 }

@@ -62,12 +62,25 @@ public final class TestPostgres: @unchecked Sendable {
         server.standardError = FileHandle.nullDevice
         try server.run()
         let started = TestPostgres(folder: folder, port: port, process: server)
+        // Ready when it accepts sessions, not only connections ("the database system is starting up").
         for _ in 0..<400 {
-            if LocalPorts.canConnect(port) { return started }
+            if LocalPorts.canConnect(port), started.ready(bin) { return started }
             Thread.sleep(forTimeInterval: 0.025)
         }
         started.stop()
         throw TestFailure("PostgreSQL did not listen on \(port)")
+    }
+
+    private func ready(_ bin: URL) -> Bool {
+        let probe = Process()
+        probe.executableURL = bin.appendingPathComponent("pg_isready")
+        probe.arguments = ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", "openmarket", "-d", "postgres"]
+        probe.environment = startEnvironment
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
     }
 
     /// A fast shutdown (`pg_ctl stop -m fast`: the signal does not cross runuser), then the
