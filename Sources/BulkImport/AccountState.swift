@@ -88,10 +88,13 @@ public struct AccountState: Sendable {
 
     /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
     /// Without a link store (tests that keep none) there is nothing to lock.
-    public static func lock(links: URL?, holder: String) throws(SyncStop) -> (any HeldLock)? {
+    public static func lock(links: URL?, holder: String, shard: (run: String, shard: Shard)? = nil) throws(SyncStop) -> (any HeldLock)? {
         guard let links else { return nil }
         do {
+            if let shard { return try AccountLocks.take(links: links, holder: holder, run: shard.run, shard: shard.shard) }
             return try AccountLocks.take(links: links, file: lockURL(links: links), holder: holder)
+        } catch let unshared as AccountLocks.NotShared {
+            throw SyncStop(unshared.description, exitCode: .badInput)
         } catch let busy as RunLock.Busy {
             throw SyncStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
         } catch {

@@ -36,6 +36,7 @@ public struct ManifestRows: RowSource {
         var listed: ListedProducts?
         // A count for the progress line: the file's lines (CSV, JSON Lines), else the reader's estimate.
         var count = ManifestReader.lineCount(url, above: 0) ?? reader.estimatedRows ?? 0
+        if let shard = options.shard { count = (count + shard.count - 1) / shard.count }
         if options.deleteMissing {
             var names = ListedProducts()
             count = 0
@@ -53,6 +54,8 @@ public struct ManifestRows: RowSource {
                 onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
                 onRow: { raw, draft, issues in
                     if sink.isStopping { return }
+                    // Another shard's row: not this run's at all (not counted, not reported).
+                    if let shard = options.shard, !shard.owns(Self.shardKey(reading.identity(of: raw), row: raw.number)) { return }
                     if let reason = raw.origin?.skipped {
                         // Left out by the feed's filter: a row of the report, nothing sent.
                         let identity = reading.identity(of: raw)
@@ -72,6 +75,16 @@ public struct ManifestRows: RowSource {
                     feed.submit(draft, note: nameNotes.isEmpty ? nil : nameNotes.joined(separator: "; "))
                 })
         }
+    }
+}
+
+extension ManifestRows {
+    /// What a row is sharded by: its link key; a row with neither key nor name (it fails
+    /// validation) by its row number, so that exactly one shard reports it.
+    static func shardKey(_ identity: RowIdentity, row: Int) -> String {
+        let name = identity.name ?? ""
+        if (identity.key ?? "").isEmpty && name.isEmpty { return "row:\(row)" }
+        return ProductLink.identity(key: identity.key, name: name).key
     }
 }
 

@@ -171,8 +171,9 @@ public enum Sync {
         let credentialsChecked = try AccountState.preflight(shop)
         // One run that writes per account at a time, whatever runs it (a person, a timer, a
         // second terminal): both would create what the other is creating.
+        let shard = settings.options.shard.map { (run: settings.options.runName ?? source.label, shard: $0) }
         let lock = settings.holdsAccountLock || settings.options.dryRun
-            ? nil : try AccountState.lock(links: settings.options.links, holder: "\(source.kind.rawValue) \(source.label)")
+            ? nil : try AccountState.lock(links: settings.options.links, holder: "\(source.kind.rawValue) \(source.label)", shard: shard)
         defer { lock?.release() }
         var options = settings.options
         options.credentialsChecked = credentialsChecked

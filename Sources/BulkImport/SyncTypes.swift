@@ -43,6 +43,10 @@ public struct SyncOptions: Sendable {
     public var runKind = RunKind.import
     public var runSource: String?
     public var mode: ImportMode = .sync
+    /// `--shard I/N`: only the rows whose key hashes to I (the other shards take the rest);
+    /// `run` names the run all shards record into.
+    public var shard: Shard?
+    public var runName: String?
     /// Writes in flight at once: fixed, or with `adaptiveJobs` where the number starts.
     public var jobs = 4
     /// The number of writes in flight found while the run goes (`AdaptiveLimit`), from `jobs`

@@ -10,7 +10,21 @@ import Support
 public enum AccountLocks {
     /// Takes the account's lock at once, or throws `RunLock.Busy` naming the holder.
     public static func take(links: URL, file: URL, holder: String) throws -> any HeldLock {
-        PostgresLinks.handles(links) ? try PostgresLock(links: links, holder: holder) : try RunLock(url: file, holder: holder)
+        PostgresLinks.handles(links) ? try PostgresLock(links: links, holder: holder, part: nil) : try RunLock(url: file, holder: holder)
+    }
+
+    /// The lock of one shard of a sharded run: the account shared with the run's other shards
+    /// (a run that is not theirs is refused, and refuses them), the shard itself exclusive (the
+    /// same shard started twice, a restarted pod while the old one lives, is refused).
+    public static func take(links: URL, holder: String, run: String, shard: Shard) throws -> any HeldLock {
+        guard PostgresLinks.handles(links) else { throw NotShared() }
+        return try PostgresLock(links: links, holder: holder, part: (run, shard))
+    }
+
+    public struct NotShared: Error, CustomStringConvertible {
+        public var description: String {
+            "--shard needs the account's state shared between the shards: --state postgres://… (or OPENMARKET_STATE)"
+        }
     }
 }
 
@@ -19,33 +33,57 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
     private let key: String
     private let account: String
     private let lock = NSLock()
-    private var released = false
+    /// Set once both locks are taken: a refused taker lets go of nothing it does not hold.
+    private var held = false
 
-    init(links: URL, holder: String) throws {
+    /// The fact that names the holder: `running`, or `running NAME I/N` for a shard.
+    private let fact: String
+    private let shardKey: String?
+
+    init(links: URL, holder: String, part: (run: String, shard: Shard)?) throws {
         // The tables (its `fact` row names the holder), through the store's own opening.
         let store = try PostgresLinks(links)
         account = store.account
         key = String(Int64(bitPattern: FNV.hash("openmarket account lock|" + account)))
         // A session of its own: the lock lives exactly as long as it does.
         connection = try PostgresConnection(store.address)
-        let taken = try connection.execute("SELECT pg_try_advisory_lock($1)", [key]).first?.first ?? nil
-        guard taken == "t" else {
-            let said = (try? connection.execute("SELECT value FROM fact WHERE account = $1 AND name = 'running'", [account]).first?.first) ?? nil
-            throw RunLock.Busy(holder: said ?? "a run on another machine that has not said which", subject: "this account")
+        fact = part.map { "running \($0.run) \($0.shard)" } ?? "running"
+        shardKey = part.map { String(Int64(bitPattern: FNV.hash("openmarket shard lock|\(store.account)|\($0.run)|\($0.shard)"))) }
+        let taken = try connection.execute(part == nil ? "SELECT pg_try_advisory_lock($1)" : "SELECT pg_try_advisory_lock_shared($1)", [key])
+        guard taken.first?.first == "t" else { throw busy(part == nil ? "a run on another machine" : "a run that is not this sharded one") }
+        if let shardKey {
+            guard try connection.execute("SELECT pg_try_advisory_lock($1)", [shardKey]).first?.first == "t" else {
+                _ = try? connection.execute("SELECT pg_advisory_unlock_shared($1)", [key])
+                throw busy("this shard, started elsewhere")
+            }
         }
+        lock.withLock { held = true }
         try connection.execute("""
-            INSERT INTO fact (account, name, value) VALUES ($1, 'running', $2) ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value
-            """, [account, RunLock.holderLine(holder, machine: true)])
+            INSERT INTO fact (account, name, value) VALUES ($1, $2, $3) ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value
+            """, [account, fact, RunLock.holderLine(holder, machine: true)])
+    }
+
+    /// Who holds the account (or this shard), as they said it.
+    private func busy(_ otherwise: String) -> RunLock.Busy {
+        let pattern = shardKey == nil ? "running%" : fact
+        let said = (try? connection.execute("SELECT value FROM fact WHERE account = $1 AND name LIKE $2 ORDER BY name", [account, pattern]))?
+            .compactMap { $0.first ?? nil } ?? []
+        return RunLock.Busy(holder: said.isEmpty ? otherwise : said.joined(separator: "; "), subject: "this account")
     }
 
     func release() {
-        let first = lock.withLock { () -> Bool in
-            defer { released = true }
-            return !released
+        let holding = lock.withLock { () -> Bool in
+            defer { held = false }
+            return held
         }
-        guard first else { return }
-        _ = try? connection.execute("DELETE FROM fact WHERE account = $1 AND name = 'running'", [account])
-        _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [key])
+        guard holding else { return }
+        _ = try? connection.execute("DELETE FROM fact WHERE account = $1 AND name = $2", [account, fact])
+        if let shardKey {
+            _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [shardKey])
+            _ = try? connection.execute("SELECT pg_advisory_unlock_shared($1)", [key])
+        } else {
+            _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [key])
+        }
     }
 
     deinit { release() }

@@ -29,6 +29,8 @@ final class PostgresConnection: @unchecked Sendable {
             throw Failure(description: "cannot connect to \(place): \(reason)")
         }
         connection = made
+        // The server's notices (warnings) are not the user's output: libpq would print them on stderr.
+        PQsetNoticeProcessor(made, { _, _ in }, nil)
         _ = try execute("SET client_min_messages TO warning")
     }
 

@@ -121,6 +121,14 @@ struct ImportCommand: ShopCommand {
     @Option(name: .customLong("max-deletes"), help: ArgumentHelp("With --delete-missing: delete at most N products; more refuses the run, nothing sent.", valueName: "N"))
     var maxDeletes = 0
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Only the rows whose merchant key hashes to I of N (0 ≤ I < N): N processes, on any machines, given 0/N … N-1/N import the sheet between them, each row once. Needs --state and --run.",
+        valueName: "I/N"))
+    var shard: String?
+
+    @Option(name: .long, help: ArgumentHelp("The run the shards of one import share (its name in `runs`; the same on every shard).", valueName: "name"))
+    var run: String?
+
     @Option(name: .long, help: ArgumentHelp("Folder for report.csv, report.json and report.html.", valueName: "dir"))
     var report: String?
 
@@ -156,6 +164,13 @@ struct ImportCommand: ShopCommand {
         if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
         if deleteMissing && mode == .create { throw ValidationError("--delete-missing works with --mode sync or update, not create") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
+        if let shard {
+            guard Shard(shard) != nil else { throw ValidationError("--shard is I/N with 0 ≤ I < N (got \(shard)): shards 0/4, 1/4, 2/4 and 3/4 make one import") }
+            guard run != nil else { throw ValidationError("--shard needs --run NAME: the run every shard of this import records into") }
+            if deleteMissing { throw ValidationError("--delete-missing needs the whole sheet: not with --shard") }
+        } else if run != nil {
+            throw ValidationError("--run names the run of a sharded import: give it with --shard I/N")
+        }
     }
 
     /// One pacer for every request of the run: --rate, and a 429 seen by one worker pauses them all.
@@ -167,17 +182,20 @@ struct ImportCommand: ShopCommand {
             throw CommandFailure("\(manifest): no such file", exitCode: .badInput)
         }
         var options = try importOptions(manifestURL)
-        options.journal = journal.map { URL(fileURLWithPath: $0) }
-            ?? connection.account.journal(for: manifestURL)
+        // A shard's own journal: shards on one machine never append to one file.
+        let shardJournal = options.shard.map { connection.account.journal(forRun: "\(run ?? "")-shard-\($0.index)of\($0.count)-\(manifestURL.lastPathComponent)") }
+        options.journal = journal.map { URL(fileURLWithPath: $0) } ?? shardJournal ?? connection.account.journal(for: manifestURL)
         options.links = linkStore.url(default: connection.account.links)
+        let part = options.shard.map { "-\(run ?? "run")-shard-\($0.index)of\($0.count)" } ?? ""
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
-            ?? .new(in: manifestURL.deletingLastPathComponent(), prefix: "openmarket-report"))
+            ?? .new(in: manifestURL.deletingLastPathComponent(), prefix: "openmarket-report" + part))
         settings.useCaches = !noCache
         settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
         settings.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
-        let result = try await Runner.sync(ManifestRows(manifestURL), into: connection, settings, command: "import")
+        let label = options.shard.map { "\(manifestURL.path) (run \(run ?? ""), shard \($0.index) of \($0.count))" }
+        let result = try await Runner.sync(ManifestRows(manifestURL, label: label), into: connection, settings, command: "import")
         progress.finish()
         let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
         if connection.sandbox != nil && logFormat != "json" {
@@ -203,6 +221,8 @@ struct ImportCommand: ShopCommand {
         options.replacePhotos = replacePhotos
         options.deleteMissing = deleteMissing
         options.maxDeletes = maxDeletes
+        options.shard = shard.flatMap(Shard.init)
+        options.runName = run
         options.images.maxBytes = maxBytes
         options.images.maxDimension = maxDimension
         return options

@@ -75,4 +75,47 @@ struct SharedStateTests {
         #expect(names.count == 80 && Set(names).count == 80, "each row one product: \(names.count)")
         await sandbox.stop()
     }
+
+    @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs lists the shards")
+    func shards() async throws {
+        let postgres = try TestPostgres.start()
+        defer { postgres.stop() }
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let rows = 120
+        let manifest = try writeManifest(files, rows: rows)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                       "--state", postgres.address.absoluteString, "--no-cache"]
+        func home(_ name: String) -> [String: String] {
+            let folder = files.directory.appendingPathComponent("home-\(name)")
+            return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+                    "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        }
+        func shard(_ index: Int, home name: String) throws -> CLIProcess {
+            try CLIProcess(["import", manifest.path, "--shard", "\(index)/4", "--run", "night-1", "--jobs", "2"] + account, environment: home(name))
+        }
+        var running = try (0..<4).map { try shard($0, home: "pod-\($0)") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await allProducts(sandbox).count < 12, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let other = try await CLIProcess.run(["import", manifest.path] + account, environment: home("other"))
+        #expect(other.status == 5 && other.stderr.contains("(run night-1, shard 0 of 4)"), "a run that is not the shards' is refused: \(other.stderr)")
+        let twice = try await CLIProcess.run(["import", manifest.path, "--shard", "1/4", "--run", "night-1"] + account, environment: home("twice"))
+        #expect(twice.status == 5, "the same shard twice at once: \(twice.stderr)")
+        running[2].signal(SIGKILL)
+        _ = try await running[2].exit()
+        running[2] = try shard(2, home: "pod-2-again")
+        var statuses: [Int32] = []
+        for child in running { statuses.append(try await child.exit()) }
+        #expect(statuses == [0, 0, 0, 0], "\(statuses) \(running.map { $0.stderr.suffix(300) })")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == rows && Set(names).count == rows, "each row once: \(names.count) products, \(Set(names).count) names")
+        let counted = running.compactMap { $0.stdout.firstMatch(of: /([0-9]+) rows:/).flatMap { Int($0.1) } }
+        #expect(counted.count == 4 && counted.allSatisfy { $0 > 0 && $0 < rows }, "each shard took a part: \(counted)")
+        let runs = try await CLIProcess.run(["runs"] + account.dropLast(), environment: home("desk"))
+        #expect(runs.stdout.components(separatedBy: "run night-1, shard").count - 1 >= 5, "the shards' runs (one killed, then again): \(runs.stdout)\(runs.stderr)")
+        let wrong = try await CLIProcess.run(["import", manifest.path, "--shard", "4/4", "--run", "x"] + account, environment: home("x"))
+        #expect(wrong.status != 0 && wrong.stderr.contains("--shard is I/N"), "\(wrong.stderr)")
+        await sandbox.stop()
+    }
 }
