@@ -88,9 +88,20 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Opens the record in `folder`. A folder whose last run ended starts a new run in the
     /// same file (`begin`); undo takes back the last run of a folder.
-    public init(folder: URL, header: RunHeader, client: any Shop) throws {
+    /// Where a shard's record is copied for every machine: the account's shared store, the
+    /// run's name, the shard.
+    public struct Shared: Sendable {
+        public let store: LinkStore
+        public let run: String
+        public let part: String
+    }
+
+    private let shared: Shared?
+
+    public init(folder: URL, header: RunHeader, client: any Shop, shared: Shared? = nil) throws {
         self.folder = folder
         self.client = client
+        self.shared = shared
         var lines: [RunEntry] = []
         let decoder = JSONDecoder()
         log = try AppendLog(url: folder.appendingPathComponent(Self.fileName)) { line in
@@ -123,10 +134,14 @@ public final class RunRecorder: @unchecked Sendable {
         defer { lock.unlock() }
         if let begin = pendingBegin {
             if entry.event == .end { return }
-            try log.append(try encoder.encode(begin), sync: false)
+            let beginLine = try encoder.encode(begin)
+            try log.append(beginLine, sync: false)
+            try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: beginLine, as: UTF8.self))
             pendingBegin = nil
         }
         try log.append(line, sync: true)
+        // The shared copy after the local one: a line is in the shared record only once it is on this disk.
+        try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: line, as: UTF8.self))
     }
 
     /// Before an update is sent: the product's fields now and as the update leaves them.

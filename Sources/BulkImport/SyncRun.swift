@@ -69,7 +69,16 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             let header = RunHeader(kind: options.runKind, account: Self.accountTag(options.links), server: client.address,
                                    source: options.runSource ?? options.manifest?.path ?? "")
             do {
-                recorder = try RunRecorder(folder: folder, header: header, client: client)
+                // A shard's record also goes to the shared state, so that the whole run can be
+                // taken back from any machine (`undo --run NAME`).
+                var shared: RunRecorder.Shared?
+                if let shard = options.shard, let store = self.links, let run = options.runName {
+                    // Each attempt of a shard a part of its own: a shard killed and started again
+                    // elsewhere keeps the killed attempt's record (its products are the run's too).
+                    let attempt = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
+                    shared = RunRecorder.Shared(store: store, run: run, part: "\(shard) \(attempt)")
+                }
+                recorder = try RunRecorder(folder: folder, header: header, client: client, shared: shared)
             } catch {
                 throw SyncStop("cannot record the run for undo in \(folder.path): \(error)")
             }
@@ -207,7 +216,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         guard let recorder, let folder = options.record else { return }
         do {
             try links?.beginRun(RecordedRun(folder: folder.path, kind: options.runKind, started: Date(),
-                                            source: options.runSource ?? options.manifest?.path ?? ""),
+                                            source: options.runSource ?? options.manifest?.path ?? "", runName: options.runName),
                                 resumed: recorder.resumed)
         } catch {
             throw SyncStop(error.description)

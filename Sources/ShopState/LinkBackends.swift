@@ -22,6 +22,10 @@ protocol LinkBackend: AnyObject, Sendable {
     func finishRun(folder: String, counts: String?, finished: Double) throws
     /// Newest first.
     func runs(limit: Int) throws -> [RunRow]
+    /// A line of a shared run's record (`run.jsonl`'s line), for one part (a shard) of it.
+    func appendRecord(run: String, part: String, line: String) throws
+    /// A shared run's record: every part's lines, in the order each part wrote them.
+    func record(run: String) throws -> [(part: String, line: String)]
 }
 
 /// A run as both stores keep it.
@@ -32,10 +36,12 @@ struct RunRow: Sendable, Equatable {
     var source: String
     var counts: String?
     var finished: Double?
+    /// The run the shards of one import share (`--run NAME`).
+    var runName: String?
 }
 
 /// The migrations of both stores, by name and in order: a name once applied is never applied
 /// again, and a later version adds names after these.
 enum LinkMigrations {
-    static let names = ["v1: links and account facts", "v2: runs"]
+    static let names = ["v1: links and account facts", "v2: runs", "v3: shared run records"]
 }

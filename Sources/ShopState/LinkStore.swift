@@ -110,7 +110,8 @@ public final class LinkStore: @unchecked Sendable {
     /// Records a run as begun. A resumed run (stopped, run again in the same folder)
     /// keeps its first start; a new run in a folder replaces the one before.
     public func beginRun(_ run: RecordedRun, resumed: Bool) throws(Failure) {
-        let row = RunRow(folder: run.folder, kind: run.kind.rawValue, started: run.started.timeIntervalSince1970, source: run.source)
+        let row = RunRow(folder: run.folder, kind: run.kind.rawValue, started: run.started.timeIntervalSince1970, source: run.source,
+                         runName: run.runName)
         try access("write") { try backend.beginRun(row, resumed: resumed) }
     }
 
@@ -124,8 +125,20 @@ public final class LinkStore: @unchecked Sendable {
         try access("read") { try backend.runs(limit: limit) }.map { row in
             RecordedRun(folder: row.folder, kind: RunKind(stored: row.kind), started: Date(timeIntervalSince1970: row.started),
                         source: row.source, counts: row.counts.flatMap { try? JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) },
-                        finished: row.finished.map(Date.init(timeIntervalSince1970:)))
+                        finished: row.finished.map(Date.init(timeIntervalSince1970:)), runName: row.runName)
         }
+    }
+
+    /// Appends a line of a shared run's record (a sharded import's part of `run.jsonl`).
+    public func appendRecord(run: String, part: String, line: String) throws(Failure) {
+        try access("write") { try backend.appendRecord(run: run, part: part, line: line) }
+    }
+
+    /// A shared run's record, by part (shard), each part's lines in the order written.
+    public func record(run: String) throws(Failure) -> [String: [String]] {
+        var parts: [String: [String]] = [:]
+        for (part, line) in try access("read", { try backend.record(run: run) }) { parts[part, default: []].append(line) }
+        return parts
     }
 
     private func access<T>(_ verb: String, _ body: () throws -> T) throws(Failure) -> T {

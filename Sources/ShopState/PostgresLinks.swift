@@ -69,6 +69,11 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
             """,
             "CREATE INDEX run_started ON run (account, started DESC)",
         ]),
+        (LinkMigrations.names[2], [
+            "ALTER TABLE run ADD COLUMN run_name TEXT",
+            "CREATE TABLE record_line (seq BIGSERIAL PRIMARY KEY, account TEXT NOT NULL, run TEXT NOT NULL, part TEXT NOT NULL, line TEXT NOT NULL)",
+            "CREATE INDEX record_line_run ON record_line (account, run, part, seq)",
+        ]),
     ]
 
     /// The named migrations not yet applied, in order, in one transaction holding an advisory
@@ -132,10 +137,10 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
 
     func beginRun(_ run: RunRow, resumed: Bool) throws {
         let conflict = resumed ? "DO NOTHING"
-            : "DO UPDATE SET kind = EXCLUDED.kind, started = EXCLUDED.started, source = EXCLUDED.source, counts = NULL, finished = NULL"
+            : "DO UPDATE SET kind = EXCLUDED.kind, started = EXCLUDED.started, source = EXCLUDED.source, run_name = EXCLUDED.run_name, counts = NULL, finished = NULL"
         try connection.execute("""
-            INSERT INTO run (account, folder, kind, started, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account, folder) \(conflict)
-            """, [account, run.folder, run.kind, String(run.started), run.source])
+            INSERT INTO run (account, folder, kind, started, source, run_name) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account, folder) \(conflict)
+            """, [account, run.folder, run.kind, String(run.started), run.source, run.runName])
     }
 
     func finishRun(folder: String, counts: String?, finished: Double) throws {
@@ -145,10 +150,19 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
 
     func runs(limit: Int) throws -> [RunRow] {
         try connection.execute("""
-            SELECT folder, kind, started, source, counts, finished FROM run WHERE account = $1 ORDER BY started DESC LIMIT $2
+            SELECT folder, kind, started, source, counts, finished, run_name FROM run WHERE account = $1 ORDER BY started DESC LIMIT $2
             """, [account, String(limit)]).map { columns in
             RunRow(folder: columns[0] ?? "", kind: columns[1] ?? "", started: columns[2].flatMap { Double($0) } ?? 0, source: columns[3] ?? "",
-                   counts: columns[4], finished: columns[5].flatMap { Double($0) })
+                   counts: columns[4], finished: columns[5].flatMap { Double($0) }, runName: columns[6])
         }
+    }
+
+    func appendRecord(run: String, part: String, line: String) throws {
+        try connection.execute("INSERT INTO record_line (account, run, part, line) VALUES ($1, $2, $3, $4)", [account, run, part, line])
+    }
+
+    func record(run: String) throws -> [(part: String, line: String)] {
+        try connection.execute("SELECT part, line FROM record_line WHERE account = $1 AND run = $2 ORDER BY part, seq", [account, run])
+            .map { ($0[0] ?? "", $0[1] ?? "") }
     }
 }

@@ -24,8 +24,12 @@ public struct RecordedRun: Sendable, Equatable {
     /// Rows by status, once the run ended (nil: it did not end, a crash or a stop).
     public var counts: [String: Int]?
     public var finished: Date?
+    /// The run a sharded import's shards share (`--run NAME`); nil for a run of its own.
+    public var runName: String?
 
-    public init(folder: String, kind: RunKind, started: Date, source: String, counts: [String: Int]? = nil, finished: Date? = nil) {
+    public init(folder: String, kind: RunKind, started: Date, source: String, counts: [String: Int]? = nil, finished: Date? = nil,
+                runName: String? = nil) {
+        self.runName = runName
         self.folder = folder
         self.kind = kind
         self.started = started

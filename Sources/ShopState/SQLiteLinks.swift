@@ -46,6 +46,16 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
                 t.column("finished", .double)
             }
         }
+        migrator.registerMigration(LinkMigrations.names[2]) { db in
+            try db.alter(table: "run") { t in t.add(column: "run_name", .text) }
+            try db.create(table: "record_line") { t in
+                t.autoIncrementedPrimaryKey("seq")
+                t.column("run", .text).notNull()
+                t.column("part", .text).notNull()
+                t.column("line", .text).notNull()
+            }
+            try db.create(index: "record_line_run", on: "record_line", columns: ["run", "part", "seq"])
+        }
         return migrator
     }
 
@@ -90,8 +100,8 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
 
     func beginRun(_ run: RunRow, resumed: Bool) throws {
         try queue.write { db in
-            try db.execute(sql: "INSERT OR \(resumed ? "IGNORE" : "REPLACE") INTO run (folder, kind, started, source) VALUES (?, ?, ?, ?)",
-                           arguments: [run.folder, run.kind, run.started, run.source])
+            try db.execute(sql: "INSERT OR \(resumed ? "IGNORE" : "REPLACE") INTO run (folder, kind, started, source, run_name) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [run.folder, run.kind, run.started, run.source, run.runName])
         }
     }
 
@@ -105,8 +115,20 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run ORDER BY started DESC LIMIT ?", arguments: [limit]).map { row in
                 RunRow(folder: row["folder"], kind: row["kind"], started: row["started"], source: row["source"], counts: row["counts"],
-                       finished: row["finished"])
+                       finished: row["finished"], runName: row["run_name"])
             }
+        }
+    }
+
+    func appendRecord(run: String, part: String, line: String) throws {
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO record_line (run, part, line) VALUES (?, ?, ?)", arguments: [run, part, line])
+        }
+    }
+
+    func record(run: String) throws -> [(part: String, line: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT part, line FROM record_line WHERE run = ? ORDER BY part, seq", arguments: [run]).map { ($0["part"], $0["line"]) }
         }
     }
 

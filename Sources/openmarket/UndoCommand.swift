@@ -32,7 +32,12 @@ struct UndoCommand: ShopCommand {
             """)
 
     @Argument(help: ArgumentHelp("The report folder of the run to take back.", valueName: "REPORT_DIR"))
-    var folder: String
+    var folder: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Instead of REPORT_DIR: a sharded import's run, by the name its shards were given (--run), whole, from any machine that reaches the shared state (--state).",
+        valueName: "name"))
+    var run: String?
 
     @OptionGroup var server: ServerOptions
 
@@ -50,11 +55,50 @@ struct UndoCommand: ShopCommand {
 
     func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
 
+    func validate() throws {
+        guard (folder == nil) != (run == nil) else { throw ValidationError("give REPORT_DIR (a run's report folder) or --run NAME (a sharded run), one of them") }
+    }
+
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let folderURL = URL(fileURLWithPath: folder).standardizedFileURL
+        if let run { return try await undoShared(run, on: connection) }
+        let folderURL = URL(fileURLWithPath: folder ?? "").standardizedFileURL
         guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
-            throw (CommandFailure("\(folder) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
+            throw (CommandFailure("\(folder ?? "") has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
         }
+        return try await undo(folderURL, journal: "undo-\(folderURL.lastPathComponent)", on: connection)
+    }
+
+    /// A sharded run, whole: each shard's record, read from the shared state into a folder of
+    /// this machine, taken back as a run's folder is (its own undo record kept there, so that
+    /// the same command again finishes it).
+    private func undoShared(_ run: String, on connection: Connection) async throws -> ExitStatus {
+        guard connection.account.state != nil else {
+            throw CommandFailure("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", exitCode: .badInput)
+        }
+        let parts: [String: [String]]
+        do { parts = try LinkStore(url: connection.account.links).record(run: run) } catch { throw CommandFailure("\(error)", exitCode: .unreachable) }
+        guard !parts.isEmpty else {
+            throw CommandFailure("no run named \(run) in the shared state of this account (`openmarket runs` lists them)", exitCode: .badInput)
+        }
+        let base = StateFolder.url.appendingPathComponent("shared-runs/\(LinkStore.accountTag(connection.account.links))-\(FNV.tag(run))")
+        var worst = ExitStatus.ok
+        for (part, lines) in parts.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
+            let name = "shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-")
+            let folder = base.appendingPathComponent(name)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent(RunRecorder.fileName), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot keep the record of \(run) shard \(part) in \(folder.path): \(error)", exitCode: .badInput)
+            }
+            Console.line("\(run), shard \(part):")
+            let status = try await undo(folder, journal: "undo-\(run)-\(name)", on: connection)
+            if status.rawValue > worst.rawValue { worst = status }
+        }
+        return worst
+    }
+
+    private func undo(_ folderURL: URL, journal: String, on connection: Connection) async throws -> ExitStatus {
         var options = UndoOptions(folder: folderURL)
         options.force = force
         options.dryRun = dryRun
@@ -65,7 +109,7 @@ struct UndoCommand: ShopCommand {
             return .ok
         }
         let progress = ProgressLine(quiet: progressOption.quiet, json: false)
-        var settings = undo.settings(journal: connection.account.journal(forRun: "undo-\(folderURL.lastPathComponent)"))
+        var settings = undo.settings(journal: connection.account.journal(forRun: journal))
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
         let result = try await Runner.sync(undo, into: connection, settings, command: "undo")
         progress.finish()
@@ -104,7 +148,22 @@ struct RunsCommand: ShopCommand {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        // A sharded run is one run: its shards' lines summed under its name.
+        var shown = Set<String>()
         for run in runs {
+            if let name = run.runName {
+                guard shown.insert(name).inserted else { continue }
+                let shards = runs.filter { $0.runName == name }
+                var total: [String: Int] = [:]
+                for shard in shards { shard.counts?.forEach { total[$0.key, default: 0] += $0.value } }
+                let unfinished = shards.filter { $0.counts == nil }.count
+                let counts = total.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                let started = shards.map(\.started).min() ?? run.started
+                Console.line("\(formatter.string(from: started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) run \(name) "
+                    + "(\(shards.count) shard runs\(unfinished > 0 ? ", \(unfinished) did not finish" : "")): \(counts.isEmpty ? "nothing yet" : counts)")
+                Console.line("    openmarket undo --run \(AccountArguments.quoted(name))")
+                continue
+            }
             let counts = run.counts.map { counts in
                 counts.isEmpty ? "nothing to do" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             } ?? "did not finish (run it again to finish)"

@@ -76,7 +76,7 @@ struct SharedStateTests {
         await sandbox.stop()
     }
 
-    @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs lists the shards")
+    @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs shows one run; undo --run from another home takes all of it back")
     func shards() async throws {
         let postgres = try TestPostgres.start()
         defer { postgres.stop() }
@@ -113,7 +113,17 @@ struct SharedStateTests {
         let counted = running.compactMap { $0.stdout.firstMatch(of: /([0-9]+) rows:/).flatMap { Int($0.1) } }
         #expect(counted.count == 4 && counted.allSatisfy { $0 > 0 && $0 < rows }, "each shard took a part: \(counted)")
         let runs = try await CLIProcess.run(["runs"] + account.dropLast(), environment: home("desk"))
-        #expect(runs.stdout.components(separatedBy: "run night-1, shard").count - 1 >= 5, "the shards' runs (one killed, then again): \(runs.stdout)\(runs.stderr)")
+        #expect(runs.stdout.components(separatedBy: "run night-1 (").count - 1 == 1 && runs.stdout.contains("(5 shard runs, 1 did not finish): ")
+                && runs.stdout.contains("openmarket undo --run night-1"), "one run, its shards summed: \(runs.stdout)\(runs.stderr)")
+        // The whole run taken back from yet another empty home.
+        let undo = try await CLIProcess.run(["undo", "--run", "night-1"] + account.dropLast(), environment: home("desk"))
+        #expect(undo.status == 0 && undo.stdout.contains("night-1, shard 3/4 ") && undo.stdout.components(separatedBy: "night-1, shard 2/4 ").count - 1 == 2,
+                "each shard, the killed attempt too: \(undo.stdout)\(undo.stderr)")
+        #expect(try await allProducts(sandbox).isEmpty, "every product of every shard deleted")
+        let again = try await CLIProcess.run(["undo", "--run", "night-1"] + account.dropLast(), environment: home("desk"))
+        #expect(again.status == 0 && again.stdout.components(separatedBy: "already undone").count - 1 == 5, "\(again.stdout)\(again.stderr)")
+        let unknown = try await CLIProcess.run(["undo", "--run", "night-2"] + account.dropLast(), environment: home("desk"))
+        #expect(unknown.status == 2 && unknown.stderr.contains("no run named night-2"), "\(unknown.stderr)")
         let wrong = try await CLIProcess.run(["import", manifest.path, "--shard", "4/4", "--run", "x"] + account, environment: home("x"))
         #expect(wrong.status != 0 && wrong.stderr.contains("--shard is I/N"), "\(wrong.stderr)")
         await sandbox.stop()
