@@ -9,8 +9,7 @@ import TestSupport
 struct SharedStateTests {
     @Test("an import from one home; from another empty home the same sheet is unchanged and runs lists it; without it a fresh home has to find them again by name")
     func freshHomes() async throws {
-        let postgres = try TestPostgres.start()
-        defer { postgres.stop() }
+        let postgres = try await TestPostgres.start()
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
         defer { files.cleanup() }
@@ -41,12 +40,12 @@ struct SharedStateTests {
         let wrong = try await CLIProcess.run(["runs", "--state", "mysql://x/y"] + account, environment: home("e"))
         #expect(wrong.status == 2 && wrong.stderr.contains("give a PostgreSQL address"), "\(wrong.stderr)")
         await sandbox.stop()
+        await postgres.stop()
     }
 
     @Test("two machines, one account: the second is refused (exit 5) naming the first; the first killed with kill -9, the second runs at once and each row is one product")
     func oneRunAcrossMachines() async throws {
-        let postgres = try TestPostgres.start()
-        defer { postgres.stop() }
+        let postgres = try await TestPostgres.start()
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 60 }
         let files = try Scratch()
         defer { files.cleanup() }
@@ -74,12 +73,12 @@ struct SharedStateTests {
         let names = try await allProducts(sandbox).map(\.name)
         #expect(names.count == 80 && Set(names).count == 80, "each row one product: \(names.count)")
         await sandbox.stop()
+        await postgres.stop()
     }
 
     @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs shows one run; undo --run from another home takes all of it back")
     func shards() async throws {
-        let postgres = try TestPostgres.start()
-        defer { postgres.stop() }
+        let postgres = try await TestPostgres.start()
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
         let files = try Scratch()
         defer { files.cleanup() }
@@ -127,5 +126,6 @@ struct SharedStateTests {
         let wrong = try await CLIProcess.run(["import", manifest.path, "--shard", "4/4", "--run", "x"] + account, environment: home("x"))
         #expect(wrong.status != 0 && wrong.stderr.contains("--shard is I/N"), "\(wrong.stderr)")
         await sandbox.stop()
+        await postgres.stop()
     }
 }

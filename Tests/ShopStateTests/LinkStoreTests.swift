@@ -3,6 +3,7 @@ import GRDB
 import OpenMarketContract
 @testable import ShopState
 import Support
+import Synchronization
 import Testing
 import TestSupport
 
@@ -20,10 +21,14 @@ final class OpenStore: @unchecked Sendable {
     private let folder: URL
     private let server: TestPostgres?
 
-    init(_ place: StorePlace) throws {
+    private init(_ place: StorePlace, server: TestPostgres?) {
         self.place = place
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
-        server = place == .postgres ? try TestPostgres.start() : nil
+        self.server = server
+    }
+
+    static func open(_ place: StorePlace) async throws -> OpenStore {
+        OpenStore(place, server: place == .postgres ? try await TestPostgres.start() : nil)
     }
 
     /// The store of an account (`tag`), new or already there.
@@ -43,9 +48,22 @@ final class OpenStore: @unchecked Sendable {
         }
     }
 
-    func close() {
-        server?.stop()
+    private let closed = Atomic<Bool>(false)
+
+    func close() async {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        await server?.stop()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// For a test that ended by throwing: stopped on a thread of its own (a `defer` cannot await).
+    func closeSoon() {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        let (server, folder) = (server, folder)
+        Thread {
+            server?.stopBlocking()
+            try? FileManager.default.removeItem(at: folder)
+        }.start()
     }
 }
 
@@ -55,9 +73,9 @@ struct LinkStoreTests {
                                 discountedPrice: 0, stock: 8)
 
     @Test("a link is read back as it was saved (an exact price, photos, the time); one product has one key", arguments: StorePlace.allCases)
-    func roundTrip(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func roundTrip(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let store = try open.store()
         let when = Date(timeIntervalSince1970: 1_790_000_000.25)
         let link = ProductLink(key: "TEA-1", byName: false, productID: 41, state: .linked, pushed: Self.pushed,
@@ -77,23 +95,25 @@ struct LinkStoreTests {
         try store.remove("WAIT")
         #expect(try store.link("WAIT") == nil && store.all().count == 2)
         #expect(try LinkStore(url: store.url).link("TEA-1b")?.productID == 41, "another opening reads what this one wrote")
+        await open.close()
     }
 
     @Test("facts are the account's, set and replaced", arguments: StorePlace.allCases)
-    func facts(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func facts(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let store = try open.store()
         #expect(try store.fact("vendor_id") == nil)
         try store.setFact("vendor_id", "7")
         try store.setFact("vendor_id", "8")
         #expect(try store.fact("vendor_id") == "8")
+        await open.close()
     }
 
     @Test("runs: begun, resumed (the first start kept), begun anew (replaced), finished with counts; newest first", arguments: StorePlace.allCases)
-    func runs(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func runs(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let store = try open.store()
         let first = Date(timeIntervalSince1970: 1_790_000_000.5)
         try store.beginRun(RecordedRun(folder: "/r/1", kind: .import, started: first, source: "a.csv"), resumed: false)
@@ -108,12 +128,13 @@ struct LinkStoreTests {
         try store.beginRun(RecordedRun(folder: "/r/1", kind: .feed, started: first.addingTimeInterval(180), source: "b.csv"), resumed: false)
         runs = try store.runs()
         #expect(runs.first?.folder == "/r/1" && runs.first?.kind == .feed && runs.first?.counts == nil, "a new run in a folder replaces the old")
+        await open.close()
     }
 
     @Test("two accounts in one place see only their own links, facts and runs", arguments: StorePlace.allCases)
-    func accountsApart(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func accountsApart(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let (a, b) = (try open.store(account: "shop-a"), try open.store(account: "shop-b"))
         try a.save(ProductLink(key: "K", byName: false, productID: 1, state: .linked, pushed: Self.pushed, photos: nil))
         try b.save(ProductLink(key: "K", byName: false, productID: 1, state: .linked, pushed: nil, photos: nil))
@@ -121,12 +142,13 @@ struct LinkStoreTests {
         try a.beginRun(RecordedRun(folder: "/r", kind: .import, started: Date(), source: "x.csv"), resumed: false)
         #expect(try a.link("K")?.pushed != nil && b.link("K")?.pushed == nil, "one product id in two accounts: two links")
         #expect(try b.fact("vendor_id") == nil && b.runs().isEmpty)
+        await open.close()
     }
 
     @Test("a row as the first stores wrote it (seconds since 1970, sorted JSON) still reads", arguments: StorePlace.allCases)
-    func earlierRows(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func earlierRows(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let store = try open.store()
         let pushed = #"{"currency":"KRW","description":"","discountedPrice":"0","name":"Tea","price":"1000","stock":3}"#
         try open.raw(place == .sqlite
@@ -135,12 +157,13 @@ struct LinkStoreTests {
         let link = try #require(try store.link("K1"))
         #expect(link.pushed?.price == 1000 && link.pushed?.stock == 3 && link.photos == ["h1"])
         #expect(link.updatedAt == Date(timeIntervalSince1970: 1_790_000_000.5))
+        await open.close()
     }
 
     @Test("a damaged entry is an error that names its key, never a link that was never pushed", arguments: StorePlace.allCases)
-    func damaged(_ place: StorePlace) throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+    func damaged(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         let store = try open.store()
         try store.save(ProductLink(key: "GOOD", byName: false, productID: 1, state: .linked, pushed: Self.pushed, photos: ["a"]))
         for damage in ["pushed = '{\"name\": \"cut off'", "photos = 'not json'", "state = 'exploded'"] {
@@ -156,12 +179,13 @@ struct LinkStoreTests {
                 }
             }
         }
+        await open.close()
     }
 
     @Test("the migrations are named and versioned, the same names in both; opened by many at once, made once", arguments: StorePlace.allCases)
     func migrations(_ place: StorePlace) async throws {
-        let open = try OpenStore(place)
-        defer { open.close() }
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
         // Eight openings of a new store at once (pods starting together): none fails.
         let opened = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 { group.addTask { (try? open.store(account: "fresh")) != nil } }
@@ -174,12 +198,13 @@ struct LinkStoreTests {
         } else {
             #expect(SQLiteLinks.migrator.migrations == LinkMigrations.names)
         }
+        await open.close()
     }
 
     @Test("the account's lock in the shared database: a second taker is refused naming the first; another account is not; a holder whose session ended holds nothing")
-    func sharedLock() throws {
-        let open = try OpenStore(.postgres)
-        defer { open.close() }
+    func sharedLock() async throws {
+        let open = try await OpenStore.open(.postgres)
+        defer { open.closeSoon() }
         let a = try open.store(account: "shop-a").url, b = try open.store(account: "shop-b").url
         let unused = URL(fileURLWithPath: "/nonexistent/lock")
         let first = try AccountLocks.take(links: a, file: unused, holder: "import products.csv")
@@ -206,5 +231,6 @@ struct LinkStoreTests {
         #expect(throws: RunLock.Busy.self) { try AccountLocks.take(links: a, file: unused, holder: "import") }
         vanished = nil
         try AccountLocks.take(links: a, file: unused, holder: "import").release()
+        await open.close()
     }
 }

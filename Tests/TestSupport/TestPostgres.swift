@@ -27,7 +27,13 @@ public final class TestPostgres: @unchecked Sendable {
         throw TestFailure("no PostgreSQL server under /usr/lib/postgresql: run scripts/install-deps (postgresql)")
     }
 
-    public static func start() throws -> TestPostgres {
+    /// Started on a thread of its own: the test's cooperative threads (which in-process servers
+    /// answer on) are never held while PostgreSQL starts.
+    public static func start() async throws -> TestPostgres { try await blocking { try startBlocking() } }
+
+    public func stop() async { _ = try? await blocking { [self] in stopBlocking() } }
+
+    static func startBlocking() throws -> TestPostgres {
         let bin = try binaries()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-postgres-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,15 +48,8 @@ public final class TestPostgres: @unchecked Sendable {
             return asRoot ? (URL(fileURLWithPath: "/usr/sbin/runuser"), ["-u", "postgres", "--", path] + arguments) : (URL(fileURLWithPath: path), arguments)
         }
         let (initdb, initArguments) = command("initdb", ["-D", data, "-U", "openmarket", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"])
-        let setup = Process()
-        setup.executableURL = initdb
-        setup.arguments = initArguments
-        setup.environment = startEnvironment
-        setup.standardOutput = FileHandle.nullDevice
-        setup.standardError = FileHandle.nullDevice
-        try setup.run()
-        setup.waitUntilExit()
-        guard setup.terminationStatus == 0 else { throw TestFailure("initdb failed (\(setup.terminationStatus)) in \(folder.path)") }
+        let setup = try runToolOutput(initdb.path, initArguments)
+        guard setup.status == 0 else { throw TestFailure("initdb failed (\(setup.status)) in \(folder.path): \(setup.output)") }
         let port = try LocalPorts.free()
         let (postgres, serverArguments) = command("postgres", ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", folder.path,
                                                                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
@@ -67,35 +66,24 @@ public final class TestPostgres: @unchecked Sendable {
             if LocalPorts.canConnect(port), started.ready(bin) { return started }
             Thread.sleep(forTimeInterval: 0.025)
         }
-        started.stop()
+        started.stopBlocking()
         throw TestFailure("PostgreSQL did not listen on \(port)")
     }
 
     private func ready(_ bin: URL) -> Bool {
-        let probe = Process()
-        probe.executableURL = bin.appendingPathComponent("pg_isready")
-        probe.arguments = ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", "openmarket", "-d", "postgres"]
-        probe.environment = startEnvironment
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        let status = try? runTool(bin.appendingPathComponent("pg_isready").path,
+                                  ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", "openmarket", "-d", "postgres"])
+        return status == 0
     }
 
     /// A fast shutdown (`pg_ctl stop -m fast`: the signal does not cross runuser), then the
     /// folder removed.
-    public func stop() {
+    public func stopBlocking() {
         if process.isRunning, let bin = try? Self.binaries() {
             let data = folder.appendingPathComponent("data").path
             let tool = bin.appendingPathComponent("pg_ctl").path
-            let stop = Process()
-            stop.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/sbin/runuser" : tool)
-            stop.arguments = (getuid() == 0 ? ["-u", "postgres", "--", tool] : []) + ["stop", "-D", data, "-m", "fast", "-w"]
-            stop.environment = startEnvironment
-            stop.standardOutput = FileHandle.nullDevice
-            stop.standardError = FileHandle.nullDevice
-            if (try? stop.run()) != nil { stop.waitUntilExit() }
+            _ = try? runTool(getuid() == 0 ? "/usr/sbin/runuser" : tool,
+                             (getuid() == 0 ? ["-u", "postgres", "--", tool] : []) + ["stop", "-D", data, "-m", "fast", "-w"])
             for _ in 0..<400 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
         }
         try? FileManager.default.removeItem(at: folder)

@@ -271,6 +271,26 @@ public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
     return process.terminationStatus
 }
 
+/// Runs a tool and returns its exit status and what it wrote (standard output and error together).
+public func runToolOutput(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw TestFailure("cannot create \(file.path)") }
+    defer { try? FileManager.default.removeItem(at: file) }
+    let handle = try FileHandle(forWritingTo: file)
+    defer { try? handle.close() }
+    let process = Process()
+    process.environment = startEnvironment
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = handle
+    process.standardError = handle
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
+    try process.run()
+    ended.wait()
+    return (process.terminationStatus, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
+}
+
 public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
     var configuration = ClientConfiguration(
         server: sandbox.server.url,
