@@ -56,12 +56,15 @@ measure() {  # shards cache → one row
   local cache_args=(--no-cache) start end
   [ "$cache" = warm ] && cache_args=()
   start=$(date +%s.%N)
+  local pids=()
   for i in $(seq 0 $((n - 1))); do
     HOME="$work/run/home-$run-$i" XDG_CACHE_HOME="$work/run/cache" /usr/bin/time -f "%U %S" -o "$work/run/time-$run-$i" \
       "$bin" import "$work/run/products.csv" --shard "$i/$n" --run "$run" --state "$state" "${cache_args[@]}" --quiet \
       --server "$url" --identifier "$identifier" --secret "$secret" --report "$work/run/report-$run-$i" >"$work/run/out-$run-$i" 2>&1 &
+    pids+=($!)
   done
-  wait
+  # The shards only: a bare `wait` would wait for the sandbox too.
+  wait "${pids[@]}"
   end=$(date +%s.%N)
   local wall cpu products
   wall=$(echo "$end - $start" | bc)

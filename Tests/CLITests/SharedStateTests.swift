@@ -7,6 +7,13 @@ import TestSupport
 /// that made them does.
 @Suite("Shared state in PostgreSQL", .serialized)
 struct SharedStateTests {
+    /// An empty home, as a fresh pod or another machine has: its own state, cache and config.
+    static func home(_ name: String, in files: Scratch) -> [String: String] {
+        let folder = files.directory.appendingPathComponent("home-\(name)")
+        return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+                "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+    }
+
     @Test("an import from one home; from another empty home the same sheet is unchanged and runs lists it; without it a fresh home has to find them again by name")
     func freshHomes() async throws {
         let postgres = try await TestPostgres.start()
@@ -15,11 +22,7 @@ struct SharedStateTests {
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 20)
         let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
-        func home(_ name: String) -> [String: String] {
-            let folder = files.directory.appendingPathComponent("home-\(name)")
-            return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-                    "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
-        }
+        func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
         let state = ["--state", postgres.address.absoluteString]
         let first = try await CLIProcess.run(["import", manifest.path, "--report", files.directory.appendingPathComponent("r1").path] + state + account,
                                              environment: home("a"))
@@ -52,11 +55,7 @@ struct SharedStateTests {
         let manifest = try writeManifest(files, rows: 80)
         let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
                        "--state", postgres.address.absoluteString, "--no-cache"]
-        func home(_ name: String) -> [String: String] {
-            let folder = files.directory.appendingPathComponent("home-\(name)")
-            return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-                    "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
-        }
+        func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
         let first = try CLIProcess(["import", manifest.path, "--jobs", "2", "--report", files.directory.appendingPathComponent("a").path] + account,
                                    environment: home("a"))
         let deadline = ContinuousClock.now + .seconds(60)
@@ -86,11 +85,7 @@ struct SharedStateTests {
         let manifest = try writeManifest(files, rows: rows)
         let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
                        "--state", postgres.address.absoluteString, "--no-cache"]
-        func home(_ name: String) -> [String: String] {
-            let folder = files.directory.appendingPathComponent("home-\(name)")
-            return ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-                    "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
-        }
+        func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
         func shard(_ index: Int, home name: String, extra: [String] = []) throws -> CLIProcess {
             try CLIProcess(["import", manifest.path, "--shard", "\(index)/4", "--run", "night-1", "--jobs", "2"] + extra + account, environment: home(name))
         }
