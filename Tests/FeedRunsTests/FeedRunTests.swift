@@ -17,11 +17,11 @@ struct Night {
     let supplier: FeedSourceServer
     let photo: String
 
-    static func open() async throws -> Night {
+    static func open(latency: Int = 0) async throws -> Night {
         let files = try Scratch()
         let supplier = try await FeedSourceServer.start()
         let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 3))
-        return Night(files: files, sandbox: try await TestSandbox.start(), supplier: supplier, photo: photo)
+        return Night(files: files, sandbox: try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }, supplier: supplier, photo: photo)
     }
 
     func close() async {
@@ -226,6 +226,38 @@ struct FeedRunTests {
         // The file is still there, with text in it: only the kernel's lock counts.
         try Data("pid 1, feed ghost, since yesterday\n".utf8).write(to: runner.lockURL)
         #expect(try await night.run(feed).outcome == .done)
+        await night.close()
+    }
+
+    @Test("two pods run one shop's feed at once through the shared state: one runs, the other is refused naming it; after, the next runs")
+    func oneAtATimeAcrossMachines() async throws {
+        let night = try await Night.open(latency: 60)
+        let postgres = try await TestPostgres.start()
+        night.supplier.serve(night.sheet(rows: 40))
+        let feed = try night.feed()
+        // Two pods: each its own feed memory (an empty home), one account in one database.
+        func pod(_ name: String) throws -> FeedRunner {
+            let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
+            let account = AccountState(shop: client, sandboxData: night.files.directory.appendingPathComponent("state-\(name)"),
+                                       state: postgres.address)
+            var options = FeedRunOptions()
+            options.jobs = 1
+            return FeedRunner(feed: feed, client: client, account: account,
+                              root: night.files.directory.appendingPathComponent("feeds-\(name)"), options: options)
+        }
+        let (first, second) = (try pod("a"), try pod("b"))
+        async let running = blocking { first.run() }
+        // Until the first pod's run holds the shop (its products appear).
+        let deadline = Date().addingTimeInterval(60)
+        while try await night.products().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let refused = try await blocking { second.run() }
+        #expect(refused.outcome == .busy && refused.message.contains("feed \(feed.name)") && refused.message.contains(" on "), "\(refused.message)")
+        let done = try await running
+        #expect(done.outcome == .done, "\(done.message)")
+        #expect(try await night.products().count == 40)
+        let after = try await blocking { second.run() }
+        #expect(after.outcome == .done, "the lock went with the first run: \(after.message)")
+        await postgres.stop()
         await night.close()
     }
 
