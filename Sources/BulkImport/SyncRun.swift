@@ -315,7 +315,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         lock.lock()
         var result = SyncSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
                                    dryRun: options.dryRun, journal: options.journal.path)
-        result.links = options.links?.path
+        result.links = options.links.map(LinkStore.shown)
         result.counts = counts
         result.fieldsChanged = fieldsChanged
         result.stockToZero = stockToZero

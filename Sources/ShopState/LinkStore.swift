@@ -47,6 +47,12 @@ public final class LinkStore: @unchecked Sendable {
         PostgresLinks.handles(url) || FileManager.default.fileExists(atPath: url.path)
     }
 
+    /// A store's address as reports and messages may show it: a file's path, or a database's
+    /// address without its password, with the account.
+    public static func shown(_ url: URL) -> String {
+        PostgresLinks.handles(url) ? "\(PostgresConnection.shown(url.absoluteString)) (account \(accountTag(url)))" : url.path
+    }
+
     /// The account a store belongs to: the tag in its file name or its address, the same
     /// for one account in either place (so that a run recorded with one reads with the other).
     public static func accountTag(_ url: URL) -> String {

@@ -44,8 +44,9 @@ final class PostgresConnection: @unchecked Sendable {
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         let result: OpaquePointer? = copies.withUnsafeBufferPointer { values in
-            values.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, values.count)) { pointer in
-                PQexecParams(connection, sql, Int32(parameters.count), nil, parameters.isEmpty ? nil : pointer, nil, nil, 0)
+            guard let base = values.baseAddress, !values.isEmpty else { return PQexecParams(connection, sql, 0, nil, nil, nil, nil, 0) }
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { pointer in
+                PQexecParams(connection, sql, Int32(values.count), nil, pointer, nil, nil, 0)
             }
         }
         guard let result else { throw Failure(description: "\(place): \(Self.message(connection))") }

@@ -40,6 +40,16 @@ struct SharedStateTests {
         let alone = try await CLIProcess.run(["import", manifest.path, "--dry-run"] + account, environment: home("d"))
         #expect(alone.stdout.contains("20 linked"), "\(alone.stdout)\(alone.stderr)")
         #expect(try await allProducts(sandbox).count == 20)
+        // An address with a password: used, never shown (not in the output, the undo line or the report).
+        var withPassword = URLComponents(url: postgres.address, resolvingAgainstBaseURL: false)!
+        withPassword.password = "pw-never-shown-42"
+        let report = files.directory.appendingPathComponent("r3")
+        let grown = try writeManifest(files, rows: 21)  // one more row: a run with something to undo prints its undo line
+        let hidden = try await CLIProcess.run(["import", grown.path, "--report", report.path, "--state", withPassword.string!] + account,
+                                              environment: home("f"))
+        let reportText = (try? String(contentsOf: report.appendingPathComponent("report.json"), encoding: .utf8)) ?? ""
+        #expect(hidden.status == 0 && hidden.stdout.contains("1 created, 20 unchanged") && hidden.stdout.contains("OPENMARKET_STATE"), "\(hidden.stdout)\(hidden.stderr)")
+        #expect(!(hidden.stdout + hidden.stderr + reportText).contains("pw-never-shown-42") && !reportText.isEmpty)
         let wrong = try await CLIProcess.run(["runs", "--state", "mysql://x/y"] + account, environment: home("e"))
         #expect(wrong.status == 2 && wrong.stderr.contains("give a PostgreSQL address"), "\(wrong.stderr)")
         await sandbox.stop()
