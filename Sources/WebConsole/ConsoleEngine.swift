@@ -29,6 +29,7 @@ public struct ConsoleEngine: Sendable {
         self.reports = reports
         self.feeds = feeds
         self.backups = backups
+        store = OpenedStore(account.links)
     }
 
     /// This account as the feeds' memory names it.
@@ -116,7 +117,27 @@ public struct ConsoleEngine: Sendable {
 
     /// The account's runs, newest first (what `openmarket runs` lists).
     public func runs(limit: Int = 50) -> [RecordedRun] {
-        guard LinkStore.exists(account.links) else { return [] }
-        return (try? LinkStore(url: account.links).runs(limit: limit)) ?? []
+        (try? store.opened()?.runs(limit: limit)) ?? []
+    }
+
+    /// The account's link store, opened once it exists and kept (a page of the runs and each
+    /// of its reports' thumbnails would otherwise open it again per request).
+    private let store: OpenedStore
+
+    final class OpenedStore: @unchecked Sendable {
+        private let lock = NSLock()
+        private var kept: LinkStore?
+        private let url: URL
+
+        init(_ url: URL) { self.url = url }
+
+        func opened() throws -> LinkStore? {
+            try lock.withLock {
+                if let kept { return kept }
+                guard LinkStore.exists(url) else { return nil }
+                kept = try LinkStore(url: url)
+                return kept
+            }
+        }
     }
 }

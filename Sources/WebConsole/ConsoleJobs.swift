@@ -117,10 +117,11 @@ final class ConsoleJob: @unchecked Sendable {
             progress.inFlight = endingValue == nil ? run?.concurrency.last : nil
             progress.stopping = stopAsked
             progress.ended = endingValue != nil
-            // Under half a second a rate says nothing, as on the CLI's line.
-            if let firstRow, case let elapsed = Date().timeIntervalSince(firstRow), elapsed >= 0.5, counts.done > 0 {
-                progress.rate = Double(counts.done) / elapsed
-                if endingValue == nil { progress.secondsLeft = Double(max(0, counts.total - counts.done)) / progress.rate }
+            // The CLI's line's pace: no rate in the first half second.
+            if let firstRow {
+                let pace = ProgressPace(done: counts.done, total: counts.total, elapsed: Date().timeIntervalSince(firstRow))
+                progress.rate = pace.rate
+                if endingValue == nil { progress.secondsLeft = pace.secondsLeft }
             }
             return progress
         }

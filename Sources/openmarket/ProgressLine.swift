@@ -45,8 +45,8 @@ final class ProgressLine: @unchecked Sendable {
             updated = true
         }
         let elapsed = Date().timeIntervalSince(started)
-        // Under half a second a rate says nothing (one file done in 1 ms is not 1,000/s).
-        let rate = elapsed >= 0.5 ? Double(done) / elapsed : 0
+        let pace = ProgressPace(done: done, total: total, elapsed: elapsed)
+        let rate = pace.rate
         let rateText = rate > 0 ? " \(String(format: "%.1f", rate))/s," : ""
         let percent = total > 0 ? min(100, done * 100 / total) : 100
         let label = phase.map { "\($0): " } ?? ""
@@ -54,11 +54,10 @@ final class ProgressLine: @unchecked Sendable {
             guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
             lastDraw = Date()
             drawn = true
-            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
             let extra = detailText.map { " " + $0() + "," } ?? ""
             Console.err(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(rate > 0 ? DurationText.of(eta) + " left" : "")\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(pace.secondsLeft.map { DurationText.of($0) + " left" } ?? "")\(failures)".utf8))
             return
         }
         // A run over in under a second needs no progress, only its end (not eleven lines in 0.1 s).
@@ -70,7 +69,7 @@ final class ProgressLine: @unchecked Sendable {
             let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
-            let left = rate > 0 && done < total ? ", about \(DurationText.of(Double(total - done) / rate)) left" : ""
+            let left = done < total ? pace.secondsLeft.map { ", about \(DurationText.of($0)) left" } ?? "" : ""
             let extra = detailText.map { ", " + $0() } ?? ""
             Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(extra)\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
         }
