@@ -16,6 +16,8 @@ public struct FeedRunOptions: Sendable {
     public var jobs: Int?
     public var images = ImagePrepSettings()
     public var transport = TransportSettings()
+    /// The photo cache (this machine's with a shared store behind it); nil: the default.
+    public var cache: ImageCache?
     /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
     public var stopOnSignals = false
     /// Sees the sync's settings before it runs (the console follows its progress and stops it).
@@ -148,6 +150,7 @@ public final class FeedRunner: @unchecked Sendable {
         options.jobs = self.options.jobs ?? 4
         options.adaptiveJobs = self.options.jobs == nil
         options.images = self.options.images
+        options.cache = self.options.cache
         options.deleteMissing = feed.run.deleteMissing
         options.maxDeletes = feed.run.maxDeletes
         var settings = SyncSettings(options: options, report: .new(in: folder.reports, prefix: ""))

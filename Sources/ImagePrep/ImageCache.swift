@@ -1,20 +1,50 @@
 import Foundation
 import Support
 
+/// Prepared images kept where every machine finds them (S3-compatible storage): the same
+/// keys as the local cache. The first writer of a key wins; a second's write is not an error.
+public protocol SharedImageStore: Sendable {
+    /// Where it is, for messages (`s3://bucket/prefix`).
+    var name: String { get }
+    func load(_ key: String) throws -> [UInt8]?
+    /// Stores unless the key is there; true when this call stored it.
+    func save(_ key: String, _ data: [UInt8]) throws -> Bool
+}
+
+/// What the shared store did during a run: hits, photos stored, and failures (a failing shared
+/// store costs preparation time, never a row).
+public struct SharedCacheCounts: Sendable, Equatable {
+    public var hits = 0
+    public var misses = 0
+    public var stored = 0
+    /// Stored by another machine between our look and our write.
+    public var storedByOther = 0
+    public var failures = 0
+    public var firstFailure: String?
+}
+
 /// Prepared images by content: SHA-256 of the input bytes and the settings →
 /// the prepared bytes, one file each in `directory`. A resumed or repeated
 /// import finds finished photos here instead of shrinking them again. The
 /// folder is kept under `maxBytes` by removing the least recently used files.
+/// With a `shared` store behind it, a local miss looks there (and keeps what it finds), and
+/// what is prepared here is stored there too.
 public final class ImageCache: Sendable {
     public let directory: URL
     public let maxBytes: Int
+    public let shared: (any SharedImageStore)?
     private let lock = NSLock()
+    private let counts = Counted()
 
-    public init(directory: URL, maxBytes: Int = 512 * 1024 * 1024) throws {
+    public init(directory: URL, maxBytes: Int = 512 * 1024 * 1024, shared: (any SharedImageStore)? = nil) throws {
         self.directory = directory
         self.maxBytes = maxBytes
+        self.shared = shared
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    /// The shared store's numbers so far.
+    public var sharedCounts: SharedCacheCounts { counts.value }
 
     /// The default folder: `$XDG_CACHE_HOME/openmarket/images` or `~/.cache/openmarket/images`.
     public static var defaultDirectory: URL {
@@ -28,16 +58,43 @@ public final class ImageCache: Sendable {
         return hasher.finalize().hex
     }
 
-    /// The cached result, if any (kept images are not cached: the input is the answer).
+    /// The cached result, if any (kept images are not cached: the input is the answer): here,
+    /// then in the shared store.
     public func lookup(_ key: String) -> (data: [UInt8], format: ImageFormat)? {
         let url = directory.appendingPathComponent(key)
-        guard let data = try? Data(contentsOf: url), let format = ImageFormat.sniff(data) else { return nil }
-        // Mark as recently used.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
-        return (Array(data), format)
+        if let data = try? Data(contentsOf: url), let format = ImageFormat.sniff(data) {
+            // Mark as recently used.
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+            return (Array(data), format)
+        }
+        guard let shared else { return nil }
+        do {
+            guard let data = try shared.load(key), let format = ImageFormat.sniff(data) else {
+                counts.update { $0.misses += 1 }
+                return nil
+            }
+            counts.update { $0.hits += 1 }
+            storeHere(key, data: data)
+            return (data, format)
+        } catch {
+            counts.failed(error)
+            return nil
+        }
     }
 
+    /// Keeps a prepared image here and in the shared store.
     public func store(_ key: String, data: [UInt8]) {
+        storeHere(key, data: data)
+        guard let shared else { return }
+        do {
+            let stored = try shared.save(key, data)
+            counts.update { stored ? ($0.stored += 1) : ($0.storedByOther += 1) }
+        } catch {
+            counts.failed(error)
+        }
+    }
+
+    private func storeHere(_ key: String, data: [UInt8]) {
         let url = directory.appendingPathComponent(key)
         let temporary = directory.appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
         do {
@@ -67,6 +124,21 @@ public final class ImageCache: Sendable {
         for entry in entries where total > maxBytes {
             try? FileManager.default.removeItem(at: entry.url)
             total -= entry.size
+        }
+    }
+}
+
+/// The shared store's counters behind a lock.
+private final class Counted: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = SharedCacheCounts()
+
+    var value: SharedCacheCounts { lock.withLock { counts } }
+    func update(_ body: (inout SharedCacheCounts) -> Void) { lock.withLock { body(&counts) } }
+    func failed(_ error: any Error) {
+        update {
+            $0.failures += 1
+            if $0.firstFailure == nil { $0.firstFailure = "\(error)" }
         }
     }
 }

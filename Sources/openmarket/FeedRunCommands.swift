@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedRuns
 import Feeds
 import Foundation
+import OpenMarketAPI
 import ImagePrep
 import Support
 
@@ -65,6 +66,8 @@ struct FeedRunCommand: OpenMarketCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup var sharedCache: SharedCacheOption
+
     @Flag(name: .long, help: "Allow the built-in sandbox as the shop (to try a feed out; an unattended run never writes there).")
     var sandbox = false
 
@@ -74,6 +77,7 @@ struct FeedRunCommand: OpenMarketCommand {
 
     func execute() async throws -> ExitStatus {
         var worst: Int32 = 0
+        let cache = try sharedCache.imageCache(transport: TransportSettings())
         for url in try selection.files(requireSome: true) {
             let feed: Feed
             do { feed = try FeedFile.load(url) } catch {
@@ -81,12 +85,12 @@ struct FeedRunCommand: OpenMarketCommand {
                 worst = max(worst, 2)
                 continue
             }
-            worst = max(worst, try await run(feed))
+            worst = max(worst, try await run(feed, cache: cache))
         }
         return ExitStatus(rawValue: worst) ?? .someFailed
     }
 
-    private func run(_ feed: Feed) async throws -> Int32 {
+    private func run(_ feed: Feed, cache: ImageCache?) async throws -> Int32 {
         var target = server
         if target.server == nil && target.profile == nil { target.profile = feed.run.profile }
         let connection: Connection
@@ -112,6 +116,7 @@ struct FeedRunCommand: OpenMarketCommand {
         options.stopOnSignals = true
         options.transport.insecure = server.client.insecure
         options.transport.caFile = server.client.cacert
+        options.cache = cache
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)
         let result = try await Runner.onThread { runner.run() }
         await connection.close()
@@ -122,6 +127,7 @@ struct FeedRunCommand: OpenMarketCommand {
             for line in target.naming.undoLines(report, lead: "  to take it back: ") { Console.line(line) }
         }
         for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
+        if let line = SharedCacheOption.summary(cache) { Console.line("  \(line)") }
         return result.outcome.exitCode
     }
 }

@@ -150,6 +150,8 @@ struct ImportCommand: ShopCommand {
         """)
     var noCache = false
 
+    @OptionGroup var sharedCache: SharedCacheOption
+
     @OptionGroup var progressOption: QuietOption
 
     @Option(name: .customLong("log-format"), help: "text or json (one JSON object per event, for machines).")
@@ -163,6 +165,7 @@ struct ImportCommand: ShopCommand {
         if let maxUpdates, maxUpdates < 0 { throw ValidationError("--max-updates must be 0 or more") }
         if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
         if deleteMissing && mode == .create { throw ValidationError("--delete-missing works with --mode sync or update, not create") }
+        if noCache && sharedCache.cache != nil { throw ValidationError("--cache and --no-cache: choose one") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
         if let shard {
             guard Shard(shard) != nil else { throw ValidationError("--shard is I/N with 0 ≤ I < N (got \(shard)): shards 0/4, 1/4, 2/4 and 3/4 make one import") }
@@ -190,6 +193,7 @@ struct ImportCommand: ShopCommand {
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
             ?? .new(in: manifestURL.deletingLastPathComponent(), prefix: "openmarket-report" + part))
         settings.useCaches = !noCache
+        if !noCache { settings.options.cache = try sharedCache.imageCache(transport: TransportSettings()) }
         settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
@@ -198,6 +202,7 @@ struct ImportCommand: ShopCommand {
         let result = try await Runner.sync(ManifestRows(manifestURL, label: label), into: connection, settings, command: "import")
         progress.finish()
         let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
+        if logFormat != "json", let line = SharedCacheOption.summary(settings.options.cache) { Console.line(line) }
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }

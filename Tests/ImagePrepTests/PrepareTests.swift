@@ -313,6 +313,29 @@ struct PrepareTests {
         #expect(total <= 70_000 && files.count < 5)
     }
 
+    @Test("behind the local cache, a shared store: a miss there prepares and stores; another machine's empty cache takes it from there; a store that fails costs preparation, never the photo")
+    func sharedStore() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = ImagePrepSettings()
+        settings.maxBytes = 30_000
+        let preparer = try ImagePreparer(settings: settings)
+        let photo = try Photos.jpeg(Photos.photo(width: 900, height: 600, seed: 11), quality: 95)
+        // The storage as a folder both "machines" reach, first writer wins (as If-None-Match: *).
+        let storage = FolderStore(root.appendingPathComponent("storage"))
+        let here = try ImageCache(directory: root.appendingPathComponent("a"), shared: storage)
+        let made = try preparer.prepare(photo, cache: here)
+        #expect(!made.cached && here.sharedCounts.misses == 1 && here.sharedCounts.stored == 1 && here.sharedCounts.hits == 0)
+        let there = try ImageCache(directory: root.appendingPathComponent("b"), shared: storage)
+        let found = try preparer.prepare(photo, cache: there)
+        #expect(found.cached && found.image.data == made.image.data && there.sharedCounts.hits == 1)
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("b/\(ImageCache.key(for: photo, settings: settings))").path))
+        let broken = try ImageCache(directory: root.appendingPathComponent("c"), shared: FolderStore(URL(fileURLWithPath: "/proc/no-such/storage")))
+        let anyway = try preparer.prepare(photo, cache: broken)
+        #expect(!anyway.cached && anyway.image.data == made.image.data)
+        #expect(broken.sharedCounts.failures == 2 && broken.sharedCounts.firstFailure != nil)
+    }
+
     @Test("preparers on all cores at once give the same bytes as one alone")
     func threads() throws {
         let photos = try (1...4).map { try Photos.jpeg(Photos.photo(width: 1000, height: 700, seed: UInt64($0)), quality: 95) }
@@ -333,4 +356,25 @@ final class LockedResults: @unchecked Sendable {
     init(count: Int) { values = Array(repeating: nil, count: count) }
     func set(_ index: Int, _ value: [UInt8]?) { lock.lock(); values[index] = value; lock.unlock() }
     var all: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return values.compactMap { $0 } }
+}
+
+/// A shared store in a folder: what S3 does for the cache (load, store unless there), on disk.
+struct FolderStore: SharedImageStore {
+    let folder: URL
+    init(_ folder: URL) { self.folder = folder }
+    var name: String { folder.path }
+
+    func load(_ key: String) throws -> [UInt8]? {
+        let url = folder.appendingPathComponent(key)
+        guard FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+        return FileManager.default.fileExists(atPath: url.path) ? Array(try Data(contentsOf: url)) : nil
+    }
+
+    func save(_ key: String, _ data: [UInt8]) throws -> Bool {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(key)
+        guard !FileManager.default.fileExists(atPath: url.path) else { return false }
+        try Data(data).write(to: url)
+        return true
+    }
 }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// S3 on 127.0.0.1: moto's server (PyPI `moto[server]`: scripts/install-deps) with its
+/// authentication on, so a request signed wrongly is refused as AWS refuses it
+/// (SignatureDoesNotMatch). The first calls, unauthenticated, make a user with a key and a
+/// policy allowing S3; every later request must carry that key's signature.
+public final class TestS3: @unchecked Sendable {
+    public let port: Int
+    public let accessKey: String
+    public let secretKey: String
+    private let process: Process
+
+    public var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    /// The environment a command needs to reach it (AWS_* as every S3 tool reads them).
+    public var environment: [String: String] {
+        ["AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey, "AWS_REGION": "us-east-1"]
+    }
+
+    private init(port: Int, accessKey: String, secretKey: String, process: Process) {
+        self.port = port
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+        self.process = process
+    }
+
+    /// Started off the cooperative threads; `buckets` made with the user's key.
+    public static func start(buckets: [String]) async throws -> TestS3 { try await blocking { try startBlocking(buckets: buckets) } }
+
+    public func stop() async { _ = try? await blocking { [self] in stopBlocking() } }
+
+    static func startBlocking(buckets: [String]) throws -> TestS3 {
+        guard let server = ["/usr/local/bin/moto_server", "/root/.pyenv/shims/moto_server", "/usr/bin/moto_server"]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) ?? findInPath("moto_server") else {
+            throw TestFailure("no moto_server: run scripts/install-deps (moto[server] from PyPI)")
+        }
+        let port = try LocalPorts.free()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["-H", "127.0.0.1", "-p", String(port)]
+        var environment = ProcessInfo.processInfo.environment
+        // The four setup calls below go unauthenticated; everything after is checked.
+        environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "4"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<400 where !LocalPorts.canConnect(port) { Thread.sleep(forTimeInterval: 0.025) }
+        guard LocalPorts.canConnect(port) else {
+            process.terminate()
+            throw TestFailure("moto_server did not listen on \(port)")
+        }
+        let setup = """
+            import boto3, json, sys
+            url, buckets = sys.argv[1], sys.argv[2:]
+            iam = boto3.client("iam", endpoint_url=url, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
+            iam.create_user(UserName="openmarket")
+            key = iam.create_access_key(UserName="openmarket")["AccessKey"]
+            policy = iam.create_policy(PolicyName="s3", PolicyDocument=json.dumps({"Version": "2012-10-17",
+                "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+            iam.attach_user_policy(UserName="openmarket", PolicyArn=policy["Policy"]["Arn"])
+            s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
+                              aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+            for bucket in buckets: s3.create_bucket(Bucket=bucket)
+            print(key["AccessKeyId"], key["SecretAccessKey"])
+            """
+        let result = try runToolOutput("/usr/bin/env", ["python3", "-c", setup, "http://127.0.0.1:\(port)"] + buckets)
+        let words = result.output.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard result.status == 0, words.count >= 2 else {
+            process.terminate()
+            throw TestFailure("moto setup failed (\(result.status)): \(result.output)")
+        }
+        return TestS3(port: port, accessKey: words[words.count - 2], secretKey: words[words.count - 1], process: process)
+    }
+
+    /// Object keys under `prefix` in `bucket` (boto3, signed).
+    public func keys(_ bucket: String, prefix: String = "") throws -> [String] {
+        let list = """
+            import boto3, sys
+            s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])
+            # moto refuses the signature of a listing whose prefix has a slash: filtered here.
+            for page in s3.get_paginator("list_objects_v2").paginate(Bucket=sys.argv[4]):
+                for item in page.get("Contents", []):
+                    if item["Key"].startswith(sys.argv[5]): print(item["Key"])
+            """
+        let result = try runToolOutput("/usr/bin/env", ["python3", "-c", list, endpoint, accessKey, secretKey, bucket, prefix])
+        guard result.status == 0 else { throw TestFailure("listing \(bucket) failed: \(result.output)") }
+        return result.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    public func stopBlocking() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<200 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    private static func findInPath(_ tool: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
