@@ -12,7 +12,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-60}
 LATENCY=${LATENCY:-25}
-PHOTOS=${PHOTOS:-${XDG_CACHE_HOME:-$HOME/.cache}/openmarket-bench/photos}
 work=${WORK:-/tmp/openmarket-shards-bench}
 rm -rf "$work/run" && mkdir -p "$work/run"
 source scripts/lib/sandbox.sh
@@ -28,7 +27,8 @@ pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0));
 as_pg "$pg_bin/pg_ctl" start -D "$pg_dir/data" -w -l "$pg_dir/log" -o "-p $pg_port -h 127.0.0.1 -k $pg_dir -c fsync=off" >/dev/null
 state="postgresql://openmarket@127.0.0.1:$pg_port/postgres"
 
-[ "$(ls "$PHOTOS"/*.jpg 2>/dev/null | wc -l)" -ge 15 ] || { echo "run Benchmarks/shrink.sh once first: it fetches the 15 photographs into $PHOTOS" >&2; exit 2; }
+source scripts/lib/photos.sh
+fetch_photos "$work/run" || exit 2
 mapfile -t photos < <(ls "$PHOTOS"/*.jpg | head -15)
 [ "${#photos[@]}" -ge 15 ] || { echo "need 15 photographs in $PHOTOS (Benchmarks/shrink.sh fetches them)" >&2; exit 2; }
 # Each row its own three photographs: the files differ by a comment, so no two have one content.

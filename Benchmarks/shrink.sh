@@ -25,7 +25,6 @@ cd "$(dirname "$0")/.."
 COUNT=${COUNT:-20}
 ROUNDS=${ROUNDS:-2}
 GUETZLI=${GUETZLI-"Dune Storm"}
-PHOTOS=${PHOTOS:-${XDG_CACHE_HOME:-$HOME/.cache}/openmarket-bench/photos}
 cores=$(nproc)
 work=${WORK:-$(mktemp -d)}
 trap '[ -z "${WORK:-}" ] && rm -rf "$work"' EXIT
@@ -37,19 +36,8 @@ for tool in "$IM" djpeg cjpeg butteraugli identify; do
 done
 export IM
 
-# Real photographs, from Debian packages of wallpapers (photographs, not renders).
-real=(mate/nature/LadyBird.jpg mate/nature/Wood.jpg mate/abstract/Elephants.jpg mate/nature/Blinds.jpg
-      mate/nature/Storm.jpg firstgeneration.jpg string.jpg the-mouse.jpg 2004default.jpg rhythm.jpg
-      mate/nature/Dune.jpg mate/nature/RainDrops.jpg mate/nature/TwoWings.jpg
-      mate/abstract/Elephants_3840x2160.jpg mate/abstract/Elephants_5640x3172.jpg)
-if [ "$(ls "$PHOTOS"/*.jpg 2>/dev/null | wc -l)" -lt ${#real[@]} ]; then
-  echo "fetching photographs from ukui-wallpapers and mate-backgrounds into $PHOTOS" >&2
-  mkdir -p "$PHOTOS" "$work/debs"
-  (cd "$work/debs" && apt-get download ukui-wallpapers mate-backgrounds >/dev/null 2>&1) || {
-    echo "cannot apt-get download ukui-wallpapers mate-backgrounds" >&2; exit 2; }
-  for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$work/debs/x"; done
-  for f in "${real[@]}"; do cp "$work/debs/x/usr/share/backgrounds/$f" "$PHOTOS/"; done
-fi
+source scripts/lib/photos.sh
+fetch_photos "$work" || exit 2
 mkdir -p "$work/real/in" "$work/generated/in"
 for f in "${real[@]}"; do cp "$PHOTOS/$(basename "$f")" "$work/real/in/"; done
 

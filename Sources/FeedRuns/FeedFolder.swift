@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import OpenMarketAPI
+import ShopState
 import Support
 
 /// How a feed's run ended. The raw values are what `feed list` and the record say.
@@ -74,8 +75,14 @@ public struct FeedRecord: Sendable, Codable, Equatable {
 /// (with its rows' fingerprints), the file being run, and the report folders of its runs.
 /// Per feed *and* shop: what was sent to one shop says nothing of another (the same feed
 /// pointed at a second shop sends everything there, not "unchanged").
+/// With the account's state shared (`--state postgres://…`), the memory the next run's checks
+/// compare with (the record and the rows' fingerprints) lives in the account's facts there, so
+/// that a pod that starts empty each night knows the last file as the pod before it did; the
+/// folder keeps the fetched file and the reports of this machine's runs.
 public struct FeedFolder: Sendable {
     public let url: URL
+    /// The account's shared state, when it has one.
+    public var memory: LinkStore?
 
     public static let defaultRoot = UserFolders.state.appendingPathComponent("feeds")
 
@@ -141,20 +148,50 @@ public struct FeedFolder: Sendable {
     var fingerprints: URL { url.appendingPathComponent("last/rows.json") }
     private var recordURL: URL { url.appendingPathComponent("state.json") }
 
-    public func record() -> FeedRecord {
-        guard let data = try? Data(contentsOf: recordURL) else { return FeedRecord() }
+    /// The feed's name in the shared facts: `feed NAME-TAG record` and `… rows`.
+    private func fact(_ part: String) -> String { "feed \(url.deletingLastPathComponent().lastPathComponent) \(part)" }
+
+    /// The record: from the shared state when there is one (a fact it cannot read is an error:
+    /// a run that forgot the last file would compare with nothing), else from the folder.
+    public func record() throws -> FeedRecord {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        if let memory {
+            guard let text = try memory.fact(fact("record")) else { return FeedRecord() }
+            return (try? decoder.decode(FeedRecord.self, from: Data(text.utf8))) ?? FeedRecord()
+        }
+        guard let data = try? Data(contentsOf: recordURL) else { return FeedRecord() }
         return (try? decoder.decode(FeedRecord.self, from: data)) ?? FeedRecord()
     }
 
     /// Written whole under a temporary name, then renamed: a killed run leaves the old record.
+    /// Also into the shared state when there is one.
     public func save(_ record: FeedRecord) throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(record).write(to: recordURL, options: .atomic)
+        let data = try encoder.encode(record)
+        try data.write(to: recordURL, options: .atomic)
+        try memory?.setFact(fact("record"), String(decoding: data, as: UTF8.self))
+    }
+
+    /// The rows' fingerprints of the last file that ran (row identity → hash of its values).
+    func lastFingerprints() -> [String: UInt64]? {
+        let text: [String: String]?
+        if let memory {
+            text = (try? memory.fact(fact("rows")))?.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+        } else {
+            text = (try? Data(contentsOf: fingerprints)).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }
+        }
+        return text?.compactMapValues { UInt64($0, radix: 16) }
+    }
+
+    /// Keeps the fingerprints of the file that ran, for the next run's checks.
+    func keepFingerprints(_ values: [String: UInt64]) {
+        guard let data = try? JSONEncoder().encode(values.mapValues { String($0, radix: 16) }) else { return }
+        try? data.write(to: fingerprints, options: .atomic)
+        try? memory?.setFact(fact("rows"), String(decoding: data, as: UTF8.self))
     }
 
     /// Keeps the newest `count` report folders (their names are timestamps), removes the others.

@@ -72,7 +72,7 @@ struct FeedGuard {
                            message: "\(reading.rows) rows against \(last) in the last file that ran (-\(Self.number(drop.rounded())) %); nothing was sent")
             }
         }
-        if let limit = checks.maxChangedPercent, let last = lastFingerprints(), !last.isEmpty {
+        if let limit = checks.maxChangedPercent, let last = folder.lastFingerprints(), !last.isEmpty {
             let changed = reading.fingerprints.filter { last[$0.key] != $0.value }.count + last.keys.filter { reading.fingerprints[$0] == nil }.count
             let percent = Double(changed) / Double(max(last.count, reading.fingerprints.count)) * 100
             if percent > limit {
@@ -87,14 +87,7 @@ struct FeedGuard {
         try? FileManager.default.removeItem(at: folder.last)
         try? FileManager.default.createDirectory(at: folder.last, withIntermediateDirectories: true)
         try? FileManager.default.copyItem(at: file, to: folder.last.appendingPathComponent(file.lastPathComponent))
-        let text = reading.fingerprints.mapValues { String($0, radix: 16) }
-        try? JSONEncoder().encode(text).write(to: folder.fingerprints, options: .atomic)
-    }
-
-    private func lastFingerprints() -> [String: UInt64]? {
-        guard let data = try? Data(contentsOf: folder.fingerprints),
-              let text = try? JSONDecoder().decode([String: String].self, from: data) else { return nil }
-        return text.compactMapValues { UInt64($0, radix: 16) }
+        folder.keepFingerprints(reading.fingerprints)
     }
 
     static func number(_ value: Double) -> String {

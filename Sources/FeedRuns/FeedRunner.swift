@@ -45,7 +45,7 @@ public final class FeedRunner: @unchecked Sendable {
     let feed: Feed
     let client: any Shop
     let account: AccountState
-    let folder: FeedFolder
+    private(set) var folder: FeedFolder
     let options: FeedRunOptions
 
     let root: URL
@@ -78,7 +78,14 @@ public final class FeedRunner: @unchecked Sendable {
         }
         defer { lock.release() }
         FeedFolder.remember(feed, root: root)
-        var record = folder.record()
+        var record: FeedRecord
+        do {
+            // Shared state: the feed's memory is the account's, wherever this run is.
+            if account.state != nil { folder.memory = try LinkStore(url: account.links) }
+            record = try folder.record()
+        } catch {
+            return FeedRunResult(feed: feed.name, outcome: .failed, message: "the feed's record cannot be read: \(error)")
+        }
         record.shop = account.serverName
         var result = attempt(&record)
         finish(&result, &record)

@@ -39,10 +39,10 @@ public struct ConsoleFeeds: Sendable {
                              mistake: "\(error)", heldHere: false)
             }
             let shops = FeedFolder.shops(of: feed, root: root).map { folder in
-                let record = folder.record()
+                let record = (try? folder.record()) ?? FeedRecord()
                 return (record.shop ?? "?", record.lastOutcome?.rawValue ?? "never run", record.lastMessage ?? "", record.lastRun)
             }
-            let here = FeedFolder(feed: feed, shop: shopTag, root: root).record()
+            let here = (try? FeedFolder(feed: feed, shop: shopTag, root: root).record()) ?? FeedRecord()
             return Entry(file: url, name: feed.name, source: feed.run.source?.display ?? "no [source]",
                          schedule: Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled", shops: shops,
                          mistake: nil, heldHere: here.lastOutcome == .held)

@@ -157,7 +157,7 @@ struct FeedListCommand: OpenMarketCommand {
                 Console.line("    file: \(url.path)")
             }
             for folder in shops {
-                let record = folder.record()
+                let record = (try? folder.record()) ?? FeedRecord()
                 let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
                 Console.line("    shop \(record.shop ?? "?"): \(last)\(record.lastMessage.map { ": \($0)" } ?? "")")
             }
@@ -230,7 +230,7 @@ struct FeedStatusCommand: OpenMarketCommand {
                 late += 1
             }
             for folder in shops {
-                let record = folder.record()
+                let record = (try? folder.record()) ?? FeedRecord()
                 guard let success = record.lastSuccess, Date().timeIntervalSince(success) <= limit else {
                     let when = record.lastSuccess.map { "last success \(FeedListCommand.time($0))" } ?? "never succeeded"
                     Console.line("\(feed.name) (shop \(record.shop ?? "?")): \(when); last run: \(record.lastOutcome?.rawValue ?? "none") \(record.lastMessage ?? "")")
