@@ -43,5 +43,5 @@ struct RunRow: Sendable, Equatable {
 /// The migrations of both stores, by name and in order: a name once applied is never applied
 /// again, and a later version adds names after these.
 enum LinkMigrations {
-    static let names = ["v1: links and account facts", "v2: runs", "v3: shared run records"]
+    static let names = ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds"]
 }

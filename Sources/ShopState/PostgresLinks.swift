@@ -74,6 +74,10 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
             "CREATE TABLE record_line (seq BIGSERIAL PRIMARY KEY, account TEXT NOT NULL, run TEXT NOT NULL, part TEXT NOT NULL, line TEXT NOT NULL)",
             "CREATE INDEX record_line_run ON record_line (account, run, part, seq)",
         ]),
+        // The database's, not an account's: a fleet's feeds shared by machines (FeedRound).
+        (LinkMigrations.names[3], [
+            "CREATE TABLE feed_round (round TEXT NOT NULL, feed TEXT NOT NULL, finished TIMESTAMPTZ, outcome TEXT, machine TEXT, PRIMARY KEY (round, feed))",
+        ]),
     ]
 
     /// The named migrations not yet applied, in order, in one transaction holding an advisory

@@ -4,6 +4,7 @@ import Feeds
 import Foundation
 import OpenMarketAPI
 import ImagePrep
+import ShopState
 import Support
 
 /// The feeds `feed run`, `list` and `status` work on: those named, or with `--all` every
@@ -50,6 +51,13 @@ struct FeedRunCommand: OpenMarketCommand {
             One run per account at a time: a second is refused at once, naming the running one. \
             The shop is the feed's [target] profile unless --server or --profile is given.
 
+            With --all and the state shared (--state postgres://… or OPENMARKET_STATE), machines \
+            running the same command at once share the feeds of a round: each feed is run by \
+            one of them (claimed in the database, passed over by the others), a feed whose \
+            machine died is taken by the next to look, and a feed finished in the round is not \
+            run again in it. The round is --round (or OPENMARKET_ROUND; a Kubernetes CronJob \
+            gives its Job's name), by default today's date (UTC).
+
             Exit codes (with several feeds, the highest): 0 done or unchanged; 1 some rows \
             failed (they are tried again next run); 2 the feed file cannot be read; 3 the shop \
             cannot be read or written; 4 held by a check; 5 another run of the account is \
@@ -68,6 +76,11 @@ struct FeedRunCommand: OpenMarketCommand {
 
     @OptionGroup var sharedCache: SharedCacheOption
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --all and a shared state: the round the machines running at once share (or $OPENMARKET_ROUND; default: today's date, UTC).",
+        valueName: "name"))
+    var round: String?
+
     @Flag(name: .long, help: "Allow the built-in sandbox as the shop (to try a feed out; an unattended run never writes there).")
     var sandbox = false
 
@@ -78,6 +91,9 @@ struct FeedRunCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         var worst: Int32 = 0
         let cache = try sharedCache.imageCache(transport: TransportSettings())
+        if selection.all, let state = try Connection.state(server.state) {
+            return try await runRound(try selection.files(requireSome: true), state: state, cache: cache)
+        }
         for url in try selection.files(requireSome: true) {
             let feed: Feed
             do { feed = try FeedFile.load(url) } catch {
@@ -85,18 +101,61 @@ struct FeedRunCommand: OpenMarketCommand {
                 worst = max(worst, 2)
                 continue
             }
-            worst = max(worst, try await run(feed, cache: cache))
+            worst = max(worst, try await run(feed, cache: cache).code)
         }
         return ExitStatus(rawValue: worst) ?? .someFailed
     }
 
-    private func run(_ feed: Feed, cache: ImageCache?) async throws -> Int32 {
+    /// The round's feeds this machine claims, one after another, until none is left.
+    private func runRound(_ files: [URL], state: URL, cache: ImageCache?) async throws -> ExitStatus {
+        let name = round ?? ProcessInfo.processInfo.environment["OPENMARKET_ROUND"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.today()
+        var byName: [String: URL] = [:]
+        for url in files where byName[url.lastPathComponent] == nil { byName[url.lastPathComponent] = url }
+        let shared: FeedRound
+        let names = byName.keys.sorted()
+        do { shared = try await Runner.onThread { try FeedRound(state: state, name: name, feeds: names) } } catch {
+            throw CommandFailure("\(error)", exitCode: .unreachable)
+        }
+        Console.line("round \(name): \(byName.count) feeds here, shared with every machine running this round")
+        var worst: Int32 = 0, ran = 0
+        while let claimed = try await Runner.onThread({ try shared.claim() }) {
+            var code: Int32 = 2, outcome = "failed"
+            if let url = byName[claimed] {
+                do {
+                    (code, outcome) = try await run(try FeedFile.load(url), cache: cache)
+                } catch let error as FeedFileError {
+                    Console.error("openmarket feed run: \(error.description)")
+                }
+            } else {
+                Console.error("openmarket feed run: round \(name): \(claimed) is not among this machine's feeds (every machine of a round needs the same feed files): marked failed")
+            }
+            ran += 1
+            worst = max(worst, code)
+            let said = outcome
+            try await Runner.onThread { try shared.finish(outcome: said) }
+        }
+        let entries = try await Runner.onThread { try shared.entries() }
+        let finished = entries.filter { $0.outcome != nil }.count
+        Console.line("round \(name): \(ran) run here; \(finished) of \(entries.count) finished in all")
+        return ExitStatus(rawValue: worst) ?? .someFailed
+    }
+
+    /// The default round: the date in UTC (one round a day).
+    static func today() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date())
+    }
+
+    private func run(_ feed: Feed, cache: ImageCache?) async throws -> (code: Int32, outcome: String) {
         var target = server
         if target.server == nil && target.profile == nil { target.profile = feed.run.profile }
         let connection: Connection
         do { connection = try await Connection.connect(target, configure: { _ in }) } catch {
             Console.error("openmarket feed run: \(feed.name): \(CommandFailure.from(error).description)")
-            return ExitStatus.unreachable.rawValue
+            return (ExitStatus.unreachable.rawValue, FeedOutcome.failed.rawValue)
         }
         // A feed that names no shop (no [target], no --server, nothing in the environment or
         // the config file) would sync a throwaway built-in sandbox and say "done": refused.
@@ -108,7 +167,7 @@ struct FeedRunCommand: OpenMarketCommand {
                 (a [profiles.NAME] of the config file) to \(feed.url.path), or pass --server; --sandbox tries it \
                 on the built-in sandbox.
                 """)
-            return ExitStatus.badInput.rawValue
+            return (ExitStatus.badInput.rawValue, FeedOutcome.failed.rawValue)
         }
         var options = FeedRunOptions()
         options.accept = accept
@@ -128,7 +187,7 @@ struct FeedRunCommand: OpenMarketCommand {
         }
         for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
         if let line = SharedCacheOption.summary(cache) { Console.line("  \(line)") }
-        return result.outcome.exitCode
+        return (result.outcome.exitCode, result.outcome.rawValue)
     }
 }
 

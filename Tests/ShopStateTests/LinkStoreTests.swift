@@ -192,7 +192,7 @@ struct LinkStoreTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(opened == 8)
-        #expect(LinkMigrations.names == ["v1: links and account facts", "v2: runs", "v3: shared run records"])
+        #expect(LinkMigrations.names == ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds"])
         if place == .postgres {
             #expect(PostgresLinks.migrations.map(\.name) == LinkMigrations.names)
         } else {
