@@ -1,4 +1,5 @@
 import Foundation
+import ShopState
 import Support
 
 /// One run's memory across crashes and re-runs: an `AppendLog` of JSON lines,
@@ -10,6 +11,13 @@ import Support
 /// is a write whose outcome is unknown: the next run looks on the server first.
 /// Identity (which product a merchant key is) lives in the account's link
 /// store, not here: this file only carries one manifest's runs through crashes.
+/// A copy of a journal kept where every machine reads it (a shard's journal in the shared
+/// state): the lines a restarted shard replays on another machine.
+public protocol JournalMirror: Sendable {
+    func lines() throws -> [Data]
+    func append(_ line: Data) throws
+}
+
 public final class Journal: @unchecked Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public enum Event: String, Codable, Sendable { case sent, done, failed }
@@ -33,18 +41,27 @@ public final class Journal: @unchecked Sendable {
 
     public var url: URL { log.url }
     private let log: AppendLog
+    private let mirror: (any JournalMirror)?
     private let lock = NSLock()
     private var states: [String: State] = [:]
 
-    /// `sink` replaces the file writer (tests of a full disk).
-    public init(url: URL, sink: (any AppendLog.Sink)? = nil) throws {
-        var states: [String: State] = [:]
+    /// `sink` replaces the file writer (tests of a full disk). With a `mirror`, its lines are
+    /// replayed after the file's (what another machine's attempt wrote; entries carry their
+    /// time, so the later of two for one key wins) and every line is written there too.
+    public init(url: URL, sink: (any AppendLog.Sink)? = nil, mirror: (any JournalMirror)? = nil) throws {
+        var entries: [Entry] = []
         let decoder = JSONDecoder()
         log = try AppendLog(url: url, sink: sink) { line in
-            guard let entry = try? decoder.decode(Entry.self, from: line) else { return }
-            Self.apply(entry, to: &states)
+            if let entry = try? decoder.decode(Entry.self, from: line) { entries.append(entry) }
         }
+        if let mirror {
+            entries += try mirror.lines().compactMap { try? decoder.decode(Entry.self, from: $0) }
+            entries.sort { $0.time < $1.time }
+        }
+        var states: [String: State] = [:]
+        for entry in entries { Self.apply(entry, to: &states) }
         self.states = states
+        self.mirror = mirror
     }
 
     private static func apply(_ entry: Entry, to states: inout [String: State]) {
@@ -77,8 +94,36 @@ public final class Journal: @unchecked Sendable {
         let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
         guard let line = try? JSONEncoder().encode(entry) else { return }
         try log.append(line, sync: true)
+        if let mirror {
+            do { try mirror.append(line) } catch {
+                throw AppendLog.Failure(path: "the shared journal", reason: "\(error)")
+            }
+        }
         lock.lock()
         Self.apply(entry, to: &states)
         lock.unlock()
+    }
+}
+
+/// A shard's journal in the shared state (the account's record lines, under `journal NAME`,
+/// one part per shard): a shard killed and started again on another machine replays what the
+/// dead attempt wrote — the rows it finished, the writes it sent without hearing back.
+public struct SharedJournal: JournalMirror {
+    let store: LinkStore
+    let run: String
+    let part: String
+
+    public init(store: LinkStore, run: String, shard: Shard) {
+        self.store = store
+        self.run = "journal \(run)"
+        part = shard.description
+    }
+
+    public func lines() throws -> [Data] {
+        (try store.record(run: run)[part] ?? []).map { Data($0.utf8) }
+    }
+
+    public func append(_ line: Data) throws {
+        try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self))
     }
 }

@@ -58,12 +58,15 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         self.options = options
         self.report = report
         self.client = client
-        self.journal = try Journal(url: options.journal, sink: journalSink)
         do {
             self.links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
         } catch {
             throw SyncStop(error.description)
         }
+        // A shard's journal is also in the shared state: its restart on any machine replays it.
+        let store = self.links
+        let mirror = options.shard.flatMap { shard in store.map { SharedJournal(store: $0, run: options.runName ?? "", shard: shard) } }
+        self.journal = try Journal(url: options.journal, sink: journalSink, mirror: mirror)
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
             let header = RunHeader(kind: options.runKind, account: Self.accountTag(options.links), server: client.address,

@@ -28,6 +28,11 @@ public final class AppendLog: @unchecked Sendable {
         public var path: String
         public var reason: String
         public var description: String { "cannot write \(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public let url: URL

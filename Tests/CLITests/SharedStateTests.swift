@@ -137,4 +137,36 @@ struct SharedStateTests {
         await sandbox.stop()
         await postgres.stop()
     }
+
+    @Test("a shard's journal is in the shared state: killed, then started again from another empty home with --mode create, it knows the rows the dead attempt finished (not created again) and finishes the rest once")
+    func sharedJournal() async throws {
+        let postgres = try await TestPostgres.start()
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 30 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let rows = 40
+        let manifest = try writeManifest(files, rows: rows)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                       "--state", postgres.address.absoluteString, "--no-cache", "--mode", "create"]
+        func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
+        let first = try CLIProcess(["import", manifest.path, "--shard", "0/1", "--run", "j-1", "--jobs", "1", "--rate", "6"] + account,
+                                   environment: home("pod-a"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await allProducts(sandbox).count < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(40)) }
+        first.signal(SIGKILL)
+        _ = try await first.exit()
+        let made = try await allProducts(sandbox).count
+        #expect(made >= 6 && made < rows, "killed part way: \(made)")
+        let report = files.directory.appendingPathComponent("again")
+        let again = try await CLIProcess.run(["import", manifest.path, "--shard", "0/1", "--run", "j-1", "--report", report.path] + account,
+                                             environment: home("pod-b"))
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        let json = (try? String(contentsOf: report.appendingPathComponent("report.json"), encoding: .utf8)) ?? ""
+        let known = json.components(separatedBy: "already done in an earlier run").count - 1
+        #expect(known >= made - 1 && known <= made, "the dead attempt's finished rows, known from the shared journal: \(known) of \(made)")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == rows && Set(names).count == rows, "each row once: \(names.count)")
+        await sandbox.stop()
+        await postgres.stop()
+    }
 }
