@@ -133,7 +133,7 @@ final class RowWork: Sendable {
                 let byAddress = ContentHash.photo(url: address)
                 if index < known.count, PhotoIdentity.names(known[index], byAddress) {
                     hashes.append(byAddress)
-                } else if let bytes = try? shop.download(address, maxBytes: options.maxDownloadBytes) {
+                } else if let bytes = try? download(address) {
                     hashes.append(PhotoIdentity.entry([byAddress, ContentHash.photo(bytes)]))
                 } else {
                     // Cannot be fetched now: nothing is known against the link's photo, so
@@ -145,6 +145,13 @@ final class RowWork: Sendable {
         var hashed = item
         hashed.photoHashes = hashes
         return .next(hashed)
+    }
+
+    /// A photo by address: from S3-compatible storage (`s3://`, the environment's account) or
+    /// over http(s).
+    private func download(_ address: String) throws -> Data {
+        if S3Objects.isAddress(address) { return try S3Objects.fetch(address, maxBytes: options.maxDownloadBytes) }
+        return try shop.download(address, maxBytes: options.maxDownloadBytes)
     }
 
     /// A new product's photos, read (or downloaded) and shrunk.
@@ -165,7 +172,7 @@ final class RowWork: Sendable {
             case .url(let address):
                 let data: Data
                 do {
-                    data = try shop.download(address, maxBytes: options.maxDownloadBytes)
+                    data = try download(address)
                 } catch {
                     return .done(item.failed("image \(index + 1) (\(address)): \(error)"))
                 }

@@ -75,6 +75,13 @@ final class ImageReferences: @unchecked Sendable {
         return sources
     }
 
+    /// `s3://BUCKET/KEY`: S3's bucket rule (3–63 lower-case letters, digits, dots, hyphens) and a key.
+    static func isObjectAddress(_ text: String) -> Bool {
+        let parts = text.dropFirst(5).split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, !parts[1].isEmpty, (3...63).contains(parts[0].count) else { return false }
+        return parts[0].allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+
     /// No images column: the folder named after the row's key (found as `FileLookup`
     /// finds names), its files in name order; nil when there is no such folder.
     private func filesInKeyFolder(_ key: String) -> [String]? {
@@ -105,13 +112,20 @@ final class ImageReferences: @unchecked Sendable {
             guard URL(string: reference)?.host != nil else { return .failure(ImageProblem("image-url", "not a valid http(s) URL")) }
             return .success(Resolved(source: .url(reference)))
         }
+        if lower.hasPrefix("s3://") {
+            guard Self.isObjectAddress(reference) else {
+                return .failure(ImageProblem("image-url", "not an s3://BUCKET/KEY address (a bucket of 3–63 lower-case letters, digits, dots and hyphens, and a key)"))
+            }
+            return .success(Resolved(source: .url(reference)))
+        }
         if lower.contains("://") {
-            return .failure(ImageProblem("image-url", "only http and https URLs, or file paths, are allowed"))
+            return .failure(ImageProblem("image-url", "only http, https and s3 URLs, or file paths, are allowed"))
         }
         if let baseURL {
             // As a browser resolves a page's links: `a.jpg`, `photos/a.jpg`, `/img/a.jpg`.
             let encoded = reference.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? reference
-            guard let url = URL(string: encoded, relativeTo: baseURL)?.absoluteURL, url.host != nil else {
+            guard let url = URL(string: encoded, relativeTo: baseURL)?.absoluteURL, url.host != nil,
+                  url.scheme?.lowercased() != "s3" || Self.isObjectAddress(url.absoluteString) else {
                 return .failure(ImageProblem("image-url", "cannot be read as a photo's address under \(baseURL.absoluteString)"))
             }
             return .success(Resolved(source: .url(url.absoluteString)))

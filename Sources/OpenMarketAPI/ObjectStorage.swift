@@ -186,3 +186,32 @@ public final class S3Bucket: Sendable {
         return S3Failure("s3://\(location.bucket)/\(location.key(name)): HTTP \(response.status)\(code)\(message)\(advice)")
     }
 }
+
+/// Objects named by `s3://BUCKET/KEY` (a sheet, a photo), read with the environment's S3
+/// account; one client per bucket for the process.
+public enum S3Objects {
+    private static let buckets = Locked<[String: S3Bucket]>([:])
+
+    public static func isAddress(_ text: String) -> Bool { text.lowercased().hasPrefix("s3://") }
+
+    /// The object's bytes; a missing object, or one over `maxBytes`, is an error naming it.
+    public static func fetch(_ address: String, maxBytes: Int) throws(S3Failure) -> Data {
+        guard let location = S3Location(address), !location.prefix.isEmpty else {
+            throw S3Failure("\(address): an object is s3://BUCKET/KEY")
+        }
+        let bucket = try bucket(location.bucket)
+        guard let data = try bucket.get(location.prefix) else { throw S3Failure("\(address): no such object") }
+        guard data.count <= maxBytes else { throw S3Failure("\(address): \(data.count) bytes, more than \(maxBytes)") }
+        return data
+    }
+
+    private static func bucket(_ name: String) throws(S3Failure) -> S3Bucket {
+        if let known = buckets.withLock({ $0[name] }) { return known }
+        let made = S3Bucket(S3Location(bucket: name, prefix: ""), account: try S3Account.fromEnvironment())
+        return buckets.withLock { known in
+            if let first = known[name] { return first }
+            known[name] = made
+            return made
+        }
+    }
+}

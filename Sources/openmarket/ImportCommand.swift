@@ -180,25 +180,30 @@ struct ImportCommand: ShopCommand {
     func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let manifestURL = URL(fileURLWithPath: manifest).standardizedFileURL
+        var validation = try reading.validation()
+        let manifestURL = try SheetSource.local(manifest, options: &validation)
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
             throw CommandFailure("\(manifest): no such file", exitCode: .badInput)
         }
+        let onStorage = S3Objects.isAddress(manifest)
         var options = try importOptions(manifestURL)
+        options.validation = validation
         // A shard's own journal: shards on one machine never append to one file.
         let shardJournal = options.shard.map { connection.account.journal(forRun: "\(run ?? "")-shard-\($0.index)of\($0.count)-\(manifestURL.lastPathComponent)") }
         options.journal = journal.map { URL(fileURLWithPath: $0) } ?? shardJournal ?? connection.account.journal(for: manifestURL)
         options.links = linkStore.url(default: connection.account.links)
         let part = options.shard.map { "-\(run ?? "run")-shard-\($0.index)of\($0.count)" } ?? ""
         var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
-            ?? .new(in: manifestURL.deletingLastPathComponent(), prefix: "openmarket-report" + part))
+            ?? .new(in: onStorage ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : manifestURL.deletingLastPathComponent(),
+                    prefix: "openmarket-report" + part))
         settings.useCaches = !noCache
         if !noCache { settings.options.cache = try sharedCache.imageCache(transport: TransportSettings()) }
         settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
         settings.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
-        let label = options.shard.map { "\(manifestURL.path) (run \(run ?? ""), shard \($0.index) of \($0.count))" }
+        let shown = onStorage ? manifest : manifestURL.path
+        let label = options.shard.map { "\(shown) (run \(run ?? ""), shard \($0.index) of \($0.count))" } ?? (onStorage ? manifest : nil)
         let result = try await Runner.sync(ManifestRows(manifestURL, label: label), into: connection, settings, command: "import")
         progress.finish()
         let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)

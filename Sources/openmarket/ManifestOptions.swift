@@ -6,7 +6,7 @@ import OpenMarketAPI
 
 /// How a manifest is read: shared by `validate` and `import`.
 struct ManifestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under (default: the manifest's folder).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Folder that relative image paths are under, or an s3://BUCKET/PREFIX (default: the manifest's folder).", valueName: "dir"))
     var images: String?
 
     @Option(name: .long, help: ArgumentHelp("Column delimiter: , ; or tab (default: detected).", valueName: "char"))
@@ -75,7 +75,12 @@ struct ManifestOptions: ParsableArguments {
                 throw CommandFailure(error.description, exitCode: .badInput)
             }
         }
-        options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+        if let images, S3Objects.isAddress(images) {
+            // Photos on S3-compatible storage: relative names under that folder.
+            options.imagesBaseURL = URL(string: images.hasSuffix("/") ? images : images + "/")
+        } else {
+            options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+        }
         options.currencies = currencies.map { $0.uppercased() }
         options.encoding = encoding?.encoding
         options.delimiter = delimiter?.character

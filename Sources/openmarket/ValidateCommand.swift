@@ -54,7 +54,7 @@ struct ValidateCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         var options = try reading.validation()
         options.wholeAmounts = api == .v2021
-        let url = URL(fileURLWithPath: manifest)
+        let url = try SheetSource.local(manifest, options: &options)
         if format == "xlsx" { return try writeWorkbook(url, options) }
         let output = IssueOutput(json: format == "json")
         let summary = try check(url, options, output)

@@ -78,4 +78,47 @@ struct SharedCacheTests {
         await sandbox.stop()
         await s3.stop()
     }
+
+    @Test("a sheet and its photos on S3: import and validate read s3://BUCKET/KEY; relative photo names are under the sheet's folder there; a missing object fails its row alone, naming it; a bad address is a validation error in both")
+    func sheetOnStorage() async throws {
+        let s3 = try await TestS3.start(buckets: ["merchant-sheets"])
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let upload = files.directory.appendingPathComponent("upload")
+        try FileManager.default.createDirectory(at: upload, withIntermediateDirectories: true)
+        for i in 1...3 { try Data(Fixtures.jpeg(width: 300, height: 200, seed: UInt64(40 + i))).write(to: upload.appendingPathComponent("p\(i).jpg")) }
+        try Data("""
+            key,name,price,stock,images
+            B1,Bucket product 1,1100,2,p1.jpg
+            B2,Bucket product 2,1200,2,p2.jpg;s3://merchant-sheets/shop/p3.jpg
+            B3,Bucket product 3,1300,2,gone.jpg
+            B4,Bucket product 4,1400,2,s3://NOT_A_BUCKET/p1.jpg
+
+            """.utf8).write(to: upload.appendingPathComponent("products.csv"))
+        try s3.upload(upload, to: "merchant-sheets", prefix: "shop")
+        let home = SharedStateTests.home("pod", in: files).merging(s3.environment) { $1 }
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+
+        let checked = try await CLIProcess.run(["validate", "s3://merchant-sheets/shop/products.csv"], environment: home)
+        #expect(checked.status == 1 && checked.stdout.contains("image-url") && checked.stdout.contains("row 5"), "\(checked.stdout)\(checked.stderr)")
+        let report = files.directory.appendingPathComponent("report")
+        let imported = try await CLIProcess.run(["import", "s3://merchant-sheets/shop/products.csv", "--report", report.path] + account, environment: home)
+        #expect(imported.status == 1 && imported.stdout.contains("2 created") && imported.stdout.contains("2 failed"), "\(imported.stdout)\(imported.stderr)")
+        let json = (try? String(contentsOf: report.appendingPathComponent("report.json"), encoding: .utf8)) ?? ""
+        #expect(json.contains("s3://merchant-sheets/shop/gone.jpg") && json.contains("no such object"), "the missing photo named: \(json.prefix(2000))")
+        #expect(json.contains("image-url"), "the bad address is the validation's error in import too")
+        let names = try await allProducts(sandbox).map(\.name).sorted()
+        #expect(names == ["Bucket product 1", "Bucket product 2"])
+        let detail = try await curl(["\(sandbox.url)/api/products/\(try await allProducts(sandbox).first { $0.name == "Bucket product 2" }!.id)"]).decode(ProductDetail.self)
+        #expect(detail.images?.count == 2, "a relative photo and an absolute s3:// one")
+        // Run again: the same sheet is one product per key, nothing sent for the two made.
+        let again = try await CLIProcess.run(["import", "s3://merchant-sheets/shop/products.csv"] + account, environment: home)
+        #expect(again.stdout.contains("2 unchanged"), "\(again.stdout)\(again.stderr)")
+        let noKeys = try await CLIProcess.run(["import", "s3://merchant-sheets/shop/products.csv"] + account,
+                                              environment: home.merging(["AWS_ACCESS_KEY_ID": ""]) { $1 })
+        #expect(noKeys.status == 2 && noKeys.stderr.contains("AWS_ACCESS_KEY_ID"), "\(noKeys.stderr)")
+        await sandbox.stop()
+        await s3.stop()
+    }
 }

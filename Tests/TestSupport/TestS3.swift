@@ -88,6 +88,19 @@ public final class TestS3: @unchecked Sendable {
         return result.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 
+    /// Uploads every file of `folder` (not its subfolders) as `prefix/NAME` in `bucket` (boto3, signed).
+    public func upload(_ folder: URL, to bucket: String, prefix: String) throws {
+        let script = """
+            import boto3, os, sys
+            s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])
+            for name in sorted(os.listdir(sys.argv[5])):
+                path = os.path.join(sys.argv[5], name)
+                if os.path.isfile(path): s3.upload_file(path, sys.argv[4], sys.argv[6] + "/" + name)
+            """
+        let result = try runToolOutput("/usr/bin/env", ["python3", "-c", script, endpoint, accessKey, secretKey, bucket, folder.path, prefix])
+        guard result.status == 0 else { throw TestFailure("uploading to \(bucket) failed: \(result.output)") }
+    }
+
     public func stopBlocking() {
         guard process.isRunning else { return }
         process.terminate()
