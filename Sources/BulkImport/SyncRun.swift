@@ -80,6 +80,9 @@ public final class SyncRun: RowSink, @unchecked Sendable {
                     // elsewhere keeps the killed attempt's record (its products are the run's too).
                     let attempt = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
                     shared = RunRecorder.Shared(store: store, run: run, part: "\(shard) \(attempt)")
+                } else if let store = self.links, store.isShared {
+                    // Any run of a shared account: undo of its folder from any machine.
+                    shared = RunRecorder.Shared(store: store, run: LinkStore.recordName(folder: folder), part: "whole")
                 }
                 recorder = try RunRecorder(folder: folder, header: header, client: client, shared: shared)
             } catch {

@@ -25,6 +25,13 @@ public final class LinkStore: @unchecked Sendable {
         }
     }
 
+    /// Whether the account's state is shared between machines (a PostgreSQL database).
+    public var isShared: Bool { PostgresLinks.handles(url) }
+
+    /// The name a run's record has in the shared state when the run is not a shard's: its
+    /// report folder's path, as `runs` lists it (the same everywhere).
+    public static func recordName(folder: URL) -> String { "folder \(folder.standardizedFileURL.path)" }
+
     /// The store of an account: `folder/links/<hash of server and identifier>.sqlite`.
     /// The file name does not show the identifier.
     public static func location(in folder: URL, server: String, identifier: String) -> URL {

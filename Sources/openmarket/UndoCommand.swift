@@ -61,11 +61,39 @@ struct UndoCommand: ShopCommand {
 
     func execute(on connection: Connection) async throws -> ExitStatus {
         if let run { return try await undoShared(run, on: connection) }
-        let folderURL = URL(fileURLWithPath: folder ?? "").standardizedFileURL
+        var folderURL = URL(fileURLWithPath: folder ?? "").standardizedFileURL
+        if !FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path),
+           let here = try sharedRecord(of: folderURL, on: connection) {
+            // A run made on another machine of a shared account: its record from the shared state.
+            folderURL = here
+        }
         guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
             throw (CommandFailure("\(folder ?? "") has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
         }
         return try await undo(folderURL, journal: "undo-\(folderURL.lastPathComponent)", on: connection)
+    }
+
+    /// The record of a run that another machine made in `folder`, copied from the shared state
+    /// into a folder of this machine; nil without a shared state or such a run.
+    private func sharedRecord(of folder: URL, on connection: Connection) throws -> URL? {
+        guard connection.account.state != nil else { return nil }
+        let lines: [String]
+        do { lines = try LinkStore(url: connection.account.links).record(run: LinkStore.recordName(folder: folder))["whole"] ?? [] } catch {
+            throw CommandFailure("\(error)", exitCode: .unreachable)
+        }
+        guard !lines.isEmpty else { return nil }
+        let here = StateFolder.url.appendingPathComponent("shared-runs/\(LinkStore.accountTag(connection.account.links))-\(FNV.tag(folder.path))")
+        let file = here.appendingPathComponent(RunRecorder.fileName)
+        // Kept when it is there: it holds this machine's undo of the run too ("already undone").
+        if !FileManager.default.fileExists(atPath: file.path) {
+            do {
+                try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file, options: .atomic)
+            } catch {
+                throw CommandFailure("cannot keep the record of \(folder.path) in \(here.path): \(error)", exitCode: .badInput)
+            }
+        }
+        return here
     }
 
     /// A sharded run, whole: each shard's record, read from the shared state into a folder of

@@ -169,4 +169,33 @@ struct SharedStateTests {
         await sandbox.stop()
         await postgres.stop()
     }
+
+    @Test("an import's undo line, copied from the screen, works on another machine whose disk never saw the report folder: the run's record is in the shared state; again there, already undone")
+    func undoElsewhere() async throws {
+        let postgres = try await TestPostgres.start()
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let manifest = try writeManifest(files, rows: 12)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let made = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--state", postgres.address.absoluteString] + account,
+                                            environment: Self.home("a", in: files))
+        #expect(made.status == 0 && made.stdout.contains("12 created"), "\(made.stdout)\(made.stderr)")
+        let printed = try FirstWeekTests.undoLine(made.stdout)
+        #expect(printed.arguments.first == "undo" && printed.arguments.contains("--state"), "\(printed)")
+        // The report folder was on the first machine's disk only (a pod's, gone with it).
+        try FileManager.default.removeItem(atPath: printed.arguments[1])
+        let elsewhere = Self.home("b", in: files).merging(["OPENMARKET_IDENTIFIER": sandbox.demo.identifier,
+                                                            "OPENMARKET_SECRET": sandbox.demo.secret]) { $1 }
+        let undo = try await CLIProcess.run(printed.arguments, environment: elsewhere)
+        #expect(undo.status == 0 && undo.stdout.contains("12 deleted"), "\(undo.stdout)\(undo.stderr)")
+        #expect(try await allProducts(sandbox).isEmpty)
+        let again = try await CLIProcess.run(printed.arguments, environment: elsewhere)
+        #expect(again.status == 0 && again.stdout.contains("already undone"), "\(again.stdout)\(again.stderr)")
+        // Without the shared state the folder is simply unknown.
+        let alone = try await CLIProcess.run(["undo", printed.arguments[1]] + account, environment: Self.home("c", in: files))
+        #expect(alone.status == 2 && alone.stderr.contains("has no record of a run"), "\(alone.stderr)")
+        await sandbox.stop()
+        await postgres.stop()
+    }
 }
