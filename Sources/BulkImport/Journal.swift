@@ -105,9 +105,11 @@ public final class Journal: @unchecked Sendable {
     }
 }
 
-/// A shard's journal in the shared state (the account's record lines, under `journal NAME`,
-/// one part per shard): a shard killed and started again on another machine replays what the
-/// dead attempt wrote — the rows it finished, the writes it sent without hearing back.
+/// A journal in the shared state (the account's record lines): a shard's under `journal NAME`,
+/// one part per shard; another run's under `journal FILE` (the journal's own file name, the
+/// same on every machine that reads the sheet at one path). A run killed and started again on
+/// another machine replays what the dead one wrote — the rows it finished, the writes it sent
+/// without hearing back.
 public struct SharedJournal: JournalMirror {
     let store: LinkStore
     let run: String
@@ -117,6 +119,12 @@ public struct SharedJournal: JournalMirror {
         self.store = store
         self.run = "journal \(run)"
         part = shard.description
+    }
+
+    public init(store: LinkStore, journal: URL) {
+        self.store = store
+        run = "journal \(journal.lastPathComponent)"
+        part = "whole"
     }
 
     public func lines() throws -> [Data] {

@@ -63,9 +63,12 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         } catch {
             throw SyncStop(error.description)
         }
-        // A shard's journal is also in the shared state: its restart on any machine replays it.
-        let store = self.links
-        let mirror = options.shard.flatMap { shard in store.map { SharedJournal(store: $0, run: options.runName ?? "", shard: shard) } }
+        // A shared account's journal is also in the shared state: a restart on any machine replays it.
+        var mirror: SharedJournal?
+        if let store = self.links, store.isShared {
+            mirror = options.shard.map { SharedJournal(store: store, run: options.runName ?? "", shard: $0) }
+                ?? SharedJournal(store: store, journal: options.journal)
+        }
         self.journal = try Journal(url: options.journal, sink: journalSink, mirror: mirror)
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {

@@ -138,7 +138,7 @@ struct SharedStateTests {
         await postgres.stop()
     }
 
-    @Test("a shard's journal is in the shared state: killed, then started again from another empty home with --mode create, it knows the rows the dead attempt finished (not created again) and finishes the rest once")
+    @Test("a journal is in the shared state: a shard, then a whole import, killed and started again from another empty home with --mode create, know the rows the dead attempt finished (not created again) and finish the rest once")
     func sharedJournal() async throws {
         let postgres = try await TestPostgres.start()
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 30 }
@@ -166,6 +166,23 @@ struct SharedStateTests {
         #expect(known >= made - 1 && known <= made, "the dead attempt's finished rows, known from the shared journal: \(known) of \(made)")
         let names = try await allProducts(sandbox).map(\.name)
         #expect(names.count == rows && Set(names).count == rows, "each row once: \(names.count)")
+
+        // The same for an import that is not sharded: its journal is the account's too.
+        let whole = files.directory.appendingPathComponent("whole.csv")
+        try Data(("key,name,price,stock,images\n" + (1...rows).map { "W\($0),Whole number \($0),\(3000 + $0),1,p.jpg\n" }.joined()).utf8).write(to: whole)
+        let killed = try CLIProcess(["import", whole.path, "--jobs", "1", "--rate", "6"] + account, environment: home("pod-c"))
+        while try await allProducts(sandbox).count < rows + 6, ContinuousClock.now < deadline + .seconds(60) { try await Task.sleep(for: .milliseconds(40)) }
+        killed.signal(SIGKILL)
+        _ = try await killed.exit()
+        let madeWhole = try await allProducts(sandbox).count - rows
+        #expect(madeWhole >= 6 && madeWhole < rows, "killed part way: \(madeWhole)")
+        let wholeReport = files.directory.appendingPathComponent("whole-again")
+        let finished = try await CLIProcess.run(["import", whole.path, "--report", wholeReport.path] + account, environment: home("pod-d"))
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        let wholeJSON = (try? String(contentsOf: wholeReport.appendingPathComponent("report.json"), encoding: .utf8)) ?? ""
+        let knownWhole = wholeJSON.components(separatedBy: "already done in an earlier run").count - 1
+        #expect(knownWhole >= madeWhole - 1 && knownWhole <= madeWhole, "known from the shared journal: \(knownWhole) of \(madeWhole)")
+        #expect(try await allProducts(sandbox).count == 2 * rows)
         await sandbox.stop()
         await postgres.stop()
     }
