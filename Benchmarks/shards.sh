@@ -29,22 +29,8 @@ state="postgresql://openmarket@127.0.0.1:$pg_port/postgres"
 
 source scripts/lib/photos.sh
 fetch_photos "$work/run" || exit 2
-mapfile -t photos < <(ls "$PHOTOS"/*.jpg | head -15)
-[ "${#photos[@]}" -ge 15 ] || { echo "need 15 photographs in $PHOTOS (Benchmarks/shrink.sh fetches them)" >&2; exit 2; }
-# Each row its own three photographs: the files differ by a comment, so no two have one content.
-mkdir -p "$work/run/images"
-awk -v n="$ROWS" 'BEGIN { print "key,name,price,currency,stock,images" }
-  { }' /dev/null >"$work/run/products.csv"
-for i in $(seq 1 "$ROWS"); do
-  names=()
-  for j in 0 1 2; do
-    src=${photos[$(( (i * 3 + j) % 15 ))]}
-    out="$work/run/images/r$i-$j.jpg"
-    { head -c 2 "$src"; printf '\xff\xfe\x00\x0drow %05d-%d' "$i" "$j"; tail -c +3 "$src"; } >"$out"
-    names+=("images/r$i-$j.jpg")
-  done
-  echo "S$i,Shard product $i,$((1000 + i)),KRW,$((i % 9)),$(IFS='|'; echo "${names[*]}")" >>"$work/run/products.csv"
-done
+# Each row its own three photographs.
+photo_sheet "$work/run/products.csv" "$ROWS" S "Shard product" || exit 2
 
 swift build -c release --product openmarket >/dev/null
 bin="$(swift build -c release --show-bin-path)/openmarket"

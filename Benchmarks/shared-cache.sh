@@ -27,36 +27,11 @@ moto_pid=$!
 # Ready when it accepts a connection (a request would use up one of the unauthenticated calls).
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$moto_port") 2>/dev/null && break; sleep 0.1; done
 # A user whose key signs every request (moto checks signatures after the first 4 calls), a bucket.
-read -r key secret_key < <(python3 - "http://127.0.0.1:$moto_port" <<'PY'
-import boto3, json, sys
-url = sys.argv[1]
-iam = boto3.client("iam", endpoint_url=url, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
-iam.create_user(UserName="bench")
-key = iam.create_access_key(UserName="bench")["AccessKey"]
-policy = iam.create_policy(PolicyName="s3", PolicyDocument=json.dumps({"Version": "2012-10-17",
-    "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
-iam.attach_user_policy(UserName="bench", PolicyArn=policy["Policy"]["Arn"])
-boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id=key["AccessKeyId"],
-             aws_secret_access_key=key["SecretAccessKey"]).create_bucket(Bucket="openmarket-bench")
-print(key["AccessKeyId"], key["SecretAccessKey"])
-PY
-)
+read -r key secret_key < <(python3 scripts/lib/s3-setup.py "http://127.0.0.1:$moto_port" openmarket-bench)
 export AWS_ENDPOINT_URL="http://127.0.0.1:$moto_port" AWS_ACCESS_KEY_ID="$key" AWS_SECRET_ACCESS_KEY="$secret_key" AWS_REGION=us-east-1
 
-mapfile -t photos < <(ls "$PHOTOS"/*.jpg | head -15)
-# Each row its own three photographs: the files differ by a comment, so no two have one content.
-mkdir -p "$work/run/images"
-echo "key,name,price,currency,stock,images" >"$work/run/products.csv"
-for i in $(seq 1 "$ROWS"); do
-  names=()
-  for j in 0 1 2; do
-    src=${photos[$(( (i * 3 + j) % 15 ))]}
-    out="$work/run/images/r$i-$j.jpg"
-    { head -c 2 "$src"; printf '\xff\xfe\x00\x0drow %05d-%d' "$i" "$j"; tail -c +3 "$src"; } >"$out"
-    names+=("images/r$i-$j.jpg")
-  done
-  echo "C$i,Cached product $i,$((1000 + i)),KRW,$((i % 9)),$(IFS='|'; echo "${names[*]}")" >>"$work/run/products.csv"
-done
+# Each row its own three photographs.
+photo_sheet "$work/run/products.csv" "$ROWS" C "Cached product" || exit 2
 
 swift build -c release --product openmarket >/dev/null
 bin="$(swift build -c release --show-bin-path)/openmarket"

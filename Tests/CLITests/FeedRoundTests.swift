@@ -44,20 +44,7 @@ struct FeedRoundTests {
             var profiles = ""
             for (index, shop) in shops.enumerated() {
                 profiles += "[profiles.shop-\(index + 1)]\nserver = \"\(shop.0.url)\"\nidentifier = \"\(shop.1)\"\nsecret = \"\(shop.2)\"\n"
-                let feed = """
-                    [columns]
-                    key = "code"
-                    name = "title"
-                    cost = "cost"
-                    stock = "qty"
-                    images = "photo"
-                    [prices]
-                    markup_percent = 20
-                    [source]
-                    url = "\(supplier.feedURL)"
-                    [target]
-                    profile = "shop-\(index + 1)"
-                    """
+                let feed = Fixtures.feedText(source: supplier.feedURL, markup: 20, "[target]\nprofile = \"shop-\(index + 1)\"")
                 try Data(feed.utf8).write(to: config.appendingPathComponent("feeds/feed-\(index + 1).toml"))
             }
             try Data(profiles.utf8).write(to: config.appendingPathComponent("config.toml"))

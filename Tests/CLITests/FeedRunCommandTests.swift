@@ -35,21 +35,7 @@ struct FeedMachine {
     var shop: [String] { ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret] }
 
     func writeFeed(_ extra: String = "") throws {
-        let text = """
-            [columns]
-            key = "code"
-            name = "title"
-            cost = "cost"
-            stock = "qty"
-            images = "photo"
-            [prices]
-            markup_percent = 50
-            [source]
-            url = "\(supplier.feedURL)"
-            [notify]
-            webhook = "\(supplier.hookURL)"
-            \(extra)
-            """
+        let text = Fixtures.feedText(source: supplier.feedURL, markup: 50, "[notify]\nwebhook = \"\(supplier.hookURL)\"\n\(extra)")
         try Data(text.utf8).write(to: feeds.appendingPathComponent("acme.toml"))
     }
 

@@ -50,21 +50,9 @@ public final class TestS3: @unchecked Sendable {
             process.terminate()
             throw TestFailure("moto_server did not listen on \(port)")
         }
-        let setup = """
-            import boto3, json, sys
-            url, buckets = sys.argv[1], sys.argv[2:]
-            iam = boto3.client("iam", endpoint_url=url, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
-            iam.create_user(UserName="openmarket")
-            key = iam.create_access_key(UserName="openmarket")["AccessKey"]
-            policy = iam.create_policy(PolicyName="s3", PolicyDocument=json.dumps({"Version": "2012-10-17",
-                "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
-            iam.attach_user_policy(UserName="openmarket", PolicyArn=policy["Policy"]["Arn"])
-            s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
-                              aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
-            for bucket in buckets: s3.create_bucket(Bucket=bucket)
-            print(key["AccessKeyId"], key["SecretAccessKey"])
-            """
-        let result = try runToolOutput("/usr/bin/env", ["python3", "-c", setup, "http://127.0.0.1:\(port)"] + buckets)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/lib/s3-setup.py")
+        let result = try runToolOutput("/usr/bin/env", ["python3", script.path, "http://127.0.0.1:\(port)"] + buckets)
         let words = result.output.split(whereSeparator: \.isWhitespace).map(String.init)
         guard result.status == 0, words.count >= 2 else {
             process.terminate()

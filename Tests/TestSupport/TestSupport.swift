@@ -132,6 +132,24 @@ public struct Scratch {
 }
 
 public enum Fixtures {
+    /// A supplier's feed file: the columns code, title, cost, qty, photo; `markup` % on cost;
+    /// the source at `source`; then `extra` (more sections).
+    public static func feedText(source: String, markup: Int = 30, _ extra: String = "") -> String {
+        """
+        [columns]
+        key = "code"
+        name = "title"
+        cost = "cost"
+        stock = "qty"
+        images = "photo"
+        [prices]
+        markup_percent = \(markup)
+        [source]
+        url = "\(source)"
+        \(extra)
+        """
+    }
+
     /// A real JPEG made with TurboJPEG: a gradient with noise, so it compresses like a photo.
     public static func jpeg(width: Int = 640, height: Int = 480, quality: Int = 85, seed: UInt64 = 1) throws -> [UInt8] {
         var generator = SplitMix(seed: seed)

@@ -38,19 +38,7 @@ struct OpenConsole {
     func writeFeed(source: String, _ extra: String = "") throws {
         let folder = files.directory.appendingPathComponent("feeds")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let text = """
-            [columns]
-            key = "code"
-            name = "title"
-            cost = "cost"
-            stock = "qty"
-            images = "photo"
-            [prices]
-            markup_percent = 30
-            [source]
-            url = "\(source)"
-            \(extra)
-            """
+        let text = Fixtures.feedText(source: source, extra)
         try Data(text.utf8).write(to: folder.appendingPathComponent("acme.toml"))
     }
 
