@@ -176,6 +176,8 @@ public final class RunRecorder: @unchecked Sendable {
             let ext = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
             let name = "deleted/\(id)/\(index + 1).\(ext)"
             try bytes.write(to: folder.appendingPathComponent(name), options: .atomic)
+            // With the shared record too: an undo on another machine makes the product again.
+            if let shared { try shared.store.savePhoto(run: shared.run, path: name, data: bytes) }
             saved.append(name)
             if first == nil { first = bytes }
         }

@@ -26,6 +26,10 @@ protocol LinkBackend: AnyObject, Sendable {
     func appendRecord(run: String, part: String, line: String) throws
     /// A shared run's record: every part's lines, in the order each part wrote them.
     func record(run: String) throws -> [(part: String, line: String)]
+    /// A photo a run saved before deleting a product (`deleted/ID/N.jpg` of its record's
+    /// folder), kept with the run's record so that undo can make the product again anywhere.
+    func savePhoto(run: String, path: String, data: Data) throws
+    func savedPhotos(run: String) throws -> [(path: String, data: Data)]
 }
 
 /// A run as both stores keep it.
@@ -43,5 +47,5 @@ struct RunRow: Sendable, Equatable {
 /// The migrations of both stores, by name and in order: a name once applied is never applied
 /// again, and a later version adds names after these.
 enum LinkMigrations {
-    static let names = ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds"]
+    static let names = ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds", "v5: saved photos"]
 }

@@ -154,6 +154,16 @@ public final class LinkStore: @unchecked Sendable {
         return parts
     }
 
+    /// Keeps a photo a run saved before a delete with the run's shared record.
+    public func savePhoto(run: String, path: String, data: Data) throws(Failure) {
+        try access("write") { try backend.savePhoto(run: run, path: path, data: data) }
+    }
+
+    /// The photos kept with a run's shared record, by their path in its folder.
+    public func savedPhotos(run: String) throws(Failure) -> [(path: String, data: Data)] {
+        try access("read") { try backend.savedPhotos(run: run) }
+    }
+
     private func access<T>(_ verb: String, _ body: () throws -> T) throws(Failure) -> T {
         do { return try body() } catch {
             throw Failure(description: "cannot \(verb) the link store \(backend.place): \(Self.reason(error))")

@@ -78,6 +78,9 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
         (LinkMigrations.names[3], [
             "CREATE TABLE feed_round (round TEXT NOT NULL, feed TEXT NOT NULL, finished TIMESTAMPTZ, outcome TEXT, machine TEXT, PRIMARY KEY (round, feed))",
         ]),
+        (LinkMigrations.names[4], [
+            "CREATE TABLE saved_photo (account TEXT NOT NULL, run TEXT NOT NULL, path TEXT NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (account, run, path))",
+        ]),
     ]
 
     /// The named migrations not yet applied, in order, in one transaction holding an advisory
@@ -168,5 +171,40 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
     func record(run: String) throws -> [(part: String, line: String)] {
         try connection.execute("SELECT part, line FROM record_line WHERE account = $1 AND run = $2 ORDER BY part, seq", [account, run])
             .map { ($0[0] ?? "", $0[1] ?? "") }
+    }
+
+    /// Bytes as text parameters and results: bytea's hex form (`\x0a1b…`).
+    func savePhoto(run: String, path: String, data: Data) throws {
+        try connection.execute("""
+            INSERT INTO saved_photo (account, run, path, data) VALUES ($1, $2, $3, $4::bytea)
+            ON CONFLICT (account, run, path) DO UPDATE SET data = EXCLUDED.data
+            """, [account, run, path, Self.hex(data)])
+    }
+
+    func savedPhotos(run: String) throws -> [(path: String, data: Data)] {
+        try connection.execute("SELECT path, data FROM saved_photo WHERE account = $1 AND run = $2 ORDER BY path", [account, run]).map {
+            ($0[0] ?? "", Self.bytes(hex: $0[1] ?? ""))
+        }
+    }
+
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [92, 120]  // \x
+        text.reserveCapacity(data.count * 2 + 2)
+        for byte in data {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func bytes(hex text: String) -> Data {
+        var data = Data(capacity: max(0, text.utf8.count / 2 - 1))
+        var high: UInt8?
+        for c in text.utf8.dropFirst(2) {
+            let value: UInt8 = c >= 97 ? c - 87 : c >= 65 ? c - 55 : c - 48
+            if let h = high { data.append(h << 4 | value); high = nil } else { high = value }
+        }
+        return data
     }
 }

@@ -59,6 +59,14 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
         // Feed rounds are a shared database's (machines sharing a fleet of feeds): nothing in
         // one account's file, named here so that both stores' histories stay alike.
         migrator.registerMigration(LinkMigrations.names[3]) { _ in }
+        migrator.registerMigration(LinkMigrations.names[4]) { db in
+            try db.create(table: "saved_photo") { t in
+                t.column("run", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("data", .blob).notNull()
+                t.primaryKey(["run", "path"])
+            }
+        }
         return migrator
     }
 
@@ -132,6 +140,18 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
     func record(run: String) throws -> [(part: String, line: String)] {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT part, line FROM record_line WHERE run = ? ORDER BY part, seq", arguments: [run]).map { ($0["part"], $0["line"]) }
+        }
+    }
+
+    func savePhoto(run: String, path: String, data: Data) throws {
+        try queue.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO saved_photo (run, path, data) VALUES (?, ?, ?)", arguments: [run, path, data])
+        }
+    }
+
+    func savedPhotos(run: String) throws -> [(path: String, data: Data)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, data FROM saved_photo WHERE run = ? ORDER BY path", arguments: [run]).map { ($0["path"], $0["data"]) }
         }
     }
 

@@ -86,14 +86,26 @@ struct UndoCommand: ShopCommand {
         let file = here.appendingPathComponent(RunRecorder.fileName)
         // Kept when it is there: it holds this machine's undo of the run too ("already undone").
         if !FileManager.default.fileExists(atPath: file.path) {
-            do {
-                try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
-                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file, options: .atomic)
-            } catch {
-                throw CommandFailure("cannot keep the record of \(folder.path) in \(here.path): \(error)", exitCode: .badInput)
-            }
+            try Self.keep(lines, photos: LinkStore.recordName(folder: folder), in: here, account: connection.account, naming: folder.path)
         }
         return here
+    }
+
+    /// Writes a shared record's lines as a run folder's record, with the photos the run saved
+    /// before its deletes (those its lines name), so that undo can make those products again.
+    private static func keep(_ lines: [String], photos run: String, in folder: URL, account: AccountState, naming: String) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let text = lines.joined(separator: "\n") + "\n"
+            for (path, data) in try LinkStore(url: account.links).savedPhotos(run: run) {
+                let file = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file, options: .atomic)
+            }
+            try Data(text.utf8).write(to: folder.appendingPathComponent(RunRecorder.fileName), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot keep the record of \(naming) in \(folder.path): \(error)", exitCode: .badInput)
+        }
     }
 
     /// A sharded run, whole: each shard's record, read from the shared state into a folder of
@@ -113,12 +125,7 @@ struct UndoCommand: ShopCommand {
         for (part, lines) in parts.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
             let name = "shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-")
             let folder = base.appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent(RunRecorder.fileName), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot keep the record of \(run) shard \(part) in \(folder.path): \(error)", exitCode: .badInput)
-            }
+            try Self.keep(lines, photos: run, in: folder, account: connection.account, naming: "\(run) shard \(part)")
             Console.line("\(run), shard \(part):")
             let status = try await undo(folder, journal: "undo-\(run)-\(name)", on: connection)
             if status.rawValue > worst.rawValue { worst = status }

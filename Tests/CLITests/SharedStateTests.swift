@@ -209,6 +209,25 @@ struct SharedStateTests {
         #expect(try await allProducts(sandbox).isEmpty)
         let again = try await CLIProcess.run(printed.arguments, environment: elsewhere)
         #expect(again.status == 0 && again.stdout.contains("already undone"), "\(again.stdout)\(again.stderr)")
+        // A run that deleted: its undo on another machine makes the products again, with their photos.
+        let four = files.directory.appendingPathComponent("four.csv")
+        try Data(("key,name,price,stock,images\n" + (1...4).map { "D\($0),Deleted later \($0),\(500 + $0),1,d\($0).jpg\n" }.joined()).utf8).write(to: four)
+        for i in 1...4 { try Data(Fixtures.jpeg(width: 200, height: 150, seed: UInt64(70 + i))).write(to: files.directory.appendingPathComponent("d\(i).jpg")) }
+        let state = ["--state", postgres.address.absoluteString, "--no-cache"]
+        _ = try await CLIProcess.run(["import", four.path] + state + account, environment: Self.home("a", in: files))
+        let photosBefore = try await SharedCacheTests.photoHashes(sandbox, ids: try await allProducts(sandbox).map(\.id))
+        let two = files.directory.appendingPathComponent("two.csv")
+        try Data("key,name,price,stock,images\nD1,Deleted later 1,501,1,d1.jpg\nD2,Deleted later 2,502,1,d2.jpg\n".utf8).write(to: two)
+        let pruned = try await CLIProcess.run(["import", two.path, "--delete-missing", "--max-deletes", "2"] + state + account, environment: Self.home("a", in: files))
+        #expect(pruned.status == 0 && pruned.stdout.contains("2 deleted"), "\(pruned.stdout)\(pruned.stderr)")
+        let pruneLine = try FirstWeekTests.undoLine(pruned.stdout)
+        try FileManager.default.removeItem(atPath: pruneLine.arguments[1])
+        let back = try await CLIProcess.run(pruneLine.arguments, environment: elsewhere)
+        #expect(back.status == 0 && back.stdout.contains("2 created"), "the deleted products made again: \(back.stdout)\(back.stderr)")
+        let after = try await allProducts(sandbox)
+        #expect(after.count == 4 && Set(after.map(\.name)).count == 4)
+        let photosAfter = try await SharedCacheTests.photoHashes(sandbox, ids: after.map(\.id))
+        #expect(photosAfter == photosBefore, "each photo as it was: \(photosAfter.count) of \(photosBefore.count)")
         // Without the shared state the folder is simply unknown.
         let alone = try await CLIProcess.run(["undo", printed.arguments[1]] + account, environment: Self.home("c", in: files))
         #expect(alone.status == 2 && alone.stderr.contains("has no record of a run"), "\(alone.stderr)")

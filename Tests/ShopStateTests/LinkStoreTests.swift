@@ -110,6 +110,23 @@ struct LinkStoreTests {
         await open.close()
     }
 
+    @Test("photos saved with a run's record: every byte back, by path; replaced by path; runs apart", arguments: StorePlace.allCases)
+    func savedPhotos(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
+        let store = try open.store()
+        let photo = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }) + Data([0, 0xFF, 0x5C, 0x78])
+        try store.savePhoto(run: "folder /r/1", path: "deleted/41/1.jpg", data: photo)
+        try store.savePhoto(run: "folder /r/1", path: "deleted/41/2.png", data: Data([1, 2, 3]))
+        try store.savePhoto(run: "folder /r/1", path: "deleted/41/2.png", data: Data([4, 5]))
+        try store.savePhoto(run: "folder /r/2", path: "deleted/9/1.jpg", data: Data([9]))
+        let saved = try store.savedPhotos(run: "folder /r/1")
+        #expect(saved.map(\.path) == ["deleted/41/1.jpg", "deleted/41/2.png"])
+        #expect(saved.first?.data == photo && saved.last?.data == Data([4, 5]))
+        #expect(try store.savedPhotos(run: "folder /r/3").isEmpty)
+        await open.close()
+    }
+
     @Test("runs: begun, resumed (the first start kept), begun anew (replaced), finished with counts; newest first", arguments: StorePlace.allCases)
     func runs(_ place: StorePlace) async throws {
         let open = try await OpenStore.open(place)
@@ -192,7 +209,7 @@ struct LinkStoreTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(opened == 8)
-        #expect(LinkMigrations.names == ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds"])
+        #expect(LinkMigrations.names == ["v1: links and account facts", "v2: runs", "v3: shared run records", "v4: feed rounds", "v5: saved photos"])
         if place == .postgres {
             #expect(PostgresLinks.migrations.map(\.name) == LinkMigrations.names)
         } else {
