@@ -15,13 +15,16 @@ struct DoctorCommand: OpenMarketCommand {
             config file (readable only by you), libcurl (TLS for https servers, HTTP/2), the \
             server (it answers, and how fast), the credentials (the same harmless probe import \
             makes before writing: it asks for the delete key of a product that cannot exist), \
-            and the state and cache folders (writable, free space). With no --server, the \
-            built-in sandbox is checked.
+            the state and cache folders (writable, free space), and the shared photo cache when \
+            one is named (--cache or OPENMARKET_CACHE: the bucket answers and takes the \
+            credentials). With no --server, the built-in sandbox is checked.
 
             Exit codes: 0 nothing failed; 1 something failed.
             """)
 
     @OptionGroup var server: ServerOptions
+
+    @OptionGroup var sharedCache: SharedCacheOption
 
     /// Below this much free space a folder is a warning.
     static let lowSpace: Int64 = 200 * 1024 * 1024
@@ -39,6 +42,7 @@ struct DoctorCommand: OpenMarketCommand {
         // The server and the credentials.
         let stateFolder = await checkServer(say)
         checkFolders(stateFolder, say)
+        await checkSharedCache(say)
         return failures > 0 ? .someFailed : .ok
     }
 
@@ -77,6 +81,18 @@ struct DoctorCommand: OpenMarketCommand {
             say(.ok, "photos: HEIC (libheif \(PhotoDecoders.libheifVersion)\(PhotoDecoders.decodesAVIF ? ", AVIF too" : "")) and WebP (libwebp \(PhotoDecoders.libwebpVersion)) are turned into JPEG")
         } else {
             say(.warn, "photos: libheif \(PhotoDecoders.libheifVersion) has no HEVC decoder: HEIC photos from a phone will fail; install Debian's libheif1 with libde265")
+        }
+    }
+
+    /// The shared photo cache, when one is named (--cache or OPENMARKET_CACHE): the bucket answers
+    /// and takes the credentials.
+    private func checkSharedCache(_ say: (Level, String) -> Void) async {
+        guard let address = sharedCache.address else { return }
+        do {
+            let cache = try await Runner.onThread { [sharedCache] in try sharedCache.imageCache(transport: TransportSettings()) }
+            say(.ok, "shared photo cache \(cache?.shared?.name ?? address): the bucket answers and takes the credentials")
+        } catch {
+            say(.fail, "\(error)")
         }
     }
 

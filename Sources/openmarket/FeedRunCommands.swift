@@ -86,6 +86,7 @@ struct FeedRunCommand: OpenMarketCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if round != nil && !selection.all { throw ValidationError("--round shares the feeds of --all between machines: give --all") }
     }
 
     func execute() async throws -> ExitStatus {

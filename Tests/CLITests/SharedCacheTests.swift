@@ -75,6 +75,14 @@ struct SharedCacheTests {
         let both = try await CLIProcess.run(["import", sheet.path, "--cache", "s3://openmarket-photos/agency", "--no-cache"] + account(sandbox.other), environment: home("d"))
         #expect(both.status == 64 && both.stderr.contains("choose one"), "\(both.stderr)")
         #expect(try await allProducts(sandbox).count == 2 * rows, "the refused runs sent nothing")
+        // doctor says whether the bucket answers and takes the credentials.
+        let cacheEnv = ["OPENMARKET_CACHE": "s3://openmarket-photos/agency"]
+        let healthy = try await CLIProcess.run(["doctor"] + account(sandbox.other), environment: home("e").merging(cacheEnv) { $1 })
+        #expect(healthy.status == 0 && healthy.stdout.contains("ok    shared photo cache s3://openmarket-photos/agency: the bucket answers"), "\(healthy.stdout)")
+        let refused = try await CLIProcess.run(["doctor"] + account(sandbox.other),
+                                               environment: home("e").merging(cacheEnv.merging(["AWS_SECRET_ACCESS_KEY": "wrong-s3-secret-42"]) { $1 }) { $1 })
+        #expect(refused.status == 1 && refused.stdout.contains("FAIL  shared photo cache: ") && refused.stdout.contains("SignatureDoesNotMatch")
+                && !refused.stdout.contains("wrong-s3-secret-42"), "\(refused.stdout)")
         await sandbox.stop()
         await s3.stop()
     }
