@@ -160,7 +160,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "Backups", "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
+                "Backups", "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -266,7 +266,7 @@ let package = Package(
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "WebConsoleTests", dependencies: [
-            "WebConsole", "Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "TestSupport",
+            "WebConsole", "Backups", "BulkImport", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),

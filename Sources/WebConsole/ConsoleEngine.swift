@@ -1,6 +1,7 @@
 import BulkImport
 import CatalogExport
 import FeedRuns
+import ImagePrep
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -20,15 +21,18 @@ public struct ConsoleEngine: Sendable {
     public let feeds: ConsoleFeeds
     /// The backup repository given with `--repo`, if any.
     public let backups: ConsoleBackups?
+    /// The photo cache the CLI's would be (with `--cache s3://…` behind it); nil: the default.
+    public let photoCache: ImageCache?
 
     public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds(),
-                backups: ConsoleBackups? = nil) {
+                backups: ConsoleBackups? = nil, photoCache: ImageCache? = nil) {
         self.folder = folder.standardizedFileURL
         self.shop = shop
         self.account = account
         self.reports = reports
         self.feeds = feeds
         self.backups = backups
+        self.photoCache = photoCache
         store = OpenedStore(account.links)
     }
 
@@ -83,6 +87,7 @@ public struct ConsoleEngine: Sendable {
         options.dryRun = dryRun
         options.adaptiveJobs = true
         options.validation.imagesDirectory = folder
+        options.cache = photoCache
         var settings = SyncSettings(options: options, report: .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report"))
         settings.stopOnSignals = false
         settings.imagesRoot = folder

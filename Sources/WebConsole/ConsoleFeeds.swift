@@ -1,6 +1,7 @@
 import BulkImport
 import FeedRuns
 import Feeds
+import ImagePrep
 import Foundation
 import OpenMarketAPI
 import Support
@@ -54,10 +55,11 @@ public struct ConsoleFeeds: Sendable {
         entries(shopTag: shopTag).first { $0.name == name && $0.mistake == nil }?.file
     }
 
-    func run(_ file: URL, accept: Bool, shop: any Shop, account: AccountState, job: ConsoleJob) throws -> FeedRunResult {
+    func run(_ file: URL, accept: Bool, shop: any Shop, account: AccountState, cache: ImageCache?, job: ConsoleJob) throws -> FeedRunResult {
         let feed = try FeedFile.load(file)
         var options = FeedRunOptions()
         options.accept = accept
+        options.cache = cache
         options.watchSync = { job.watch(&$0) }
         return FeedRunner(feed: feed, client: shop, account: account, root: root, options: options).run()
     }

@@ -30,7 +30,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             }
             let accept = form["accept"] == "1"
             return start(request, .feed, subject: name) { job in
-                .feed(try engine.feeds.run(file, accept: accept, shop: engine.shop, account: engine.account, job: job))
+                .feed(try engine.feeds.run(file, accept: accept, shop: engine.shop, account: engine.account, cache: engine.photoCache, job: job))
             }
         }
         router.post("/undo-plan") { request, _ in try await undo(request, dryRun: true) }

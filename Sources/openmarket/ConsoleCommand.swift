@@ -1,6 +1,7 @@
 import ArgumentParser
 import Backups
 import Foundation
+import ImagePrep
 import OpenMarketAPI
 import Support
 import UserConfig
@@ -34,6 +35,8 @@ struct ConsoleCommand: ShopCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup var sharedCache: SharedCacheOption
+
     @Option(name: .long, help: "The port on 127.0.0.1 (default: a free one).")
     var port = 0
 
@@ -46,8 +49,9 @@ struct ConsoleCommand: ShopCommand {
         let config = try? OpenMarketConfig.load(path: server.client.config)
         let profiles = (config?.profiles.map { Array($0.keys) } ?? []).filter { $0 != server.profile }
         let options = ProfileOpening(config: server.client.config, insecure: server.client.insecure, cacert: server.client.cacert)
-        let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, connection), profiles: profiles) { name in
-            Self.engine(folder: folder, repo: repo, try await options.connect(profile: name))
+        let cache = try sharedCache.imageCache(transport: TransportSettings())
+        let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, cache: cache, connection), profiles: profiles) { name in
+            Self.engine(folder: folder, repo: repo, cache: cache, try await options.connect(profile: name))
         }
         let console: ConsoleServer
         do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
@@ -68,10 +72,11 @@ struct ConsoleCommand: ShopCommand {
 
     /// The console's engine on a connection: FOLDER's sheets, the account's reports, the feeds,
     /// the backup repository if given.
-    static func engine(folder: URL, repo: String?, _ connection: Connection) -> ConsoleEngine {
+    static func engine(folder: URL, repo: String?, cache: ImageCache?, _ connection: Connection) -> ConsoleEngine {
         let account = connection.account
         return ConsoleEngine(folder: folder, shop: connection.client, account: account, reports: account.folder.appendingPathComponent("reports"),
-                             backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) })
+                             backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) },
+                             photoCache: cache)
     }
 }
 

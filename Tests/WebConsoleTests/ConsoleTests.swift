@@ -1,5 +1,6 @@
 import BulkImport
 import Foundation
+import ImagePrep
 import OpenMarketAPI
 import Testing
 import TestSupport
@@ -9,6 +10,24 @@ import TestSupport
 /// posted with the console's own Origin and cookie); the engine is the CLI's.
 @Suite("The console: guarded, and the same engine", .serialized)
 struct ConsoleTests {
+    @Test("the console's runs use the shared photo cache it was given (--cache s3://…): what an apply prepares is in the bucket")
+    func sharedPhotoCache() async throws {
+        let s3 = try await TestS3.start(buckets: ["console-photos"])
+        let bucket = S3Bucket(S3Location("s3://console-photos/shop")!, account: try S3Account.fromEnvironment(s3.environment))
+        let scratch = try Scratch()
+        defer { scratch.cleanup() }
+        let cache = try ImageCache(directory: scratch.directory.appendingPathComponent("cache"), shared: S3ImageStore(bucket))
+        let open = try await OpenConsole.start(rows: 4, photoCache: cache)
+        // A photo that has to be made smaller (over 2048 px): prepared once, stored in the bucket.
+        try Data(Fixtures.jpeg(width: 2400, height: 1200, quality: 80)).write(to: open.files.directory.appendingPathComponent("p.jpg"))
+        let apply = try await open.run("apply", "sheet=products.csv")
+        #expect(apply.text.contains("4 rows: 4 created"), "\(apply.text.prefix(400))")
+        #expect(try s3.keys("console-photos").filter { $0.hasPrefix("shop/images/") }.count == 1)
+        #expect(cache.sharedCounts.stored == 1)
+        await open.close()
+        await s3.stop()
+    }
+
     @Test("without the token, with a foreign Host, or a write from a foreign Origin: 403 before any route; the token is traded for a cookie")
     func guarded() async throws {
         let open = try await OpenConsole.start(rows: 2)

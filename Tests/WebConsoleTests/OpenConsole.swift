@@ -1,6 +1,7 @@
 import Backups
 import BulkImport
 import Foundation
+import ImagePrep
 import OpenMarketAPI
 import TestSupport
 import WebConsole
@@ -15,7 +16,7 @@ struct OpenConsole {
 
     /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
     /// second vendor, any other name fails to open (as a wrong secret would).
-    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = []) async throws -> OpenConsole {
+    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
@@ -25,7 +26,8 @@ struct OpenConsole {
             ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state")),
                           reports: folder.appendingPathComponent("reports"), feeds: ConsoleFeeds(
                               folder: folder.appendingPathComponent("feeds"), root: folder.appendingPathComponent("feed-state")),
-                          backups: ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))))
+                          backups: ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))),
+                          photoCache: photoCache)
         }
         let shops = ConsoleShops(engine(client), profiles: profiles) { name in
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
