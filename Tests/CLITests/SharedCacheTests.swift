@@ -47,7 +47,7 @@ struct SharedCacheTests {
                                              environment: home("a"))
         #expect(first.status == 0 && first.stdout.contains("\(rows) created"), "\(first.stdout)\(first.stderr)")
         #expect(first.stdout.contains("Shared photo cache s3://openmarket-photos/agency: 0 found there, \(rows) prepared here and stored"), "\(first.stdout)")
-        let stored = try s3.keys("openmarket-photos", prefix: "agency/")
+        let stored = try await s3.keys("openmarket-photos", prefix: "agency/")
         #expect(stored.count == rows && stored.allSatisfy { $0.hasPrefix("agency/images/") }, "\(stored)")
         let firstIDs = try await allProducts(sandbox).map(\.id)
 
@@ -56,7 +56,7 @@ struct SharedCacheTests {
                                               environment: home("b").merging(["OPENMARKET_CACHE": "s3://openmarket-photos/agency"]) { $1 })
         #expect(second.status == 0 && second.stdout.contains("\(rows) created"), "\(second.stdout)\(second.stderr)")
         #expect(second.stdout.contains(": \(rows) found there, 0 prepared here and stored"), "\(second.stdout)")
-        #expect(try s3.keys("openmarket-photos", prefix: "agency/").count == rows, "nothing stored twice")
+        #expect(try await s3.keys("openmarket-photos", prefix: "agency/").count == rows, "nothing stored twice")
         let secondIDs = try await allProducts(sandbox).map(\.id).filter { !firstIDs.contains($0) }
         #expect(secondIDs.count == rows)
         let sent = try await Self.photoHashes(sandbox, ids: firstIDs)
@@ -104,7 +104,7 @@ struct SharedCacheTests {
             B4,Bucket product 4,1400,2,s3://NOT_A_BUCKET/p1.jpg
 
             """.utf8).write(to: upload.appendingPathComponent("products.csv"))
-        try s3.upload(upload, to: "merchant-sheets", prefix: "shop")
+        try await s3.upload(upload, to: "merchant-sheets", prefix: "shop")
         let home = SharedStateTests.home("pod", in: files).merging(s3.environment) { $1 }
         let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
 

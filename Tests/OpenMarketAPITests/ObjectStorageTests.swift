@@ -35,7 +35,7 @@ struct ObjectStorageTests {
         #expect(result.1 && !result.2, "the first writer stores, the second is told it is there")
         #expect(result.3 == Data("first".utf8), "the first writer's bytes stay")
         #expect(result.4 == Data([0, 1, 2, 255]))
-        #expect(try s3.keys("openmarket-test").sorted() == ["pre fix/images/photo 1 ~a_b-c.jpg", "pre fix/notes/plain"])
+        #expect(try await s3.keys("openmarket-test").sorted() == ["pre fix/images/photo 1 ~a_b-c.jpg", "pre fix/notes/plain"])
         await s3.stop()
     }
 

@@ -62,7 +62,12 @@ public final class TestS3: @unchecked Sendable {
     }
 
     /// Object keys under `prefix` in `bucket` (boto3, signed).
-    public func keys(_ bucket: String, prefix: String = "") throws -> [String] {
+    /// Off the cooperative threads: waiting on a child there has hung the suite.
+    public func keys(_ bucket: String, prefix: String = "") async throws -> [String] {
+        try await blocking { [self] in try keysBlocking(bucket, prefix: prefix) }
+    }
+
+    func keysBlocking(_ bucket: String, prefix: String) throws -> [String] {
         let list = """
             import boto3, sys
             s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])
@@ -77,7 +82,11 @@ public final class TestS3: @unchecked Sendable {
     }
 
     /// Uploads every file of `folder` (not its subfolders) as `prefix/NAME` in `bucket` (boto3, signed).
-    public func upload(_ folder: URL, to bucket: String, prefix: String) throws {
+    public func upload(_ folder: URL, to bucket: String, prefix: String) async throws {
+        try await blocking { [self] in try uploadBlocking(folder, to: bucket, prefix: prefix) }
+    }
+
+    func uploadBlocking(_ folder: URL, to bucket: String, prefix: String) throws {
         let script = """
             import boto3, os, sys
             s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2], aws_secret_access_key=sys.argv[3])

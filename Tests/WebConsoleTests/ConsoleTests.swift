@@ -22,7 +22,7 @@ struct ConsoleTests {
         try Data(Fixtures.jpeg(width: 2400, height: 1200, quality: 80)).write(to: open.files.directory.appendingPathComponent("p.jpg"))
         let apply = try await open.run("apply", "sheet=products.csv")
         #expect(apply.text.contains("4 rows: 4 created"), "\(apply.text.prefix(400))")
-        #expect(try s3.keys("console-photos").filter { $0.hasPrefix("shop/images/") }.count == 1)
+        #expect(try await s3.keys("console-photos").filter { $0.hasPrefix("shop/images/") }.count == 1)
         #expect(cache.sharedCounts.stored == 1)
         await open.close()
         await s3.stop()
