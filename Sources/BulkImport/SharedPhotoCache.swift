@@ -15,7 +15,7 @@ public struct S3ImageStore: SharedImageStore {
     /// missing or credentials it refuses stop the run before anything is sent.
     public static func open(_ address: String, settings: TransportSettings = TransportSettings()) throws(S3Failure) -> S3ImageStore {
         guard let location = S3Location(address) else {
-            throw S3Failure("\(address): a shared photo cache is s3://BUCKET/PREFIX (a bucket of 3–63 lower-case letters, digits, dots and hyphens)")
+            throw S3Failure("\(address): a shared photo cache is s3://BUCKET/PREFIX (a bucket of 3–63 lower-case letters, digits, dots and hyphens)", isSetup: true)
         }
         let bucket = S3Bucket(location, account: try S3Account.fromEnvironment(), settings: settings)
         try bucket.check()

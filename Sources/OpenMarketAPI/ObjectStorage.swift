@@ -59,11 +59,11 @@ public struct S3Account: Sendable {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(S3Failure) -> S3Account {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         guard let key = value("AWS_ACCESS_KEY_ID"), let secret = value("AWS_SECRET_ACCESS_KEY") else {
-            throw S3Failure("S3 storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment (and AWS_ENDPOINT_URL for a server that is not AWS)")
+            throw S3Failure("S3 storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment (and AWS_ENDPOINT_URL for a server that is not AWS)", isSetup: true)
         }
         let endpoint = value("AWS_ENDPOINT_URL_S3") ?? value("AWS_ENDPOINT_URL")
         if let endpoint, !(endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://")) {
-            throw S3Failure("AWS_ENDPOINT_URL must start with http:// or https:// (got \(endpoint))")
+            throw S3Failure("AWS_ENDPOINT_URL must start with http:// or https:// (got \(endpoint))", isSetup: true)
         }
         return S3Account(accessKey: key, secretKey: secret, sessionToken: value("AWS_SESSION_TOKEN"),
                          region: value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1",
@@ -73,7 +73,12 @@ public struct S3Account: Sendable {
 
 public struct S3Failure: Error, Sendable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// The address or the environment is wrong (nothing was asked of the storage): a usage error.
+    public var isSetup: Bool
+    public init(_ description: String, isSetup: Bool = false) {
+        self.description = description
+        self.isSetup = isSetup
+    }
 }
 
 /// One bucket of S3-compatible storage over libcurl, requests signed with AWS Signature V4.
@@ -197,7 +202,7 @@ public enum S3Objects {
     /// The object's bytes; a missing object, or one over `maxBytes`, is an error naming it.
     public static func fetch(_ address: String, maxBytes: Int) throws(S3Failure) -> Data {
         guard let location = S3Location(address), !location.prefix.isEmpty else {
-            throw S3Failure("\(address): an object is s3://BUCKET/KEY")
+            throw S3Failure("\(address): an object is s3://BUCKET/KEY", isSetup: true)
         }
         let bucket = try bucket(location.bucket)
         guard let data = try bucket.get(location.prefix) else { throw S3Failure("\(address): no such object") }

@@ -60,7 +60,7 @@ struct SharedCacheOption: ParsableArguments {
             let store = try S3ImageStore.open(address, settings: transport)
             return try ImageCache(directory: ImageCache.defaultDirectory, shared: store)
         } catch let failure as S3Failure {
-            let exit: ExitStatus = S3Location(address) == nil || failure.description.contains("environment") ? .badInput : .unreachable
+            let exit: ExitStatus = failure.isSetup ? .badInput : .unreachable
             throw CommandFailure("shared photo cache: \(failure.description)", exitCode: exit)
         }
     }
