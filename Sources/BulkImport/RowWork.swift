@@ -41,7 +41,22 @@ final class RowWork: Sendable {
     // MARK: decide (on the feed's thread, in the sheet's order)
 
     func decide(_ draft: ProductDraft, _ planner: SyncPlanner) -> Step {
-        let identity = ProductLink.identity(key: draft.key, name: draft.name)
+        var draft = draft
+        var identity = ProductLink.identity(key: draft.key, name: draft.name)
+        var zerosNote: String?
+        if !identity.byName, options.mode != .create {
+            do throws(SyncPlanner.Refusal) {
+                if let linked = try planner.keyWithoutZeros(identity.key) {
+                    zerosNote = "key \(identity.key) is \(linked) without its leading zeros (Excel drops them from numbers): the product of \(linked)"
+                    draft.key = linked
+                    identity.key = linked
+                }
+            } catch {
+                let item = WorkItem(draft: draft, key: identity.key, byName: false, hash: ContentHash.of(draft), started: Date(),
+                                    decision: RowDecision(action: .create))
+                return .done(item.failed(error.message))
+            }
+        }
         let hash = ContentHash.of(draft)
         var item = WorkItem(draft: draft, key: identity.key, byName: identity.byName, hash: hash, started: Date(),
                             decision: RowDecision(action: .create))
@@ -59,6 +74,7 @@ final class RowWork: Sendable {
         }
         do {
             item.decision = try planner.decide(draft, identity: identity.key)
+            if let zerosNote { item.decision.note = [zerosNote, item.decision.note].compactMap { $0 }.joined(separator: "; ") }
         } catch let skip as SyncPlanner.Skip {
             var outcome = item.outcome(.skipped)
             outcome.note = skip.note

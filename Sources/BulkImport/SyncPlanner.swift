@@ -197,22 +197,54 @@ final class SyncPlanner {
         return try byName(draft, identity: identity, note: note)
     }
 
-    /// An id column names the product, when it is this vendor's.
+    /// An id column names the product only where this account says so: the account's state
+    /// links that product to the row's key, or (a row without a key) the product has the
+    /// row's name. Any other id is taken for another platform's number (WooCommerce's `ID`,
+    /// SmartStore's `상품번호`) that happens to be a product of this shop: the row fails, and
+    /// nothing of that product is touched.
     private func byID(_ draft: ProductDraft, id: Int, identity: String) throws -> RowDecision? {
         guard let product = live.products[id] else { return nil }
-        var decision = try compare(draft, product)
-        let owner = keyOfProduct[id].flatMap { links[$0] }
-        decision.link = owner
-        if draft.key != nil {
-            decision.relink = owner?.key != identity || owner?.state != .linked
-            if decision.relink {
-                decision.note = owner.map { "key moved from \($0.key) to \(identity) (the id column)" } ?? "linked by its id"
-            }
-        } else {
-            // A row without a key links by name only a product that no key has.
-            decision.relink = owner == nil
+        let ownerKey = keyOfProduct[id]
+        let trusted = draft.key != nil ? ownerKey == identity : (ownerKey == identity || product.name == draft.name)
+        guard trusted else {
+            let known = ownerKey.map { "linked to \(ProductLink.shown($0))" } ?? "not linked to any key of this account"
+            let row = draft.key.map { "the key \($0)" } ?? "the name \"\(draft.name)\""
+            throw Refusal(message: "id \(id) is product \(id) \"\(product.name)\" in this shop, \(known), while this row has \(row) [id-untrusted]: the id column looks like another platform's number, so nothing was sent; to match rows by key or name only, run with --ignore-id (or leave the column out of a column map)")
         }
+        var decision = try compare(draft, product)
+        let owner = ownerKey.flatMap { links[$0] }
+        decision.link = owner
+        // A row without a key links by name only a product that no key has.
+        if draft.key == nil { decision.relink = owner == nil } else { decision.relink = owner?.state != .linked }
         return decision
+    }
+
+    /// A key Excel read as a number (`120` for `00120`), or one typed without the zeros a
+    /// linked key has: the linked key it means, when exactly one linked key is the same
+    /// number. Several: the row fails naming them; never a second product.
+    func keyWithoutZeros(_ key: String) throws(Refusal) -> String? {
+        guard links[key] == nil, Self.isDigits(key) else { return nil }
+        let number = Self.withoutLeadingZeros(key)
+        if digitKeys == nil {
+            var map: [String: [String]] = [:]
+            for linked in links.keys where Self.isDigits(linked) { map[Self.withoutLeadingZeros(linked), default: []].append(linked) }
+            digitKeys = map
+        }
+        let same = (digitKeys?[number] ?? []).filter { $0 != key && links[$0]?.state == .linked }.sorted()
+        guard same.count <= 1 else {
+            throw Refusal(message: "the key \(key) is \(same.joined(separator: " and ")) without leading zeros (Excel drops them from numbers) [key-zeros]: it cannot say which; write the key in full")
+        }
+        return same.first
+    }
+
+    /// Linked keys made of digits, by their number without leading zeros (built when first asked).
+    private var digitKeys: [String: [String]]?
+
+    static func isDigits(_ key: String) -> Bool { !key.isEmpty && key.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+
+    static func withoutLeadingZeros(_ key: String) -> String {
+        let stripped = key.drop { $0 == "0" }
+        return stripped.isEmpty ? "0" : String(stripped)
     }
 
     /// Not linked: a product of this vendor with exactly the row's name, if there is one. A

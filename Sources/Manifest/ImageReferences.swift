@@ -55,12 +55,12 @@ final class ImageReferences: @unchecked Sendable {
             references = []
         }
         if references.isEmpty {
-            needed(nil, "images-count", "1 to 5 photos; separate several with ; or |")
+            needed(nil, "images-count", "1 to 5 photos; separate several with ; , or |")
             return []
         }
         guard ProductRules.imageCount.contains(references.count) else {
             issue(.images, references.joined(separator: ";"), "images-count",
-                  "needs 1 to 5 images, has \(references.count); separate several with ; or |", .error)
+                  "needs 1 to 5 images, has \(references.count); separate several with ; , or |", .error)
             return []
         }
         var sources: [ImageSource] = []

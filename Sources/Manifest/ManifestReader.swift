@@ -78,7 +78,9 @@ public final class ManifestReader {
     /// A JSON file read through a map: the keys of its first object, as its header.
     var jsonHeaders: [String]?
     /// What the map found missing from the file that is not an error (a partial file).
-    public var fileNotes: [RowIssue] { bound?.fileNotes ?? [] }
+    public var fileNotes: [RowIssue] { (bound?.fileNotes ?? []) + layoutNotes }
+    /// Columns another platform's layout has that are not read (its own product numbers).
+    var layoutNotes: [RowIssue] = []
 
     /// The file's own header of one of our columns when it is not our name (`이미지` for
     /// images, a supplier's `재고수량` for stock through a feed's map): messages name both.
@@ -218,10 +220,19 @@ public final class ManifestReader {
             self.bound = bound
             return
         }
+        let layout = PlatformLayout.detect(Set(headers.map { Column.normalise($0.1) }))
         for (index, header) in headers {
             let trimmed = header.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, !Self.reportHeaders.contains(Column.normalise(trimmed)) else { continue }
-            if let column = Column(header: trimmed) {
+            var known = Column(header: trimmed)
+            switch layout?.reading(Column.normalise(trimmed)) {
+            case .ignored?:
+                layoutNotes.append(layout!.note(header: trimmed, file: fileName))
+                continue
+            case .column(let column)?: known = column
+            case nil: break
+            }
+            if let column = known {
                 if columns.contains(column) {
                     throw ManifestError(file: fileName, message: "two columns mean \(column.rawValue) ('\(trimmed)' and another); keep one")
                 }

@@ -16,10 +16,44 @@ public enum ImageSource: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The references of an images cell: separated by `;`, `|` or a line break, trimmed, blanks dropped.
+    /// The references of an images cell: separated by `;`, `|`, a line break or a comma,
+    /// trimmed, blanks dropped. A comma separates only where every piece it makes is a photo
+    /// (a name with a photo's extension, or a URL): a comma inside a URL's query
+    /// (`?w=100,h=80`) or in a file's own name (`front, left.jpg`) is not a separator.
     public static func references(inCell cell: String) -> [String] {
-        cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" })
-            .map { ManifestValidator.trimmed(String($0)) }.filter { !$0.isEmpty }
+        cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
+            .flatMap { splitCommas(ManifestValidator.trimmed(String($0))) }
+            .filter { !$0.isEmpty }
+    }
+
+    private static func splitCommas(_ text: String) -> [String] {
+        guard text.contains(",") else { return [text] }
+        var pieces: [String] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = ManifestValidator.trimmed(String(part))
+            if let last = pieces.last, !isReference(trimmed) {
+                pieces[pieces.count - 1] = last + "," + part  // a query's comma, or a name's
+            } else {
+                pieces.append(trimmed)
+            }
+        }
+        guard pieces.count > 1, pieces.allSatisfy(isReference) else { return [text] }
+        return pieces
+    }
+
+    private static func isURL(_ text: String) -> Bool {
+        let lower = text.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("s3://")
+    }
+
+    private static func isReference(_ text: String) -> Bool { isURL(text) || hasPhotoExtension(text) }
+
+    private static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "webp", "gif", "tif", "tiff", "bmp"]
+
+    private static func hasPhotoExtension(_ text: String) -> Bool {
+        let path = text.split(separator: "?", maxSplits: 1).first ?? ""
+        guard let dot = path.lastIndex(of: ".") else { return false }
+        return photoExtensions.contains(path[path.index(after: dot)...].lowercased())
     }
 }
 

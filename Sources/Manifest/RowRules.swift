@@ -34,6 +34,7 @@ struct RowRules {
 
     /// The cell, trimmed, formula neutralisation undone; nil when blank.
     func text(_ column: Column) -> String? {
+        if column == .id && options.ignoreID { return nil }
         guard let value = raw.values[column] else { return nil }
         let trimmed = ManifestValidator.trimmed(value)
         return trimmed.isEmpty ? nil : restore(trimmed)
@@ -79,7 +80,17 @@ struct RowRules {
             return (name, nil)
         }
         given.insert(.name)
+        garbled(.name, name)
         return (name, name)
+    }
+
+    /// A warning for text a wrong encoding garbled (`ë…¹ì°¨` for `녹차`): it is sent as it is
+    /// only because the merchant may mean it; the warning says how to re-save.
+    mutating func garbled(_ column: Column, _ text: String) {
+        guard let meant = GarbledText.meant(text) else { return }
+        issue(column, text, "text-garbled",
+              "looks garbled by a wrong encoding (UTF-8 read as Windows-1252; it was probably \"\(meant.prefix(40))\"): re-save the sheet as UTF-8 (Excel: Save As › CSV UTF-8) and import that",
+              .warning)
     }
 
     /// The description; `[clear]` empties the live one, a blank cell keeps it.
@@ -90,6 +101,13 @@ struct RowRules {
             given.insert(.description)
         } else if !description.isEmpty {
             given.insert(.description)
+            garbled(.description, description)
+            if !options.keepHTML, HTMLText.looksLikeHTML(description) {
+                description = HTMLText.plain(description)
+                issue(.description, nil, "description-html",
+                      "the description is HTML (another platform's export): sent as the text a buyer reads (line breaks for paragraphs, no tags, &amp; as &); --keep-html sends it as it is",
+                      .warning)
+            }
         }
         let length = ManifestValidator.characterCount(description)
         if length > ProductRules.descriptionMaxLength {
@@ -227,8 +245,18 @@ struct RowRules {
     /// number typed into an Excel cell — is a mistake rather than "sell 3", so it fails the row
     /// saying how to subtract; in a sheet of keys and stock (or other partial columns), `+5`
     /// adds and `-3` subtracts (never below 0). Validate and import say the same.
+    ///
+    /// An empty cell in a stock column is not 0: a new product's stock is `--default-stock`
+    /// when given, else the row cannot create (a whole sheet on sale sold out is worse than a
+    /// failed row); an update keeps the shop's stock.
     mutating func stock() -> (count: Int, change: Int?) {
-        guard let cell = text(.stock) else { return (0, nil) }
+        guard let cell = text(.stock) else {
+            guard raw.values[.stock] != nil else { return (0, nil) }
+            if let count = options.defaultStock { return (count, nil) }
+            needed(.stock, nil, "stock-empty",
+                   "a stock count, and the cell is empty (an empty cell is not 0): write the count (0 if it is sold out), or run with --default-stock N")
+            return (0, nil)
+        }
         let refusal = "must be a whole number (0 or more), or a change such as +5 or -3"
         let cleaned = cell.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? cell
             : cell.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")

@@ -25,6 +25,14 @@ public struct ValidationOptions: Sendable {
     /// Prices and discounts in whole amounts only: a 2021 server takes no cents
     /// (`validate --api 2021`, and every run against such a server).
     public var wholeAmounts = false
+    /// What an empty stock cell means for a new product (`--default-stock N`); nil: the row
+    /// cannot create a product. An update keeps the shop's stock either way.
+    public var defaultStock: Int?
+    /// Descriptions in HTML (another platform's export) are sent as they are instead of as
+    /// the text a buyer would read (`--keep-html`).
+    public var keepHTML = false
+    /// No id column is read (`--ignore-id`): rows are matched by key or name only.
+    public var ignoreID = false
 
     public init() {}
 }
@@ -48,6 +56,8 @@ public final class ManifestValidator: @unchecked Sendable {
     /// Hashes of keys and names seen, with the row that had them first.
     private var keys: [UInt64: Int32] = [:]
     private var names: [UInt64: Int32] = [:]
+    /// Names of rows without a key or id (the name is the row's identity).
+    private var identityNames: [UInt64: Int32] = [:]
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -102,6 +112,8 @@ public final class ManifestValidator: @unchecked Sendable {
         var name: String?
         /// Where a duplicate-name warning goes among the issues.
         var nameIssueIndex = 0
+        /// The row has neither key nor id: its name says which product it is.
+        var nameIsIdentity = false
     }
 
     /// Sizes the tables of keys and names for about `rows` rows at once: growing
@@ -124,15 +136,31 @@ public final class ManifestValidator: @unchecked Sendable {
         var draft = check.draft
         var inserted = 0
         if let key = check.key {
-            let hash = Self.hash(key)
+            // Keys that differ only in letter case or leading zeros (`00120`, `120` once Excel
+            // read it as a number) would be one product on the next run: they collide here.
+            let hash = Self.hash(Self.comparable(key))
             if let first = keys[hash] {
                 issues.insert(RowIssue(file: file, row: row, column: Column.key.rawValue, value: key, severity: .error, rule: "key-duplicate",
-                                       message: "the same key as row \(first); each row needs its own key"), at: 0)
+                                       message: "the same key as row \(first) (keys are compared without letter case and leading zeros); each row needs its own key"), at: 0)
                 inserted = 1
                 draft = nil
             } else {
                 keys[hash] = Int32(clamping: row)
             }
+        }
+        if let name = check.name, check.nameIsIdentity {
+            // No key and no id: the name says which product the row is, so a second row of
+            // the name would make a second product of it (or change the first one's twice).
+            let hash = Self.hash(name)
+            if let first = identityNames[hash] {
+                issues.insert(RowIssue(file: file, row: row, column: Column.name.rawValue, value: name, severity: .error,
+                                       rule: "name-duplicate",
+                                       message: "the same name as row \(first), and the row has no key: the name is what says which product it is, so two rows cannot have it; add a key column (sku) to tell them apart, or remove one"),
+                              at: min(issues.count, check.nameIssueIndex + inserted))
+                draft = nil
+                return (draft, issues)
+            }
+            identityNames[hash] = Int32(clamping: row)
         }
         if let name = check.name {
             let hash = Self.hash(name)
@@ -156,7 +184,7 @@ public final class ManifestValidator: @unchecked Sendable {
             let trimmed = Self.trimmed(value)
             return trimmed.isEmpty ? nil : restore(trimmed)
         }
-        return RowIdentity(row: raw.number, key: text(.key), id: text(.id).flatMap { Int($0) }, name: text(.name))
+        return RowIdentity(row: raw.number, key: text(.key), id: options.ignoreID ? nil : text(.id).flatMap { Int($0) }, name: text(.name))
     }
 
     /// The value that clears a description (a blank cell keeps the live one).
@@ -189,7 +217,8 @@ public final class ManifestValidator: @unchecked Sendable {
             for index in shown.indices { shown[index].header = shown[index].column.flatMap { headers[$0] } }
             for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }
         }
-        var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex)
+        var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex,
+                              nameIsIdentity: key == nil && id == nil)
         guard !hasError, let code = currency else { return result }
         var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
                                  currency: code, discountedPrice: Money(discount), stock: stock, images: images)
@@ -220,6 +249,16 @@ public final class ManifestValidator: @unchecked Sendable {
         let utf8 = text.utf8
         if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return utf8.count }
         return ProductRules.characterCount(text)
+    }
+
+    /// A key as rows are compared: lower case, a number without its leading zeros.
+    static func comparable(_ key: String) -> String {
+        let utf8 = key.utf8
+        if !utf8.isEmpty, utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            let stripped = key.drop { $0 == "0" }
+            return stripped.isEmpty ? "0" : String(stripped)
+        }
+        return utf8.contains(where: { $0 >= 65 && $0 <= 90 || $0 >= 0x80 }) ? key.lowercased() : key
     }
 
     /// FNV-1a of the text, to remember keys and names without keeping them.

@@ -163,7 +163,9 @@ public final class OpenMarketClient: Shop {
         }
         var request = HTTPRequest(method: .get, url: url, followRedirects: true)
         request.maxResponseBytes = maxBytes
-        return try send(request, endpoint: "GET \(parsed.path)").body
+        // A photo's host that does not resolve will not resolve on the next try either (a typo,
+        // a shop that closed): the row fails at once, naming the host, instead of waiting out retries.
+        return try send(request, endpoint: "GET \(parsed.path)", retryTransport: Self.downloadRetryableTransportCodes).body
     }
 
     /// Answers that said the server is overloaded (429, 503) and requests that timed out, so
@@ -189,7 +191,8 @@ public final class OpenMarketClient: Shop {
     /// one retry loop, not a loop around it.
     func send(_ request: HTTPRequest, endpoint: String, idempotent: Bool? = nil,
                       treatRetried404AsSuccess: Bool = false, transient: Set<Int> = [],
-                      transientAttempts: Int = 4) throws(OpenMarketError) -> HTTPResponse {
+                      transientAttempts: Int = 4,
+                      retryTransport: Set<Int> = OpenMarketClient.retryableTransportCodes) throws(OpenMarketError) -> HTTPResponse {
         let policy = configuration.retry
         let canRepeat = idempotent ?? (request.method != .post)
         let logger = configuration.logger
@@ -234,7 +237,7 @@ public final class OpenMarketClient: Shop {
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
                 if transport.code == 28 { overloadCount.add(1, ordering: .relaxed) }  // timed out
                 let failure = OpenMarketError.transport(endpoint: endpoint, code: transport.code, message: transport.message)
-                guard Self.retryableTransportCodes.contains(transport.code) else { return .failed(failure) }
+                guard retryTransport.contains(transport.code) else { return .failed(failure) }
                 if !canRepeat && !transport.neverSent {
                     return .failed(.ambiguous(endpoint: endpoint, reason: transport.message))
                 }
@@ -251,6 +254,8 @@ public final class OpenMarketClient: Shop {
     /// timeouts, a connection that broke or closed without an answer.
     /// 65: libcurl wanted to send a body again on a new connection, which a register refuses.
     static let retryableTransportCodes: Set<Int> = [5, 6, 7, 28, 35, 52, 55, 56, 16, 92, 18, 65]
+    /// A download's: all but a host that does not resolve (6), which is no passing fault.
+    static let downloadRetryableTransportCodes = retryableTransportCodes.subtracting([6])
 
     private func serverMessage(_ response: HTTPResponse) -> String {
         redactor.scrub(ServerAnswers.errorMessage(response.body))

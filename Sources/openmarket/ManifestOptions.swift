@@ -33,6 +33,19 @@ struct ManifestOptions: ParsableArguments {
         valueName: "feed"))
     var feed: String?
 
+    @Option(name: .customLong("default-stock"), help: ArgumentHelp(
+        "What an empty stock cell means for a new product (default: nothing: the row fails, since an empty cell is not 0). An update with an empty stock cell keeps the shop's stock.",
+        valueName: "N"))
+    var defaultStock: Int?
+
+    @Flag(name: .customLong("keep-html"), help: ArgumentHelp(
+        "Send descriptions in HTML as they are (default: as the text a buyer reads: paragraphs and <br> become line breaks, tags are dropped, &amp; becomes &)."))
+    var keepHTML = false
+
+    @Flag(name: .customLong("ignore-id"), help: ArgumentHelp(
+        "Read no id column: rows are matched by key, or name, only (another platform's ID or 상품번호 column is never taken for a product of this shop in any case)."))
+    var ignoreID = false
+
     enum Delimiter: String, ExpressibleByArgument, CaseIterable {
         case comma = ",", semicolon = ";", tab = "tab"
 
@@ -65,6 +78,7 @@ struct ManifestOptions: ParsableArguments {
 
     func validate() throws {
         if let headerRow, headerRow < 1 { throw ValidationError("--header-row must be a row number, 1 or more") }
+        if let defaultStock, defaultStock < 0 { throw ValidationError("--default-stock must be a count, 0 or more") }
     }
 
     /// How to read the manifest; with `--feed`, through the feed file (its mistakes are exit 2).
@@ -85,6 +99,9 @@ struct ManifestOptions: ParsableArguments {
         options.encoding = encoding?.encoding
         options.delimiter = delimiter?.character
         options.sheet = SheetChoice(sheet: sheet, headerRow: headerRow)
+        options.defaultStock = defaultStock
+        options.keepHTML = keepHTML
+        options.ignoreID = ignoreID
         return options
     }
 }

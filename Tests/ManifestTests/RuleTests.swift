@@ -10,7 +10,7 @@ struct RuleTests {
     func check(_ cells: [String: String], extraHeader: String = "") throws -> (rules: [String], draft: ProductDraft?, issues: [RowIssue]) {
         let space = try Workspace()
         defer { space.cleanup() }
-        var row = ["name": "Green tea", "price": "4500", "currency": "", "discounted_price": "", "stock": "", "images": "a.jpg", "key": ""]
+        var row = ["name": "Green tea", "price": "4500", "currency": "", "discounted_price": "", "stock": "3", "images": "a.jpg", "key": ""]
         for (k, v) in cells { row[k] = v }
         let columns = ["name", "price", "currency", "discounted_price", "stock", "images", "key", "description"]
         func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -111,8 +111,10 @@ struct RuleTests {
 
     @Test("stock: a whole number ≥ 0, or a change (+5, -3); 0 is a value, blank keeps the shop's")
     func stock() throws {
-        let blank = try #require(try check([:]).draft)
-        #expect(blank.stock == 0 && !blank.given.contains(.stock))
+        let blank = try #require(try check(["stock": ""]).draft)
+        #expect(!blank.given.contains(.stock))
+        // An empty cell is not 0: the row cannot create a product (an update keeps the shop's stock).
+        #expect(blank.createProblems.map(\.rule) == ["stock-empty"] && blank.createProblems[0].column == "stock")
         let zero = try #require(try check(["stock": "0"]).draft)
         #expect(zero.stock == 0 && zero.given.contains(.stock) && zero.stockDelta == nil)
         #expect(try check(["stock": "12"]).draft?.stock == 12)

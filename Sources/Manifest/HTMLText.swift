@@ -1,0 +1,145 @@
+import Foundation
+
+/// A description written in HTML (Shopify's `Body (HTML)`, WooCommerce's descriptions) made
+/// into the text a buyer reads: paragraphs, headings, list items and `<br>` become line
+/// breaks, other tags are dropped, entities decoded. Open Market shows a description as
+/// plain text, so markup sent as it is reads as `<p>Soft &amp; warm</p>`.
+public enum HTMLText {
+    /// Whether the text has HTML markup: a tag (`<p>`, `</div>`, `<br/>`) or an entity (`&amp;`, `&#39;`).
+    public static func looksLikeHTML(_ text: String) -> Bool {
+        guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return false }
+        return hasTag(text) || hasEntity(text)
+    }
+
+    /// The text a buyer reads.
+    public static func plain(_ html: String) -> String {
+        var out = ""
+        out.reserveCapacity(html.utf8.count)
+        var index = html.startIndex
+        var skipping: String? = nil  // inside <script> or <style>
+        var pendingSpace = false
+        func emit(_ text: String) {
+            if pendingSpace, !out.isEmpty, out.last != "\n", out.last != " " { out.append(" ") }
+            pendingSpace = false
+            out.append(text)
+        }
+        func lineBreak() {
+            pendingSpace = false
+            while out.last == " " { out.removeLast() }
+            out.append("\n")
+        }
+        while index < html.endIndex {
+            let character = html[index]
+            if character == "<", let close = html[index...].firstIndex(of: ">"),
+               let tag = tagName(html[html.index(after: index)..<close]) {
+                index = html.index(after: close)
+                if let skip = skipping {
+                    if tag.closing && tag.name == skip { skipping = nil }
+                    continue
+                }
+                if !tag.closing && (tag.name == "script" || tag.name == "style") { skipping = tag.name; continue }
+                switch tag.name {
+                case "br": lineBreak()
+                case "li":
+                    if tag.closing { lineBreak() } else {
+                        if !out.isEmpty && out.last != "\n" { lineBreak() }
+                        out.append("• ")
+                    }
+                case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "ul", "ol", "table", "section", "article",
+                     "blockquote", "header", "footer", "dd", "dt":
+                    if !out.isEmpty && out.last != "\n" { lineBreak() }
+                    if tag.closing, ["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "blockquote"].contains(tag.name) {
+                        lineBreak()
+                    }
+                case "td", "th":
+                    if tag.closing { pendingSpace = true }
+                default:
+                    break
+                }
+                continue
+            }
+            if skipping != nil { index = html.index(after: index); continue }
+            if character.isWhitespace {
+                pendingSpace = true
+                index = html.index(after: index)
+                continue
+            }
+            if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
+               let decoded = entity(html[html.index(after: index)..<semicolon]) {
+                emit(decoded)
+                index = html.index(after: semicolon)
+                continue
+            }
+            emit(String(character))
+            index = html.index(after: index)
+        }
+        // At most one empty line between paragraphs; no blanks at the ends of lines or of the text.
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        var kept: [String] = []
+        for line in lines {
+            if line.isEmpty, kept.last?.isEmpty ?? true { continue }
+            kept.append(line)
+        }
+        while kept.last?.isEmpty == true { kept.removeLast() }
+        return kept.joined(separator: "\n")
+    }
+
+    private struct Tag {
+        var name: String
+        var closing: Bool
+    }
+
+    /// `p class="x"` → p; `/div` → div (closing); `br/` → br. nil when not a tag (`a < b`).
+    private static func tagName(_ inside: Substring) -> Tag? {
+        var text = inside
+        var closing = false
+        if text.first == "/" { closing = true; text = text.dropFirst() }
+        if text.first == "!" { return Tag(name: "!", closing: false) }  // comments, doctype
+        let name = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        guard let first = name.first, first.isLetter else { return nil }
+        let rest = text.dropFirst(name.count)
+        guard rest.isEmpty || rest.first == " " || rest.first == "/" || rest.first == "\t" || rest.first == "\n" else { return nil }
+        return Tag(name: name.lowercased(), closing: closing)
+    }
+
+    private static func hasTag(_ text: String) -> Bool {
+        var index = text.startIndex
+        while let open = text[index...].firstIndex(of: "<") {
+            let after = text.index(after: open)
+            guard let close = text[after...].firstIndex(of: ">") else { return false }
+            if let tag = tagName(text[after..<close]), tag.name != "!" { return true }
+            index = after
+        }
+        return false
+    }
+
+    private static func hasEntity(_ text: String) -> Bool {
+        var index = text.startIndex
+        while let amp = text[index...].firstIndex(of: "&") {
+            let after = text.index(after: amp)
+            if let semicolon = text[after...].prefix(11).firstIndex(of: ";"), entity(text[after..<semicolon]) != nil { return true }
+            index = after
+        }
+        return false
+    }
+
+    private static let named: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "ndash": "–", "mdash": "—",
+        "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "middot": "·", "bull": "•",
+        "copy": "©", "reg": "®", "trade": "™", "deg": "°", "times": "×", "euro": "€", "pound": "£", "yen": "¥",
+        "won": "₩", "laquo": "«", "raquo": "»", "frac12": "½", "eacute": "é", "egrave": "è", "uuml": "ü",
+        "ouml": "ö", "auml": "ä", "szlig": "ß", "ccedil": "ç",
+    ]
+
+    /// The text of an entity between `&` and `;`: named, `#39` or `#x27`.
+    private static func entity(_ body: Substring) -> String? {
+        if body.first == "#" {
+            let digits = body.dropFirst()
+            let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            guard let value, value > 0, let scalar = Unicode.Scalar(value) else { return nil }
+            return value == 0xA0 ? " " : String(Character(scalar))
+        }
+        return named[String(body)]
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Manifest
+import Testing
+import TestSupport
+
+/// What validate says of sheets from elsewhere, before any shop is asked (import says the same:
+/// both read through `ManifestValidator`).
+@Suite("Sheets from elsewhere, validated")
+struct ForeignSheetRuleTests {
+    @Test("another platform's own number column is not read in that platform's layout, with a note")
+    func platformLayouts() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let woo = try space.check(space.write("ID,Type,SKU,Name,Published,Regular price,Stock,Images\n4021,simple,MUG-1,Mug,1,9000,3,a.jpg\n"))
+        #expect(woo.issues.contains { $0.rule == "column-other-platform" && $0.value == "ID" && $0.message.contains("WooCommerce") })
+        #expect(woo.drafts.first?.id == nil && woo.drafts.first?.key == "MUG-1", "\(woo.issues)")
+        let smart = try space.check(space.write("상품번호,판매자상품코드,상품명,판매가,재고수량,이미지\n8812345,T-1,녹차 라떼,1000,3,a.jpg\n"))
+        #expect(smart.issues.contains { $0.rule == "column-other-platform" && $0.value == "상품번호" })
+        let cafe = try space.check(space.write("상품코드,자체 상품코드,상품명,판매가,재고,이미지\nP000000A,OWN-1,녹차 라떼,1000,3,a.jpg\n"))
+        #expect(cafe.drafts.first?.key == "OWN-1" && cafe.drafts.first?.id == nil, "\(cafe.issues)")
+        // Our own sheet's id column is read as before.
+        let ours = try space.check(space.write("id,key,name,price,stock,images\n17,T-1,녹차 라떼,1000,3,a.jpg\n"))
+        #expect(ours.drafts.first?.id == 17 && !ours.issues.contains { $0.rule == "column-other-platform" })
+    }
+
+    @Test("rows that would be one product: one name twice without a key, keys equal but for case or zeros")
+    func collisions() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let names = try space.check(space.write("name,price,stock,images\nGreen tea,1000,1,a.jpg\nBlack tea,1000,1,a.jpg\nGreen tea,1200,1,a.jpg\n"))
+        #expect(names.drafts.count == 2)
+        #expect(names.issues.contains { $0.row == 4 && $0.rule == "name-duplicate" && $0.severity == .error && $0.message.contains("row 2") })
+        // With keys, one name twice stays a warning (two products may share a name).
+        let keyed = try space.check(space.write("key,name,price,stock,images\nA,Green tea,1000,1,a.jpg\nB,Green tea,1200,1,a.jpg\n"))
+        #expect(keyed.drafts.count == 2 && keyed.issues.map(\.rule) == ["name-duplicate"] && keyed.issues[0].severity == .warning)
+        let keys = try space.check(space.write("key,name,price,stock,images\n00120,Alpha,1000,1,a.jpg\n120,Bravo,1000,1,a.jpg\nab,Charlie,1000,1,a.jpg\nAB,Delta,1000,1,a.jpg\n"))
+        #expect(keys.drafts.map(\.key) == ["00120", "ab"])
+        #expect(keys.issues.filter { $0.rule == "key-duplicate" }.map(\.row) == [3, 5])
+    }
+
+    @Test("an empty stock cell: a new product needs a count, unless a default is given")
+    func emptyStock() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let url = try space.write("key,name,price,stock,images\nW1,Scarf,1000,,a.jpg\n")
+        let plain = try space.check(url)
+        #expect(plain.drafts.first?.createProblems.map(\.rule) == ["stock-empty"])
+        #expect(plain.issues.contains { $0.rule == "stock-empty" && $0.severity == .warning && $0.message.contains("--default-stock") })
+        var options = ValidationOptions()
+        options.defaultStock = 6
+        let given = try space.check(url, options: options)
+        #expect(given.drafts.first?.createProblems.isEmpty == true && given.drafts.first?.stock == 6)
+        #expect(given.drafts.first?.given.contains(.stock) == false, "an update keeps the shop's stock")
+    }
+
+    @Test("photos in one cell split by ; , | and line breaks; a comma in a URL's query or a file's name is not a separator")
+    func photoLists() throws {
+        #expect(ImageSource.references(inCell: "a.jpg, b.jpg") == ["a.jpg", "b.jpg"])
+        #expect(ImageSource.references(inCell: "a.jpg | b.jpg|c.png") == ["a.jpg", "b.jpg", "c.png"])
+        #expect(ImageSource.references(inCell: "a.jpg\r\nb.jpg") == ["a.jpg", "b.jpg"])
+        #expect(ImageSource.references(inCell: "https://cdn.example/p.jpg?w=100,h=80, https://cdn.example/q.jpg")
+                == ["https://cdn.example/p.jpg?w=100,h=80", "https://cdn.example/q.jpg"])
+        #expect(ImageSource.references(inCell: "front, left.jpg") == ["front, left.jpg"])
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let result = try space.check(space.write("key,name,price,stock,images\nA,Tea,1000,1,\"a.jpg, b.png\"\nB,Tea 2,1000,1,\"a.jpg, missing.jpg\"\n"))
+        #expect(result.drafts.first?.images.count == 2)
+        #expect(result.issues.contains { $0.row == 3 && $0.rule == "image-missing" && $0.value == "missing.jpg" }, "\(result.issues)")
+    }
+
+    @Test("HTML descriptions become the text a buyer reads, with a note; --keep-html keeps them")
+    func html() throws {
+        #expect(HTMLText.plain("<p>Soft &amp; warm</p>\n<p>Wash <b>cold</b><br/>Dry flat</p>") == "Soft & warm\n\nWash cold\nDry flat")
+        #expect(HTMLText.plain("<ul><li>Cotton</li><li>Made in Korea</li></ul><p>&#39;Hi&#x27; &lt;3</p>") == "• Cotton\n• Made in Korea\n\n'Hi' <3")
+        #expect(HTMLText.plain("<style>p{color:red}</style><div>Tea</div>") == "Tea")
+        #expect(!HTMLText.looksLikeHTML("Salt & pepper, 2 < 3 > 1"))
+        #expect(HTMLText.looksLikeHTML("<p>x</p>") && HTMLText.looksLikeHTML("Tom &amp; Jerry"))
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let url = try space.write("key,name,price,stock,images,description\nA,Tea,1000,1,a.jpg,\"<p>Soft &amp; warm</p>\"\n")
+        let result = try space.check(url)
+        #expect(result.drafts.first?.description == "Soft & warm")
+        #expect(result.issues.map(\.rule) == ["description-html"] && result.issues[0].severity == .warning)
+        var options = ValidationOptions()
+        options.keepHTML = true
+        #expect(try space.check(url, options: options).drafts.first?.description == "<p>Soft &amp; warm</p>")
+    }
+
+    @Test("text garbled by a wrong encoding is a warning saying what it was meant to be")
+    func garbled() throws {
+        let meant = "녹차 라떼"
+        // UTF-8 bytes read as Windows-1252, as Excel or a Windows tool does.
+        let garbled = Array(meant.utf8).map { Self.cp1252($0) }.joined()
+        #expect(garbled.hasPrefix("ë…¹ì°¨ ë"))
+        #expect(GarbledText.meant(garbled) == meant)
+        #expect(GarbledText.meant("Café crème") == nil && GarbledText.meant("녹차") == nil && GarbledText.meant("plain") == nil)
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let result = try space.check(space.write("key,name,price,stock,images\nA,\(garbled),1000,1,a.jpg\n"))
+        #expect(result.drafts.count == 1)
+        #expect(result.issues.contains { $0.rule == "text-garbled" && $0.column == "name" && $0.message.contains(meant) }, "\(result.issues)")
+    }
+
+    /// One byte as Windows-1252 reads it, as UTF-8 bytes.
+    static func cp1252(_ byte: UInt8) -> String {
+        let table: [UInt8: String] = [0x80: "€", 0x85: "…", 0x8C: "Œ", 0x96: "–", 0x9C: "œ", 0x82: "‚", 0x84: "„"]
+        if let special = table[byte] { return special }
+        return String(Character(Unicode.Scalar(byte)))
+    }
+}
