@@ -53,7 +53,8 @@ public struct ManifestRows: RowSource {
                 url, encoding: validation.encoding, delimiter: validation.delimiter, options: validation,
                 onFileIssue: { if $0.severity == .error { fileErrors.append($0) } },
                 onRow: { raw, draft, issues in
-                    if sink.isStopping { return }
+                    // After a stop the rows still pass (the run calls each `not sent`), so that
+                    // the counts add up to the rows read.
                     // Another shard's row: not this run's at all (not counted, not reported).
                     if let shard = options.shard, !shard.owns(Self.shardKey(reading.identity(of: raw), row: raw.number)) { return }
                     if let reason = raw.origin?.skipped {

@@ -53,6 +53,14 @@ extension WorkItem {
         outcome.note = [outcome.note, text].compactMap { $0 }.joined(separator: "; ")
     }
 
+    /// The run stopped before the row was sent: not a failure, not among the rows to fix.
+    func notSent(_ why: String = RowOutcome.notSentNote) -> RowOutcome {
+        var outcome = outcome(.notSent)
+        outcome.note = [decision.note, why].compactMap { $0 }.joined(separator: "; ")
+        outcome.productID = decision.action.productID
+        return outcome
+    }
+
     /// The row failed: the error, and the row's values (report.xlsx gives them back to fix).
     func failed(_ message: String, attempts: Int = 0) -> RowOutcome {
         var outcome = outcome(.failed)

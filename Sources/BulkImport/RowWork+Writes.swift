@@ -60,6 +60,7 @@ extension RowWork {
                 pending: ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending, pushed: nil,
                                      photos: item.photoHashes))
         } catch {
+            if error.kind == .notSent { return item.notSent(error.message) }
             return item.failed(error.message, attempts: error.attempts)
         }
         let product = registered.product
@@ -93,7 +94,7 @@ extension RowWork {
             updated = try writer.edit(id: id, changes.body, for: subject(item),
                                       recording: before.map { ($0, $0.applying(changes.body)) })
         } catch {
-            if error.kind == .notSent { return item.failed(error.message) }
+            if error.kind == .notSent { return item.notSent(error.message) }
             return item.failed("\(changes.text): \(error.message)", attempts: 1)
         }
         WorkItem.describe(&outcome, changes)

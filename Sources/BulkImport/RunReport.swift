@@ -247,7 +247,7 @@ public final class RunReport: @unchecked Sendable {
 
     /// The report's sections, changes first.
     static let sectionOrder: [RowOutcome.Status] = [.wouldUpdate, .updated, .wouldRestore, .restored, .wouldCreate, .created,
-                                                    .replaced, .wouldDelete, .deleted, .linked, .skipped, .unchanged]
+                                                    .replaced, .wouldDelete, .deleted, .linked, .skipped, .notSent, .unchanged]
 
     /// Counts in the header: failures, then changes, then the rest.
     static func countOrder(_ status: String) -> Int {
@@ -268,6 +268,7 @@ public final class RunReport: @unchecked Sendable {
         case .deleted: "Deleted"
         case .linked: "Linked to an existing product"
         case .skipped: "Skipped"
+        case .notSent: "Not sent (the run stopped first: the same command again sends them)"
         case .unchanged: "Unchanged"
         case .failed: "Failed"
         }

@@ -198,14 +198,19 @@ final class SyncPlanner {
     }
 
     /// An id column names the product only where this account says so: the account's state
-    /// links that product to the row's key, or (a row without a key) the product has the
-    /// row's name. Any other id is taken for another platform's number (WooCommerce's `ID`,
-    /// SmartStore's `상품번호`) that happens to be a product of this shop: the row fails, and
-    /// nothing of that product is touched.
+    /// links that product to the row's key; or the product has the row's name and no other
+    /// merchant key (what a match by name would find: an export read back after its links
+    /// were lost); or a row of id and stock alone names a product this account linked. Any
+    /// other id is taken for another platform's number (WooCommerce's `ID`, SmartStore's
+    /// `상품번호`) that happens to be a product of this shop: the row fails, and nothing of
+    /// that product is touched.
     private func byID(_ draft: ProductDraft, id: Int, identity: String) throws -> RowDecision? {
         guard let product = live.products[id] else { return nil }
         let ownerKey = keyOfProduct[id]
-        let trusted = draft.key != nil ? ownerKey == identity : (ownerKey == identity || product.name == draft.name)
+        let sameName = !draft.name.isEmpty && product.name == draft.name
+        let trusted = ownerKey == identity
+            || (sameName && (draft.key == nil || ownerKey.map { ProductLink.name(inKey: $0) != nil } ?? true))
+            || (draft.key == nil && draft.name.isEmpty && ownerKey != nil)
         guard trusted else {
             let known = ownerKey.map { "linked to \(ProductLink.shown($0))" } ?? "not linked to any key of this account"
             let row = draft.key.map { "the key \($0)" } ?? "the name \"\(draft.name)\""

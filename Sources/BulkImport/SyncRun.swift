@@ -201,8 +201,12 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             uploadQueue.close()
         }
         try feed({ [self] draft in
-            if isStopping { return }
             handIn(draft.row)
+            if isStopping {
+                let identity = ProductLink.identity(key: draft.key, name: draft.name)
+                finish(.notSent(row: draft.row, key: identity.byName ? "" : identity.key, name: draft.name))
+                return
+            }
             switch work.decide(draft, planner) {
             case .next(let item): prepareQueue.put(item)
             case .done(let outcome): finish(outcome)
@@ -245,8 +249,11 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         let uploading = startUploading(uploadQueue)
         defer { uploadQueue.close() }
         try feed({ [self] task in
-            if isStopping { return }
             for row in task.rows { handIn(row) }
+            if isStopping {
+                for row in task.rows { finish(RowOutcome(row: row, key: "", name: "", status: .notSent, note: RowOutcome.notSentNote)) }
+                return
+            }
             uploadQueue.put(.task(task))
         })
         uploadQueue.close()
@@ -263,7 +270,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
                 defer { preparing.leave() }
                 guard let preparer = try? ImagePreparer(settings: options.images) else { return }
                 while let item = prepareQueue.take() {
-                    if isStopping { continue }
+                    if isStopping { finish(item.notSent()); continue }
                     switch work.prepare(item, preparer) {
                     case .next(let ready): uploadQueue.put(.row(ready))
                     case .done(let outcome): finish(outcome)
@@ -282,7 +289,13 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             startThread("openmarket.upload") { [self] in
                 defer { uploading.leave() }
                 while let upload = uploadQueue.take() {
-                    if isStopping { continue }
+                    if isStopping {
+                        switch upload {
+                        case .row(let item): finish(item.notSent())
+                        case .task(let task): for row in task.rows { finish(RowOutcome(row: row, key: "", name: "", status: .notSent, note: RowOutcome.notSentNote)) }
+                        }
+                        continue
+                    }
                     for outcome in writeInFlight(upload) { finish(outcome) }
                 }
             }
@@ -329,7 +342,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.fieldsChanged = fieldsChanged
         result.stockToZero = stockToZero
         result.photosDiffer = photosDiffer
-        result.rows = total
+        // A stopped run's rows are the rows it read (each with its outcome, `not sent` among them).
+        result.rows = stopping.isStopping ? finished : total
         result.stopped = stopping.reason
         result.stoppedStatus = stopping.status
         result.deletesRefused = deletesRefused

@@ -149,6 +149,9 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         case wouldUpdate = "would-update"
         case wouldDelete = "would-delete"
         case wouldRestore = "would-restore"
+        /// The run stopped (Ctrl-C, the console's Stop, --max-errors, a lost database) before
+        /// this row was sent: nothing wrong with the row; the same command again sends it.
+        case notSent = "not-sent"
 
         /// Whether the row changed the shop (what `undo` can take back, and what the
         /// products-per-second rate counts).
@@ -161,7 +164,7 @@ public struct RowOutcome: Sendable, Codable, Equatable {
 
         /// The order the summary line counts them in: what was done (or would be), then what was not.
         public static let summaryOrder: [Status] = [.created, .wouldCreate, .updated, .wouldUpdate, .restored, .wouldRestore,
-                                                   .deleted, .wouldDelete, .replaced, .unchanged, .linked, .skipped, .failed]
+                                                   .deleted, .wouldDelete, .replaced, .unchanged, .linked, .skipped, .failed, .notSent]
     }
 
     public var row: Int
@@ -225,6 +228,13 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     public static func skipped(row: Int, key: String, note: String) -> RowOutcome {
         RowOutcome(row: row, key: key, name: "", status: .skipped, note: note)
     }
+
+    /// A row the run stopped before sending (nothing wrong with it).
+    public static func notSent(row: Int, key: String, name: String) -> RowOutcome {
+        RowOutcome(row: row, key: key, name: name, status: .notSent, note: RowOutcome.notSentNote)
+    }
+
+    public static let notSentNote = "not sent: the run stopped before this row; the same command again sends it"
 
     /// A row that failed before it reached the pipeline.
     public static func failed(row: Int, key: String, name: String, error: String) -> RowOutcome {
@@ -305,6 +315,6 @@ public struct SyncSummary: Sendable, Codable {
     public var countsText: String {
         let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
         return counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
-            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            .map { "\($0.value) \($0.key == RowOutcome.Status.notSent.rawValue ? "not sent" : $0.key)" }.joined(separator: ", ")
     }
 }

@@ -62,6 +62,7 @@ public struct UndoRows: RowSource {
         guard header.account == SyncRun.accountTag(options.links) else {
             throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
         }
+        try MoveGuard.refuseCopiesBeforeSource(folder)
         steps = Self.steps(entries)
         var mine: [RunEntry]
         do {

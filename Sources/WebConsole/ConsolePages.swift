@@ -22,7 +22,7 @@ enum ConsolePages {
         button { font: inherit; padding: 4px 12px; margin: 2px; border: 1px solid #888; border-radius: 4px; background: #f6f6f6; cursor: pointer; }
         button.go { background: #15324a; color: #fff; border-color: #15324a; }
         .status, #progress { font-family: ui-monospace, monospace; }
-        .failed, .error, .held, .unreachable { color: #b00; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
+        .failed, .error, .held, .unreachable { color: #b00; } .not-sent { color: #666; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }

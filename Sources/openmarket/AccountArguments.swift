@@ -7,7 +7,17 @@ import Foundation
 struct AccountArguments: Sendable, Equatable {
     var arguments: [String] = []
     /// Said under the command when the credentials are not in it.
-    var credentialsNote: String?
+    var credentialsNote: String? { credentialsNote(whose: "this run's") }
+    /// The variables that carry what was given as options, and what each is.
+    private var hiddenVariables: [String] = []
+    private var hiddenWhat: [String] = []
+
+    /// `first set OPENMARKET_IDENTIFIER and OPENMARKET_SECRET to the source account's identifier and secret …`.
+    func credentialsNote(whose: String) -> String? {
+        guard !hiddenVariables.isEmpty else { return nil }
+        return "first set \(hiddenVariables.joined(separator: " and ")) to \(whose) "
+            + hiddenWhat.joined(separator: " and ") + " (given as options, never printed)"
+    }
 
     init() {}
 
@@ -24,11 +34,9 @@ struct AccountArguments: Sendable, Equatable {
         let stateHidden = state.map { URLComponents(string: $0)?.password != nil } ?? false
         let variables = (identifierGiven ? ["OPENMARKET_IDENTIFIER"] : []) + (secretGiven ? ["OPENMARKET_SECRET"] : [])
             + (stateHidden ? ["OPENMARKET_STATE"] : [])
-        if !variables.isEmpty {
-            let what = [identifierGiven ? "identifier" : nil, secretGiven ? "secret" : nil, stateHidden ? "state address" : nil].compactMap { $0 }
-            credentialsNote = "first set \(variables.joined(separator: " and ")) to this run's "
-                + what.joined(separator: " and ") + " (given as options, never printed)"
-        }
+        let what = [identifierGiven ? "identifier" : nil, secretGiven ? "secret" : nil, stateHidden ? "state address" : nil].compactMap { $0 }
+        hiddenVariables = variables
+        hiddenWhat = what
     }
 
     /// `openmarket undo FOLDER --server …`, quoted for a POSIX shell.

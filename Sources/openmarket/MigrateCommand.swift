@@ -169,21 +169,25 @@ struct MigrateCommand: OpenMarketCommand {
         let result = try await Runner.sync(migration, into: to, settings, command: "migrate")
         progress.finish()
         let sourceSummary = migration.sourceSummary
-        let status = await Runner.conclude(result, command: "migrate", connection: to)
+        // A move prints its undo once both sides are known, in the order that brings the source back first.
+        let status = await Runner.conclude(result, command: "migrate", connection: to, printsUndo: !thenDeleteSource || dryRun)
         if sourceSummary.deleted > 0 {
             Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
         }
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
         // A report that could not be written, or a stop that says how the run ends: nothing more.
-        guard thenDeleteSource, result.reportProblem == nil, result.summary.stoppedStatus == nil else { return status }
-        let deleted = try await deleteSource(from, copied: sourceSummary.copied, result: result)
+        guard thenDeleteSource, result.reportProblem == nil, result.summary.stoppedStatus == nil else {
+            if thenDeleteSource { printCopyUndo(result, to) }
+            return status
+        }
+        let deleted = try await deleteSource(from, to, copied: sourceSummary.copied, result: result)
         return status == .ok ? deleted : status
     }
 
     /// `--then-delete-source`: the source products that were copied, deleted through the sync
     /// as a run of the source account (its own record, report and undo).
-    private func deleteSource(_ from: Connection, copied: [Int: Int], result: SyncResult) async throws -> ExitStatus {
+    private func deleteSource(_ from: Connection, _ to: Connection, copied: [Int: Int], result: SyncResult) async throws -> ExitStatus {
         let summary = result.summary
         if dryRun {
             Console.line("--then-delete-source: a real run then deletes the source products it copied (at most --max-deletes \(maxDeletes)).")
@@ -191,16 +195,21 @@ struct MigrateCommand: OpenMarketCommand {
         }
         guard summary.failed == 0, summary.stopped == nil else {
             Console.line("--then-delete-source: nothing was deleted from the source, since not every product was copied; run the same command again.")
+            printCopyUndo(result, to)
             return .ok
         }
         guard copied.count <= maxDeletes else {
             Console.line("--then-delete-source: \(copied.count) source products were copied, more than --max-deletes \(maxDeletes): nothing was deleted from the source. Run again with --max-deletes \(copied.count) if that is right.")
+            printCopyUndo(result, to)
             return .someFailed
         }
-        guard !copied.isEmpty else { return .ok }
+        guard !copied.isEmpty else {
+            printCopyUndo(result, to)
+            return .ok
+        }
         var options = SyncOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
         options.links = from.account.links
-        var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent("source-deletes")))
+        var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent(MoveGuard.sourceDeletes)))
         settings.useCaches = false
         let names = copied.keys.sorted().map { "#\($0)" }
         let rows = DeleteRows(names, reason: "copied to the target by this migration", label: "copied by the migration \(result.reportFolder.lastPathComponent)")
@@ -208,9 +217,27 @@ struct MigrateCommand: OpenMarketCommand {
         Console.line("Source: \(deleted.summary.countsText.isEmpty ? "nothing to do" : deleted.summary.countsText); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
         for row in deleted.report.failures.prefix(10) { Console.line("  \(row.key) failed: \(row.error ?? "")") }
         if deleted.summary.written > 0 {
-            for line in from.naming.undoLines(deleted.reportFolder, lead: "To bring the source's products back: ") { Console.line(line) }
+            // One block, in the one order that never leaves both shops without the products
+            // (undo of the copies refuses to go first).
+            Console.line("To undo the move, in this order (each with its own account's credentials):")
+            Console.line("  1. the source's products back: " + from.naming.undo(deleted.reportFolder))
+            if let note = from.naming.credentialsNote(whose: "the source account's") { Console.line("     (\(note))") }
+            let copyRuns = MoveGuard.markCopies(of: Set(copied.values), current: result.reportFolder, links: to.account.links,
+                                                deletes: deleted.reportFolder)
+            for folder in copyRuns {
+                Console.line("  2. then the copies deleted: " + to.naming.undo(folder))
+            }
+            if !copyRuns.isEmpty, let note = to.naming.credentialsNote(whose: "the target account's") { Console.line("     (\(note))") }
+        } else {
+            printCopyUndo(result, to)
         }
         return deleted.summary.failed > 0 ? .someFailed : .ok
+    }
+
+    /// The copy's own undo line, when the source was left as it was.
+    private func printCopyUndo(_ result: SyncResult, _ to: Connection) {
+        guard !dryRun, result.summary.written > 0 else { return }
+        for line in to.naming.undoLines(result.reportFolder) { Console.line(line) }
     }
 
     /// One side's account as `undo` names it (its flags, as undo calls them).

@@ -31,7 +31,8 @@ enum Runner {
     /// run is complete and recorded, only the report is not. A stop that says how the command
     /// ends (credentials refused at the first write: 3) says it; else `.someFailed` when rows
     /// failed or the run stopped.
-    static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?) async -> ExitStatus {
+    static func conclude(_ result: SyncResult, json: Bool = false, command: String, connection: Connection?,
+                         printsUndo: Bool = true) async -> ExitStatus {
         await connection?.close()
         if !json {
             printChanges(result.report.changedRows(limit: 11))
@@ -39,7 +40,7 @@ enum Runner {
         }
         printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
                      command: CommandLine.arguments, reportComplete: result.reportProblem == nil,
-                     account: connection?.naming ?? AccountArguments())
+                     account: connection?.naming ?? AccountArguments(), printsUndo: printsUndo)
         if let problem = result.reportProblem {
             Console.error("""
                 openmarket \(command): \(problem.description).
@@ -100,7 +101,7 @@ enum Runner {
     }
 
     static func printSummary(_ summary: SyncSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
-                             reportComplete: Bool = true, account: AccountArguments = AccountArguments()) {
+                             reportComplete: Bool = true, account: AccountArguments = AccountArguments(), printsUndo: Bool = true) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -140,7 +141,7 @@ enum Runner {
             Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
         }
         if reportComplete { Console.line("Report: \(report.appendingPathComponent("report.html").path)") }
-        if !summary.dryRun, summary.written > 0 {
+        if printsUndo, !summary.dryRun, summary.written > 0 {
             for line in account.undoLines(report) { Console.line(line) }
         }
     }

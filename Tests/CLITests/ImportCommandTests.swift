@@ -331,9 +331,10 @@ struct ImportCommandTests {
         #expect(try await CLIProcess.run(importArguments(manifest, sandbox)).status == 0)
         let products = try await allProducts(sandbox)
         let first = try #require(products.first { $0.name == "Item number 1" })
-        // update: a row with an id changes the product; photos cannot change and the report says so.
+        // update: a row with an id (linked to its key in the account) changes the product; photos
+        // cannot change and the report says so.
         let update = files.directory.appendingPathComponent("update.csv")
-        try "id,name,price,currency,stock,images\n\(first.id),Item number 1 (new),5555,KRW,9,p.jpg;p.jpg\n"
+        try "id,key,name,price,currency,stock,images\n\(first.id),K1,Item number 1 (new),5555,KRW,9,p.jpg;p.jpg\n"
             .write(to: update, atomically: true, encoding: .utf8)
         // 1001 → 5555 is +455 %: refused without --force, nothing changes.
         let guarded = try await CLIProcess.run(importArguments(update, sandbox, ["--mode", "update"]))
@@ -481,7 +482,24 @@ struct ImportStopTests {
         #expect(result.stdout.contains("Stopped: stopped after 3 failed rows (--max-errors 3)"), "\(result.stdout)")
         #expect(result.stdout.contains("Run the same command again") && result.stdout.contains("--secret …"))
         #expect(!result.stdout.contains(sandbox.demo.secret) && !result.stdout.contains(sandbox.demo.identifier), "secrets in the hint")
-        #expect(try await allProducts(sandbox).count < 35)
+        let made = try await allProducts(sandbox).count
+        #expect(made < 35)
+        // A stop is not a failure, and the counts add up to the rows read: the 5 bad rows
+        // failed, what was made was made, every other row is `not sent` (not among the rows to fix).
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("40 rows: ") }, "\(result.stdout)")
+        let counts = Dictionary(uniqueKeysWithValues: line.dropFirst("40 rows: ".count).split(separator: " in ")[0]
+            .split(separator: ", ").map { part -> (String, Int) in
+                let words = part.split(separator: " ", maxSplits: 1)
+                return (String(words[1]), Int(words[0]) ?? -1)
+            })
+        #expect(counts["failed"] == 5 && (counts["created"] ?? 0) == made && counts["not sent"] == 35 - made, "\(line)")
+        #expect(counts.values.reduce(0, +) == 40, "\(line)")
+        #expect(!result.stdout.contains("row 7 failed"), "\(result.stdout)")
+        struct Row: Decodable { var row: Int; var status: String }
+        struct Report: Decodable { var rows: [Row] }
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: files.directory.appendingPathComponent("report/report.json")))
+        #expect(report.rows.count == 40 && report.rows.filter { $0.status == "not-sent" }.count == 35 - made)
+        #expect(report.rows.filter { $0.status == "failed" }.map(\.row) == [2, 3, 4, 5, 6])
         await sandbox.stop()
     }
 

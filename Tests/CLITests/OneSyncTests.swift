@@ -90,13 +90,33 @@ struct OneSyncTests {
         #expect(capped.status == 1 && capped.stdout.contains("more than --max-deletes 3: nothing was deleted"), "\(capped.stdout)\(capped.stderr)")
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 4)
 
-        let moved = try await CLIProcess.run(migrate + ["--report", folder("m2"), "--max-deletes", "4"])
+        let moved = try await CLIProcess.run(Array(migrate.filter { $0 != "--quiet" }) + ["--report", folder("m2"), "--max-deletes", "4"])
         #expect(moved.status == 0 && moved.stdout.contains("Source: 4 deleted"), "\(moved.stdout)\(moved.stderr)")
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).isEmpty)
         #expect(try await Self.products(sandbox, vendor: sandbox.other.id).count == 4)
 
-        let undo = try await CLIProcess.run(["undo", folder("m2") + "/source-deletes", "--quiet"] + a)
+        // The undo lines as printed: one block, the source first, each line with its own account.
+        let lines = moved.stdout.split(separator: "\n").map(String.init)
+        #expect(!moved.stdout.contains("To take this run back"), "a move prints one ordered block: \(moved.stdout)")
+        let first = try #require(lines.first { $0.hasPrefix("  1. the source's products back: ") }, "\(moved.stdout)")
+        let second = try #require(lines.first { $0.hasPrefix("  2. then the copies deleted: ") }, "\(moved.stdout)")
+        #expect(lines.firstIndex(of: first)! < lines.firstIndex(of: second)!)
+        #expect(moved.stdout.contains("to the source account's identifier and secret") && moved.stdout.contains("to the target account's"))
+        func words(_ line: String) -> [String] {
+            Array(line.split(separator: ":", maxSplits: 1)[1].split(separator: " ").map(String.init).dropFirst())  // without "openmarket"
+        }
+        func env(_ vendor: SandboxVendor) -> [String: String] { ["OPENMARKET_IDENTIFIER": vendor.identifier, "OPENMARKET_SECRET": vendor.secret] }
+        // The copies' line first (the wrong order), even with the target's credentials: refused, nothing deleted.
+        let early = try await CLIProcess.run(words(second), environment: env(sandbox.other))
+        #expect(early.status == 2 && early.stderr.contains("not back yet") && early.stderr.contains("source-deletes"), "\(early.stdout)\(early.stderr)")
+        #expect(try await Self.products(sandbox, vendor: sandbox.other.id).count == 4, "never both shops empty")
+        // As printed, in order, each with its own account.
+        let undo = try await CLIProcess.run(words(first), environment: env(sandbox.demo))
         #expect(undo.status == 0 && undo.stdout.contains("4 created"), "\(undo.stdout)\(undo.stderr)")
+        let copies = try await CLIProcess.run(words(second), environment: env(sandbox.other))
+        #expect(copies.status == 0 && copies.stdout.contains("4 deleted"), "\(copies.stdout)\(copies.stderr)")
+        #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 4)
+        #expect(try await Self.products(sandbox, vendor: sandbox.other.id).isEmpty)
         let again = try await CLIProcess.run(["import", manifest.path, "--report", folder("again"), "--quiet", "--no-cache"] + a)
         #expect(again.status == 0 && again.stdout.contains("4 rows: 4 unchanged"), "\(again.stdout)\(again.stderr)")
     }
