@@ -27,6 +27,8 @@ struct WorkItem: Sendable {
     /// Content hashes of the row's photos (computed when they are read).
     var photoHashes: [String]?
     var photosDiffer = false
+    /// What preparing the photos found worth telling (a photo too small to look sharp).
+    var photoNotes: [String] = []
 }
 
 /// Every outcome of a row is assembled here, from the row as it went through the stages.
@@ -102,6 +104,8 @@ extension WorkItem {
             parts.append("stock \(max(0, full.stockDelta ?? full.stock))")
             outcome.changes = parts.joined(separator: ", ")
         }
+        let notes = [decision.note].compactMap { $0 } + photoNotes
+        outcome.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
         outcome.imagesBefore = before
         outcome.imagesAfter = after
         outcome.photo = images.first?.data

@@ -22,9 +22,7 @@ extension RowWork {
     private func planned(_ item: WorkItem) -> RowOutcome {
         switch item.decision.action {
         case .create:
-            var outcome = item.withPhotos(item.outcome(.wouldCreate))
-            outcome.note = item.decision.note
-            return outcome
+            return item.withPhotos(item.outcome(.wouldCreate))
         case .update(let id, let changes):
             var outcome = item.outcome(.wouldUpdate)
             outcome.productID = id
@@ -49,7 +47,6 @@ extension RowWork {
 
     private func create(_ item: WorkItem) -> RowOutcome {
         var outcome = item.withPhotos(item.outcome(.created))
-        outcome.note = item.decision.note
         let registered: ProductWriter.Registered
         do {
             // An earlier run of this manifest sent this row without hearing back: look first.

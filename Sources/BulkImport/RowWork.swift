@@ -209,6 +209,7 @@ final class RowWork: Sendable {
                 if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
                     filename = (filename as NSString).deletingPathExtension + ".jpg"
                 }
+                for warning in prepared.warnings { item.photoNotes.append("photo \(index + 1) (\(name)): \(warning)") }
                 item.images.append(UploadImage(data: Data(prepared.data), filename: filename, mimeType: prepared.format.mimeType))
                 item.before.append(bytes.count)
                 item.after.append(prepared.data.count)

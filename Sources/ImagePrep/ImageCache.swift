@@ -149,10 +149,15 @@ extension ImagePreparer {
         guard let cache else { return (try prepare(input), false) }
         let key = ImageCache.key(for: input, settings: settings)
         if let hit = cache.lookup(key), let header = try? codec.header(of: hit.data) {
-            return (PreparedImage(data: hit.data, format: hit.format, action: .recompressed,
-                                  width: header.width, height: header.height, quality: nil,
-                                  originalBytes: input.count, originalWidth: 0, originalHeight: 0,
-                                  encodes: 0, warnings: []), true)
+            var image = PreparedImage(data: hit.data, format: hit.format, action: .recompressed,
+                                      width: header.width, height: header.height, quality: nil,
+                                      originalBytes: input.count, originalWidth: 0, originalHeight: 0,
+                                      encodes: 0, warnings: [])
+            // Never made larger: a photo this small came this small.
+            if max(header.width, header.height) < Self.usefulLongEdge {
+                image.warnings.append(Self.smallPhotoWarning(width: header.width, height: header.height))
+            }
+            return (image, true)
         }
         let prepared = try prepare(input)
         if prepared.action != .kept { cache.store(key, data: prepared.data) }

@@ -31,7 +31,7 @@ public struct ImagePrepSettings: Sendable, Equatable, Hashable {
 
     /// Part of the cache key: a change of any setting prepares again.
     var cacheTag: String {
-        "v4-\(maxBytes)-\(maxDimension)-\(qualityFloor)-\(qualityCeiling)-\(chroma?.rawValue ?? "auto")-\(progressive ? "p" : "b")"
+        "v5-\(maxBytes)-\(maxDimension)-\(qualityFloor)-\(qualityCeiling)-\(chroma?.rawValue ?? "auto")-\(progressive ? "p" : "b")"
     }
 }
 
@@ -61,6 +61,8 @@ public struct PreparedImage: Sendable, Equatable {
         case kept
         /// Re-encoded at the same dimensions (rotation applied, or only the size shrank).
         case recompressed
+        /// Turned upright without re-encoding (its DCT coefficients moved).
+        case turned
         /// Made smaller in pixels, then encoded.
         case resized
     }
@@ -100,13 +102,25 @@ public final class ImagePreparer {
     public func prepare(_ input: [UInt8]) throws(ImagePrepError) -> PreparedImage {
         guard !input.isEmpty else { throw .empty }
         guard let format = PhotoFormat.sniff(input) else { throw .notAnImage }
+        var result: PreparedImage
         switch format {
-        case .jpeg: return try prepareJPEG(input)
-        case .png: return try preparePNG(input)
-        case .heif: return try prepareConverted(HEIFDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
-        case .webp: return try prepareConverted(WebPDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
+        case .jpeg: result = try prepareJPEG(input)
+        case .png: result = try preparePNG(input)
+        case .heif: result = try prepareConverted(HEIFDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
+        case .webp: result = try prepareConverted(WebPDecoder.decode(input, pixelBudget: settings.pixelBudget), bytes: input.count)
         }
+        if max(result.originalWidth, result.originalHeight) < Self.usefulLongEdge {
+            result.warnings.append(Self.smallPhotoWarning(width: result.originalWidth, height: result.originalHeight))
+        }
+        return result
     }
+
+    static func smallPhotoWarning(width: Int, height: Int) -> String {
+        "only \(width)×\(height) pixels: buyers see it blurred (\(usefulLongEdge) pixels or more on the long side look sharp on a phone; 1,000 or more for zooming)"
+    }
+
+    /// Below this long edge a photo is sent with a warning: it looks blurred in a shop.
+    public static let usefulLongEdge = 200
 
     /// A photo in a format the server does not take (HEIC, WebP): always encoded as JPEG,
     /// through the same downscale and quality search, with its orientation and profile.
@@ -131,6 +145,16 @@ public final class ImagePreparer {
         if input.count <= settings.maxBytes && orientation == 1 && !isCMYK {
             return kept(input, format: .jpeg, width: header.width, height: header.height)
         }
+        // Under the limit and only on its side: turned losslessly, its colour profile kept.
+        if input.count <= settings.maxBytes && !isCMYK, let turned = LosslessTurn.upright(input, orientation: orientation) {
+            let profiled = ICCProfile.embedding(ICCProfile.carried(ICCProfile.read(jpeg: input)), in: turned)
+            if profiled.count <= min(settings.maxBytes, input.count + LosslessTurn.tolerance(input.count)),
+               let upright = try? codec.header(of: profiled) {
+                return PreparedImage(data: profiled, format: .jpeg, action: .turned, width: upright.width, height: upright.height,
+                                     quality: nil, originalBytes: input.count, originalWidth: header.width,
+                                     originalHeight: header.height, encodes: 0, warnings: [])
+            }
+        }
         // Decode at a reduced DCT scale with room above the target, then Lanczos-3.
         let scaled = JPEGCodec.decodeSize(width: header.width, height: header.height, maxLongEdge: settings.maxDimension)
         let target = min(settings.maxDimension, max(scaled.width, scaled.height))
@@ -138,8 +162,11 @@ public final class ImagePreparer {
         do {
             decoded = try codec.decodeForDisplay(input, header: header, width: scaled.width, height: scaled.height)
         } catch { throw .unreadable("\(error)") }
+        // A photo under the limit re-encoded (CMYK, a turn that could not be lossless) is never
+        // made bigger than it came: its own size is the budget.
         var result = try encodeToFit(decoded.image, longEdge: target, orientation: orientation,
-                                     original: (input.count, header.width, header.height), profile: ICCProfile.read(jpeg: input))
+                                     original: (input.count, header.width, header.height), profile: ICCProfile.read(jpeg: input),
+                                     budget: input.count <= settings.maxBytes ? input.count : nil)
         if let warning = decoded.warning { result.warnings.append(warning) }
         return result
     }
@@ -165,10 +192,11 @@ public final class ImagePreparer {
     /// the highest quality that fits; if even the floor does not fit, shrinks
     /// the dimensions by the square root of the overshoot and searches again.
     private func encodeToFit(_ source: PixelImage, longEdge: Int, orientation: Int,
-                             original: (bytes: Int, width: Int, height: Int), profile: [UInt8]? = nil) throws(ImagePrepError) -> PreparedImage {
+                             original: (bytes: Int, width: Int, height: Int), profile: [UInt8]? = nil,
+                             budget: Int? = nil) throws(ImagePrepError) -> PreparedImage {
         // The colour profile goes into the JPEG, so the pixels get what is left of the limit.
         let profile = source.channels == 3 ? ICCProfile.carried(profile) : nil
-        let limit = settings.maxBytes - ICCProfile.cost(profile)
+        let limit = min(settings.maxBytes, budget ?? settings.maxBytes) - ICCProfile.cost(profile)
         var edge = longEdge
         var encodes = 0, sampleEncodes = 0
         for _ in 0..<8 {

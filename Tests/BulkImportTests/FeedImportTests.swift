@@ -31,7 +31,10 @@ struct FeedImportTests {
             """)
         let first = try await run(shop, monday)
         #expect(first.summary.counts == ["created": 2, "skipped": 1], "\(first.summary.counts)")
-        #expect(first.row(2)?.note == "price 10700 (cost 8,200, markup 30 %, up to 100)", "\(first.row(2)?.note ?? "")")
+        // The price's making first; the supplier's thumbnail-sized photo (48×36) is said too.
+        #expect(first.row(2)?.note == "price 10700 (cost 8,200, markup 30 %, up to 100); photo 1 (p.jpg): "
+                + "only 48×36 pixels: buyers see it blurred (200 pixels or more on the long side look sharp on a phone; 1,000 or more for zooming)",
+                "\(first.row(2)?.note ?? "")")
         #expect(first.row(4)?.status == .skipped && first.row(4)?.note == "[filter] skip: 카테고리 is 샘플" && first.row(4)?.key == "A-3")
         let products = try await shop.products()
         #expect(products["녹차 티백 50개입"]?.first?.price == 10700 && products["전기 주전자"]?.first?.price == 35700)

@@ -176,7 +176,50 @@ struct PrepareTests {
         }
         let red = Photos.pixel(upright, corner.0, corner.1)
         #expect(red[0] > 200 && red[1] < 60 && red[2] < 60, "orientation \(orientation): \(red) at \(corner)")
-        if orientation == 1 { #expect(prepared.action == .kept) } else { #expect(prepared.action == .recompressed) }
+        if orientation == 1 { #expect(prepared.action == .kept) } else {
+            // 60×40 is no whole number of blocks: turned losslessly where JPEG allows (a transpose
+            // always does), else re-encoded within the bytes it came with.
+            #expect(prepared.action == .turned || prepared.action == .recompressed)
+            #expect(prepared.data.count <= jpeg.count + jpeg.count / 100, "\(prepared.data.count) > \(jpeg.count)")
+        }
+    }
+
+    @Test("a photo under the limit that only needs turning is turned losslessly, never made bigger", arguments: [3, 6, 8])
+    func losslessTurn(_ orientation: Int) throws {
+        let image = Photos.photo(width: 320, height: 240)
+        let stored = try Photos.jpeg(image, quality: 80)
+        let jpeg = Photos.withOrientation(stored, orientation)
+        let prepared = try ImagePreparer().prepare(jpeg)
+        #expect(prepared.action == .turned && prepared.quality == nil)
+        // The coefficients coded again: a few bytes either way, never more than 1 %.
+        #expect(prepared.data.count <= jpeg.count + jpeg.count / 100, "\(prepared.data.count) > \(jpeg.count)")
+        #expect(EXIFOrientation.read(prepared.data) == 1, "no orientation left to turn it again")
+        // The same pixels as the stored photo's, moved: nothing re-encoded.
+        let before = try Photos.decode(stored)
+        let after = try Photos.decode(prepared.data)
+        let swapped = orientation != 3
+        #expect(after.width == (swapped ? 240 : 320) && after.height == (swapped ? 320 : 240))
+        var differing = 0
+        for y in 0..<before.height {
+            for x in 0..<before.width {
+                let (u, v): (Int, Int) = switch orientation {
+                case 3: (before.width - 1 - x, before.height - 1 - y)
+                case 6: (before.height - 1 - y, x)
+                default: (y, before.width - 1 - x)  // 8
+                }
+                // Chroma upsampling rounds by position: ±2 is the same pixel.
+                if zip(Photos.pixel(before, x, y), Photos.pixel(after, u, v)).contains(where: { abs($0 - $1) > 2 }) { differing += 1 }
+            }
+        }
+        #expect(differing * 100 < before.width * before.height, "\(differing) pixels differ")
+    }
+
+    @Test("a photo too small to look sharp is sent with a warning")
+    func smallPhoto() throws {
+        let prepared = try ImagePreparer().prepare(try Photos.jpeg(Photos.photo(width: 40, height: 40)))
+        #expect(prepared.action == .kept && prepared.warnings.contains { $0.contains("only 40×40 pixels") })
+        let large = try ImagePreparer().prepare(try Photos.jpeg(Photos.photo(width: 400, height: 300)))
+        #expect(large.warnings.isEmpty)
     }
 
     @Test("a CMYK JPEG whose red stays red")
