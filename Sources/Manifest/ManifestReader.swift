@@ -4,13 +4,13 @@ import Foundation
 public enum ManifestFormat: String, Sendable, CaseIterable {
     case csv, json, jsonl, xlsx
 
-    /// By extension: `.json`, `.jsonl`/`.ndjson`, `.xlsx`/`.xlsm`, anything else is CSV
+    /// By extension: `.json`, `.jsonl`/`.ndjson`, `.xlsx`/`.xlsm`/`.ods` (a workbook), anything else is CSV
     /// (or TSV), unless it starts as a zip archive does (a workbook saved under another name).
     public init(url: URL) {
         switch url.pathExtension.lowercased() {
         case "json": self = .json
         case "jsonl", "ndjson": self = .jsonl
-        case "xlsx", "xlsm": self = .xlsx
+        case "xlsx", "xlsm", "ods": self = .xlsx
         default:
             let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 4) }
             self = head == Data([0x50, 0x4B, 0x03, 0x04]) ? .xlsx : .csv
@@ -116,6 +116,12 @@ public final class ManifestReader {
             self.delimiter = ","
             let sheet = try SheetManifest(url: url, choice: choice, knows: mapping.map { map in { map.knows(header: $0) } })
             try mapHeaders(sheet.header)
+            if !sheet.skippedSheets.isEmpty {
+                let skipped = sheet.skippedSheets.map { "'\($0)'" }.joined(separator: ", ")
+                layoutNotes.append(RowIssue(file: file, row: sheet.headerRow, column: nil, value: sheet.sheetName, severity: .warning,
+                                            rule: "sheet-chosen",
+                                            message: "read sheet '\(sheet.sheetName)': \(skipped) before it \(sheet.skippedSheets.count == 1 ? "has" : "have") no header row (instructions?); --sheet names another"))
+            }
             sheet.use(columnIndex, bound: bound)
             estimatedRows = sheet.estimatedRows
             self.sheet = sheet

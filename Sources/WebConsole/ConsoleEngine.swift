@@ -39,7 +39,7 @@ public struct ConsoleEngine: Sendable {
     /// This account as the feeds' memory names it.
     var shopTag: String { FeedRunner.shopTag(account) }
 
-    static let sheetExtensions: Set<String> = ["csv", "xlsx", "json", "jsonl", "tsv", "txt"]
+    static let sheetExtensions: Set<String> = ["csv", "xlsx", "xlsm", "ods", "json", "jsonl", "tsv", "txt"]
 
     /// The sheets in the folder, by name.
     public func sheets() -> [String] {

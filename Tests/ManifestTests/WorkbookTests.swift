@@ -211,7 +211,7 @@ struct WorkbookTests {
         #expect(throws: ManifestError.self) { try rows(xls) }
 
         let noWorkbook = try zip("other.xlsx", [("hello.txt", "hi")])
-        #expect(throws: ManifestError(file: "other.xlsx", message: "a zip archive, but not an Excel workbook (it has no xl/workbook.xml)")) {
+        #expect(throws: ManifestError(file: "other.xlsx", message: "a zip archive, but neither an Excel workbook (no xl/workbook.xml) nor an OpenDocument spreadsheet (no content.xml)")) {
             try rows(noWorkbook)
         }
         let cut = folder.appendingPathComponent("cut.xlsx")

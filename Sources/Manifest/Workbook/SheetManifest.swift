@@ -18,8 +18,10 @@ public struct SheetChoice: Sendable, Equatable {
 /// error, a rounded number) as issues of the row.
 final class SheetManifest {
     let file: String
-    let sheetName: String
-    private let rows: SheetRows
+    private(set) var sheetName: String
+    private var rows: SheetRows
+    /// Sheets before the one read that have no header (instructions, a cover page), by name.
+    private(set) var skippedSheets: [String] = []
     private(set) var header: [(Int, String)] = []
     private(set) var headerRow = 0
     private(set) var estimatedRows: Int?
@@ -34,16 +36,31 @@ final class SheetManifest {
         self.knows = knows ?? { Column(header: $0) != nil }
         let workbook = try Workbook(url: url)
         let sheet = try Self.choose(choice.sheet, in: workbook)
+        // No sheet named: the first visible sheet with a header (a workbook may open on its instructions).
+        let candidates = choice.sheet == nil && choice.headerRow == nil
+            ? Array(workbook.sheets.filter(\.visible).drop { $0 != sheet }) : [sheet]
         sheetName = sheet.name
         rows = SheetRows(workbook: workbook, sheet: sheet)
-        do {
-            try findHeader(choice.headerRow)
-        } catch let error as ManifestError {
-            rows.close()
-            throw error
-        } catch {
-            rows.close()
-            throw ManifestError(file: file, message: "\(error)")
+        for (index, candidate) in candidates.enumerated() {
+            if index > 0 {
+                skippedSheets.append(sheetName)
+                sheetName = candidate.name
+                rows = SheetRows(workbook: workbook, sheet: candidate)
+            }
+            do {
+                try findHeader(choice.headerRow)
+                break
+            } catch let error as ManifestError {
+                rows.close()
+                guard index + 1 < candidates.count else {
+                    guard candidates.count > 1 else { throw error }
+                    let names = candidates.map { "'\($0.name)'" }.joined(separator: ", ")
+                    throw ManifestError(file: file, message: "no sheet has a header row in its first \(Self.headerSearchRows) rows (sheets: \(names)). The header names at least two columns (key, name, price, stock…); name the sheet with --sheet NAME, and its header's row with --header-row N")
+                }
+            } catch {
+                rows.close()
+                throw ManifestError(file: file, message: "\(error)")
+            }
         }
         if let last = rows.waitForDimension(), last > headerRow { estimatedRows = last - headerRow }
     }

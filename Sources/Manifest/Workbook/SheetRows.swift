@@ -71,7 +71,15 @@ final class SheetRows: @unchecked Sendable {
                 }
             }
             do {
-                try workbook.parse(sheet.path, limit: workbook.budget.sheet, into: &handler)
+                if let table = ODSContent.index(of: sheet.path) {
+                    var sheetHandler = ODSSheetHandler(table: table)
+                    sheetHandler.emit = handler.emit
+                    sheetHandler.onDimension = handler.onDimension
+                    do { try workbook.parse(ODSContent.part, limit: workbook.budget.sheet, into: &sheetHandler) } catch is Workbook.StopReading {}
+                    setDimension(nil)
+                } else {
+                    try workbook.parse(sheet.path, limit: workbook.budget.sheet, into: &handler)
+                }
                 if !batch.isEmpty { flush(batch) }
             } catch is Workbook.StopReading {
             } catch {

@@ -119,8 +119,17 @@ final class Workbook: @unchecked Sendable {
     // MARK: - Structure
 
     private func readStructure() throws {
+        if archive["xl/workbook.xml"] == nil, archive[ODSContent.part] != nil {
+            // LibreOffice's (or Google Sheets') OpenDocument spreadsheet: every sheet in one part.
+            var list = ODSTableList()
+            try parse(ODSContent.part, limit: budget.sheet, into: &list)
+            sheets = list.tables.enumerated().map { index, table in
+                Sheet(name: table.name, visible: !list.hiddenStyles.contains(table.style), path: ODSContent.path(index))
+            }
+            return
+        }
         guard archive["xl/workbook.xml"] != nil || archive["_rels/.rels"] != nil else {
-            throw ManifestError(file: file, message: "a zip archive, but not an Excel workbook (it has no xl/workbook.xml)")
+            throw ManifestError(file: file, message: "a zip archive, but neither an Excel workbook (no xl/workbook.xml) nor an OpenDocument spreadsheet (no content.xml)")
         }
         var workbookPath = "xl/workbook.xml"
         if archive["_rels/.rels"] != nil {
