@@ -22,6 +22,10 @@ enum SheetTargets {
         FuzzTarget("xlsx-xml", reads: "an .xlsx workbook's XML (sheet and shared strings) in a well-formed zip") { data throws(FuzzFinding) in
             try readSheet(try FuzzWorkbook.zip(data), named: "products.xlsx")
         },
+        FuzzTarget("ods-xml", reads: "an .ods spreadsheet's content.xml (every sheet, repeated rows and cells) in a well-formed zip") { data throws(FuzzFinding) in
+            try readSheet(try FuzzWorkbook.zip([("mimetype", Data("application/vnd.oasis.opendocument.spreadsheet".utf8)),
+                                                ("content.xml", data)]), named: "products.ods")
+        },
         FuzzTarget("supplier-csv", reads: "a supplier's CSV through a feed's map (templates/feed.toml: their headers, maps, prices from costs, filter)") { data throws(FuzzFinding) in
             try readSheet(data, named: "supplier.csv", mapping: FeedMapping(feed: try SupplierFeed.template()))
         },
@@ -77,10 +81,14 @@ enum SheetTargets {
 /// well formed, so the fuzzer's work goes to the XML readers, not to zip checksums.
 enum FuzzWorkbook {
     static func zip(_ data: Data) throws(FuzzFinding) -> Data {
+        try zip(xlsxParts(data))
+    }
+
+    private static func xlsxParts(_ data: Data) -> [(String, Data)] {
         let split = data.firstIndex(of: 0) ?? data.endIndex
         let sheet = Data(data[data.startIndex..<split])
         let strings = split < data.endIndex ? Data(data[data.index(after: split)...]) : Data()
-        let parts: [(String, Data)] = [
+        return [
             ("[Content_Types].xml", Data("""
             <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
             <Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
@@ -104,6 +112,10 @@ enum FuzzWorkbook {
             ("xl/worksheets/sheet1.xml", sheet),
             ("xl/sharedStrings.xml", strings),
         ]
+    }
+
+    /// A zip of these parts, stored as they are.
+    static func zip(_ parts: [(String, Data)]) throws(FuzzFinding) -> Data {
         do {
             let archive = try Archive(accessMode: .create)
             for (path, bytes) in parts {
