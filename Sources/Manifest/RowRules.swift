@@ -48,7 +48,30 @@ struct RowRules {
                 issue(.id, cell, "id-format", "must be a product id (a whole number above 0), or empty for a new product")
             }
         }
-        return (text(.key), id)
+        let key = text(.key)
+        if let key, let damage = Self.excelDamage(key) {
+            issue(.key, key, "key-excel", damage, .warning)
+        }
+        return (key, id)
+    }
+
+    /// What Excel makes of keys it reads as numbers or dates, said before it becomes a product:
+    /// `1.23457E+11` (scientific notation: the digits are gone), `2024-01-02` or `1/2/2024`
+    /// (a key such as `1-2` read as a date). Leading zeros it drops are found against the
+    /// account's keys at import.
+    static func excelDamage(_ key: String) -> String? {
+        let upper = key.uppercased()
+        if let e = upper.firstIndex(of: "E"), upper[upper.index(after: e)...].first == "+",
+           upper[..<e].allSatisfy({ $0.isNumber || $0 == "." }), upper[upper.index(e, offsetBy: 2)...].allSatisfy(\.isNumber),
+           upper[upper.index(e, offsetBy: 2)...].count > 0 {
+            return "looks like a number Excel wrote in scientific notation (its digits are lost): format the key column as Text, type the keys again, and save"
+        }
+        let parts = key.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." })
+        if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), key.count <= 10,
+           parts.contains(where: { $0.count == 4 }) || key.contains("/") {
+            return "looks like a date Excel made of the key (it reads 1-2 or 1/2 as a date): format the key column as Text, type the keys again, and save"
+        }
+        return nil
     }
 
     /// The vendor an export of several vendors says the row's product is (a vendor id).

@@ -108,3 +108,15 @@ struct ForeignSheetRuleTests {
         return String(Character(Unicode.Scalar(byte)))
     }
 }
+
+@Suite("Keys Excel damaged, said by validate")
+struct ExcelKeyTests {
+    @Test("keys in scientific notation or made into dates are warned of; ordinary keys are not")
+    func excelKeys() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let result = try space.check(space.write("key,name,price,stock,images\n1.23457E+11,Green tea,1000,1,a.jpg\n2024-01-02,Black tea,1000,1,a.jpg\nTEA-2024-01,Oolong tea,1000,1,a.jpg\n00120,White tea,1000,1,a.jpg\n"))
+        #expect(result.issues.filter { $0.rule == "key-excel" }.map(\.row) == [2, 3], "\(result.issues)")
+        #expect(result.drafts.count == 4, "a warning: the rows still go")
+    }
+}
