@@ -138,7 +138,7 @@ public final class ManifestValidator: @unchecked Sendable {
         if let key = check.key {
             // Keys that differ only in letter case or leading zeros (`00120`, `120` once Excel
             // read it as a number) would be one product on the next run: they collide here.
-            let hash = Self.hash(Self.comparable(key))
+            let hash = Self.comparableHash(key)
             if let first = keys[hash] {
                 issues.insert(RowIssue(file: file, row: row, column: Column.key.rawValue, value: key, severity: .error, rule: "key-duplicate",
                                        message: "the same key as row \(first) (keys are compared without letter case and leading zeros); each row needs its own key"), at: 0)
@@ -251,14 +251,23 @@ public final class ManifestValidator: @unchecked Sendable {
         return ProductRules.characterCount(text)
     }
 
-    /// A key as rows are compared: lower case, a number without its leading zeros.
-    static func comparable(_ key: String) -> String {
+    /// The hash of a key as rows are compared: lower case, a number without its leading zeros.
+    /// ASCII keys (nearly all) are hashed byte by byte, with no string made.
+    static func comparableHash(_ key: String) -> UInt64 {
         let utf8 = key.utf8
-        if !utf8.isEmpty, utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
-            let stripped = key.drop { $0 == "0" }
-            return stripped.isEmpty ? "0" : String(stripped)
+        guard !utf8.contains(where: { $0 >= 0x80 }) else { return FNV.hash(key.lowercased()) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let digitsOnly = !utf8.isEmpty && utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+        var leading = digitsOnly
+        for byte in utf8 {
+            if leading && byte == 48 { continue }
+            leading = false
+            let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x100_0000_01b3
         }
-        return utf8.contains(where: { $0 >= 65 && $0 <= 90 || $0 >= 0x80 }) ? key.lowercased() : key
+        // All zeros: the number 0.
+        if leading { hash = (hash ^ 48) &* 0x100_0000_01b3 }
+        return hash
     }
 
     /// FNV-1a of the text, to remember keys and names without keeping them.
