@@ -29,7 +29,15 @@ struct ImportCommand: ShopCommand {
             changes only those columns. A blank cell keeps the shop's value; 0 is a value. \
             In a sheet of keys and stock (no name column), +5 adds and -3 subtracts (never \
             below 0); in a sheet with names, stock is a count, and -3 fails its row saying so. To empty a description, write \
-            [clear] in its cell. A row that would create needs a name, a price and 1 to 5 photos.
+            [clear] in its cell. A row that would create needs a name, a price and 1 to 5 photos; \
+            an empty stock cell is not 0 (--default-stock N says what it means for a new product).
+
+            Sheets from elsewhere: an id column names a product only where this account linked \
+            it to the row's key (or the product has the row's name); another platform's number \
+            that happens to be one of the shop's fails its row, touching nothing (--ignore-id \
+            reads no id). A key Excel stripped of its zeros (120 for 00120) is that product. \
+            HTML descriptions are sent as text (--keep-html keeps them); photos in one cell may \
+            be separated by ; , | or line breaks.
 
             Photos cannot be changed through the API: a row whose photos differ from the ones \
             its product was created with is reported, and the product keeps its photos; with \
@@ -54,7 +62,8 @@ struct ImportCommand: ShopCommand {
             as the server takes (found while the run goes; --jobs N fixes it). A journal \
             records every write, so a run that was stopped, crashed or lost \
             its network can simply be run again: a write whose answer was lost is looked for on \
-            the server before anything is sent again.
+            the server before anything is sent again. Rows a stop left are `not sent`, not \
+            failed: the same command again sends them.
 
             The report (report.csv, report.json, report.html, and report.xlsx: the failed rows \
             first, to fix and import again) goes to --report, by default a \
@@ -70,12 +79,12 @@ struct ImportCommand: ShopCommand {
               openmarket import november.csv --dry-run
               openmarket import november.csv --delete-missing --max-deletes 20
               openmarket import stock.csv                  (key,stock: only stock changes)
-              openmarket import shop.xlsx --sheet 상품       (an Excel workbook: .xlsx, .xlsm)
+              openmarket import shop.xlsx --sheet 상품       (a workbook: .xlsx, .xlsm, LibreOffice's .ods)
               openmarket import products.csv --images photos/ --server https://market.example --jobs 8
               openmarket import backup/products.csv --mode create   (restore into an empty account)
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx or .xlsm.")
+    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm or .ods.")
     var manifest: String
 
     @OptionGroup var server: ServerOptions

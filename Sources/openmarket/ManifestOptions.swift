@@ -43,7 +43,7 @@ struct ManifestOptions: ParsableArguments {
     var keepHTML = false
 
     @Flag(name: .customLong("ignore-id"), help: ArgumentHelp(
-        "Read no id column: rows are matched by key, or name, only (another platform's ID or 상품번호 column is never taken for a product of this shop in any case)."))
+        "Read no id column: rows are matched by key, or name, only. Without it an id is used only where this account linked it to the row's key (or the product has the row's name)."))
     var ignoreID = false
 
     enum Delimiter: String, ExpressibleByArgument, CaseIterable {

@@ -10,8 +10,8 @@ struct ValidateCommand: OpenMarketCommand {
         abstract: "Check every row of a manifest before anything is sent.",
         discussion: """
             Reads CSV (comma, semicolon or tab; UTF-8, UTF-16 or CP949, detected), JSON (an array \
-            of objects), JSON Lines or an Excel workbook (.xlsx, .xlsm: the first visible sheet, \
-            or --sheet; the header row is found), and prints every problem grouped by row (as \
+            of objects), JSON Lines or a workbook (.xlsx, .xlsm, LibreOffice's .ods: the first visible sheet \
+            with a header, or --sheet; the header row is found), and prints every problem grouped by row (as \
             Excel numbers rows), then a summary. \
             Image files are checked to exist and to be JPEG, PNG, HEIC or WebP by their first \
             bytes; they are never decoded, and a file over the server's limit is fine (import \
@@ -30,7 +30,7 @@ struct ValidateCommand: OpenMarketCommand {
               openmarket validate shop.xlsx --sheet 상품 --format xlsx
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm.")
+    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm, .ods.")
     var manifest: String
 
     @OptionGroup var reading: ManifestOptions
