@@ -56,8 +56,6 @@ public final class ManifestValidator: @unchecked Sendable {
     /// Hashes of keys and names seen, with the row that had them first.
     private var keys: [UInt64: Int32] = [:]
     private var names: [UInt64: Int32] = [:]
-    /// Names of rows without a key or id (the name is the row's identity).
-    private var identityNames: [UInt64: Int32] = [:]
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -148,29 +146,25 @@ public final class ManifestValidator: @unchecked Sendable {
                 keys[hash] = Int32(clamping: row)
             }
         }
-        if let name = check.name, check.nameIsIdentity {
-            // No key and no id: the name says which product the row is, so a second row of
-            // the name would make a second product of it (or change the first one's twice).
-            let hash = Self.hash(name)
-            if let first = identityNames[hash] {
-                issues.insert(RowIssue(file: file, row: row, column: Column.name.rawValue, value: name, severity: .error,
-                                       rule: "name-duplicate",
-                                       message: "the same name as row \(first), and the row has no key: the name is what says which product it is, so two rows cannot have it; add a key column (sku) to tell them apart, or remove one"),
-                              at: min(issues.count, check.nameIssueIndex + inserted))
-                draft = nil
-                return (draft, issues)
-            }
-            identityNames[hash] = Int32(clamping: row)
-        }
         if let name = check.name {
+            // A name twice is a warning (two products may share one), but between two rows
+            // without a key or id it is an error: there the name says which product a row is,
+            // so the second would make a second product of it. A negative row: the first row
+            // of the name that had neither.
             let hash = Self.hash(name)
-            if let first = names[hash] {
-                issues.insert(RowIssue(file: file, row: row, column: Column.name.rawValue, value: name, severity: .warning,
-                                       rule: "name-duplicate",
-                                       message: "the same name as row \(first); the server allows it, but check it is not a mistake"),
+            let here = Int32(clamping: row)
+            if let seen = names[hash] {
+                let collides = check.nameIsIdentity && seen < 0
+                let message = collides
+                    ? "the same name as row \(-seen), and the row has no key: the name is what says which product it is, so two rows cannot have it; add a key column (sku) to tell them apart, or remove one"
+                    : "the same name as row \(abs(seen)); the server allows it, but check it is not a mistake"
+                issues.insert(RowIssue(file: file, row: row, column: Column.name.rawValue, value: name,
+                                       severity: collides ? .error : .warning, rule: "name-duplicate", message: message),
                               at: min(issues.count, check.nameIssueIndex + inserted))
+                if collides { draft = nil }
+                if check.nameIsIdentity && seen > 0 { names[hash] = -here }
             } else {
-                names[hash] = Int32(clamping: row)
+                names[hash] = check.nameIsIdentity ? -here : here
             }
         }
         return (draft, issues)
