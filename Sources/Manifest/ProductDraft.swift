@@ -21,7 +21,11 @@ public enum ImageSource: Sendable, Equatable, Hashable {
     /// (a name with a photo's extension, or a URL): a comma inside a URL's query
     /// (`?w=100,h=80`) or in a file's own name (`front, left.jpg`) is not a separator.
     public static func references(inCell cell: String) -> [String] {
-        cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
+        guard cell.utf8.contains(UInt8(ascii: ",")) else {
+            return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
+                .map { ManifestValidator.trimmed(String($0)) }.filter { !$0.isEmpty }
+        }
+        return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
             .flatMap { splitCommas(ManifestValidator.trimmed(String($0))) }
             .filter { !$0.isEmpty }
     }

@@ -60,15 +60,30 @@ struct RowRules {
     /// (a key such as `1-2` read as a date). Leading zeros it drops are found against the
     /// account's keys at import.
     static func excelDamage(_ key: String) -> String? {
-        let upper = key.uppercased()
-        if let e = upper.firstIndex(of: "E"), upper[upper.index(after: e)...].first == "+",
-           upper[..<e].allSatisfy({ $0.isNumber || $0 == "." }), upper[upper.index(e, offsetBy: 2)...].allSatisfy(\.isNumber),
-           upper[upper.index(e, offsetBy: 2)...].count > 0 {
+        // One pass over the bytes (every row's key comes through here): digits, the `E+` of
+        // scientific notation, and a date's separators; anything else is a key as typed.
+        var digits = 0, dots = 0, separators = 0, slash = false, exponent = -1, longestRun = 0, run = 0
+        for (index, byte) in key.utf8.enumerated() {
+            switch byte {
+            case 48...57:
+                digits += 1
+                run += 1
+                longestRun = max(longestRun, run)
+                continue
+            case UInt8(ascii: "."): dots += 1; separators += 1
+            case UInt8(ascii: "-"): separators += 1
+            case UInt8(ascii: "/"): separators += 1; slash = true
+            case UInt8(ascii: "E"), UInt8(ascii: "e"): guard exponent < 0 else { return nil }; exponent = index
+            case UInt8(ascii: "+"): guard exponent >= 0, index == exponent + 1 else { return nil }
+            default: return nil
+            }
+            run = 0
+        }
+        if exponent > 0, digits > 1, dots <= 1, separators == dots, key.utf8.count > exponent + 2,
+           Array(key.utf8)[exponent + 1] == UInt8(ascii: "+") {
             return "looks like a number Excel wrote in scientific notation (its digits are lost): format the key column as Text, type the keys again, and save"
         }
-        let parts = key.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." })
-        if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), key.count <= 10,
-           parts.contains(where: { $0.count == 4 }) || key.contains("/") {
+        if exponent < 0, separators == 2, key.utf8.count <= 10, longestRun <= 4, slash || longestRun == 4 {
             return "looks like a date Excel made of the key (it reads 1-2 or 1/2 as a date): format the key column as Text, type the keys again, and save"
         }
         return nil
