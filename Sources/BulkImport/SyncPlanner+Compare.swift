@@ -1,0 +1,77 @@
+import Foundation
+import Manifest
+import OpenMarketAPI
+import ShopState
+
+/// How a row differs from the live product it is: the fields it changes, exactly (prices as
+/// decimals), and the guard on a price moved too far.
+extension SyncPlanner {
+    /// The fields of the row that differ from the live product.
+    func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
+        // A feed's protected fields were set when the product was made; never overwritten.
+        let given = draft.protected.isEmpty ? draft.given : draft.given.subtracting(draft.protected)
+        var product = product
+        if product.description == nil, given.contains(.description) {
+            // The 2021 and 2022-01 lists carry no description: what was last pushed says it,
+            // else the product's own page (one read; never a guess of "empty").
+            if let pushed = keyOfProduct[product.id].flatMap({ links[$0]?.pushed }) {
+                product.description = pushed.description
+            } else {
+                product.description = try client.product(id: product.id).summary.description ?? ""
+            }
+        }
+        let now = Product(product)
+        var wanted = now
+        var fields: [ProductField] = []
+        func want(_ field: ProductField, _ set: (inout Product) -> Void) {
+            set(&wanted)
+            fields.append(field)
+        }
+        if given.contains(.name) { want(.name) { $0.name = draft.name } }
+        if given.contains(.description) { want(.description) { $0.description = draft.description } }
+        if given.contains(.currency) { want(.currency) { $0.currency = draft.currency } }
+        if given.contains(.price) { want(.price) { $0.price = draft.price } }
+        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = draft.discountedPrice } }
+        if given.contains(.stock) {
+            var stock = draft.stock
+            if let delta = draft.stockDelta {
+                stock = product.stock + delta
+                if stock < 0 {
+                    throw Refusal(message: "stock \(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) would be \(stock): stock cannot go below 0")
+                }
+            }
+            want(.stock) { $0.stock = stock }
+        }
+        if !given.contains(.currency) {
+            // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
+            for (field, amount) in [("price", given.contains(.price) ? draft.price : nil),
+                                    ("discount", given.contains(.discountedPrice) ? draft.discountedPrice : nil)] {
+                if let amount, let problem = Money.check(amount.amount, currency: product.currency, field: field) {
+                    throw Refusal(message: "\(field) \(amount): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
+                }
+            }
+        }
+        var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
+        if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
+            try checkPriceChange(from: product.price, to: draft.price)
+            changes.lines[index].reason = draft.explanations[.price]
+        }
+        changes.body = ProductPatch(changes.lines, to: wanted)
+        return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
+                           live: product)
+    }
+
+    /// A price moved by more than `--max-price-change` is refused (a misplaced digit), unless `--force`.
+    func checkPriceChange(from live: Money, to price: Money) throws {
+        guard !options.force, live > 0 else { return }
+        let percent = Money.double((price.amount - live.amount) / live.amount * 100)
+        if abs(percent) > options.maxPriceChange {
+            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
+        }
+    }
+
+    /// `50` for 50.0, `12.5` as it is.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
