@@ -26,9 +26,16 @@ public enum GarbledText {
                 return nil
             }
         }
-        guard high >= 2, let decoded = String(validating: bytes, as: UTF8.self) else { return nil }
-        // Valid UTF-8 of two bytes or more per character: fewer characters than were read.
-        guard decoded.unicodeScalars.contains(where: { $0.value >= 0x100 }) else { return nil }
+        guard high >= 2 else { return nil }
+        // Windows-1252 has no character for 0x81, 0x8D, 0x8F, 0x90 and 0x9D, and many programs
+        // drop those bytes: a sequence or two may be broken. The text was UTF-8 when most of
+        // what decodes is letters beyond Latin-1 (`녹차 �떼`), and few sequences are broken.
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        var meaningful = 0, broken = 0
+        for scalar in decoded.unicodeScalars where scalar.value >= 0x100 {
+            if scalar == "\u{FFFD}" { broken += 1 } else { meaningful += 1 }
+        }
+        guard meaningful >= 2, broken * 2 < meaningful else { return nil }
         return decoded
     }
 

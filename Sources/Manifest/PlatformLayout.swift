@@ -48,6 +48,6 @@ enum PlatformLayout: Sendable {
     /// The note for a column not read.
     func note(header: String, file: String) -> RowIssue {
         RowIssue(file: file, row: 1, column: nil, value: header, severity: .warning, rule: "column-other-platform",
-                 message: "'\(header)' is \(name)'s own product number (the sheet is a \(name) export), not a product of this shop: not read; rows are matched by their key, else their name")
+                 message: "is \(name)'s own product number (the sheet is a \(name) export), not a product of this shop: not read; rows are matched by their key, else their name")
     }
 }

@@ -120,3 +120,13 @@ struct ExcelKeyTests {
         #expect(result.drafts.count == 4, "a warning: the rows still go")
     }
 }
+
+@Suite("Garbled text as it arrives")
+struct GarbledArrivalTests {
+    @Test("the issue's text as shown, with the byte Windows-1252 has no character for dropped, is found too")
+    func droppedByte() {
+        let meant = GarbledText.meant("ë…¹ì°¨ ë¼ë–¼")
+        #expect(meant?.hasPrefix("녹차 ") == true && meant?.hasSuffix("떼") == true, "\(String(describing: meant))")
+        #expect(GarbledText.meant("Ça a été") == nil && GarbledText.meant("Ã la carte") == nil)
+    }
+}
