@@ -7,7 +7,7 @@
 # the same catalog, or a shard started again, finds). Wall time is the slowest shard's; CPU is
 # user + system of all shards, per photo.
 #   Benchmarks/shards.sh        ROWS=60 LATENCY=25 Benchmarks/shards.sh
-# Writes Benchmarks/results/shards.md. Needs postgresql (scripts/install-deps), runs as root or not.
+# Writes Benchmarks/results/shards.md. Needs postgresql (scripts/install-deps --tests), runs as root or not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-60}

@@ -8,7 +8,7 @@
 #   3. shop C with the shared cache: finds every photo there.
 # CPU is user + system of the import. The goal (issue #44): 3 costs ≤ 0.3× the CPU of 2.
 #   Benchmarks/shared-cache.sh        ROWS=60 Benchmarks/shared-cache.sh
-# Writes Benchmarks/results/shared-cache.md. Needs moto[server] (scripts/install-deps).
+# Writes Benchmarks/results/shared-cache.md. Needs moto[server] (scripts/install-deps --tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-60}

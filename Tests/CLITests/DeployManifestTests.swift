@@ -30,7 +30,7 @@ struct DeployManifestTests {
         #expect(Self.files.count >= 4)
         for file in Self.files {
             let result = try runToolOutput("/usr/bin/env", ["kubernetes-validate", "--strict", "--quiet", file.path])
-            #expect(result.status == 0, "\(file.lastPathComponent): \(result.output) (kubernetes-validate comes from scripts/install-deps)")
+            #expect(result.status == 0, "\(file.lastPathComponent): \(result.output) (kubernetes-validate comes from scripts/install-deps --tests)")
         }
     }
 

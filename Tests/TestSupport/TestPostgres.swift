@@ -24,7 +24,7 @@ public final class TestPostgres: @unchecked Sendable {
         for version in versions where FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("\(version)/bin/initdb").path) {
             return root.appendingPathComponent("\(version)/bin")
         }
-        throw TestFailure("no PostgreSQL server under /usr/lib/postgresql: run scripts/install-deps (postgresql)")
+        throw TestFailure("no PostgreSQL server under /usr/lib/postgresql: run scripts/install-deps --tests (postgresql)")
     }
 
     /// Started on a thread of its own: the test's cooperative threads (which in-process servers

@@ -32,7 +32,7 @@ public final class TestS3: @unchecked Sendable {
     static func startBlocking(buckets: [String]) throws -> TestS3 {
         guard let server = ["/usr/local/bin/moto_server", "/root/.pyenv/shims/moto_server", "/usr/bin/moto_server"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) ?? findInPath("moto_server") else {
-            throw TestFailure("no moto_server: run scripts/install-deps (moto[server] from PyPI)")
+            throw TestFailure("no moto_server: run scripts/install-deps --tests (moto[server] from PyPI)")
         }
         let port = try LocalPorts.free()
         let process = Process()

@@ -22,7 +22,7 @@ public final class WebDriver: @unchecked Sendable {
     /// A driver and a browser window `width` × `height`.
     public static func start(width: Int = 1280, height: Int = 900) async throws -> WebDriver {
         guard FileManager.default.isExecutableFile(atPath: driverPath) else {
-            throw TestFailure("\(driverPath) is missing: run scripts/install-deps (chromium, chromium-driver, fonts-noto-cjk)")
+            throw TestFailure("\(driverPath) is missing: run scripts/install-deps --tests (chromium, chromium-driver, fonts-noto-cjk)")
         }
         let port = try LocalPorts.free()
         let process = Process()
