@@ -41,25 +41,25 @@ final class RowWork: Sendable {
     // MARK: decide (on the feed's thread, in the sheet's order)
 
     func decide(_ draft: ProductDraft, _ planner: SyncPlanner) -> Step {
+        // A key Excel stripped of its zeros is the linked key it was (the row is that key's).
         var draft = draft
-        var identity = ProductLink.identity(key: draft.key, name: draft.name)
         var zerosNote: String?
-        if !identity.byName, options.mode != .create {
+        var zerosRefusal: String?
+        if let key = draft.key, options.mode != .create {
             do throws(SyncPlanner.Refusal) {
-                if let linked = try planner.keyWithoutZeros(identity.key) {
-                    zerosNote = "key \(identity.key) is \(linked) without its leading zeros (Excel drops them from numbers): the product of \(linked)"
+                if let linked = try planner.keyWithoutZeros(key) {
+                    zerosNote = "key \(key) is \(linked) without its leading zeros (Excel drops them from numbers): the product of \(linked)"
                     draft.key = linked
-                    identity.key = linked
                 }
             } catch {
-                let item = WorkItem(draft: draft, key: identity.key, byName: false, hash: ContentHash.of(draft), started: Date(),
-                                    decision: RowDecision(action: .create))
-                return .done(item.failed(error.message))
+                zerosRefusal = error.message
             }
         }
+        let identity = ProductLink.identity(key: draft.key, name: draft.name)
         let hash = ContentHash.of(draft)
         var item = WorkItem(draft: draft, key: identity.key, byName: identity.byName, hash: hash, started: Date(),
                             decision: RowDecision(action: .create))
+        if let zerosRefusal { return .done(item.failed(zerosRefusal)) }
         // create: rows this manifest's journal saw finished are not created again.
         if options.mode == .create, case .done(let id, let doneHash)? = journal.state(of: identity.key) {
             var outcome = item.outcome(.unchanged)

@@ -251,7 +251,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         try feed({ [self] task in
             for row in task.rows { handIn(row) }
             if isStopping {
-                for row in task.rows { finish(RowOutcome(row: row, key: "", name: "", status: .notSent, note: RowOutcome.notSentNote)) }
+                for row in task.rows { finish(.notSent(row: row, key: "", name: "")) }
                 return
             }
             uploadQueue.put(.task(task))
@@ -292,7 +292,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
                     if isStopping {
                         switch upload {
                         case .row(let item): finish(item.notSent())
-                        case .task(let task): for row in task.rows { finish(RowOutcome(row: row, key: "", name: "", status: .notSent, note: RowOutcome.notSentNote)) }
+                        case .task(let task): for row in task.rows { finish(.notSent(row: row, key: "", name: "")) }
                         }
                         continue
                     }

@@ -15,6 +15,7 @@ public enum HTMLText {
     public static func plain(_ html: String) -> String {
         var out = ""
         out.reserveCapacity(html.utf8.count)
+        var closes = CloseFinder(html)
         var index = html.startIndex
         var skipping: String? = nil  // inside <script> or <style>
         var pendingSpace = false
@@ -30,7 +31,7 @@ public enum HTMLText {
         }
         while index < html.endIndex {
             let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">"),
+            if character == "<", let close = closes.next(after: index),
                let tag = tagName(html[html.index(after: index)..<close]) {
                 index = html.index(after: close)
                 if let skip = skipping {
@@ -103,11 +104,34 @@ public enum HTMLText {
         return Tag(name: name.lowercased(), closing: closing)
     }
 
+    /// The first `>` after a position, for positions that only move forward: found once per
+    /// `>`, not once per `<` (a cell of many `<` and one `>` at its end is read once).
+    private struct CloseFinder {
+        let text: String
+        private var found: String.Index?
+        private var searched: String.Index
+
+        init(_ text: String) {
+            self.text = text
+            searched = text.startIndex
+        }
+
+        mutating func next(after position: String.Index) -> String.Index? {
+            if let found, found > position { return found }
+            if found == nil && searched > position { return nil }
+            let start = max(position, searched)
+            found = start < text.endIndex ? text[text.index(after: start)...].firstIndex(of: ">") : nil
+            searched = found ?? text.endIndex
+            return found
+        }
+    }
+
     private static func hasTag(_ text: String) -> Bool {
+        var closes = CloseFinder(text)
         var index = text.startIndex
         while let open = text[index...].firstIndex(of: "<") {
             let after = text.index(after: open)
-            guard let close = text[after...].firstIndex(of: ">") else { return false }
+            guard let close = closes.next(after: open) else { return false }
             if let tag = tagName(text[after..<close]), tag.name != "!" { return true }
             index = after
         }

@@ -32,17 +32,21 @@ public enum ImageSource: Sendable, Equatable, Hashable {
 
     private static func splitCommas(_ text: String) -> [String] {
         guard text.contains(",") else { return [text] }
-        var pieces: [String] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = ManifestValidator.trimmed(String(part))
-            if let last = pieces.last, !isReference(trimmed) {
-                pieces[pieces.count - 1] = last + "," + part  // a query's comma, or a name's
-            } else {
-                pieces.append(trimmed)
-            }
+        // Each piece runs from a part that starts a reference to the next one; a part that does
+        // not (a query's comma, a name's) stays with the piece before it. Ranges, not strings
+        // joined again and again: a cell of a million commas is read once.
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        var starts: [Int] = []
+        for (index, part) in parts.enumerated() where starts.isEmpty || isReference(ManifestValidator.trimmed(String(part))) {
+            starts.append(index)
         }
-        guard pieces.count > 1, pieces.allSatisfy(isReference) else { return [text] }
-        return pieces
+        guard starts.count > 1 else { return [text] }
+        let pieces = starts.indices.map { i -> String in
+            let end = i + 1 < starts.count ? starts[i + 1] : parts.count
+            let range = parts[starts[i]].startIndex..<parts[end - 1].endIndex
+            return ManifestValidator.trimmed(String(text[range]))
+        }
+        return pieces.allSatisfy(isReference) ? pieces : [text]
     }
 
     private static func isURL(_ text: String) -> Bool {

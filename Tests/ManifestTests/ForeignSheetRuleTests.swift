@@ -130,3 +130,15 @@ struct GarbledArrivalTests {
         #expect(GarbledText.meant("Ça a été") == nil && GarbledText.meant("Ã la carte") == nil)
     }
 }
+
+@Suite("Hostile cells for the new splitters")
+struct HostileCellTests {
+    @Test("a cell of many commas, or of many '<' and one '>', is read in one pass (each was a square of the cell's length)")
+    func linear() {
+        let commas = String(repeating: "a,", count: 300_000) + "b.jpg"
+        #expect(ImageSource.references(inCell: commas) == [commas])
+        let brackets = String(repeating: "<", count: 300_000) + ">"
+        #expect(HTMLText.looksLikeHTML(brackets) == false)
+        #expect(HTMLText.plain("<p>" + String(repeating: "<", count: 300_000) + "</p>").count == 300_000)
+    }
+}
