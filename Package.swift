@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "FeedRuns",
             dependencies: [
-                "Feeds", "BulkImport", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                "Feeds", "CatalogSync", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
             ]
         ),
         // Backups: a repository of snapshots that keeps each photo once; diff, history,
@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "Backups",
             dependencies: [
-                "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "ShopState", "Support",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -131,16 +131,20 @@ let package = Package(
             name: "ShopState",
             dependencies: ["CPostgres", "OpenMarketContract", "Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The one sync: its row sources (a manifest, a feed's file, another shop's catalog, keys
-        // to delete), the run's stages, the product writer, journal, run record, reports.
+        // The one sync: the run request (a door's account, source and choices made into one run),
+        // its row sources (a manifest, rows handed over, keys to delete, an undo's record), the
+        // run's stages, the product writer, journal, run record, reports.
         .target(
-            name: "BulkImport",
+            name: "CatalogSync",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "CatalogExport", "ShopState", "Support",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.copy("Resources/report.html.mustache")]
         ),
+        // Another shop's catalog as the rows of a sync (`migrate`): export's scan feeding the one
+        // sync, so that neither the engine nor export depends on the other.
+        .target(name: "CatalogMigration", dependencies: ["CatalogSync", "CatalogExport", "Manifest", "OpenMarketAPI", "ShopState", "Support"]),
         // Export: paging, detail fetch, image download, manifest output.
         .target(
             name: "CatalogExport",
@@ -160,7 +164,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "Backups", "BulkImport", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
+                "Backups", "CatalogSync", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -219,7 +223,8 @@ let package = Package(
                 "WebConsole",
                 "ImagePrep",
                 "Manifest",
-                "BulkImport",
+                "CatalogSync",
+                "CatalogMigration",
                 "CatalogExport",
                 "Feeds",
                 "FeedRuns",
@@ -252,28 +257,28 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "CatalogExportTests", dependencies: [
-            "CatalogExport", "BulkImport", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "TestSupport",
+            "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The import pipeline driven directly against the in-process sandbox.
-        .testTarget(name: "BulkImportTests", dependencies: [
-            "BulkImport", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
+        .testTarget(name: "CatalogSyncTests", dependencies: [
+            "CatalogSync", "CatalogMigration", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "Support", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "WebConsoleTests", dependencies: [
-            "WebConsole", "Backups", "BulkImport", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport",
+            "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .testTarget(name: "BackupsTests", dependencies: ["Backups", "BulkImport", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
+        .testTarget(name: "BackupsTests", dependencies: ["Backups", "CatalogSync", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         .testTarget(name: "FeedRunsTests", dependencies: [
-            "FeedRuns", "Feeds", "BulkImport", "OpenMarketAPI", "ShopState", "Sandbox", "Support", "TestSupport",
+            "FeedRuns", "Feeds", "CatalogSync", "OpenMarketAPI", "ShopState", "Sandbox", "Support", "TestSupport",
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: [

@@ -2,7 +2,7 @@
 # A new user's first minutes, timed on fresh clones: the README's first command
 # (scripts/install-deps && swift run openmarket import samples/products.csv) from a clone with
 # no .build and no SwiftPM cache, the build and the import apart; then an incremental build
-# after touching one file of BulkImport; and `swift build --build-tests` (what `swift test`
+# after touching one file of CatalogSync; and `swift build --build-tests` (what `swift test`
 # compiles) on a fresh clone. Each revision given is cloned and measured in turn.
 #   Benchmarks/first-run.sh [REV...]     (default: HEAD; the working tree is not measured)
 # Writes Benchmarks/results/first-run.md.
@@ -43,7 +43,7 @@ row() { printf '| %-12s | %12s | %14s | %10s | %14s | %16s | %s |\n' "$@"; }
     # The import alone, as the summary line measured it.
     import=$(echo "$summary" | sed -n 's/.* in \([0-9.]*\) s.*/\1/p')
     # A change of content (the compiler tells files apart by content, not by their time).
-    echo "// touched by first-run.sh" >>Sources/BulkImport/SyncRun.swift
+    echo "// touched by first-run.sh" >>Sources/CatalogSync/SyncRun.swift
     t3=$(now)
     swift build "${cache[@]}" --product openmarket >/dev/null 2>&1
     t4=$(now)
@@ -57,6 +57,6 @@ row() { printf '| %-12s | %12s | %14s | %10s | %14s | %16s | %s |\n' "$@"; }
   echo
   echo "build: \`swift build --product openmarket\` on the fresh clone (what \`swift run\` builds); import: the summary"
   echo "line's own time; total: from the clone to the printed summary (build, sandbox start, import, report)."
-  echo "touch + build: after touching one file of BulkImport. build-tests: \`swift build --build-tests\` on a"
+  echo "touch + build: after touching one file of CatalogSync. build-tests: \`swift build --build-tests\` on a"
   echo "fresh .build (what \`swift test\` compiles before it runs anything)."
 } | tee Benchmarks/results/first-run.md

@@ -1,4 +1,4 @@
-import BulkImport
+import CatalogSync
 import Feeds
 import Foundation
 import ImagePrep

@@ -1,4 +1,4 @@
-import BulkImport
+import CatalogSync
 import CatalogExport
 import FeedRuns
 import ImagePrep

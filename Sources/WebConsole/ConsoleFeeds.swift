@@ -1,4 +1,4 @@
-import BulkImport
+import CatalogSync
 import FeedRuns
 import Feeds
 import ImagePrep

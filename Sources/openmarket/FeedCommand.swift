@@ -1,5 +1,5 @@
 import ArgumentParser
-import BulkImport
+import CatalogSync
 import FeedRuns
 import Feeds
 import Foundation

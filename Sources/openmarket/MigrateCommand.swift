@@ -1,6 +1,7 @@
 import ArgumentParser
-import BulkImport
+import CatalogSync
 import CatalogExport
+import CatalogMigration
 import Foundation
 import ImagePrep
 import OpenMarketAPI

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Backups
-import BulkImport
+import CatalogSync
 import Foundation
 import Support
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BulkImport
+import CatalogSync
 import Dispatch
 import Foundation
 import Support

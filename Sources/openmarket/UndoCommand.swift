@@ -1,5 +1,5 @@
 import ArgumentParser
-import BulkImport
+import CatalogSync
 import Foundation
 import OpenMarketAPI
 import ShopState

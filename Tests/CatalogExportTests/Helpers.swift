@@ -1,4 +1,4 @@
-import BulkImport
+import CatalogSync
 import CatalogExport
 import Support
 import Foundation

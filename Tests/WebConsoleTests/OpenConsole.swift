@@ -1,5 +1,5 @@
 import Backups
-import BulkImport
+import CatalogSync
 import Foundation
 import ImagePrep
 import OpenMarketAPI

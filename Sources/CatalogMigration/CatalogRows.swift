@@ -1,4 +1,5 @@
 import CatalogExport
+import CatalogSync
 import Foundation
 import Manifest
 import OpenMarketAPI

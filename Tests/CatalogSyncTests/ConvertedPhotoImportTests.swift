@@ -1,4 +1,4 @@
-import BulkImport
+import CatalogSync
 import Foundation
 import ImagePrep
 import OpenMarketAPI

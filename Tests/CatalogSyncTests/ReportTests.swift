@@ -1,4 +1,4 @@
-@testable import BulkImport
+@testable import CatalogSync
 import Foundation
 import Support
 import Testing

@@ -1,5 +1,6 @@
-@testable import BulkImport
+@testable import CatalogSync
 import CatalogExport
+import CatalogMigration
 import Foundation
 import OpenMarketAPI
 import ShopState
