@@ -94,12 +94,12 @@ public struct AccountState: Sendable {
             if let shard { return try AccountLocks.take(links: links, holder: holder, run: shard.run, shard: shard.shard) }
             return try AccountLocks.take(links: links, file: lockURL(links: links), holder: holder)
         } catch let unshared as AccountLocks.NotShared {
-            throw SyncStop(unshared.description, exitCode: .badInput)
+            throw SyncStop(unshared.description, cause: .input)
         } catch let busy as RunLock.Busy {
-            throw SyncStop("\(busy.description): wait for it to finish, then run this again", exitCode: .busy)
+            throw SyncStop("\(busy.description): wait for it to finish, then run this again", cause: .busy)
         } catch {
             let place = links.isFileURL ? lockURL(links: links).path : "in the shared state"
-            throw SyncStop("cannot take the account's lock \(place): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot take the account's lock \(place): \(error)", cause: .input)
         }
     }
 
@@ -109,18 +109,18 @@ public struct AccountState: Sendable {
     /// before a write, and the run's first write goes alone).
     @discardableResult
     public static func preflight(_ shop: any Shop) throws(SyncStop) -> Bool {
-        do { _ = try shop.health() } catch { throw SyncStop(Self.unanswered(shop.address, error), exitCode: .unreachable) }
+        do { _ = try shop.health() } catch { throw SyncStop(Self.unanswered(shop.address, error), cause: .unreachable) }
         guard let writer = shop.writer else {
             throw SyncStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
-                             + "OPENMARKET_SECRET, or the config file", exitCode: .badInput)
+                             + "OPENMARKET_SECRET, or the config file", cause: .input)
         }
         if case .password = writer, (try? shop.capabilities())?.vendors == true {
-            throw SyncStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", exitCode: .badInput)
+            throw SyncStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", cause: .input)
         }
         // Anything but a refusal goes on: the first request of the run says the rest.
         switch try? shop.checkCredentials() {
         case .refused(let status)?:
-            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", exitCode: .unreachable)
+            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", cause: .unreachable)
         case .accepted?: return true
         case .untested?, nil: return false
         }

@@ -48,6 +48,6 @@ final class CredentialGate: @unchecked Sendable {
     private func refused(_ error: OpenMarketError) {
         guard let status = error.status, status == 401 || status == 403 else { return }
         stopping.stop("the server refused the credentials at the first write (HTTP \(status): \(error)); nothing more was sent. Check the identifier and the secret, then run again",
-                      status: .unreachable)
+                      cause: .unreachable)
     }
 }

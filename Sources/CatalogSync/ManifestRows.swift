@@ -94,7 +94,7 @@ extension SyncRun {
     /// go through `Sync.run`). Blocking.
     public func run() throws -> SyncSummary {
         guard let manifest = options.manifest else {
-            throw SyncStop("no manifest to read: rows that come from no file are a source of their own", exitCode: .badInput)
+            throw SyncStop("no manifest to read: rows that come from no file are a source of their own", cause: .input)
         }
         try ManifestRows(manifest).rows(into: self)
         return summary()

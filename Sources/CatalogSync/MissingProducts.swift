@@ -72,7 +72,7 @@ extension SyncRun {
             let linked = missing.filter { $0.link != nil }.count
             let what = "--delete-missing would delete \(missing.count == 1 ? "1 product" : "\(missing.count) products") (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
             if !options.dryRun {
-                throw SyncStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", exitCode: .someFailed)
+                throw SyncStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", cause: .refused)
             }
             return (missing, what + ": a real run would be refused as a whole. If the list is right, run with --max-deletes \(missing.count)")
         }

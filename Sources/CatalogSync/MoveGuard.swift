@@ -56,6 +56,6 @@ public enum MoveGuard {
         throw SyncStop("this run copied products in a move (migrate --then-delete-source), and the source's products deleted after "
             + "it are not back yet: deleting the copies now would leave both shops without them. First bring the source's products "
             + "back, with the source account's credentials: openmarket undo \(deletes.path) --server \(server); then run this again",
-            exitCode: .badInput)
+            cause: .input)
     }
 }

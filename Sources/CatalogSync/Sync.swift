@@ -192,7 +192,7 @@ public enum Sync {
         do {
             report = try RunReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
         } catch {
-            throw SyncStop("cannot write the report in \(folder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot write the report in \(folder.path): \(error)", cause: .input)
         }
         report.imagesRoot = settings.imagesRoot
         report.productPages = settings.productPages
@@ -235,7 +235,7 @@ public enum Sync {
             return (url.standardizedFileURL, FileManager.default.fileExists(atPath: url.path))
         case .new(let parent, let prefix):
             do { return (try RunFolder.make(in: parent, prefix: prefix), false) } catch {
-                throw SyncStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", exitCode: .badInput)
+                throw SyncStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", cause: .input)
             }
         }
     }

@@ -345,7 +345,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         // A stopped run's rows are the rows it read (each with its outcome, `not sent` among them).
         result.rows = stopping.isStopping ? finished : total
         result.stopped = stopping.reason
-        result.stoppedStatus = stopping.status
+        result.stopCause = stopping.cause
         result.deletesRefused = deletesRefused
         lock.unlock()
         result.inFlight = concurrency

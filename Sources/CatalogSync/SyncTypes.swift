@@ -6,14 +6,14 @@ import ShopState
 import Support
 
 /// Why a run could not start or had to stop as a whole (the shop could not be
-/// read, the link store could not be opened): nothing more is sent.
+/// read, the link store could not be opened): nothing more is sent. The cause is what the
+/// doors map: the command layer to an exit status, the console to its page.
 public struct SyncStop: Error, CustomStringConvertible {
     public var description: String
-    /// 3: the shop or the state could not be read; 1: the run was refused (`--max-deletes`).
-    public var exitCode: ExitStatus
-    public init(_ description: String, exitCode: ExitStatus = .unreachable) {
+    public var cause: StopCause
+    public init(_ description: String, cause: StopCause = .unreachable) {
         self.description = description
-        self.exitCode = exitCode
+        self.cause = cause
     }
 }
 
@@ -271,9 +271,9 @@ public struct SyncSummary: Sendable, Codable {
     public var productsPerSecond = 0.0
     /// Why the run stopped before the end, if it did.
     public var stopped: String?
-    /// How the command ends because of the stop, when not as any stopped run (3: the
-    /// server refused the credentials at the first write).
-    public var stoppedStatus: ExitStatus?
+    /// What the stop says of the run, when more than any stop (the server refused the
+    /// credentials at the first write: `.unreachable`).
+    public var stopCause: StopCause?
     /// An undo: the folder of the run it takes back.
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
@@ -295,7 +295,7 @@ public struct SyncSummary: Sendable, Codable {
         case seconds
         case productsPerSecond = "products_per_second"
         case stopped, journal, links, undoes
-        case stoppedStatus = "stopped_status"
+        case stopCause = "stop_cause"
         case deletesRefused = "deletes_refused"
         case alreadyDone = "already_done"
         case inFlight = "in_flight"

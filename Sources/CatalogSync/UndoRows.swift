@@ -54,13 +54,13 @@ public struct UndoRows: RowSource {
         let folder = options.folder
         let entries: [RunEntry]?
         do { entries = try RunRecorder.read(folder) } catch {
-            throw SyncStop("cannot read the record in \(folder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot read the record in \(folder.path): \(error)", cause: .input)
         }
         guard let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
-            throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", exitCode: .badInput)
+            throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", cause: .input)
         }
         guard header.account == SyncRun.accountTag(options.links) else {
-            throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", exitCode: .badInput)
+            throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", cause: .input)
         }
         try MoveGuard.refuseCopiesBeforeSource(folder)
         steps = Self.steps(entries)
@@ -74,7 +74,7 @@ public struct UndoRows: RowSource {
                 mine = []
             }
         } catch {
-            throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", exitCode: .badInput)
+            throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", cause: .input)
         }
         undoneBefore = mine.contains(where: { $0.event == .end })
             ? "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"

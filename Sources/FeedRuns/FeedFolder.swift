@@ -21,20 +21,6 @@ public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
     /// The shop could not be read or written, or the run stopped as a whole.
     case failed
 
-    /// Documented in `feed run --help` and the README.
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .done, .unchanged: .ok
-        case .rowsFailed: .someFailed
-        case .failed: .unreachable
-        case .held: .held
-        case .busy: .busy
-        case .unreachable: .sourceUnreachable
-        }
-    }
-
-    public var exitCode: Int32 { exitStatus.rawValue }
-
     /// The state notifications follow: a message goes out when it changes.
     public var state: FeedState {
         switch self {

@@ -6,27 +6,27 @@ import Foundation
 public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var first: String?
-    private var firstStatus: ExitStatus?
+    private var firstCause: StopCause?
 
     public init() {}
 
-    /// Asks for a stop; returns whether this call was the first to ask. `status`: how the
-    /// command ends because of it, when not as any stopped run (exit 3: credentials refused).
+    /// Asks for a stop; returns whether this call was the first to ask. `cause`: what the stop
+    /// says of the run, when more than any stop (the credentials refused at the first write).
     @discardableResult
-    public func stop(_ reason: String, status: ExitStatus? = nil) -> Bool {
+    public func stop(_ reason: String, cause: StopCause? = nil) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard first == nil else { return false }
         first = reason
-        firstStatus = status
+        firstCause = cause
         return true
     }
 
-    /// The exit status the first stop asked for, if it asked for one.
-    public var status: ExitStatus? {
+    /// The cause the first stop gave, if it gave one.
+    public var cause: StopCause? {
         lock.lock()
         defer { lock.unlock() }
-        return firstStatus
+        return firstCause
     }
 
     /// Why the run was asked to stop, if it was.

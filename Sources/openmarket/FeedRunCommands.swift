@@ -188,7 +188,7 @@ struct FeedRunCommand: OpenMarketCommand {
         }
         for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
         if let line = SharedCacheOption.summary(cache) { Console.line("  \(line)") }
-        return (result.outcome.exitCode, result.outcome.rawValue)
+        return (ExitStatus(result.outcome).rawValue, result.outcome.rawValue)
     }
 }
 

@@ -178,7 +178,7 @@ struct MigrateCommand: OpenMarketCommand {
         for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
         Console.line("Journal: \(journalURL.path)")
         // A report that could not be written, or a stop that says how the run ends: nothing more.
-        guard thenDeleteSource, result.reportProblem == nil, result.summary.stoppedStatus == nil else {
+        guard thenDeleteSource, result.reportProblem == nil, result.summary.stopCause == nil else {
             if thenDeleteSource { printCopyUndo(result, to) }
             return status
         }

@@ -49,7 +49,7 @@ enum Runner {
                 """)
             return .someFailed
         }
-        if let status = result.summary.stoppedStatus { return status }
+        if let cause = result.summary.stopCause { return ExitStatus(cause) }
         return result.summary.failed > 0 || result.summary.stopped != nil ? .someFailed : .ok
     }
 

@@ -190,7 +190,7 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// file) is bad input, 2; the server's by kind; anything else 1.
     static func from(_ error: any Error) -> CommandFailure {
         if let failure = error as? CommandFailure { return failure }
-        if let stop = error as? SyncStop { return CommandFailure(stop.description, exitCode: stop.exitCode) }
+        if let stop = error as? SyncStop { return CommandFailure(stop.description, exitCode: ExitStatus(stop.cause)) }
         if error is ManifestError || error is FeedFileError { return CommandFailure("\(error)", exitCode: .badInput) }
         guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: .someFailed) }
         switch error {

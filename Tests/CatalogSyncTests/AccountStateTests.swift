@@ -28,12 +28,12 @@ struct AccountStateTests {
         #expect(built.journal(for: sheet).lastPathComponent.hasPrefix("products.csv-"))
 
         try AccountState.preflight(demo)
-        for (client, code) in [(other, Support.ExitStatus.unreachable), (try client(sandbox), Support.ExitStatus.badInput)] {
+        for (client, code) in [(other, StopCause.unreachable), (try client(sandbox), StopCause.input)] {
             do {
                 try AccountState.preflight(client)
                 Issue.record("preflight passed for \(client.configuration.credentials?.identifier ?? "no credentials")")
             } catch {
-                #expect(error.exitCode == code, "\(error)")
+                #expect(error.cause == code, "\(error)")
                 // What a merchant reads: no internal probe's URL.
                 #expect(!error.description.contains("2147483647") && !error.description.contains("/archived"), "\(error)")
             }

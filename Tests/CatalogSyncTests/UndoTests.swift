@@ -192,7 +192,7 @@ struct UndoTests {
         let writes = shop.writes
         await #expect { try await shop.run(three) { $0.deleteMissing = true; $0.maxDeletes = 2 } } throws: { error in
             guard let stop = error as? SyncStop else { return false }
-            return stop.exitCode == .someFailed && stop.description.contains("would delete 3 products (2 with keys no longer in the file, 1 never linked)")
+            return stop.cause == .refused && stop.description.contains("would delete 3 products (2 with keys no longer in the file, 1 never linked)")
                 && stop.description.contains("nothing was sent")
         }
         #expect(shop.writes == writes, "refused as a whole: not a single request")
