@@ -31,21 +31,20 @@ public struct SnapshotRows: RowSource {
         self.products = chosen
     }
 
-    /// What the sync is given for a restore, from the CLI or the console: the account's links
-    /// and a journal of this snapshot's own; no price guardrail (a restore is deliberate); the
-    /// photos not compared (they are the server's stored copies, not the files a merchant sent);
-    /// the report in `REPO/restores/`.
-    public func settings(account: AccountState, dryRun: Bool, deleteNewer: Bool = false, maxDeletes: Int = 0) -> SyncSettings {
-        var options = SyncOptions(journal: account.journal(forRun: "restore-\(snapshot.id)"), runKind: .restore, runSource: label)
-        options.links = account.links
-        options.dryRun = dryRun
+    /// What a restore is, from the CLI or the console: a journal of this snapshot's own; no
+    /// price guardrail (a restore is deliberate); the photos not compared (they are the
+    /// server's stored copies, not the files a merchant sent) nor shrunk again; the report in
+    /// `REPO/restores/`.
+    public var journalName: String? { "restore-\(snapshot.id)" }
+
+    public func reportPlace(dryRun: Bool, account: AccountState) -> ReportPlace? {
+        .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore")
+    }
+
+    public func shape(_ options: inout SyncOptions, useCaches: inout Bool) {
         options.force = true
         options.comparePhotos = false
-        options.deleteMissing = deleteNewer
-        options.maxDeletes = maxDeletes
-        var settings = SyncSettings(options: options, report: .new(in: repository.url.appendingPathComponent("restores"), prefix: "restore"))
-        settings.useCaches = false
-        return settings
+        useCaches = false
     }
 
     public var kind: RunKind { .restore }

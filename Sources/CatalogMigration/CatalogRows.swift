@@ -31,6 +31,10 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
     public let label: String
     public var kind: RunKind { .migrate }
     public var manifest: URL? { nil }
+    /// One journal per source account and target account.
+    public var journalName: String? {
+        "migrate-from-\(FNV.tag(source.address + "|" + (source.writer?.account ?? "")))"
+    }
 
     /// What the source side saw.
     public struct SourceSummary: Sendable {

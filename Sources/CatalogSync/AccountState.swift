@@ -54,12 +54,6 @@ public struct AccountState: Sendable {
             .appendingPathComponent("\(name)-\(FNV.tag(name + "|" + serverName + "|" + identifier)).journal")
     }
 
-    /// The journal of a migration from one account to another.
-    public static func migrationJournal(source: any Shop, target: any Shop) -> URL {
-        func identity(_ shop: any Shop) -> String { shop.address + "|" + (shop.writer?.account ?? "") }
-        return StateFolder.url.appendingPathComponent("migrations/\(FNV.tag(identity(source) + ">" + identity(target))).journal")
-    }
-
     /// Why a server that did not answer its health check is not one to write to, said so
     /// that the merchant knows what to change: a server that answered 404 is there, it is only
     /// not an Open Market server at that URL (often a path such as /api after the host).
@@ -88,10 +82,10 @@ public struct AccountState: Sendable {
 
     /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
     /// Without a link store (tests that keep none) there is nothing to lock.
-    public static func lock(links: URL?, holder: String, shard: (run: String, shard: Shard)? = nil) throws(SyncStop) -> (any HeldLock)? {
+    public static func lock(links: URL?, holder: String, shard: ShardRun? = nil) throws(SyncStop) -> (any HeldLock)? {
         guard let links else { return nil }
         do {
-            if let shard { return try AccountLocks.take(links: links, holder: holder, run: shard.run, shard: shard.shard) }
+            if let shard { return try AccountLocks.take(links: links, holder: holder, run: shard.run, part: shard.shard.description) }
             return try AccountLocks.take(links: links, file: lockURL(links: links), holder: holder)
         } catch let unshared as AccountLocks.NotShared {
             throw SyncStop(unshared.description, cause: .input)

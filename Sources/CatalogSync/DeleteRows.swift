@@ -23,6 +23,15 @@ public struct DeleteRows: RowSource {
 
     public var kind: RunKind { .delete }
     public var manifest: URL? { nil }
+    public var journalName: String? { "delete" }
+
+    /// In the account's folder: a delete reads no file to put its report beside.
+    public func reportPlace(dryRun: Bool, account: AccountState) -> ReportPlace? {
+        .new(in: account.folder.appendingPathComponent("reports"), prefix: dryRun ? "delete-plan" : "delete")
+    }
+
+    /// Deletes send no photo: nothing to shrink or read.
+    public func shape(_ options: inout SyncOptions, useCaches: inout Bool) { useCaches = false }
 
     public func rows(into sink: any RowSink) throws {
         try sink.delete(names, reason: reason)

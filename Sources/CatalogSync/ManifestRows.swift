@@ -10,11 +10,15 @@ public struct ManifestRows: RowSource {
     public let url: URL
     public let kind: RunKind
     public let label: String
+    /// Where a new report goes when the door names none: the sheet's folder, or (a sheet
+    /// fetched from storage, whose local copy is in a cache) the folder the merchant is in.
+    public let reportsBeside: URL?
 
-    public init(_ url: URL, kind: RunKind = .import, label: String? = nil) {
+    public init(_ url: URL, kind: RunKind = .import, label: String? = nil, reportsBeside: URL? = nil) {
         self.url = url
         self.kind = kind
         self.label = label ?? url.path
+        self.reportsBeside = reportsBeside ?? url.deletingLastPathComponent()
     }
 
     public var manifest: URL? { url }

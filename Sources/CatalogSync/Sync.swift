@@ -25,12 +25,26 @@ public protocol RowSource: Sendable {
     func finished(_ outcome: RowOutcome)
     /// What the source adds to the run's summary (the run an undo took back).
     func annotate(_ summary: inout SyncSummary)
+    /// The journal of rows that are no file's, by name (`restore-<snapshot>`); nil: the file's.
+    var journalName: String? { get }
+    /// Where runs of this source keep their report unless the door gives a folder (an undo's
+    /// beside the run it takes back, a delete's in the account's folder); nil: where the door says.
+    func reportPlace(dryRun: Bool, account: AccountState) -> ReportPlace?
+    /// The folder a new report goes in when the door names none (a sheet's own folder).
+    var reportsBeside: URL? { get }
+    /// What runs of this source are whatever door asks (a restore compares no photos and
+    /// reuses no shrunk photo: its photos are the server's own bytes).
+    func shape(_ options: inout SyncOptions, useCaches: inout Bool)
 }
 
 extension RowSource {
     public var title: String { label }
     public func finished(_ outcome: RowOutcome) {}
     public func annotate(_ summary: inout SyncSummary) {}
+    public var journalName: String? { nil }
+    public func reportPlace(dryRun: Bool, account: AccountState) -> ReportPlace? { nil }
+    public var reportsBeside: URL? { manifest?.deletingLastPathComponent() }
+    public func shape(_ options: inout SyncOptions, useCaches: inout Bool) {}
 }
 
 /// The sync's side of a run, as a source sees it: all a source may ask of it.
@@ -117,34 +131,6 @@ public enum ReportPlace: Sendable {
     case new(in: URL, prefix: String)
 }
 
-/// What every path that writes gets from the one sync, unless it says otherwise.
-public struct SyncSettings: Sendable {
-    public var options: SyncOptions
-    public var report: ReportPlace
-    /// Photos shrunk by earlier runs reused, and unchanged photo files not read again
-    /// (`--no-cache` turns both off; a restore's photos are stored bytes, not shrunk).
-    public var useCaches = true
-    /// Ctrl-C and SIGTERM stop the run gracefully (off in tests and when the caller stops it).
-    public var stopOnSignals = true
-    /// The report's relative image paths are under this folder.
-    public var imagesRoot: URL?
-    /// Told after each row, with the counts so far.
-    public var onProgress: (@Sendable (_ done: Int, _ total: Int, _ failed: Int) -> Void)?
-    /// Told each finished row.
-    public var onOutcome: (@Sendable (RowOutcome) -> Void)?
-    /// Told of the run before its rows start (a source's own progress, a caller's stop).
-    public var onStart: (@Sendable (SyncRun) -> Void)?
-    /// Where the report's product links point instead of the server (see `RunReport.productPages`).
-    public var productPages: (base: String, path: String)?
-    /// The caller already holds the account's run lock (a feed run takes it before fetching).
-    public var holdsAccountLock = false
-
-    public init(options: SyncOptions, report: ReportPlace) {
-        self.options = options
-        self.report = report
-    }
-}
-
 /// What a sync did: the summary, the report (complete, or why not: the run is recorded
 /// either way), and where it is.
 public struct SyncResult: Sendable {
@@ -161,32 +147,31 @@ public struct SyncResult: Sendable {
     }
 }
 
-/// The one sync: rows from any source made into the shop, for every command that writes
-/// (import, feed runs, restore, migrate). It owns what each of them needs, so that none
-/// wires it by hand: the preflight (the server answers, the credentials are accepted), the
-/// caches, the run record for undo and `runs`, the link store, a stop on a signal, and the
-/// report with its thumbnails. Blocking: call from a thread of its own.
-public enum Sync {
-    public static func run(_ source: some RowSource, into shop: any Shop, _ settings: SyncSettings) throws -> SyncResult {
+/// The one sync: rows from any source made into the shop, for every run a `RunRequest`
+/// assembles. It owns what each of them needs, so that none wires it by hand: the preflight
+/// (the server answers, the credentials are accepted), the lock, the caches, the run record
+/// for undo and `runs`, the link store, a stop on a signal, and the report with its
+/// thumbnails. Blocking: call from a thread of its own.
+enum Sync {
+    static func run(_ source: some RowSource, into shop: any Shop, options given: SyncOptions, report place: ReportPlace,
+                    useCaches: Bool, request: RunRequest) throws -> SyncResult {
+        let choices = request.choices
         let credentialsChecked = try AccountState.preflight(shop)
         // One run that writes per account at a time, whatever runs it (a person, a timer, a
         // second terminal): both would create what the other is creating.
-        let shard = settings.options.shard.map { (run: settings.options.runName ?? source.label, shard: $0) }
-        let lock = settings.holdsAccountLock || settings.options.dryRun
-            ? nil : try AccountState.lock(links: settings.options.links, holder: "\(source.kind.rawValue) \(source.label)", shard: shard)
+        let lock = choices.holdsAccountLock || given.dryRun
+            ? nil : try AccountState.lock(links: given.links, holder: "\(source.kind.rawValue) \(given.runSource ?? source.label)",
+                                          shard: choices.shard)
         defer { lock?.release() }
-        var options = settings.options
+        var options = given
         options.credentialsChecked = credentialsChecked
-        options.manifest = source.manifest
-        options.runKind = source.kind
-        options.runSource = source.label
         // A server that takes whole amounts: a row with cents fails validation, naming the rule.
         if (try? shop.capabilities())?.wholeAmounts == true { options.validation.wholeAmounts = true }
-        if settings.useCaches {
+        if useCaches {
             if options.cache == nil { options.cache = try? ImageCache(directory: ImageCache.defaultDirectory) }
             if options.photoHashes == nil { options.photoHashes = try? PhotoHashes(url: PhotoHashes.defaultURL) }
         }
-        let (folder, existed) = try reportFolder(settings.report)
+        let (folder, existed) = try reportFolder(place)
         options.record = folder
         let report: RunReport
         do {
@@ -194,19 +179,19 @@ public enum Sync {
         } catch {
             throw SyncStop("cannot write the report in \(folder.path): \(error)", cause: .input)
         }
-        report.imagesRoot = settings.imagesRoot
-        report.productPages = settings.productPages
+        report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
+        report.productPages = choices.productPages
         let summary: SyncSummary
         do {
             let run = try SyncRun(options: options, client: shop, report: report)
-            run.onProgress = settings.onProgress
-            let told = settings.onOutcome
+            run.onProgress = request.onProgress
+            let told = request.onOutcome
             run.onOutcome = { outcome in
                 source.finished(outcome)
                 told?(outcome)
             }
-            settings.onStart?(run)
-            let signals = settings.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
+            request.onStart?(run)
+            let signals = choices.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
             defer { signals.forEach { $0.cancel() } }
             try source.rows(into: run)
             var finished = run.summary()

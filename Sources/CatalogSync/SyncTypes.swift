@@ -311,6 +311,19 @@ public struct SyncSummary: Sendable, Codable {
         counts.reduce(0) { $0 + (RowOutcome.Status(rawValue: $1.key)?.isWrite == true ? $1.value : 0) }
     }
 
+    /// `14 rows: 3 created, 1 failed` (`nothing to do` when there was none): every door's first words.
+    public var countsLine: String {
+        "\(rows == 1 ? "1 row" : "\(rows) rows"): \(countsText.isEmpty ? "nothing to do" : countsText)"
+    }
+
+    /// The summary's line: the counts, the time, the pace of a run that wrote (a rate of a run
+    /// with nothing to send says nothing), and a dry run said so.
+    public var line: String {
+        let flight = inFlight.map { ", \($0.text)" } ?? ""
+        let rate = written > 0 ? " (\(String(format: "%.1f", productsPerSecond)) products/s\(flight))" : ""
+        return "\(countsLine) in \(String(format: "%.1f", seconds)) s\(rate)\(dryRun ? " — dry run, nothing was written" : "")"
+    }
+
     /// The counts as the summary line says them (`3 created, 1 failed`), in `Status.summaryOrder`.
     public var countsText: String {
         let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })

@@ -13,6 +13,8 @@ public struct UndoOptions: Sendable {
     public var dryRun = false
     /// The account's link store.
     public var links: URL?
+    /// The undo's journal (a shard's part of a run names its own); nil: `undo-FOLDER`.
+    public var journalName: String?
 
     public init(folder: URL) { self.folder = folder }
 
@@ -77,25 +79,29 @@ public struct UndoRows: RowSource {
             throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", cause: .input)
         }
         undoneBefore = mine.contains(where: { $0.event == .end })
-            ? "already undone: see \(options.undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(options.undoFolder.path)"
+            ? Self.alreadyUndone(options.undoFolder)
             : nil
         alreadyDone = options.dryRun ? nil : undoneBefore
         earlier = EarlierAttempt(mine)
     }
 
-    /// What the sync is given: the undo's record and report in `undo/` (a dry run's plan in a
-    /// folder of its own), its journal, no photo caches (the saved photos are sent as they are).
-    public func settings(journal: URL, base: SyncOptions? = nil) -> SyncSettings {
-        var run = base ?? SyncOptions(journal: journal, runKind: .undo, runSource: label)
-        run.journal = journal
-        run.links = options.links
+    /// What an undo of a run taken back already says: where, and how to take the undo back.
+    static func alreadyUndone(_ undoFolder: URL) -> String {
+        "already undone: see \(undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(undoFolder.path)"
+    }
+
+    /// An undo's record and report go in `undo/` beside the run it takes back (a plan's in a
+    /// folder of its own there); its own journal.
+    public func reportPlace(dryRun: Bool, account: AccountState) -> ReportPlace? {
+        options.dryRun ? .new(in: options.folder, prefix: "undo-plan") : .given(options.undoFolder)
+    }
+
+    public var journalName: String? { options.journalName ?? "undo-\(options.folder.lastPathComponent)" }
+
+    /// No photo caches: the saved photos are sent as they are.
+    public func shape(_ run: inout SyncOptions, useCaches: inout Bool) {
         run.dryRun = options.dryRun
-        // As many at once as the server takes, found as an import finds it.
-        run.adaptiveJobs = true
-        var settings = SyncSettings(options: run, report: options.dryRun ? .new(in: options.folder, prefix: "undo-plan")
-                                                                        : .given(options.undoFolder))
-        settings.useCaches = false
-        return settings
+        useCaches = false
     }
 
     /// What undo would take back, in the order it does it (the run's last step first),

@@ -20,8 +20,8 @@ public struct FeedRunOptions: Sendable {
     public var cache: ImageCache?
     /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
     public var stopOnSignals = false
-    /// Sees the sync's settings before it runs (the console follows its progress and stops it).
-    public var watchSync: (@Sendable (inout SyncSettings) -> Void)?
+    /// Sees the run request before it runs (the console follows its progress and stops it).
+    public var watchSync: (@Sendable (inout RunRequest) -> Void)?
 
     public init() {}
 }
@@ -151,23 +151,21 @@ public final class FeedRunner: @unchecked Sendable {
     /// The file through the one sync: the feed's run gets what an import gets (the caches,
     /// the run record for undo and `runs`, the report with its thumbnails, a stop on a signal).
     private func importRows(_ file: URL, _ validation: ValidationOptions) -> FeedRunResult {
-        var options = SyncOptions(manifest: file, journal: account.journal(for: file))
-        options.validation = validation
-        options.links = account.links
-        options.jobs = self.options.jobs ?? 4
-        options.adaptiveJobs = self.options.jobs == nil
-        options.images = self.options.images
-        options.cache = self.options.cache
-        options.deleteMissing = feed.run.deleteMissing
-        options.maxDeletes = feed.run.maxDeletes
-        var settings = SyncSettings(options: options, report: .new(in: folder.reports, prefix: ""))
-        settings.imagesRoot = validation.imagesDirectory ?? file.deletingLastPathComponent()
-        settings.stopOnSignals = self.options.stopOnSignals
-        settings.holdsAccountLock = true
-        self.options.watchSync?(&settings)
+        var choices = RunChoices()
+        choices.validation = validation
+        choices.jobs = self.options.jobs
+        choices.images = self.options.images
+        choices.cache = self.options.cache
+        choices.deleteMissing = feed.run.deleteMissing
+        choices.maxDeletes = feed.run.maxDeletes
+        choices.report = .new(in: folder.reports, prefix: "")
+        choices.stopOnSignals = self.options.stopOnSignals
+        choices.holdsAccountLock = true
+        var request = RunRequest(shop: client, account: account, choices: choices)
+        self.options.watchSync?(&request)
         let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")
         do {
-            let result = try Sync.run(source, into: client, settings)
+            let result = try request.run(source)
             let summary = result.summary
             let failed = summary.failed > 0 || summary.stopped != nil || summary.deletesRefused != nil
             var message = Self.describe(summary)
@@ -203,7 +201,7 @@ public final class FeedRunner: @unchecked Sendable {
     }
 
     static func describe(_ summary: SyncSummary) -> String {
-        var text = "\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(summary.countsText)"
+        var text = summary.countsLine
         if let stopped = summary.stopped { text += "; stopped: \(stopped)" }
         if let refused = summary.deletesRefused { text += "; \(refused)" }
         return text

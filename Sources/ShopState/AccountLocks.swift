@@ -16,9 +16,9 @@ public enum AccountLocks {
     /// The lock of one shard of a sharded run: the account shared with the run's other shards
     /// (a run that is not theirs is refused, and refuses them), the shard itself exclusive (the
     /// same shard started twice, a restarted pod while the old one lives, is refused).
-    public static func take(links: URL, holder: String, run: String, shard: Shard) throws -> any HeldLock {
+    public static func take(links: URL, holder: String, run: String, part: String) throws -> any HeldLock {
         guard PostgresLinks.handles(links) else { throw NotShared() }
-        return try PostgresLock(links: links, holder: holder, part: (run, shard))
+        return try PostgresLock(links: links, holder: holder, part: (run, part))
     }
 
     public struct NotShared: Error, CustomStringConvertible {
@@ -40,7 +40,7 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
     private let fact: String
     private let shardKey: String?
 
-    init(links: URL, holder: String, part: (run: String, shard: Shard)?) throws {
+    init(links: URL, holder: String, part: (run: String, shard: String)?) throws {
         // The tables (its `fact` row names the holder), through the store's own opening.
         let store = try PostgresLinks(links)
         account = store.account

@@ -57,7 +57,7 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
             throw HTTPError(.badRequest, message: "no such snapshot")
         }
         return starter.start(request, dryRun ? .restorePlan : .restore, subject: id) { job in
-            .finished(try backups.restore(id, dryRun: dryRun, shop: engine.shop, account: engine.account, job: job))
+            .finished(try backups.restore(id, request: engine.request(dryRun: dryRun, job: job)))
         }
     }
 

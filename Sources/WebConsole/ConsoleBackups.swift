@@ -25,13 +25,10 @@ public struct ConsoleBackups: Sendable {
     }
 
     /// The whole snapshot put back through the one sync (products made since are kept), or its plan.
-    func restore(_ id: String, dryRun: Bool, shop: any Shop, account: AccountState, job: ConsoleJob) throws -> SyncResult {
+    func restore(_ id: String, request: RunRequest) throws -> SyncResult {
         let rows = try SnapshotRows(repository, snapshot: try repository.find(id))
         let lock = try repository.lock("restore")
         defer { lock.release() }
-        var settings = rows.settings(account: account, dryRun: dryRun)
-        settings.stopOnSignals = false
-        job.watch(&settings)
-        return try Sync.run(rows, into: shop, settings)
+        return try request.run(rows)
     }
 }

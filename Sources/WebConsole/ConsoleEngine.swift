@@ -23,9 +23,12 @@ public struct ConsoleEngine: Sendable {
     public let backups: ConsoleBackups?
     /// The photo cache the CLI's would be (with `--cache s3://…` behind it); nil: the default.
     public let photoCache: ImageCache?
+    /// The console's TLS settings (`--cacert`, `--insecure`), for what it fetches besides the shop (a feed's source).
+    public let transport: TransportSettings
 
     public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds(),
-                backups: ConsoleBackups? = nil, photoCache: ImageCache? = nil) {
+                backups: ConsoleBackups? = nil, photoCache: ImageCache? = nil, transport: TransportSettings = TransportSettings()) {
+        self.transport = transport
         self.folder = folder.standardizedFileURL
         self.shop = shop
         self.account = account
@@ -80,34 +83,45 @@ public struct ConsoleEngine: Sendable {
         return (summary, problems)
     }
 
-    /// The sheet through the one sync: a plan (nothing written) or the run itself.
-    func sync(_ url: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> SyncResult {
-        var options = SyncOptions(manifest: url, journal: account.journal(for: url))
-        options.links = account.links
-        options.dryRun = dryRun
-        options.adaptiveJobs = true
-        options.validation.imagesDirectory = folder
-        options.cache = photoCache
-        var settings = SyncSettings(options: options, report: .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report"))
-        settings.stopOnSignals = false
-        settings.imagesRoot = folder
-        job?.watch(&settings)
-        return try Sync.run(ManifestRows(url), into: shop, settings)
+    /// A run of this account as the console makes one: adaptive, no signals (the page stops
+    /// it), its reports in the console's folder, watched by the page's job.
+    func request(dryRun: Bool, job: ConsoleJob?) -> RunRequest {
+        var choices = RunChoices()
+        choices.dryRun = dryRun
+        choices.cache = photoCache
+        choices.report = .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report")
+        choices.stopOnSignals = false
+        var request = RunRequest(shop: shop, account: account, choices: choices)
+        job?.watch(&request)
+        return request
     }
 
-    /// A run taken back through the one sync, or its plan (nothing written); nil when it
+    /// The sheet through the one sync: a plan (nothing written) or the run itself.
+    func sync(_ url: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> SyncResult {
+        var request = request(dryRun: dryRun, job: job)
+        request.choices.validation.imagesDirectory = folder
+        return try request.run(ManifestRows(url))
+    }
+
+    /// A run taken back through the one sync, or its plan (nothing written), found as `openmarket
+    /// undo` finds it (here, or recorded on another machine of a shared account); nil when it
     /// already was (said in `alreadyDone`).
     func undo(_ folder: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> (result: SyncResult?, alreadyDone: String?) {
-        var options = UndoOptions(folder: folder)
-        options.links = account.links
-        options.dryRun = dryRun
-        let source = try UndoRows(options)
-        if let done = source.undoneBefore { return (nil, done) }
-        var settings = source.settings(journal: account.journal(forRun: "undo-\(folder.lastPathComponent)"))
-        settings.stopOnSignals = false
-        job?.watch(&settings)
-        return (try Sync.run(source, into: shop, settings), nil)
+        let part = try request(dryRun: dryRun, job: job).undo(folder: folder)
+        return (part.result, part.alreadyDone)
     }
+
+    /// A sharded run taken back whole, shard by shard, as `openmarket undo --run NAME` does.
+    func undo(run name: String, dryRun: Bool, job: ConsoleJob? = nil) throws -> [UndoPart] {
+        try request(dryRun: dryRun, job: job).undo(run: name)
+    }
+
+    /// Why the page offers no Undo for a run (nil: it can still be taken back).
+    public func undoRefusal(_ run: RecordedRun) -> String? {
+        RunRequest(shop: shop, account: account).undoRefusal(run)
+    }
+
+    public func canUndo(_ run: RecordedRun) -> Bool { undoRefusal(run) == nil }
 
     /// The shop's catalog as a sheet `import` reads back (CSV, photos as the server's addresses,
     /// this account's keys): its own products when it has credentials, as `openmarket export`.

@@ -55,12 +55,15 @@ public struct ConsoleFeeds: Sendable {
         entries(shopTag: shopTag).first { $0.name == name && $0.mistake == nil }?.file
     }
 
-    func run(_ file: URL, accept: Bool, shop: any Shop, account: AccountState, cache: ImageCache?, job: ConsoleJob) throws -> FeedRunResult {
+    /// A feed run from the page, as `feed run` makes it: the console's TLS settings (`--cacert`,
+    /// `--insecure`) fetch the feed's source too.
+    func run(_ file: URL, accept: Bool, engine: ConsoleEngine, job: ConsoleJob) throws -> FeedRunResult {
         let feed = try FeedFile.load(file)
         var options = FeedRunOptions()
         options.accept = accept
-        options.cache = cache
+        options.cache = engine.photoCache
+        options.transport = engine.transport
         options.watchSync = { job.watch(&$0) }
-        return FeedRunner(feed: feed, client: shop, account: account, root: root, options: options).run()
+        return FeedRunner(feed: feed, client: engine.shop, account: engine.account, root: root, options: options).run()
     }
 }

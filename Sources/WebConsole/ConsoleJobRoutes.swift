@@ -30,7 +30,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             }
             let accept = form["accept"] == "1"
             return start(request, .feed, subject: name) { job in
-                .feed(try engine.feeds.run(file, accept: accept, shop: engine.shop, account: engine.account, cache: engine.photoCache, job: job))
+                .feed(try engine.feeds.run(file, accept: accept, engine: engine, job: job))
             }
         }
         router.post("/undo-plan") { request, _ in try await undo(request, dryRun: true) }
@@ -67,11 +67,21 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         // The shop this request chose, for the thread the work runs on.
         let engine = self.engine
         let form = try await ConsoleForm.read(request)
-        guard let folder = form["run"], engine.runs().contains(where: { $0.folder == folder }) else {
+        let runs = engine.runs()
+        let chosen = form["run"] ?? ""
+        let sharded = ConsoleRuns.shardedName(chosen)
+        let found = runs.first { run in sharded.map { run.runName == $0 } ?? (run.folder == chosen && run.runName == nil) }
+        guard let run = found else {
             return ConsolePage().response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
         }
-        return start(request, dryRun ? .undoPlan : .undo, subject: folder) { job in
-            let (result, done) = try engine.undo(URL(fileURLWithPath: folder), dryRun: dryRun, job: job)
+        if let refusal = engine.undoRefusal(run) {
+            return ConsolePage().response(request, title: "Undo", ["message": refusal], status: .conflict)
+        }
+        if let name = run.runName {
+            return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in .parts(try engine.undo(run: name, dryRun: dryRun, job: job)) }
+        }
+        return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in
+            let (result, done) = try engine.undo(URL(fileURLWithPath: chosen), dryRun: dryRun, job: job)
             return result.map { .finished($0) } ?? .nothing(done ?? "")
         }
     }
@@ -103,7 +113,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         var values: [String: Any] = [:]
         switch job.ending {
         case .finished(let result)?:
-            values["summary"] = result.summary.line
+            values["summary"] = result.summary.pageLine
             shown["report"] = true
             let stopped = result.summary.stopped != nil
             switch job.kind {
@@ -120,6 +130,10 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             shown["report"] = result.report != nil
             if result.outcome == .held { shown["accept"] = job.subject }
             if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown["plan_undo"] = folder.path }
+        case .parts(let parts)?:
+            // A sharded run, shard by shard; its undo offered after its plan.
+            values["summary"] = parts.map { "shard \($0.shard ?? ""): \($0.result?.summary.pageLine ?? $0.alreadyDone ?? "")" }.joined(separator: "; ")
+            if job.kind == .undoPlan { shown["undo"] = job.subject }
         case .nothing(let said)?: values["summary"] = said
         case .failed(let why)?: values["message"] = why
         case nil: break

@@ -21,6 +21,8 @@ final class ConsoleJob: @unchecked Sendable {
         case finished(SyncResult)
         /// A feed's run: done, unchanged, held by a check, … with its report when it synced.
         case feed(FeedRunResult)
+        /// A sharded run taken back (or planned) shard by shard.
+        case parts([UndoPart])
         /// Nothing to do, said in words (an undo already undone).
         case nothing(String)
         case failed(String)
@@ -30,7 +32,7 @@ final class ConsoleJob: @unchecked Sendable {
             switch self {
             case .finished(let result): result.reportFolder
             case .feed(let result): result.report
-            case .nothing, .failed: nil
+            case .parts, .nothing, .failed: nil
             }
         }
     }
@@ -77,9 +79,9 @@ final class ConsoleJob: @unchecked Sendable {
     }
 
     /// The hooks of the sync this job watches.
-    func watch(_ settings: inout SyncSettings) {
-        settings.onProgress = { [self] done, total, failed in count(done: done, total: total, failed: failed) }
-        settings.onStart = { [self] run in
+    func watch(_ request: inout RunRequest) {
+        request.onProgress = { [self] done, total, failed in count(done: done, total: total, failed: failed) }
+        request.onStart = { [self] run in
             let stop = lock.withLock { () -> Bool in
                 self.run = run
                 return stopAsked

@@ -131,7 +131,7 @@ enum ConsolePages {
         {{#has_runs}}
         <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
         {{#runs}}<tr><td>{{started}}</td><td class="wide">{{kind}}</td><td>{{source}}</td><td>{{counts}}</td><td>
-        <a href="/runs/{{tag}}/report.html" target="_blank">{{w.report_short}}</a>
+        {{#report}}<a href="/runs/{{tag}}/report.html" target="_blank">{{w.report_short}}</a>{{/report}}
         {{#undoable}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{folder}}"><button>{{w.undo}}</button></form>{{/undoable}}
         </td></tr>{{/runs}}
         </table>

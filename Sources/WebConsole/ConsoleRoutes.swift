@@ -73,12 +73,27 @@ struct ConsoleRoutes: ConsoleShopBound {
         return formatter
     }
 
+    /// The account's runs as `openmarket runs` lists them: a sharded run once, its shards'
+    /// counts summed, undone whole (`run:NAME`, as `undo --run NAME`); Undo only where a run
+    /// can still be taken back.
     private func runs() -> [[String: Any]] {
         let formatter = Self.timeFormatter
-        return engine.runs().map { run in
-            ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
-             "counts": run.counts.map { $0.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") } ?? "did not finish",
-             "folder": run.folder, "undoable": run.counts != nil, "tag": ConsoleFiles.tag(run.folder)]
+        let all = engine.runs()
+        var shown = Set<String>()
+        func text(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
+        return all.compactMap { run in
+            if let name = run.runName {
+                guard shown.insert(name).inserted else { return nil }
+                let shards = all.filter { $0.runName == name }
+                var total: [String: Int] = [:]
+                for shard in shards { shard.counts?.forEach { total[$0.key, default: 0] += $0.value } }
+                return ["started": formatter.string(from: shards.map(\.started).min() ?? run.started), "kind": run.kind.rawValue,
+                        "source": "run \(name) (\(shards.count) shards)", "counts": total.isEmpty ? "nothing yet" : text(total),
+                        "folder": ConsoleRuns.sharded(name), "undoable": engine.canUndo(run), "report": false]
+            }
+            return ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
+                    "counts": run.counts.map(text) ?? "did not finish", "folder": run.folder, "undoable": engine.canUndo(run),
+                    "report": FileManager.default.fileExists(atPath: run.folder), "tag": ConsoleFiles.tag(run.folder)]
         }
     }
 
@@ -137,10 +152,17 @@ enum ConsoleForm {
     }
 }
 
+/// How the runs list names a sharded run to the Undo form.
+enum ConsoleRuns {
+    static let prefix = "run:"
+    static func sharded(_ name: String) -> String { prefix + name }
+    static func shardedName(_ value: String) -> String? { value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : nil }
+}
+
 extension SyncSummary {
     /// `20 rows: 20 would-create`, as the CLI's summary line says it; a stop says why.
-    var line: String {
-        let counts = "\(rows) rows: \(countsText.isEmpty ? "nothing to do" : countsText)\(dryRun ? " (a plan: nothing was sent)" : "")"
+    var pageLine: String {
+        let counts = countsLine + (dryRun ? " (a plan: nothing was sent)" : "")
         return stopped.map { "\(counts) — stopped (\($0)); the rows not done are done by applying again" } ?? counts
     }
 }

@@ -245,14 +245,11 @@ struct DeleteCommand: ShopCommand {
     }
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let account = connection.account
-        var options = SyncOptions(journal: account.journal(forRun: "delete"), runKind: .delete, runSource: "")
-        options.links = linkStore.url(default: account.links)
-        options.dryRun = dryRun
-        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
-            ?? .new(in: account.folder.appendingPathComponent("reports"), prefix: dryRun ? "delete-plan" : "delete"))
-        settings.useCaches = false
-        let result = try await Runner.sync(DeleteRows(names), into: connection, settings, command: "delete")
+        var choices = RunChoices()
+        choices.links = linkStore.given
+        choices.dryRun = dryRun
+        choices.report = report.map { .given(URL(fileURLWithPath: $0)) }
+        let result = try await Runner.sync(DeleteRows(names), connection.request(choices))
         return await Runner.conclude(result, command: "delete", connection: connection)
     }
 }

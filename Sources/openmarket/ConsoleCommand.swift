@@ -76,7 +76,7 @@ struct ConsoleCommand: ShopCommand {
         let account = connection.account
         return ConsoleEngine(folder: folder, shop: connection.client, account: account, reports: account.folder.appendingPathComponent("reports"),
                              backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) },
-                             photoCache: cache)
+                             photoCache: cache, transport: connection.client.configuration.transport)
     }
 }
 

@@ -133,21 +133,21 @@ struct FeedTestCommand: OpenMarketCommand {
             Console.line("The feed names no shop ([target] profile, --server or the config file): planned against the built-in sandbox.")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
-        var options = SyncOptions(manifest: url, journal: scratch.appendingPathComponent("feed-test.journal"))
-        options.dryRun = true
-        options.links = connection.account.links
-        options.validation = readingOptions(feed, fetched: file == nil)
-        options.validation.mapping = FeedMapping(feed: feed)
-        options.deleteMissing = feed.run.deleteMissing
-        options.maxDeletes = feed.run.maxDeletes
-        var settings = SyncSettings(options: options, report: .new(in: scratch, prefix: "plan"))
-        settings.useCaches = false
-        settings.stopOnSignals = false
+        var choices = RunChoices()
+        choices.dryRun = true
+        choices.journal = scratch.appendingPathComponent("feed-test.journal")
+        choices.validation = readingOptions(feed, fetched: file == nil)
+        choices.validation.mapping = FeedMapping(feed: feed)
+        choices.deleteMissing = feed.run.deleteMissing
+        choices.maxDeletes = feed.run.maxDeletes
+        choices.report = .new(in: scratch, prefix: "plan")
+        choices.useCaches = false
+        choices.stopOnSignals = false
+        var request = connection.request(choices)
         let collected = Collected()
-        settings.onOutcome = { collected.add($0) }
+        request.onOutcome = { collected.add($0) }
         defer { try? FileManager.default.removeItem(at: scratch) }
-        _ = try await Runner.sync(ManifestRows(url, kind: .feed, label: "feed test \(feed.name)"), into: connection, settings,
-                                  command: "feed test")
+        _ = try await Runner.sync(ManifestRows(url, kind: .feed, label: "feed test \(feed.name)"), request)
         return collected.byRow
     }
 

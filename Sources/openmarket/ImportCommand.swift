@@ -189,62 +189,53 @@ struct ImportCommand: ShopCommand {
     func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        var validation = try reading.validation()
-        let manifestURL = try SheetSource.local(manifest, options: &validation)
+        var choices = try choices()
+        let manifestURL = try SheetSource.local(manifest, options: &choices.validation)
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
             throw CommandFailure("\(manifest): no such file", exitCode: .badInput)
         }
         let onStorage = S3Objects.isAddress(manifest)
-        var options = try importOptions(manifestURL)
-        options.validation = validation
-        // A shard's own journal: shards on one machine never append to one file.
-        let shardJournal = options.shard.map { connection.account.journal(forRun: "\(run ?? "")-shard-\($0.index)of\($0.count)-\(manifestURL.lastPathComponent)") }
-        options.journal = journal.map { URL(fileURLWithPath: $0) } ?? shardJournal ?? connection.account.journal(for: manifestURL)
-        options.links = linkStore.url(default: connection.account.links)
-        let part = options.shard.map { "-\(run ?? "run")-shard-\($0.index)of\($0.count)" } ?? ""
-        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
-            ?? .new(in: onStorage ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : manifestURL.deletingLastPathComponent(),
-                    prefix: "openmarket-report" + part))
-        settings.useCaches = !noCache
-        if !noCache { settings.options.cache = try sharedCache.imageCache(transport: TransportSettings()) }
-        settings.imagesRoot = options.validation.imagesDirectory ?? manifestURL.deletingLastPathComponent()
+        if !noCache { choices.cache = try sharedCache.imageCache(transport: TransportSettings()) }
+        var request = connection.request(choices)
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
-        settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-        settings.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
-        let shown = onStorage ? manifest : manifestURL.path
-        let label = options.shard.map { "\(shown) (run \(run ?? ""), shard \($0.index) of \($0.count))" } ?? (onStorage ? manifest : nil)
-        let result = try await Runner.sync(ManifestRows(manifestURL, label: label), into: connection, settings, command: "import")
+        request.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+        request.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
+        // A sheet on storage: its local copy is in a cache, the report goes where the merchant is.
+        let rows = ManifestRows(manifestURL, label: onStorage ? manifest : nil,
+                                reportsBeside: onStorage ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : nil)
+        let result = try await Runner.sync(rows, request)
         progress.finish()
         let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
-        if logFormat != "json", let line = SharedCacheOption.summary(settings.options.cache) { Console.line(line) }
+        if logFormat != "json", let line = SharedCacheOption.summary(choices.cache) { Console.line(line) }
         if connection.sandbox != nil && logFormat != "json" {
             Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
         }
         return status
     }
 
-    /// The run's settings from the options (the journal and link store are the account's,
-    /// set once the server is known).
-    private func importOptions(_ manifestURL: URL) throws -> SyncOptions {
-        var options = SyncOptions(manifest: manifestURL, journal: manifestURL)
-        options.validation = try reading.validation()
-        options.mode = mode
-        options.jobs = jobs ?? 4
-        options.adaptiveJobs = jobs == nil
-        options.dryRun = dryRun
-        options.maxErrors = maxErrors
-        options.maxPriceChange = maxPriceChange
-        options.maxCreates = maxCreates
-        options.maxUpdates = maxUpdates
-        options.force = force
-        options.replacePhotos = replacePhotos
-        options.deleteMissing = deleteMissing
-        options.maxDeletes = maxDeletes
-        options.shard = shard.flatMap(Shard.init)
-        options.runName = run
-        options.images.maxBytes = maxBytes
-        options.images.maxDimension = maxDimension
-        return options
+    /// What the merchant chose, from the flags (the run request derives the rest).
+    private func choices() throws -> RunChoices {
+        var choices = RunChoices()
+        choices.validation = try reading.validation()
+        choices.mode = mode
+        choices.jobs = jobs
+        choices.dryRun = dryRun
+        choices.maxErrors = maxErrors
+        choices.maxPriceChange = maxPriceChange
+        choices.maxCreates = maxCreates
+        choices.maxUpdates = maxUpdates
+        choices.force = force
+        choices.replacePhotos = replacePhotos
+        choices.deleteMissing = deleteMissing
+        choices.maxDeletes = maxDeletes
+        choices.shard = shard.flatMap(Shard.init).map { ShardRun(run: run ?? "", shard: $0) }
+        choices.images.maxBytes = maxBytes
+        choices.images.maxDimension = maxDimension
+        choices.useCaches = !noCache
+        choices.journal = journal.map { URL(fileURLWithPath: $0) }
+        choices.links = linkStore.given
+        choices.report = report.map { .given(URL(fileURLWithPath: $0)) }
+        return choices
     }
 }
 

@@ -158,16 +158,16 @@ struct MigrateCommand: OpenMarketCommand {
         let progress = ProgressLine(quiet: progressOption.quiet)
         migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
 
-        let journalURL = journal.map { URL(fileURLWithPath: $0) } ?? AccountState.migrationJournal(source: from.client, target: to.client)
-        var options = SyncOptions(journal: journalURL, runKind: .migrate, runSource: migration.label)
-        options.links = to.account.links
-        options.jobs = jobs
-        options.dryRun = dryRun
-        options.maxErrors = maxErrors
-        var settings = SyncSettings(options: options, report: report.map { .given(URL(fileURLWithPath: $0)) }
-            ?? .new(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), prefix: "openmarket-report"))
-        settings.onProgress = { done, total, failed in progress.update("products", done: done, total: total, failed: failed, unit: "products") }
-        let result = try await Runner.sync(migration, into: to, settings, command: "migrate")
+        var choices = RunChoices()
+        choices.journal = journal.map { URL(fileURLWithPath: $0) }
+        choices.jobs = jobs
+        choices.dryRun = dryRun
+        choices.maxErrors = maxErrors
+        choices.report = report.map { .given(URL(fileURLWithPath: $0)) }
+        var request = to.request(choices)
+        request.onProgress = { done, total, failed in progress.update("products", done: done, total: total, failed: failed, unit: "products") }
+        let journalURL = request.journal(for: migration)
+        let result = try await Runner.sync(migration, request)
         progress.finish()
         let sourceSummary = migration.sourceSummary
         // A move prints its undo once both sides are known, in the order that brings the source back first.
@@ -208,14 +208,12 @@ struct MigrateCommand: OpenMarketCommand {
             printCopyUndo(result, to)
             return .ok
         }
-        var options = SyncOptions(journal: from.account.journal(forRun: "delete"), runKind: .delete, runSource: "")
-        options.links = from.account.links
-        var settings = SyncSettings(options: options, report: .given(result.reportFolder.appendingPathComponent(MoveGuard.sourceDeletes)))
-        settings.useCaches = false
+        var choices = RunChoices()
+        choices.report = .given(result.reportFolder.appendingPathComponent(MoveGuard.sourceDeletes))
         let names = copied.keys.sorted().map { "#\($0)" }
         let rows = DeleteRows(names, reason: "copied to the target by this migration", label: "copied by the migration \(result.reportFolder.lastPathComponent)")
-        let deleted = try await Runner.sync(rows, into: from, settings, command: "migrate")
-        Console.line("Source: \(deleted.summary.countsText.isEmpty ? "nothing to do" : deleted.summary.countsText); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
+        let deleted = try await Runner.sync(rows, from.request(choices))
+        Console.line("Source: \(deleted.summary.countsLine); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
         for row in deleted.report.failures.prefix(10) { Console.line("  \(row.key) failed: \(row.error ?? "")") }
         if deleted.summary.written > 0 {
             // One block, in the one order that never leaves both shops without the products

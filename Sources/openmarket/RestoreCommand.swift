@@ -66,8 +66,11 @@ struct RestoreCommand: ShopCommand {
         do { lock = try repository.lock("restore") } catch { throw CommandFailure("\(error)", exitCode: .badInput) }
         defer { lock.release() }
         Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
-        let settings = rows.settings(account: connection.account, dryRun: dryRun, deleteNewer: deleteNewer, maxDeletes: maxDeletes)
-        let result = try await Runner.sync(rows, into: connection, settings, command: "restore")
+        var choices = RunChoices()
+        choices.dryRun = dryRun
+        choices.deleteMissing = deleteNewer
+        choices.maxDeletes = maxDeletes
+        let result = try await Runner.sync(rows, connection.request(choices))
         return await Runner.conclude(result, command: "restore", connection: connection)
     }
 

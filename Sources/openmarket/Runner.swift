@@ -12,18 +12,10 @@ enum Runner {
         try await BlockingThread.run("openmarket.run", body)
     }
 
-    /// The one sync on a thread of its own (its failures are the command's to map: 3 the shop
-    /// or the state could not be read, 2 the file could not be).
-    static func sync(_ source: some RowSource, into connection: Connection, _ settings: SyncSettings,
-                     command: String) async throws -> SyncResult {
-        let client = connection.client
-        var settings = settings
-        // The built-in sandbox stops with the command: the report links its pages where
-        // `openmarket sandbox` serves the same data.
-        if connection.sandbox != nil { settings.productPages = (Connection.sandboxPages, "/products/") }
-        let given = settings
-        // Its failures go to the command's one map of exit statuses (`CommandFailure.from`).
-        return try await onThread { try Sync.run(source, into: client, given) }
+    /// The run request assembled from the connection's account and the command's choices, run
+    /// on a thread of its own (its failures are the command's to map: `CommandFailure.from`).
+    static func sync(_ source: some RowSource, _ request: RunRequest) async throws -> SyncResult {
+        try await onThread { try request.run(source) }
     }
 
     /// Closes the connection and prints the summary; returns how the command ends. A report
@@ -111,11 +103,7 @@ enum Runner {
             }
             return
         }
-        let counts = summary.countsText
-        // A rate only for runs that wrote: "0.0 products/s" of a run with nothing to send says nothing.
-        let flight = summary.inFlight.map { ", \($0.text)" } ?? ""
-        let rate = summary.written > 0 ? " (\(String(format: "%.1f", summary.productsPerSecond)) products/s\(flight))" : ""
-        Console.line("\(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"): \(counts.isEmpty ? "nothing to do" : counts) in \(String(format: "%.1f", summary.seconds)) s\(rate)\(summary.dryRun ? " — dry run, nothing was written" : "")")
+        Console.line(summary.line)
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"

@@ -88,6 +88,14 @@ struct Connection {
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory, state: state) }
 
+    /// A run of this account with the command's choices (the built-in sandbox stops with the
+    /// command: the report links its pages where `openmarket sandbox` serves the same data).
+    func request(_ choices: RunChoices = RunChoices()) -> RunRequest {
+        var choices = choices
+        if sandbox != nil { choices.productPages = (Connection.sandboxPages, "/products/") }
+        return RunRequest(shop: client, account: account, choices: choices)
+    }
+
     /// `--state`, else `$OPENMARKET_STATE`: a PostgreSQL address, or a clear error.
     static func state(_ given: String?) throws -> URL? {
         guard let text = given ?? ProcessInfo.processInfo.environment["OPENMARKET_STATE"], !text.isEmpty else { return nil }

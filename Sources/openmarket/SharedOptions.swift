@@ -28,7 +28,10 @@ struct LinksOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
     var links: String?
 
-    func url(default account: URL) -> URL { links.map { URL(fileURLWithPath: $0) } ?? account }
+    /// `--links`, as a run's choice (nil: the account's).
+    var given: URL? { links.map { URL(fileURLWithPath: $0) } }
+
+    func url(default account: URL) -> URL { given ?? account }
 }
 
 /// `--quiet`: for logs and schedulers.

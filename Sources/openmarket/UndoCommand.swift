@@ -59,95 +59,40 @@ struct UndoCommand: ShopCommand {
         guard (folder == nil) != (run == nil) else { throw ValidationError("give REPORT_DIR (a run's report folder) or --run NAME (a sharded run), one of them") }
     }
 
+    /// The run request's undo (the one the console's Undo button calls): a run's folder here or
+    /// recorded on another machine of a shared account, or a sharded run whole.
     func execute(on connection: Connection) async throws -> ExitStatus {
-        if let run { return try await undoShared(run, on: connection) }
-        var folderURL = URL(fileURLWithPath: folder ?? "").standardizedFileURL
-        if !FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path),
-           let here = try sharedRecord(of: folderURL, on: connection) {
-            // A run made on another machine of a shared account: its record from the shared state.
-            folderURL = here
-        }
-        guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(RunRecorder.fileName).path) else {
-            throw (CommandFailure("\(folder ?? "") has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing", exitCode: .badInput))
-        }
-        return try await undo(folderURL, journal: "undo-\(folderURL.lastPathComponent)", on: connection)
-    }
-
-    /// The record of a run that another machine made in `folder`, copied from the shared state
-    /// into a folder of this machine; nil without a shared state or such a run.
-    private func sharedRecord(of folder: URL, on connection: Connection) throws -> URL? {
-        guard connection.account.state != nil else { return nil }
-        let lines: [String]
-        do { lines = try LinkStore(url: connection.account.links).record(run: LinkStore.recordName(folder: folder))["whole"] ?? [] } catch {
-            throw CommandFailure("\(error)", exitCode: .unreachable)
-        }
-        guard !lines.isEmpty else { return nil }
-        let here = StateFolder.url.appendingPathComponent("shared-runs/\(LinkStore.accountTag(connection.account.links))-\(FNV.tag(folder.path))")
-        let file = here.appendingPathComponent(RunRecorder.fileName)
-        // Kept when it is there: it holds this machine's undo of the run too ("already undone").
-        if !FileManager.default.fileExists(atPath: file.path) {
-            try Self.keep(lines, photos: LinkStore.recordName(folder: folder), in: here, account: connection.account, naming: folder.path)
-        }
-        return here
-    }
-
-    /// Writes a shared record's lines as a run folder's record, with the photos the run saved
-    /// before its deletes (those its lines name), so that undo can make those products again.
-    private static func keep(_ lines: [String], photos run: String, in folder: URL, account: AccountState, naming: String) throws {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let text = lines.joined(separator: "\n") + "\n"
-            for (path, data) in try LinkStore(url: account.links).savedPhotos(run: run) {
-                let file = folder.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: file, options: .atomic)
+        var choices = RunChoices()
+        choices.dryRun = dryRun
+        choices.links = linkStore.given
+        var request = connection.request(choices)
+        let progress = ProgressLine(quiet: progressOption.quiet, json: false)
+        request.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
+        let given = request, force = force
+        if let run {
+            let parts = try await Runner.onThread { try given.undo(run: run, force: force) }
+            progress.finish()
+            var worst = ExitStatus.ok
+            for part in parts {
+                Console.line("\(run), shard \(part.shard ?? ""):")
+                let status = await conclude(part, connection)
+                if status.rawValue > worst.rawValue { worst = status }
             }
-            try Data(text.utf8).write(to: folder.appendingPathComponent(RunRecorder.fileName), options: .atomic)
-        } catch {
-            throw CommandFailure("cannot keep the record of \(naming) in \(folder.path): \(error)", exitCode: .badInput)
+            return worst
         }
+        let folder = URL(fileURLWithPath: self.folder ?? "")
+        let part = try await Runner.onThread { try given.undo(folder: folder, force: force) }
+        progress.finish()
+        return await conclude(part, connection)
     }
 
-    /// A sharded run, whole: each shard's record, read from the shared state into a folder of
-    /// this machine, taken back as a run's folder is (its own undo record kept there, so that
-    /// the same command again finishes it).
-    private func undoShared(_ run: String, on connection: Connection) async throws -> ExitStatus {
-        guard connection.account.state != nil else {
-            throw CommandFailure("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", exitCode: .badInput)
-        }
-        let parts: [String: [String]]
-        do { parts = try LinkStore(url: connection.account.links).record(run: run) } catch { throw CommandFailure("\(error)", exitCode: .unreachable) }
-        guard !parts.isEmpty else {
-            throw CommandFailure("no run named \(run) in the shared state of this account (`openmarket runs` lists them)", exitCode: .badInput)
-        }
-        let base = StateFolder.url.appendingPathComponent("shared-runs/\(LinkStore.accountTag(connection.account.links))-\(FNV.tag(run))")
-        var worst = ExitStatus.ok
-        for (part, lines) in parts.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
-            let name = "shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-")
-            let folder = base.appendingPathComponent(name)
-            try Self.keep(lines, photos: run, in: folder, account: connection.account, naming: "\(run) shard \(part)")
-            Console.line("\(run), shard \(part):")
-            let status = try await undo(folder, journal: "undo-\(run)-\(name)", on: connection)
-            if status.rawValue > worst.rawValue { worst = status }
-        }
-        return worst
-    }
-
-    private func undo(_ folderURL: URL, journal: String, on connection: Connection) async throws -> ExitStatus {
-        var options = UndoOptions(folder: folderURL)
-        options.force = force
-        options.dryRun = dryRun
-        options.links = linkStore.url(default: connection.account.links)
-        let undo = try UndoRows(options)
-        if let done = undo.alreadyDone {
-            Console.line(done)
+    /// A part's summary (or that it was undone already), and how the command ends: a product
+    /// left alone because it changed since the run is not everything taken back.
+    private func conclude(_ part: UndoPart, _ connection: Connection) async -> ExitStatus {
+        guard let result = part.result else {
+            Console.line(part.alreadyDone ?? "")
             return .ok
         }
-        let progress = ProgressLine(quiet: progressOption.quiet, json: false)
-        var settings = undo.settings(journal: connection.account.journal(forRun: journal))
-        settings.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-        let result = try await Runner.sync(undo, into: connection, settings, command: "undo")
-        progress.finish()
         return await Runner.conclude(result, command: "undo", connection: connection)
             .or(.someFailed, if: result.summary.count(.skipped) > 0)
     }

@@ -91,7 +91,7 @@ struct OneSyncTests {
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 4)
 
         let moved = try await CLIProcess.run(Array(migrate.filter { $0 != "--quiet" }) + ["--report", folder("m2"), "--max-deletes", "4"])
-        #expect(moved.status == 0 && moved.stdout.contains("Source: 4 deleted"), "\(moved.stdout)\(moved.stderr)")
+        #expect(moved.status == 0 && moved.stdout.contains("Source: 4 rows: 4 deleted"), "\(moved.stdout)\(moved.stderr)")
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).isEmpty)
         #expect(try await Self.products(sandbox, vendor: sandbox.other.id).count == 4)
 

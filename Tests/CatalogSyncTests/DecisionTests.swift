@@ -168,7 +168,7 @@ struct DecisionTests {
 struct UndoDecisionTests {
     /// A run that created `made` and changed `changed` from 1000 to 1200.
     static func record(in folder: URL, shop: InMemoryShop, made: Int, changed: Int) throws {
-        let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: "", server: "memory", source: "s.csv"),
+        let recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: SyncRun.accountTag(links(folder)), server: "memory", source: "s.csv"),
                                        client: shop)
         let made = try shop.product(id: made).summary
         try recorder.created(id: made.id, key: "NEW", byName: false, row: 2, after: Product(made), photoHashes: nil)
@@ -181,16 +181,22 @@ struct UndoDecisionTests {
 
     /// Undo through the one sync, as the command runs it (no signals, no caches).
     static func undo(_ options: UndoOptions, on shop: InMemoryShop) throws -> SyncSummary {
-        let source = try UndoRows(options)
-        if let done = source.alreadyDone {
-            var summary = SyncSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
-            summary.alreadyDone = done
-            return summary
-        }
-        var settings = source.settings(journal: options.folder.appendingPathComponent("undo.journal"))
-        settings.stopOnSignals = false
-        return try Sync.run(source, into: shop, settings).summary
+        var choices = RunChoices()
+        choices.dryRun = options.dryRun
+        choices.links = links(options.folder)
+        choices.useCaches = false
+        choices.stopOnSignals = false
+        let request = RunRequest(shop: shop, account: AccountState(shop: shop, sandboxData: options.folder.appendingPathComponent("state")),
+                                 choices: choices)
+        let part = try request.undo(folder: options.folder, force: options.force)
+        if let result = part.result { return result.summary }
+        var summary = SyncSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
+        summary.alreadyDone = part.alreadyDone
+        return summary
     }
+
+    /// The account the recorded run was made on (undo refuses another).
+    static func links(_ folder: URL) -> URL { folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-links.sqlite") }
 
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("undo-memory-\(UUID().uuidString)")

@@ -74,19 +74,20 @@ struct Shop {
     /// sync as the command runs it.
     func undo(_ folder: URL, _ configure: (inout UndoOptions) -> Void = { _ in }) async throws -> Result {
         var options = UndoOptions(folder: folder)
-        options.links = links
         configure(&options)
-        let source = try UndoRows(options)
         let writer = try client(sandbox, sandbox.demo)
-        if let done = source.alreadyDone {
+        var choices = RunChoices()
+        choices.dryRun = options.dryRun
+        choices.links = links
+        choices.stopOnSignals = false
+        let request = RunRequest(shop: writer, account: AccountState(shop: writer, sandboxData: state), choices: choices)
+        let force = options.force
+        let part = try await blocking { try request.undo(folder: folder, force: force) }
+        guard let result = part.result else {
             var summary = SyncSummary(server: writer.address, mode: .sync, dryRun: false, journal: "")
-            summary.alreadyDone = done
+            summary.alreadyDone = part.alreadyDone
             return Result(summary: summary, rows: [], folder: options.undoFolder)
         }
-        var settings = source.settings(journal: folder.appendingPathComponent("undo.journal"))
-        settings.stopOnSignals = false
-        let given = settings
-        let result = try await blocking { try Sync.run(source, into: writer, given) }
         let data = try Data(contentsOf: result.reportFolder.appendingPathComponent("report.json"))
         struct Report: Decodable { var rows: [RowOutcome] }
         return Result(summary: result.summary, rows: try JSONDecoder().decode(Report.self, from: data).rows, folder: result.reportFolder)

@@ -23,19 +23,18 @@ struct SyncInMemoryTests {
         return url
     }
 
-    static func settings(_ folder: URL, _ options: SyncOptions, report name: String) -> SyncSettings {
-        var options = options
-        options.links = folder.appendingPathComponent("state/links.sqlite")
-        options.adaptiveJobs = true
-        var settings = SyncSettings(options: options, report: .given(folder.appendingPathComponent(name)))
-        settings.useCaches = false
-        settings.stopOnSignals = false
-        return settings
+    /// A run of the shop's account kept in `folder/state`, as a door asks for one (no caches, no signals).
+    static func request(_ shop: any OpenMarketAPI.Shop, in folder: URL, report name: String? = nil) -> RunRequest {
+        var choices = RunChoices()
+        choices.links = folder.appendingPathComponent("state/links.sqlite")
+        choices.report = name.map { .given(folder.appendingPathComponent($0)) }
+        choices.useCaches = false
+        choices.stopOnSignals = false
+        return RunRequest(shop: shop, account: AccountState(shop: shop, sandboxData: folder.appendingPathComponent("state")), choices: choices)
     }
 
     static func importSheet(_ sheet: URL, into shop: any OpenMarketAPI.Shop, in folder: URL, report: String = "import") throws -> SyncResult {
-        let options = SyncOptions(manifest: sheet, journal: folder.appendingPathComponent("\(report).journal"))
-        return try Sync.run(ManifestRows(sheet), into: shop, settings(folder, options, report: report))
+        try request(shop, in: folder, report: report).run(ManifestRows(sheet))
     }
 
     static func scratch() -> URL {
@@ -52,34 +51,19 @@ struct SyncInMemoryTests {
         #expect(made.summary.counts == ["created": 40] && shop.mine.count == 40, "\(made.summary.counts)")
         let importAtOnce = shop.mostAtOnce
 
-        let undo = try UndoRows({
-            var options = UndoOptions(folder: made.reportFolder)
-            options.links = folder.appendingPathComponent("state/links.sqlite")
-            return options
-        }())
-        #expect(undo.alreadyDone == nil && undo.count == 40)
         shop.resetMostAtOnce()
-        let taken = try Sync.run(undo, into: shop, undo.settings(journal: folder.appendingPathComponent("undo.journal")))
+        let taken = try #require(try Self.request(shop, in: folder).undo(folder: made.reportFolder).result)
         #expect(taken.summary.counts == ["deleted": 40] && shop.mine.isEmpty, "\(taken.summary.counts)")
         // Calls the shop saw at once during the undo alone (one at a time would be 1).
         #expect(importAtOnce > 1 && shop.mostAtOnce > 1,
                 "import had \(importAtOnce) at once, the undo \(shop.mostAtOnce) (\(taken.summary.inFlight.map { "\($0)" } ?? "?"))")
         // Recorded as an undo, and itself undoable: the deleted products come back with their photos.
-        let again = try UndoRows({
-            var options = UndoOptions(folder: taken.reportFolder)
-            options.links = folder.appendingPathComponent("state/links.sqlite")
-            return options
-        }())
-        let back = try Sync.run(again, into: shop, again.settings(journal: folder.appendingPathComponent("redo.journal")))
+        let back = try #require(try Self.request(shop, in: folder).undo(folder: taken.reportFolder).result)
         #expect(back.summary.counts == ["created": 40] && shop.mine.count == 40, "\(back.summary.counts)")
         #expect(shop.all.values.allSatisfy { ($0.images ?? []).count == 1 }, "made again with the saved photo")
         // Taken back already: said so, nothing run.
-        let done = try UndoRows({
-            var options = UndoOptions(folder: made.reportFolder)
-            options.links = folder.appendingPathComponent("state/links.sqlite")
-            return options
-        }())
-        #expect(done.alreadyDone?.contains("already undone") == true)
+        let done = try Self.request(shop, in: folder).undo(folder: made.reportFolder)
+        #expect(done.result == nil && done.alreadyDone?.contains("already undone") == true)
     }
 
     @Test("a shop that takes whole amounts (its capabilities, not a generation check): a row with cents fails naming the rule; the rest are made")
@@ -103,10 +87,8 @@ struct SyncInMemoryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try Self.importSheet(try Self.sheet(rows: 5, in: folder), into: shop, in: folder)
         let other = shop.add("Another vendor's", vendor: 99)
-        var options = SyncOptions(journal: folder.appendingPathComponent("delete.journal"), runKind: .delete, runSource: "")
-        options.jobs = 4
         let rows = DeleteRows(["K1", "K2", "K3", "#\(other)", "NOPE"])
-        let result = try Sync.run(rows, into: shop, Self.settings(folder, options, report: "delete"))
+        let result = try Self.request(shop, in: folder, report: "delete").run(rows)
         #expect(result.summary.counts == ["deleted": 3, "failed": 2], "\(result.summary.counts)")
         #expect(shop.mine.count == 2 && shop.all[other] != nil)
         let saved = try FileManager.default.contentsOfDirectory(atPath: result.reportFolder.appendingPathComponent("deleted").path)
@@ -124,8 +106,7 @@ struct SyncInMemoryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         func copy(_ report: String) throws -> SyncResult {
             let rows = CatalogRows(source: source, filter: CatalogFilter(vendor: .me))
-            let options = SyncOptions(journal: folder.appendingPathComponent("migrate.journal"), runKind: .migrate, runSource: rows.label)
-            return try Sync.run(rows, into: target, Self.settings(folder, options, report: report))
+            return try Self.request(target, in: folder, report: report).run(rows)
         }
         let first = try copy("first")
         #expect(first.summary.counts == ["created": 6], "\(first.summary.counts) \(first.report.failures.map { $0.error ?? "" })")

@@ -346,13 +346,11 @@ struct FeedRunTests {
         #expect(changed.outcome == .done && changed.message == "3 rows: 3 updated", "\(changed.message)")
         #expect(try await night.products()["상품 1번"]?.first?.price == 1500)
         let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
-        var options = UndoOptions(folder: try #require(changed.report))
-        options.links = night.account(client).links
-        let source = try UndoRows(options)
-        var settings = source.settings(journal: options.folder.appendingPathComponent("undo.journal"))
-        settings.stopOnSignals = false
-        let given = settings
-        let summary = try await blocking { try Sync.run(source, into: client, given).summary }
+        let report = try #require(changed.report)
+        var request = RunRequest(shop: client, account: night.account(client))
+        request.choices.stopOnSignals = false
+        let given = request
+        let summary = try #require(try await blocking { try given.undo(folder: report) }.result).summary
         #expect(summary.counts == ["restored": 3], "\(summary.counts)")
         #expect(try await night.products()["상품 1번"]?.first?.price == 1300)
         await night.close()

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Sandbox
+import SandboxTLS
 import ServiceLifecycle
 import Synchronization
 
@@ -27,9 +29,11 @@ public final class FeedSourceServer: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
     public let port: Int
+    /// `https` when started with a certificate (a supplier behind its own CA).
+    public let scheme: String
 
-    public var feedURL: String { "http://127.0.0.1:\(port)/feed.csv" }
-    public var hookURL: String { "http://127.0.0.1:\(port)/hook" }
+    public var feedURL: String { "\(scheme)://127.0.0.1:\(port)/feed.csv" }
+    public var hookURL: String { "\(scheme)://127.0.0.1:\(port)/hook" }
 
     /// Serves `text` from now on (a new version: a new ETag).
     public func serve(_ text: String, contentType: String = "text/csv; charset=utf-8") {
@@ -43,7 +47,7 @@ public final class FeedSourceServer: Sendable {
     /// Serves `bytes` at `/photos/NAME`; returns its URL.
     public func servePhoto(_ name: String, _ bytes: [UInt8]) -> String {
         state.withLock { $0.photos[name] = Data(bytes) }
-        return "http://127.0.0.1:\(port)/photos/\(name)"
+        return "\(scheme)://127.0.0.1:\(port)/photos/\(name)"
     }
 
     public func answerConditionalGets(_ yes: Bool) { state.withLock { $0.conditional = yes } }
@@ -55,13 +59,15 @@ public final class FeedSourceServer: Sendable {
     /// The webhook bodies received, oldest first.
     public var hooks: [String] { state.withLock { $0.hooks } }
 
-    private init(port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, scheme: String, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
+        self.scheme = scheme
         self.group = group
         self.task = task
     }
 
-    public static func start() async throws -> FeedSourceServer {
+    /// Over HTTPS with `tls` (its certificate signed by a test CA a client must be given).
+    public static func start(tls: TestCertificates? = nil) async throws -> FeedSourceServer {
         let holder = Holder()
         let router = Router()
         router.get("/feed.csv") { request, _ -> Response in
@@ -77,16 +83,23 @@ public final class FeedSourceServer: Sendable {
         let (ports, sink) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "feed-source")
         logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in
-                                  sink.yield(channel.localAddress?.port ?? 0)
-                                  sink.finish()
-                              }, logger: logger)
+        var sandboxTLS = SandboxConfiguration()
+        sandboxTLS.tls = tls.map { ($0.certificate, $0.key) }
+        let running: @Sendable (any Channel) async -> Void = { channel in
+            sink.yield(channel.localAddress?.port ?? 0)
+            sink.finish()
+        }
+        let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
+        let app: any Service = if let server = try SandboxServer.tlsServer(sandboxTLS) {
+            Application(router: router, server: server, configuration: configuration, onServerRunning: running, logger: logger)
+        } else {
+            Application(router: router, configuration: configuration, onServerRunning: running, logger: logger)
+        }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         var port = 0
         for await value in ports { port = value }
-        let server = FeedSourceServer(port: port, group: group, task: task)
+        let server = FeedSourceServer(port: port, scheme: tls == nil ? "http" : "https", group: group, task: task)
         holder.server = server
         return server
     }

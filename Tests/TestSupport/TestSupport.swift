@@ -309,10 +309,11 @@ public func runToolOutput(_ path: String, _ arguments: [String]) throws -> (stat
     return (process.terminationStatus, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
 }
 
-public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil) throws -> OpenMarketClient {
+public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil, transport: TransportSettings = TransportSettings()) throws -> OpenMarketClient {
     var configuration = ClientConfiguration(
         server: sandbox.server.url,
         credentials: vendor.map { VendorCredentials(identifier: $0.identifier, secret: $0.secret) })
+    configuration.transport = transport
     configuration.generation = sandbox.server.configuration.api == .v2021 ? .v2021
         : sandbox.server.configuration.api == .v2022January ? .v2022January : .v2022October
     return try OpenMarketClient(configuration)

@@ -16,18 +16,22 @@ struct OpenConsole {
 
     /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
     /// second vendor, any other name fails to open (as a wrong secret would).
-    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil) async throws -> OpenConsole {
+    /// `state`: the account's state in a shared database (`--state postgres://…`); `transport`:
+    /// the console's TLS settings (`--cacert`).
+    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil,
+                      state: URL? = nil, transport: TransportSettings = TransportSettings()) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
-        let client = try TestSupport.client(sandbox, sandbox.demo)
+        // The shop's client with the console's TLS settings, as `openmarket console --cacert` makes it.
+        let client = try TestSupport.client(sandbox, sandbox.demo, transport: transport)
         let folder = files.directory
         @Sendable func engine(_ client: OpenMarketClient) -> ConsoleEngine {
-            ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state")),
+            ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state"), state: state),
                           reports: folder.appendingPathComponent("reports"), feeds: ConsoleFeeds(
                               folder: folder.appendingPathComponent("feeds"), root: folder.appendingPathComponent("feed-state")),
                           backups: ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))),
-                          photoCache: photoCache)
+                          photoCache: photoCache, transport: transport)
         }
         let shops = ConsoleShops(engine(client), profiles: profiles) { name in
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
