@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Synchronization
 
 /// One run that writes per account at a time, wherever it runs: a file lock in the state
 /// folder for an account kept on this machine; for an account in a shared database, an
@@ -48,6 +49,8 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
         // A session of its own: the lock lives exactly as long as it does.
         connection = try PostgresConnection(store.address)
         fact = part.map { "running \($0.run) \($0.shard)" } ?? "running"
+        holderLine = RunLock.holderLine(holder, machine: true)
+        address = store.address
         shardKey = part.map { String(Int64(bitPattern: FNV.hash("openmarket shard lock|\(store.account)|\($0.run)|\($0.shard)"))) }
         let taken = try connection.execute(part == nil ? "SELECT pg_try_advisory_lock($1)" : "SELECT pg_try_advisory_lock_shared($1)", [key])
         guard taken.first?.first == "t" else { throw busy(part == nil ? "a run on another machine" : "a run that is not this sharded one") }
@@ -60,7 +63,32 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
         lock.withLock { held = true }
         try connection.execute("""
             INSERT INTO fact (account, name, value) VALUES ($1, $2, $3) ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value
-            """, [account, fact, RunLock.holderLine(holder, machine: true)])
+            """, [account, fact, holderLine])
+        Self.heldLocks.withLock { $0[ObjectIdentifier(self)] = Weak(self) }
+    }
+
+    private let holderLine: String
+    private let address: String
+
+    private struct Weak: @unchecked Sendable { weak var lock: PostgresLock?; init(_ lock: PostgresLock) { self.lock = lock } }
+    /// The locks this process holds: taken again when the database comes back from a restart.
+    private static let heldLocks = Mutex<[ObjectIdentifier: Weak]>([:])
+
+    /// The server restarted under a run (its state connection saw it and connected again): each
+    /// lock held on that database lost its session with it, and is taken again on a new one.
+    static func retakeAll(_ address: String) {
+        for entry in heldLocks.withLock({ Array($0.values) }) where entry.lock?.address == address { entry.lock?.retake() }
+    }
+
+    /// The session's locks again (at once: nobody else could run while the server was down but
+    /// a run that started in the moments since; then this one still holds its own fact).
+    private func retake() {
+        guard lock.withLock({ held }), connection.reset() else { return }
+        _ = try? connection.execute(shardKey == nil ? "SELECT pg_try_advisory_lock($1)" : "SELECT pg_try_advisory_lock_shared($1)", [key])
+        if let shardKey { _ = try? connection.execute("SELECT pg_try_advisory_lock($1)", [shardKey]) }
+        _ = try? connection.execute("""
+            INSERT INTO fact (account, name, value) VALUES ($1, $2, $3) ON CONFLICT (account, name) DO UPDATE SET value = EXCLUDED.value
+            """, [account, fact, holderLine])
     }
 
     /// Who holds the account (or this shard), as they said it.
@@ -77,6 +105,7 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
             return held
         }
         guard holding else { return }
+        _ = Self.heldLocks.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
         _ = try? connection.execute("DELETE FROM fact WHERE account = $1 AND name = $2", [account, fact])
         if let shardKey {
             _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [shardKey])

@@ -44,7 +44,9 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
     /// The process's connection to `address`, made (and the database migrated) on first use.
     private static func connection(_ address: String) throws -> PostgresConnection {
         if let known = connections.withLock({ $0[address] }) { return known }
-        let made = try PostgresConnection(address)
+        let made = try PostgresConnection(address, reconnects: true)
+        // A server back after a restart: the account locks of this process taken again on it.
+        made.onReconnect = { PostgresLock.retakeAll(address) }
         try migrate(made)
         return connections.withLock { known in
             if let first = known[address] { return first }

@@ -85,6 +85,33 @@ struct SharedStateTests {
         await postgres.stop()
     }
 
+    @Test("PostgreSQL restarted under a 600-row import at 150 ms (a managed database's failover): the run waits for the database and goes on; exit 0, 600 products, none twice")
+    func databaseRestarted() async throws {
+        let postgres = try await TestPostgres.start()
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 150 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let rows = 600
+        let manifest = try writeManifest(files, rows: rows)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                       "--state", postgres.address.absoluteString, "--no-cache"]
+        let child = try CLIProcess(["import", manifest.path] + account, environment: Self.home("pod", in: files))
+        func done() -> Int { child.stderr.matches(of: /([0-9]+)\/[0-9]+ rows \(/).compactMap { Int($0.1) }.max() ?? 0 }
+        let deadline = ContinuousClock.now + .seconds(90)
+        while done() < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(done() >= 20 && done() < rows, "under way when the database goes: \(done()) rows")
+        try await postgres.restart(down: 2)
+        let status = try await child.exit()
+        #expect(status == 0 && child.stdout.contains("\(rows) rows: \(rows) created"), "exit \(status): \(child.stdout.suffix(600))\(child.stderr.suffix(600))")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == rows && Set(names).count == rows, "each row once: \(names.count) products, \(Set(names).count) names")
+        // The state is whole: the same sheet again from another empty home sends nothing.
+        let again = try await CLIProcess.run(["import", manifest.path] + account, environment: Self.home("other", in: files))
+        #expect(again.status == 0 && again.stdout.contains("\(rows) rows: \(rows) unchanged"), "\(again.stdout.suffix(400))\(again.stderr.suffix(400))")
+        await sandbox.stop()
+        await postgres.stop()
+    }
+
     @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs shows one run; undo --run from another home takes all of it back")
     func shards() async throws {
         let postgres = try await TestPostgres.start()

@@ -6,7 +6,9 @@ import Foundation
 public final class TestPostgres: @unchecked Sendable {
     public let folder: URL
     public let port: Int
-    private let process: Process
+    private var process: Process
+    /// How the server is started again (`restart`): the same data, port and settings.
+    private var launch: () throws -> Process = { Process() }
 
     /// `postgresql://openmarket@127.0.0.1:PORT/postgres`: trust for the local test user only.
     public var address: URL { URL(string: "postgresql://openmarket@127.0.0.1:\(port)/postgres")! }
@@ -53,14 +55,18 @@ public final class TestPostgres: @unchecked Sendable {
         let port = try LocalPorts.free()
         let (postgres, serverArguments) = command("postgres", ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", folder.path,
                                                                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
-        let server = Process()
-        server.executableURL = postgres
-        server.arguments = serverArguments
-        server.environment = startEnvironment
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        let started = TestPostgres(folder: folder, port: port, process: server)
+        let launch = {
+            let server = Process()
+            server.executableURL = postgres
+            server.arguments = serverArguments
+            server.environment = startEnvironment
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            return server
+        }
+        let started = TestPostgres(folder: folder, port: port, process: try launch())
+        started.launch = launch
         // Ready when it accepts sessions, not only connections ("the database system is starting up").
         for _ in 0..<400 {
             if LocalPorts.canConnect(port), started.ready(bin) { return started }
@@ -74,6 +80,32 @@ public final class TestPostgres: @unchecked Sendable {
         let status = try? runTool(bin.appendingPathComponent("pg_isready").path,
                                   ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", "openmarket", "-d", "postgres"])
         return status == 0
+    }
+
+    /// The server stopped (a fast shutdown: every session ended, as in a failover), down for
+    /// `down` seconds, then started again on the same port with the same data.
+    public func restart(down: Double) async throws {
+        try await blocking { [self] in
+            shutDown()
+            Thread.sleep(forTimeInterval: down)
+            process = try launch()
+            let bin = try Self.binaries()
+            for _ in 0..<400 {
+                if LocalPorts.canConnect(port), ready(bin) { return }
+                Thread.sleep(forTimeInterval: 0.025)
+            }
+            throw TestFailure("PostgreSQL did not come back on \(port)")
+        }
+    }
+
+    private func shutDown() {
+        if process.isRunning, let bin = try? Self.binaries() {
+            let data = folder.appendingPathComponent("data").path
+            let tool = bin.appendingPathComponent("pg_ctl").path
+            _ = try? runTool(getuid() == 0 ? "/usr/sbin/runuser" : tool,
+                             (getuid() == 0 ? ["-u", "postgres", "--", tool] : []) + ["stop", "-D", data, "-m", "fast", "-w"])
+            for _ in 0..<400 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
+        }
     }
 
     /// A fast shutdown (`pg_ctl stop -m fast`: the signal does not cross runuser), then the
