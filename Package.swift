@@ -164,7 +164,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "Backups", "CatalogSync", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "Manifest", "OpenMarketAPI", "Sandbox", "ShopState", "Support",
+                "Backups", "CatalogSync", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "LocalListener", "Manifest", "OpenMarketAPI", "ShopState", "Support",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -181,10 +181,22 @@ let package = Package(
             // debug builds too: unoptimised, the README's first import took 20 s for 20 photos.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // A Hummingbird application on 127.0.0.1, returned once it listens: below the sandbox,
+        // the console and the tests' servers, so that none of them links another.
+        .target(
+            name: "LocalListener",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The local Open Market server.
         .target(
             name: "Sandbox",
             dependencies: [
+                "LocalListener",
                 "OpenMarketContract",
                 "ImagePrep",
                 "Support",
@@ -237,7 +249,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: [
-            "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep",
+            "LocalListener", "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import LocalListener
 import Logging
 import NIOCore
 import OpenMarketContract

@@ -7,6 +7,7 @@ import Support
 /// workbook with the rows to fix, the CSV) for a job of this console or any recorded run of the
 /// account, and the catalog as a sheet. Only these names, only from those folders.
 struct ConsoleFiles: ConsoleShopBound {
+    let shop: ConsoleShop
 
     /// The files of a run's report the page links to, and how they are sent.
     static let reportFiles: [String: (type: String, download: Bool)] = [
@@ -18,39 +19,47 @@ struct ConsoleFiles: ConsoleShopBound {
     /// A recorded run's place in the console's addresses: `/runs/TAG/report.html`.
     static func tag(_ folder: String) -> String { FNV.tag(folder) }
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/jobs/:id/:file") { _, context in
-            try report(in: jobFolder(context), context.parameters.require("file"))
+    static func add(to router: Router<ConsoleContext>) {
+        let jobs = router.group("/jobs")
+        jobs.get("/:id/:file") { _, context in
+            let files = try Self(context)
+            return try files.report(in: files.jobFolder(context), context.parameters.require("file"))
         }
-        router.get("/jobs/:id/thumbnails/:file") { _, context in
-            try thumbnail(in: jobFolder(context), context.parameters.require("file"))
+        jobs.get("/:id/thumbnails/:file") { _, context in
+            let files = try Self(context)
+            return try files.thumbnail(in: files.jobFolder(context), context.parameters.require("file"))
         }
-        router.get("/runs/:run/:file") { _, context in
-            try report(in: runFolder(context), context.parameters.require("file"))
+        let runs = router.group("/runs")
+        runs.get("/:run/:file") { _, context in
+            let files = try Self(context)
+            return try files.report(in: files.runFolder(context), context.parameters.require("file"))
         }
-        router.get("/runs/:run/thumbnails/:file") { _, context in
-            try thumbnail(in: runFolder(context), context.parameters.require("file"))
+        runs.get("/:run/thumbnails/:file") { _, context in
+            let files = try Self(context)
+            return try files.thumbnail(in: files.runFolder(context), context.parameters.require("file"))
         }
-        router.get("/export") { _, _ in
-            // The shop this request chose, for the thread the work runs on.
-            let engine = self.engine
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-console-export-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
-            guard summary.stopped == nil, summary.failed.isEmpty else {
-                throw HTTPError(.badGateway, message: "the export did not finish: \(summary.stopped ?? "\(summary.failed.count) products failed")")
-            }
-            let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
-            return try file(sheet, type: "text/csv; charset=utf-8", download: "catalog-\(stamp).csv")
-        }
+        router.get("/export") { _, context in try await Self(context).export() }
     }
 
-    private func jobFolder(_ context: BasicRequestContext) throws -> URL {
+    /// The catalog as a sheet `import` reads back, as a download.
+    private func export() async throws -> Response {
+        let engine = self.engine
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-console-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
+        guard summary.stopped == nil, summary.failed.isEmpty else {
+            throw HTTPError(.badGateway, message: "the export did not finish: \(summary.stopped ?? "\(summary.failed.count) products failed")")
+        }
+        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
+        return try file(sheet, type: "text/csv; charset=utf-8", download: "catalog-\(stamp).csv")
+    }
+
+    private func jobFolder(_ context: ConsoleContext) throws -> URL {
         guard let id = context.parameters.get("id"), let folder = jobs[id]?.ending?.reportFolder else { throw HTTPError(.notFound) }
         return folder
     }
 
-    private func runFolder(_ context: BasicRequestContext) throws -> URL {
+    private func runFolder(_ context: ConsoleContext) throws -> URL {
         let tag = try context.parameters.require("run")
         guard let run = engine.runs().first(where: { Self.tag($0.folder) == tag }) else { throw HTTPError(.notFound) }
         return URL(fileURLWithPath: run.folder)

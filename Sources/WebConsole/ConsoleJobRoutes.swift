@@ -6,65 +6,65 @@ import NIOCore
 /// Plans, applies and undos: each starts a job and sends the browser to its page, which follows
 /// the job's progress as it streams (server-sent events) and shows its report when it ends.
 struct ConsoleJobRoutes: ConsoleShopBound {
+    let shop: ConsoleShop
 
-    func add(to router: Router<BasicRequestContext>) {
-        let sheets = ConsoleRoutes()
-        router.post("/plan") { request, _ in
-            // The shop this request chose, for the thread the work runs on.
-            let engine = self.engine
-            let sheet = try await sheets.sheet(request)
-            return start(request, .plan, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: true, job: job)) }
+    static func add(to router: Router<ConsoleContext>) {
+        router.post("/plan") { request, context in try await Self(context).sheetJob(request, .plan) }
+        router.post("/apply") { request, context in try await Self(context).sheetJob(request, .apply) }
+        router.post("/feeds/run") { request, context in try await Self(context).feedJob(request) }
+        router.post("/undo-plan") { request, context in try await Self(context).undo(request, dryRun: true) }
+        router.post("/undo") { request, context in try await Self(context).undo(request, dryRun: false) }
+        let jobs = router.group("/jobs")
+        jobs.get("/:id") { request, context in
+            let routes = try Self(context)
+            let job = try routes.job(context)
+            return routes.layout.response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", routes.values(job))
         }
-        router.post("/apply") { request, _ in
-            // The shop this request chose, for the thread the work runs on.
-            let engine = self.engine
-            let sheet = try await sheets.sheet(request)
-            return start(request, .apply, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: false, job: job)) }
-        }
-        router.post("/feeds/run") { request, _ in
-            // The shop this request chose, for the thread the work runs on.
-            let engine = self.engine
-            let form = try await ConsoleForm.read(request)
-            guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
-                throw HTTPError(.badRequest, message: "no such feed")
-            }
-            let accept = form["accept"] == "1"
-            return start(request, .feed, subject: name) { job in
-                .feed(try engine.feeds.run(file, accept: accept, engine: engine, job: job))
-            }
-        }
-        router.post("/undo-plan") { request, _ in try await undo(request, dryRun: true) }
-        router.post("/undo") { request, _ in try await undo(request, dryRun: false) }
-        router.get("/jobs/:id") { request, context in
-            let job = try job(context)
-            return ConsolePage().response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", values(job))
-        }
-        router.get("/jobs/:id/events") { _, context in
-            let job = try job(context)
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
-                // Four times a second until the job ends; a page closed ends the stream at its next write.
-                while true {
-                    let progress = job.progress
-                    let line = try JSONSerialization.data(withJSONObject: ["line": progress.line, "ended": progress.ended, "done": progress.done,
-                                                                             "total": progress.total, "failed": progress.failed])
-                    try await writer.write(ByteBuffer(string: "data: " + String(decoding: line, as: UTF8.self) + "\n\n"))
-                    if progress.ended { break }
-                    try await Task.sleep(for: .milliseconds(250))
-                }
-                try await writer.finish(nil)
-            })
-        }
-        router.post("/jobs/:id/stop") { _, context in
-            let job = try job(context)
+        jobs.get("/:id/events") { _, context in Self.events(try Self(context).job(context)) }
+        jobs.post("/:id/stop") { _, context in
+            let job = try Self(context).job(context)
             job.stop()
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         }
-        ConsoleFiles().add(to: router)
-        ConsoleBackupRoutes().add(to: router)
+    }
+
+    /// A plan or an apply of a sheet of the folder.
+    private func sheetJob(_ request: Request, _ kind: ConsoleJob.Kind) async throws -> Response {
+        let engine = self.engine
+        let sheet = try await ConsoleRoutes(shop: shop).sheet(request)
+        let dryRun = kind == .plan
+        return start(request, kind, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: dryRun, job: job)) }
+    }
+
+    private func feedJob(_ request: Request) async throws -> Response {
+        let engine = self.engine
+        let form = try await ConsoleForm.read(request)
+        guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
+            throw HTTPError(.badRequest, message: "no such feed")
+        }
+        let accept = form["accept"] == "1"
+        return start(request, .feed, subject: name) { job in
+            .feed(try engine.feeds.run(file, accept: accept, engine: engine, job: job))
+        }
+    }
+
+    /// The job's progress as server-sent events, four times a second until it ends; a page
+    /// closed ends the stream at its next write.
+    private static func events(_ job: ConsoleJob) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
+            while true {
+                let progress = job.progress
+                let line = try JSONSerialization.data(withJSONObject: ["line": progress.line, "ended": progress.ended, "done": progress.done,
+                                                                         "total": progress.total, "failed": progress.failed])
+                try await writer.write(ByteBuffer(string: "data: " + String(decoding: line, as: UTF8.self) + "\n\n"))
+                if progress.ended { break }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            try await writer.finish(nil)
+        })
     }
 
     private func undo(_ request: Request, dryRun: Bool) async throws -> Response {
-        // The shop this request chose, for the thread the work runs on.
         let engine = self.engine
         let form = try await ConsoleForm.read(request)
         let runs = engine.runs()
@@ -72,10 +72,10 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let sharded = ConsoleRuns.shardedName(chosen)
         let found = runs.first { run in sharded.map { run.runName == $0 } ?? (run.folder == chosen && run.runName == nil) }
         guard let run = found else {
-            return ConsolePage().response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
+            return layout.response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
         }
         if let refusal = engine.undoRefusal(run) {
-            return ConsolePage().response(request, title: "Undo", ["message": refusal], status: .conflict)
+            return layout.response(request, title: "Undo", ["message": refusal], status: .conflict)
         }
         if let name = run.runName {
             return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in .parts(try engine.undo(run: name, dryRun: dryRun, job: job)) }
@@ -94,19 +94,19 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
-            return ConsolePage().response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
+            return layout.response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
                 "message": "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop",
             ], status: .conflict)
         }
     }
 
-    private func job(_ context: BasicRequestContext) throws -> ConsoleJob {
+    private func job(_ context: ConsoleContext) throws -> ConsoleJob {
         guard let id = context.parameters.get("id"), let job = jobs[id] else { throw HTTPError(.notFound) }
         return job
     }
 
     /// What a job's page shows: its progress while it runs; its summary, report and next step after.
-    private func values(_ job: ConsoleJob) -> [String: Any] {
+    func values(_ job: ConsoleJob) -> [String: Any] {
         let progress = job.progress
         var shown: [String: Any] = ["id": job.id, "progress": progress.ended && progress.total == 0 ? "" : progress.line, "running": !progress.ended, "ended": progress.ended,
                                     "done": progress.done, "total": max(progress.total, 1)]

@@ -7,55 +7,68 @@ import Support
 /// The console's pages that read: the sheets, a check, the runs, the language. Plans, applies
 /// and undos are jobs (`ConsoleJobRoutes`).
 struct ConsoleRoutes: ConsoleShopBound {
+    let shop: ConsoleShop
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/") { request, _ in
-            let sheets = engine.sheets()
-            return page(request, title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)",
-                        ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty, "upload": true])
-        }
-        router.get("/runs") { request, _ in
-            let runs = runs()
-            return page(request, title: words(request)["runs"] ?? "", ["runs": runs, "no_runs": runs.isEmpty])
-        }
-        router.get("/feeds") { request, _ in
-            let formatter = Self.timeFormatter
-            let feeds = engine.feeds.entries(shopTag: engine.shopTag).map { entry -> [String: Any] in
-                var item: [String: Any] = ["name": entry.name, "source": entry.source, "schedule": entry.schedule, "held": entry.heldHere,
-                                           "shops": entry.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message,
-                                                                       "when": $0.when.map(formatter.string(from:)) ?? ""] }]
-                if let mistake = entry.mistake { item["mistake"] = mistake }
-                return item
-            }
-            return page(request, title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)", ["feeds": feeds, "no_feeds": feeds.isEmpty])
-        }
-        router.get("/language/:language") { request, context in
+    /// Every route of the console, each answering for the shop its request chose.
+    static func add(to router: Router<ConsoleContext>) {
+        router.get("/") { request, context in try Self(context).sheets(request) }
+        router.get("/runs") { request, context in try Self(context).runsPage(request) }
+        router.get("/feeds") { request, context in try Self(context).feeds(request) }
+        router.get("/language/:language") { _, context in
             let language = ConsoleWords.Language(rawValue: context.parameters.get("language") ?? "") ?? .en
             return Response(status: .seeOther, headers: [
                 .location: "/", .setCookie: "\(ConsoleWords.cookieName)=\(language.rawValue); SameSite=Strict; Path=/",
             ])
         }
-        router.post("/upload") { request, _ in
-            let upload = ConsoleUpload(folder: engine.folder)
-            do {
-                let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
-                return try Self.json(["kept": kept], status: .ok)
-            } catch let refused as ConsoleUpload.Refused {
-                return try Self.json(["error": refused.description], status: .badRequest)
-            } catch {
-                return try Self.json(["error": "\(error)"], status: .badRequest)
-            }
+        router.post("/upload") { request, context in try await Self(context).upload(request) }
+        router.post("/check") { request, context in try await Self(context).check(request) }
+        ConsoleJobRoutes.add(to: router)
+        ConsoleFiles.add(to: router)
+        ConsoleBackupRoutes.add(to: router)
+    }
+
+    func sheets(_ request: Request) -> Response {
+        let sheets = engine.sheets()
+        return page(request, title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)",
+                    ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty, "upload": true])
+    }
+
+    func runsPage(_ request: Request) -> Response {
+        let runs = runs()
+        return page(request, title: words(request)["runs"] ?? "", ["runs": runs, "no_runs": runs.isEmpty])
+    }
+
+    func feeds(_ request: Request) -> Response {
+        let formatter = Self.timeFormatter
+        let feeds = engine.feeds.entries(shopTag: engine.shopTag).map { entry -> [String: Any] in
+            var item: [String: Any] = ["name": entry.name, "source": entry.source, "schedule": entry.schedule, "held": entry.heldHere,
+                                       "shops": entry.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message,
+                                                                   "when": $0.when.map(formatter.string(from:)) ?? ""] }]
+            if let mistake = entry.mistake { item["mistake"] = mistake }
+            return item
         }
-        router.post("/check") { request, _ in
-            // The shop this request chose, for the thread the work runs on.
-            let engine = self.engine
-            let sheet = try await sheet(request)
-            let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
-            let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-            return page(request, title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)",
-                        ["summary": text, "problems": problems.map(Self.problem)])
+        return page(request, title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)", ["feeds": feeds, "no_feeds": feeds.isEmpty])
+    }
+
+    func upload(_ request: Request) async throws -> Response {
+        let upload = ConsoleUpload(folder: engine.folder)
+        do {
+            let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
+            return try Self.json(["kept": kept], status: .ok)
+        } catch let refused as ConsoleUpload.Refused {
+            return try Self.json(["error": refused.description], status: .badRequest)
+        } catch {
+            return try Self.json(["error": "\(error)"], status: .badRequest)
         }
-        ConsoleJobRoutes().add(to: router)
+    }
+
+    func check(_ request: Request) async throws -> Response {
+        let engine = self.engine
+        let sheet = try await sheet(request)
+        let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
+        let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+        return page(request, title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)",
+                    ["summary": text, "problems": problems.map(Self.problem)])
     }
 
     func sheet(_ request: Request) async throws -> URL {
@@ -100,7 +113,7 @@ struct ConsoleRoutes: ConsoleShopBound {
     private func words(_ request: Request) -> [String: String] { ConsoleWords.words(ConsoleWords.language(of: request)) }
 
     func page(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        ConsolePage().response(request, title: title, values, status: status)
+        layout.response(request, title: title, values, status: status)
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
@@ -117,15 +130,16 @@ struct ConsoleRoutes: ConsoleShopBound {
 /// A page of the console: the layout with the shop's name, the job that writes now, the words
 /// of the reader's language.
 struct ConsolePage: ConsoleShopBound {
+    let shop: ConsoleShop
 
     func response(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
         var values = values
         values["title"] = title
         values["shop"] = engine.account.serverName
-        let shops = ConsoleShop.profiles
+        let shops = shop.menu
         if !shops.isEmpty {
             let chosen = ConsoleShops.chosen(request, among: shops)
-            values["profiles"] = [["name": "", "label": ConsoleShop.firstLabel, "chosen": chosen.isEmpty]]
+            values["profiles"] = [["name": "", "label": shop.firstName, "chosen": chosen.isEmpty]]
                 + shops.map { ["name": $0, "label": $0, "chosen": $0 == chosen] }
         }
         // The job that writes, named on every page but its own.

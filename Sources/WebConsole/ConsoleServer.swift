@@ -2,7 +2,7 @@ import CatalogSync
 import Foundation
 import Hummingbird
 import Logging
-import Sandbox
+import LocalListener
 import Support
 
 /// `openmarket console`: the engine in a local web page, for merchants who do not use a
@@ -32,10 +32,10 @@ public final class ConsoleServer: Sendable {
     public static func start(_ shops: ConsoleShops, port: Int = 0, handleSignals: Bool = false) async throws -> ConsoleServer {
         let token = Self.newToken()
         let address = ConsoleAddress()
-        let router = Router()
+        let router = Router(context: ConsoleContext.self)
         router.add(middleware: ConsoleGuard(token: token, address: address))
         router.add(middleware: ConsoleShopChoice(shops: shops))
-        ConsoleRoutes().add(to: router)
+        ConsoleRoutes.add(to: router)
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
         let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in

@@ -9,25 +9,37 @@ public struct ConsoleShop: Sendable {
     /// The menu of every page: the config file's profiles, and how the first shop is named.
     let menu: [String]
     let firstName: String
+}
 
-    static var profiles: [String] { here.menu }
-    static var firstLabel: String { here.firstName }
+/// The console's request context: what a route answers for, the shop the request's page chose
+/// (set by `ConsoleShopChoice` before any route), typed, carried by the request itself.
+struct ConsoleContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var shop: ConsoleShop?
 
-    /// The shop of the request being answered (set by `ConsoleShopChoice` before any route).
-    @TaskLocal static var current: ConsoleShop?
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
 
-    static var here: ConsoleShop {
-        guard let current else { preconditionFailure("a console route ran outside ConsoleShopChoice") }
-        return current
+    /// The chosen shop; a route reached without one (a middleware missing) is a 500, not a crash.
+    func chosen() throws -> ConsoleShop {
+        guard let shop else { throw HTTPError(.internalServerError, message: "no shop chosen for this request") }
+        return shop
     }
 }
 
-/// What a route works on: the shop the page chose.
-protocol ConsoleShopBound: Sendable {}
+/// What a route works on: the shop its request chose, given when the route answers.
+protocol ConsoleShopBound: Sendable {
+    var shop: ConsoleShop { get }
+    init(shop: ConsoleShop)
+}
 
 extension ConsoleShopBound {
-    var engine: ConsoleEngine { ConsoleShop.here.engine }
-    var jobs: ConsoleJobs { ConsoleShop.here.jobs }
+    init(_ context: ConsoleContext) throws { self.init(shop: try context.chosen()) }
+    var engine: ConsoleEngine { shop.engine }
+    var jobs: ConsoleJobs { shop.jobs }
+    /// The layout of this shop's pages.
+    var layout: ConsolePage { ConsolePage(shop: shop) }
 }
 
 /// The shops of one console: the one chosen on the command line, and the config file's
@@ -71,10 +83,10 @@ public final class ConsoleShops: Sendable {
 
 /// Sets the request's shop for the routes after the guard; a profile that cannot be opened
 /// (a wrong secret, a server down) is said on a page that offers the others.
-struct ConsoleShopChoice<Context: RequestContext>: RouterMiddleware {
+struct ConsoleShopChoice: RouterMiddleware {
     let shops: ConsoleShops
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: ConsoleContext, next: (Request, ConsoleContext) async throws -> Response) async throws -> Response {
         if request.uri.path == "/shop" {
             let name = request.uri.queryParameters.get("name") ?? ""
             let value = shops.profiles.contains(name) ? name : ""
@@ -83,11 +95,11 @@ struct ConsoleShopChoice<Context: RequestContext>: RouterMiddleware {
         let shop: ConsoleShop
         do { shop = try await shops.shop(for: request) } catch {
             let name = ConsoleShops.chosen(request, among: shops.profiles)
-            return ConsoleShop.$current.withValue(shops.first) {
-                ConsolePage().response(request, title: "profile \(name)",
-                                       ["message": "cannot open the profile \(name): \(error); pick another shop above"], status: .badGateway)
-            }
+            return ConsolePage(shop: shops.first).response(request, title: "profile \(name)",
+                                                            ["message": "cannot open the profile \(name): \(error); pick another shop above"], status: .badGateway)
         }
-        return try await ConsoleShop.$current.withValue(shop) { try await next(request, context) }
+        var context = context
+        context.shop = shop
+        return try await next(request, context)
     }
 }

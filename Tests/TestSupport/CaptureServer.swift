@@ -1,5 +1,5 @@
 import Foundation
-import Sandbox
+import LocalListener
 import Hummingbird
 import Logging
 import NIOCore
