@@ -149,10 +149,7 @@ public final class BackupRun: @unchecked Sendable {
     }
 
     static func product(_ summary: ProductSummary, key: String?, photos: [String]) -> SnapshotProduct {
-        SnapshotProduct(id: summary.id, key: key, name: summary.name, description: summary.description ?? "",
-                        price: summary.price, currency: summary.currency,
-                        discountedPrice: summary.discountedPrice, stock: summary.stock,
-                        createdAt: OpenMarketTimestamp.format(summary.createdAt), photos: photos)
+        SnapshotProduct(id: summary.id, key: key, fields: Product(summary), createdAt: OpenMarketTimestamp.format(summary.createdAt), photos: photos)
     }
 
     /// The latest list fields of each product, from the scan's pages.

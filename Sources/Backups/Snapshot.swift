@@ -29,27 +29,51 @@ public struct SnapshotInfo: Sendable, Codable, Equatable {
 public struct SnapshotProduct: Sendable, Codable, Equatable {
     public var id: Int
     public var key: String?
-    public var name: String
-    public var description: String
-    /// Exact (snapshots written before kept them as text: read the same).
-    public var price: Money
-    public var currency: String
-    public var discountedPrice: Money
-    public var stock: Int
+    /// The fields that can change on a product (its photos cannot, on this API), as the shop
+    /// had them — the one `Product`, as the link store keeps what was pushed: one diff compares
+    /// them (`Product.changes`). Prices exact (snapshots written before kept them as text: read the same).
+    public var fields: Product
     public var createdAt: String?
     public var photos: [String]
 
+    public init(id: Int, key: String?, fields: Product, createdAt: String?, photos: [String]) {
+        self.id = id
+        self.key = key
+        self.fields = fields
+        self.createdAt = createdAt
+        self.photos = photos
+    }
+
+    /// Stored flat, one JSON object a line, as snapshots always were.
     enum CodingKeys: String, CodingKey {
         case id, key, name, description, price, currency, stock, photos
         case discountedPrice = "discounted_price"
         case createdAt = "created_at"
     }
 
-    /// The fields that can change on a product (its photos cannot, on this API), as the
-    /// link store keeps what was pushed: one diff compares them (`Product.changes`).
-    public var fields: Product {
-        Product(name: name, description: description, price: price, currency: currency,
-                      discountedPrice: discountedPrice, stock: stock)
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        key = try c.decodeIfPresent(String.self, forKey: .key)
+        fields = Product(name: try c.decode(String.self, forKey: .name), description: try c.decode(String.self, forKey: .description),
+                         price: try c.decode(Money.self, forKey: .price), currency: try c.decode(String.self, forKey: .currency),
+                         discountedPrice: try c.decode(Money.self, forKey: .discountedPrice), stock: try c.decode(Int.self, forKey: .stock))
+        createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt)
+        photos = try c.decode([String].self, forKey: .photos)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(key, forKey: .key)
+        try c.encode(fields.name, forKey: .name)
+        try c.encode(fields.description, forKey: .description)
+        try c.encode(fields.price, forKey: .price)
+        try c.encode(fields.currency, forKey: .currency)
+        try c.encode(fields.discountedPrice, forKey: .discountedPrice)
+        try c.encode(fields.stock, forKey: .stock)
+        try c.encodeIfPresent(createdAt, forKey: .createdAt)
+        try c.encode(photos, forKey: .photos)
     }
 
     /// `KEY` or `#ID`, as a line names the product.

@@ -42,7 +42,7 @@ public struct SnapshotDiff: Sendable {
 
     /// One line per product: `+ KEY #ID name`, `- …`, `~ KEY #ID price 1300 → 1500; stock 4 → 0`.
     public var lines: [String] {
-        created.map { "+ \(Self.name($0)) \($0.name)" } + deleted.map { "- \(Self.name($0)) \($0.name)" }
+        created.map { "+ \(Self.name($0)) \($0.fields.name)" } + deleted.map { "- \(Self.name($0)) \($0.fields.name)" }
             + changed.map { change in
                 "~ \(Self.name(change.product)) " + change.text
             }
@@ -71,7 +71,7 @@ public enum ProductHistory {
             let text: String?
             switch (last, product) {
             case (nil, let now?):
-                text = "\(SnapshotDiff.name(now)) \(now.name): " + ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
+                text = "\(SnapshotDiff.name(now)) \(now.fields.name): " + ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
                     + ", \(now.photos.count) photo\(now.photos.count == 1 ? "" : "s")"
             case (let before?, nil): text = "gone from the shop (was \(SnapshotDiff.name(before)))"
             case (let before?, let now?) where before.id != now.id:

@@ -30,10 +30,7 @@ extension BackupRepository {
                         images.append(String(photo.prefix(2)) + "/" + photo)
                     }
                 }
-                try writer.write(ManifestEntry(id: product.id, key: product.key, name: product.name, description: product.description,
-                                               price: product.price, currency: product.currency,
-                                               discountedPrice: product.discountedPrice,
-                                               stock: product.stock, images: images))
+                try writer.write(ManifestEntry(id: product.id, key: product.key, fields: product.fields, images: images))
             }
             try writer.finish()
         } catch {

@@ -52,7 +52,7 @@ public struct SnapshotRows: RowSource {
     public var manifest: URL? { nil }
 
     public func rows(into sink: any RowSink) throws {
-        let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.name) }
+        let names = products.map { DraftRows.RowNames(key: $0.key, id: $0.id, name: $0.fields.name) }
         let source = DraftRows(kind: kind, label: label, count: products.count, names: names) { [products, repository] feed in
             for (index, product) in products.enumerated() { feed.submit(Self.draft(product, row: index + 1, repository: repository)) }
         }
@@ -61,8 +61,7 @@ public struct SnapshotRows: RowSource {
 
     /// A stored product as a draft: prices exactly as stored, photos from the repository.
     static func draft(_ product: SnapshotProduct, row: Int, repository: BackupRepository) -> ProductDraft {
-        ProductDraft(row: row, key: product.key, id: product.id, name: product.name, description: product.description,
-                     price: product.price, currency: product.currency, discountedPrice: product.discountedPrice,
-                     stock: product.stock, images: product.photos.map { .file(repository.photoURL($0)) })
+        ProductDraft(row: row, key: product.key, id: product.id, fields: product.fields,
+                     images: product.photos.map { .file(repository.photoURL($0)) })
     }
 }

@@ -125,9 +125,9 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
     /// and its photos' identity are the source link's.
     static func draft(_ detail: ProductDetail, row: Int, link: ProductLink?) -> ProductDraft {
         let entry = ManifestEntry(detail, images: (detail.images ?? []).map(\.url))
-        var draft = ProductDraft(row: row, key: link?.merchantKey, id: nil, name: entry.name,
-                                 description: entry.description, price: entry.price, currency: entry.currency,
-                                 discountedPrice: entry.discountedPrice, stock: entry.stock, images: entry.images.map { .url($0) })
+        var draft = ProductDraft(row: row, key: link?.merchantKey, id: nil, name: entry.fields.name,
+                                 description: entry.fields.description, price: entry.fields.price, currency: entry.fields.currency,
+                                 discountedPrice: entry.fields.discountedPrice, stock: entry.fields.stock, images: entry.images.map { .url($0) })
         if let photos = link?.photos, photos.count == draft.images.count { draft.knownPhotoHashes = photos }
         return draft
     }

@@ -35,7 +35,7 @@ struct WorkItem: Sendable {
 extension WorkItem {
     func outcome(_ status: RowOutcome.Status) -> RowOutcome {
         RowOutcome(row: draft.row, key: byName ? "" : key,
-                   name: draft.name.isEmpty ? (decision.live?.name ?? "") : draft.name, status: status,
+                   name: draft.fields.name.isEmpty ? (decision.live?.name ?? "") : draft.fields.name, status: status,
                    seconds: Date().timeIntervalSince(started), thumbnail: decision.live?.thumbnail)
     }
 
@@ -72,12 +72,12 @@ extension WorkItem {
         var values: [String: String] = [:]
         for column in draft.given {
             switch column {
-            case .name: values["name"] = draft.name
-            case .description: values["description"] = draft.description
-            case .price: values["price"] = draft.price.description
-            case .currency: values["currency"] = draft.currency
-            case .discountedPrice: values["discounted_price"] = draft.discountedPrice.description
-            case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.stock)
+            case .name: values["name"] = draft.fields.name
+            case .description: values["description"] = draft.fields.description
+            case .price: values["price"] = draft.fields.price.description
+            case .currency: values["currency"] = draft.fields.currency
+            case .discountedPrice: values["discounted_price"] = draft.fields.discountedPrice.description
+            case .stock: values["stock"] = draft.stockDelta.map { $0 < 0 ? String($0) : "+\($0)" } ?? String(draft.fields.stock)
             case .images: values["images"] = draft.images.map(\.display).joined(separator: "; ")
             case .id, .key, .salePrice, .vendor: break
             }
@@ -99,9 +99,9 @@ extension WorkItem {
         var outcome = outcome
         if outcome.changes == nil {
             let full = RowWork.merged(draft, decision.live)
-            var parts = ["price \(full.price) \(full.currency)"]
-            if full.discountedPrice > 0 { parts.append("discount \(full.discountedPrice)") }
-            parts.append("stock \(max(0, full.stockDelta ?? full.stock))")
+            var parts = ["price \(full.fields.price) \(full.fields.currency)"]
+            if full.fields.discountedPrice > 0 { parts.append("discount \(full.fields.discountedPrice)") }
+            parts.append("stock \(max(0, full.stockDelta ?? full.fields.stock))")
             outcome.changes = parts.joined(separator: ", ")
         }
         let notes = [decision.note].compactMap { $0 } + photoNotes
@@ -135,10 +135,12 @@ extension RowOutcome {
 enum ContentHash {
     /// SHA-256 of the row's content: what the server would store.
     static func of(_ draft: ProductDraft) -> String {
-        let text = [draft.name, draft.description, "\(draft.price)", draft.currency, "\(draft.discountedPrice)",
-                    String(draft.stock), draft.stockDelta.map { "Δ\($0)" } ?? "",
+        let product: Product = draft.fields
+        let parts: [String] = [product.name, product.description, "\(product.price)", product.currency, "\(product.discountedPrice)",
+                               String(product.stock)]
+        let text = (parts + [draft.stockDelta.map { "Δ\($0)" } ?? "",
                     draft.given.map(\.rawValue).sorted().joined(separator: ","),
-                    draft.images.map(\.display).joined(separator: "\n")].joined(separator: "\u{1F}")
+                    draft.images.map(\.display).joined(separator: "\n")]).joined(separator: "\u{1F}")
         return SHA256.hash(data: Data(text.utf8)).hex
     }
 

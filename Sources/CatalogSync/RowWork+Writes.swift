@@ -175,19 +175,19 @@ extension RowWork {
         guard let live else { return draft }
         var full = draft
         let given = draft.given
-        if !given.contains(.name) { full.name = live.name }
-        if !given.contains(.description) { full.description = live.description ?? "" }
-        if !given.contains(.price) { full.price = live.price }
-        if !given.contains(.currency) { full.currency = live.currency }
-        if !given.contains(.discountedPrice) { full.discountedPrice = live.discountedPrice }
-        if !given.contains(.stock) { full.stock = live.stock } else if let delta = draft.stockDelta { full.stock = max(0, live.stock + delta) }
+        if !given.contains(.name) { full.fields.name = live.name }
+        if !given.contains(.description) { full.fields.description = live.description ?? "" }
+        if !given.contains(.price) { full.fields.price = live.price }
+        if !given.contains(.currency) { full.fields.currency = live.currency }
+        if !given.contains(.discountedPrice) { full.fields.discountedPrice = live.discountedPrice }
+        if !given.contains(.stock) { full.fields.stock = live.stock } else if let delta = draft.stockDelta { full.fields.stock = max(0, live.stock + delta) }
         full.stockDelta = nil
         full.given = ProductDraft.allFields
         return full
     }
 
     static func newProduct(_ draft: ProductDraft) -> Product {
-        Product(name: draft.name, description: draft.description, price: draft.price, currency: draft.currency,
-                   discountedPrice: draft.discountedPrice, stock: max(0, draft.stockDelta ?? draft.stock))
+        Product(name: draft.fields.name, description: draft.fields.description, price: draft.fields.price, currency: draft.fields.currency,
+                   discountedPrice: draft.fields.discountedPrice, stock: max(0, draft.stockDelta ?? draft.fields.stock))
     }
 }

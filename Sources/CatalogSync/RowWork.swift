@@ -55,7 +55,7 @@ final class RowWork: Sendable {
                 zerosRefusal = error.message
             }
         }
-        let identity = ProductLink.identity(key: draft.key, name: draft.name)
+        let identity = ProductLink.identity(key: draft.key, name: draft.fields.name)
         let hash = ContentHash.of(draft)
         var item = WorkItem(draft: draft, key: identity.key, byName: identity.byName, hash: hash, started: Date(),
                             decision: RowDecision(action: .create))

@@ -206,12 +206,6 @@ public final class RunRecorder: @unchecked Sendable {
 }
 
 extension Product {
-    /// A product's fields as the shop has them (prices as exact decimal text).
-    init(_ product: ProductSummary) {
-        self.init(name: product.name, description: product.description ?? "", price: product.price, currency: product.currency,
-                  discountedPrice: product.discountedPrice, stock: product.stock)
-    }
-
     /// The fields with `changes` applied (what an update leaves).
     func applying(_ changes: ProductPatch) -> Product {
         var result = self

@@ -37,7 +37,7 @@ final class ServerMatcher: @unchecked Sendable {
     /// nothing may be sent again.
     func find(_ draft: ProductDraft) throws(OpenMarketError) -> ProductSummary? {
         var found: ProductSummary?
-        try client.eachPage(search: draft.name, perPage: 100, maxPages: 50) { walk throws(OpenMarketError) in
+        try client.eachPage(search: draft.fields.name, perPage: 100, maxPages: 50) { walk throws(OpenMarketError) in
             for product in walk.page.pages where Self.matches(product, draft) && !isClaimed(product.id) {
                 guard try owns(product.id) else { continue }
                 if claim(product.id, row: draft.row) != nil { continue }
@@ -57,8 +57,8 @@ final class ServerMatcher: @unchecked Sendable {
 
     /// Every field a new product would have, exactly (prices as decimals).
     static func matches(_ product: ProductSummary, _ draft: ProductDraft) -> Bool {
-        product.name == draft.name && product.currency == draft.currency && product.stock == max(0, draft.stockDelta ?? draft.stock)
-            && (product.description ?? draft.description) == draft.description
-            && product.price == draft.price && product.discountedPrice == draft.discountedPrice
+        product.name == draft.fields.name && product.currency == draft.fields.currency && product.stock == max(0, draft.stockDelta ?? draft.fields.stock)
+            && (product.description ?? draft.fields.description) == draft.fields.description
+            && product.price == draft.fields.price && product.discountedPrice == draft.fields.discountedPrice
     }
 }

@@ -27,13 +27,13 @@ extension SyncPlanner {
             set(&wanted)
             fields.append(field)
         }
-        if given.contains(.name) { want(.name) { $0.name = draft.name } }
-        if given.contains(.description) { want(.description) { $0.description = draft.description } }
-        if given.contains(.currency) { want(.currency) { $0.currency = draft.currency } }
-        if given.contains(.price) { want(.price) { $0.price = draft.price } }
-        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = draft.discountedPrice } }
+        if given.contains(.name) { want(.name) { $0.name = draft.fields.name } }
+        if given.contains(.description) { want(.description) { $0.description = draft.fields.description } }
+        if given.contains(.currency) { want(.currency) { $0.currency = draft.fields.currency } }
+        if given.contains(.price) { want(.price) { $0.price = draft.fields.price } }
+        if given.contains(.discountedPrice) { want(.discountedPrice) { $0.discountedPrice = draft.fields.discountedPrice } }
         if given.contains(.stock) {
-            var stock = draft.stock
+            var stock = draft.fields.stock
             if let delta = draft.stockDelta {
                 stock = product.stock + delta
                 if stock < 0 {
@@ -44,8 +44,8 @@ extension SyncPlanner {
         }
         if !given.contains(.currency) {
             // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
-            for (field, amount) in [("price", given.contains(.price) ? draft.price : nil),
-                                    ("discount", given.contains(.discountedPrice) ? draft.discountedPrice : nil)] {
+            for (field, amount) in [("price", given.contains(.price) ? draft.fields.price : nil),
+                                    ("discount", given.contains(.discountedPrice) ? draft.fields.discountedPrice : nil)] {
                 if let amount, let problem = Money.check(amount.amount, currency: product.currency, field: field) {
                     throw Refusal(message: "\(field) \(amount): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
                 }
@@ -53,7 +53,7 @@ extension SyncPlanner {
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
-            try checkPriceChange(from: product.price, to: draft.price)
+            try checkPriceChange(from: product.price, to: draft.fields.price)
             changes.lines[index].reason = draft.explanations[.price]
         }
         changes.body = ProductPatch(changes.lines, to: wanted)

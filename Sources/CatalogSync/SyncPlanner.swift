@@ -126,7 +126,7 @@ final class SyncPlanner {
             creates += 1
             // A new product's price made by a feed's rule says how (an update says it in its changes).
             if let how = draft.explanations[.price] {
-                decision.note = [decision.note, "price \(draft.price) (\(how))"].compactMap { $0 }.joined(separator: "; ")
+                decision.note = [decision.note, "price \(draft.fields.price) (\(how))"].compactMap { $0 }.joined(separator: "; ")
             }
         case .update(let id, let changes):
             if let max = options.maxUpdates, updates >= max {
@@ -184,7 +184,7 @@ final class SyncPlanner {
             }
             note = "product \(id), linked to this key, is no longer in the shop; a new one is made"
         }
-        try openUnsure(named: draft.name)
+        try openUnsure(named: draft.fields.name)
         if link?.state == .pending, let product = pendingMatch(draft) {
             // An earlier run sent this create and lost the answer: the product is there.
             var decision = try compare(draft, product)
@@ -207,13 +207,13 @@ final class SyncPlanner {
     private func byID(_ draft: ProductDraft, id: Int, identity: String) throws -> RowDecision? {
         guard let product = live.products[id] else { return nil }
         let ownerKey = keyOfProduct[id]
-        let sameName = !draft.name.isEmpty && product.name == draft.name
+        let sameName = !draft.fields.name.isEmpty && product.name == draft.fields.name
         let trusted = ownerKey == identity
             || (sameName && (draft.key == nil || ownerKey.map { ProductLink.name(inKey: $0) != nil } ?? true))
-            || (draft.key == nil && draft.name.isEmpty && ownerKey != nil)
+            || (draft.key == nil && draft.fields.name.isEmpty && ownerKey != nil)
         guard trusted else {
             let known = ownerKey.map { "linked to \(ProductLink.shown($0))" } ?? "not linked to any key of this account"
-            let row = draft.key.map { "the key \($0)" } ?? "the name \"\(draft.name)\""
+            let row = draft.key.map { "the key \($0)" } ?? "the name \"\(draft.fields.name)\""
             throw Refusal(message: "id \(id) is product \(id) \"\(product.name)\" in this shop, \(known), while this row has \(row) [id-untrusted]: the id column looks like another platform's number, so nothing was sent; to match rows by key or name only, run with --ignore-id (or leave the column out of a column map)")
         }
         var decision = try compare(draft, product)
@@ -258,17 +258,17 @@ final class SyncPlanner {
     /// the product of that name, whatever key it was linked to.
     private func byName(_ draft: ProductDraft, identity: String, note: String?) throws -> RowDecision? {
         let created = note.map { RowDecision(action: .create, note: $0) }
-        guard !draft.name.isEmpty else { return created }
+        guard !draft.fields.name.isEmpty else { return created }
         let pool = draft.key == nil
-            ? allByName[draft.name] ?? []
-            : (allByName[draft.name] ?? []).filter { id in keyOfProduct[id].map { ProductLink.name(inKey: $0) != nil } ?? true }
+            ? allByName[draft.fields.name] ?? []
+            : (allByName[draft.fields.name] ?? []).filter { id in keyOfProduct[id].map { ProductLink.name(inKey: $0) != nil } ?? true }
         let candidates = pool.filter { !matcher.isClaimed($0) }
         if candidates.count > 1 {
-            throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
+            throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.fields.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
         }
         guard let id = candidates.first, let product = live.products[id] else { return created }
         var decision = try compare(draft, product)
-        unlinkedByName[draft.name]?.removeAll { $0 == id }
+        unlinkedByName[draft.fields.name]?.removeAll { $0 == id }
         func noted(_ text: String) -> String { [note, text].compactMap { $0 }.joined(separator: "; ") }
         switch (keyOfProduct[id], draft.key) {
         case (let otherKey?, _?):
@@ -331,10 +331,10 @@ final class SyncPlanner {
     /// An unlinked product of this vendor with exactly the row's fields (a create whose
     /// answer was lost).
     private func pendingMatch(_ draft: ProductDraft) -> ProductSummary? {
-        let ids = (unlinkedByName[draft.name] ?? []).filter { !matcher.isClaimed($0) }
+        let ids = (unlinkedByName[draft.fields.name] ?? []).filter { !matcher.isClaimed($0) }
         let matching = ids.compactMap { live.products[$0] }.filter { ServerMatcher.matches($0, draft) }
         guard matching.count == 1, let product = matching.first else { return nil }
-        unlinkedByName[draft.name]?.removeAll { $0 == product.id }
+        unlinkedByName[draft.fields.name]?.removeAll { $0 == product.id }
         return product
     }
 

@@ -203,8 +203,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         try feed({ [self] draft in
             handIn(draft.row)
             if isStopping {
-                let identity = ProductLink.identity(key: draft.key, name: draft.name)
-                finish(.notSent(row: draft.row, key: identity.byName ? "" : identity.key, name: draft.name))
+                let identity = ProductLink.identity(key: draft.key, name: draft.fields.name)
+                finish(.notSent(row: draft.row, key: identity.byName ? "" : identity.key, name: draft.fields.name))
                 return
             }
             switch work.decide(draft, planner) {

@@ -61,12 +61,12 @@ public enum FeedTrial {
             }
             guard draft.given.contains(column) else { return nil }
             switch column {
-            case .name: return (column, draft.name)
-            case .description: return (column, draft.description)
-            case .price: return (column, PricePolicy.grouped(draft.price.amount))
-            case .currency: return (column, draft.currency)
-            case .discountedPrice: return (column, PricePolicy.grouped(draft.discountedPrice.amount))
-            case .stock: return (column, draft.stockDelta.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? String(draft.stock))
+            case .name: return (column, draft.fields.name)
+            case .description: return (column, draft.fields.description)
+            case .price: return (column, PricePolicy.grouped(draft.fields.price.amount))
+            case .currency: return (column, draft.fields.currency)
+            case .discountedPrice: return (column, PricePolicy.grouped(draft.fields.discountedPrice.amount))
+            case .stock: return (column, draft.stockDelta.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? String(draft.fields.stock))
             case .images: return (column, draft.images.map(\.display).joined(separator: "; "))
             // Read into the discount (shown there); not a field of its own.
             case .key, .id, .salePrice, .vendor: return nil

@@ -18,8 +18,9 @@ enum RoundTrip {
             }
             let stock = Int(field(3)).map { min(max($0, 0), 1_000_000) } ?? index
             let images = field(4).split(separator: "\u{1D}").map(String.init)
-            return ManifestEntry(id: nil, key: field(5).isEmpty ? nil : field(5), name: field(0), description: field(1),
-                                 price: Money(price), currency: "USD", discountedPrice: 0, stock: stock, images: images)
+            return ManifestEntry(id: nil, key: field(5).isEmpty ? nil : field(5),
+                                 fields: Product(name: field(0), description: field(1), price: Money(price), currency: "USD", stock: stock),
+                                 images: images)
         }
     }
 
@@ -55,14 +56,14 @@ enum RoundTrip {
                 if issues.contains(where: { $0.severity == .error }) { continue }
                 throw FuzzFinding("row \(raw.number) read back as neither a product nor an error")
             }
-            let expected = ManifestValidator.trimmed(held(entry.name))
-            if draft.name != expected { throw FuzzFinding("row \(raw.number): name \(quoted(expected)) came back as \(quoted(draft.name))") }
-            let description = ManifestValidator.trimmed(held(entry.description))
-            if draft.description != description {
-                throw FuzzFinding("row \(raw.number): description \(quoted(description)) came back as \(quoted(draft.description))")
+            let expected = ManifestValidator.trimmed(held(entry.fields.name))
+            if draft.fields.name != expected { throw FuzzFinding("row \(raw.number): name \(quoted(expected)) came back as \(quoted(draft.fields.name))") }
+            let description = ManifestValidator.trimmed(held(entry.fields.description))
+            if draft.fields.description != description {
+                throw FuzzFinding("row \(raw.number): description \(quoted(description)) came back as \(quoted(draft.fields.description))")
             }
-            if draft.price != entry.price { throw FuzzFinding("row \(raw.number): price \(entry.price) came back as \(draft.price)") }
-            if draft.stock != entry.stock { throw FuzzFinding("row \(raw.number): stock \(entry.stock) came back as \(draft.stock)") }
+            if draft.fields.price != entry.fields.price { throw FuzzFinding("row \(raw.number): price \(entry.fields.price) came back as \(draft.fields.price)") }
+            if draft.fields.stock != entry.fields.stock { throw FuzzFinding("row \(raw.number): stock \(entry.fields.stock) came back as \(draft.fields.stock)") }
             let key = entry.key.map { ManifestValidator.trimmed(held($0)) }.flatMap { $0.isEmpty ? nil : $0 }
             if draft.key != key { throw FuzzFinding("row \(raw.number): key \(quoted(key ?? "")) came back as \(quoted(draft.key ?? ""))") }
         }

@@ -7,36 +7,24 @@ import Support
 public struct ManifestEntry: Sendable, Equatable {
     public var id: Int?
     public var key: String?
-    public var name: String
-    public var description: String
-    public var price: Money
-    public var currency: String
-    public var discountedPrice: Money
-    public var stock: Int
+    /// The product's own fields (the one `Product`).
+    public var fields: Product
     /// Paths relative to the manifest's folder, or http(s) URLs.
     public var images: [String]
     /// The product's vendor (an export of several vendors writes it; nil on a server without vendors).
     public var vendor: Int?
 
-    public init(id: Int?, key: String?, name: String, description: String, price: Money, currency: String,
-                discountedPrice: Money, stock: Int, images: [String]) {
+    public init(id: Int?, key: String?, fields: Product, images: [String]) {
         self.id = id
         self.key = key
-        self.name = name
-        self.description = description
-        self.price = price
-        self.currency = currency
-        self.discountedPrice = discountedPrice
-        self.stock = stock
+        self.fields = fields
         self.images = images
     }
 
     /// A product from the server, with its images saved at `images` (relative paths).
     public init(_ product: ProductDetail, images: [String]) {
         let summary = product.summary
-        self.init(id: summary.id, key: nil, name: summary.name, description: summary.description ?? "",
-                  price: summary.price, currency: summary.currency,
-                  discountedPrice: summary.discountedPrice, stock: summary.stock, images: images)
+        self.init(id: summary.id, key: nil, fields: Product(summary), images: images)
         vendor = summary.vendorId > 0 ? summary.vendorId : nil
     }
 
@@ -44,8 +32,7 @@ public struct ManifestEntry: Sendable, Equatable {
     /// A validated row, with image paths made relative to `base` when inside it.
     public init(_ draft: ProductDraft, relativeTo base: URL) {
         let root = base.standardizedFileURL.path + "/"
-        self.init(id: draft.id, key: draft.key, name: draft.name, description: draft.description, price: draft.price,
-                  currency: draft.currency, discountedPrice: draft.discountedPrice, stock: draft.stock,
+        self.init(id: draft.id, key: draft.key, fields: draft.fields,
                   images: draft.images.map { source in
                       switch source {
                       case .url(let url): return url
@@ -57,8 +44,27 @@ public struct ManifestEntry: Sendable, Equatable {
     }
 }
 
-/// As export's state file stores it (JSON keeps the decimals exact).
-extension ManifestEntry: Codable {}
+/// As export's state file stores it (JSON keeps the decimals exact): one flat object, the
+/// product's fields beside the entry's own, as state files always held it.
+extension ManifestEntry: Codable {
+    private enum Keys: String, CodingKey { case id, key, images, vendor }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(id: try c.decodeIfPresent(Int.self, forKey: .id), key: try c.decodeIfPresent(String.self, forKey: .key),
+                  fields: try Product(from: decoder), images: try c.decode([String].self, forKey: .images))
+        vendor = try c.decodeIfPresent(Int.self, forKey: .vendor)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(key, forKey: .key)
+        try c.encode(images, forKey: .images)
+        try c.encodeIfPresent(vendor, forKey: .vendor)
+    }
+}
 
 /// Writes a manifest as a stream, to a temporary name renamed into place by
 /// `finish()`, so an interrupted run never leaves a file that looks complete.
@@ -116,16 +122,18 @@ public final class ManifestWriter {
     private func append(_ entry: ManifestEntry) throws {
         switch format {
         case .csv:
-            let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", entry.name, entry.description,
-                         Self.number(entry.price), entry.currency, Self.number(entry.discountedPrice),
-                         String(entry.stock), entry.images.joined(separator: ";")]
+            let product = entry.fields
+            let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", product.name, product.description,
+                         Self.number(product.price), product.currency, Self.number(product.discountedPrice),
+                         String(product.stock), entry.images.joined(separator: ";")]
                 + (columns.contains(.vendor) ? [entry.vendor.map(String.init) ?? ""] : [])
             try csv?.write(row: cells.map { CSVCell.neutralise(Self.csvText($0)) })
         case .json, .jsonl:
+            let product = entry.fields
             var object: [String: Any] = [
-                "name": entry.name, "description": entry.description, "price": NSDecimalNumber(decimal: entry.price.amount),
-                "currency": entry.currency, "discounted_price": NSDecimalNumber(decimal: entry.discountedPrice.amount),
-                "stock": entry.stock, "images": entry.images,
+                "name": product.name, "description": product.description, "price": NSDecimalNumber(decimal: product.price.amount),
+                "currency": product.currency, "discounted_price": NSDecimalNumber(decimal: product.discountedPrice.amount),
+                "stock": product.stock, "images": entry.images,
             ]
             if let id = entry.id { object["id"] = id }
             if let key = entry.key { object["key"] = key }
@@ -138,9 +146,9 @@ public final class ManifestWriter {
         case .xlsx:
             // Keys and ids as text (leading zeros, long digits stay), amounts and counts as numbers.
             try sheet?.write([entry.id.map { .text(String($0)) } ?? .empty, entry.key.map { .text($0) } ?? .empty,
-                              .text(entry.name), .text(entry.description), .number(Self.number(entry.price)),
-                              .text(entry.currency), .number(Self.number(entry.discountedPrice)),
-                              .number(String(entry.stock)), .text(entry.images.joined(separator: ";"))]
+                              .text(entry.fields.name), .text(entry.fields.description), .number(Self.number(entry.fields.price)),
+                              .text(entry.fields.currency), .number(Self.number(entry.fields.discountedPrice)),
+                              .number(String(entry.fields.stock)), .text(entry.images.joined(separator: ";"))]
                               + (columns.contains(.vendor) ? [entry.vendor.map { .number(String($0)) } ?? .empty] : []))
         }
         count += 1

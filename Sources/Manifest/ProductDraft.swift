@@ -74,12 +74,9 @@ public struct ProductDraft: Sendable, Equatable {
     public var key: String?
     /// An existing product's id (for updates).
     public var id: Int?
-    public var name: String
-    public var description: String
-    public var price: Money
-    public var currency: String
-    public var discountedPrice: Money
-    public var stock: Int
+    /// The product's own fields (the one `Product`); those the row does not set (`given`)
+    /// hold what the reader left there, not a value to send.
+    public var fields: Product
     public var images: [ImageSource]
     /// The product fields the row sets: a blank cell or a missing column keeps the
     /// live value. A full row (every field) unless the manifest left some out.
@@ -103,17 +100,17 @@ public struct ProductDraft: Sendable, Equatable {
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
 
-    public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Money,
-                currency: String, discountedPrice: Money, stock: Int, images: [ImageSource]) {
+    public init(row: Int, key: String?, id: Int?, fields: Product, images: [ImageSource]) {
         self.row = row
         self.key = key
         self.id = id
-        self.name = name
-        self.description = description
-        self.price = price
-        self.currency = currency
-        self.discountedPrice = discountedPrice
-        self.stock = stock
+        self.fields = fields
         self.images = images
+    }
+
+    public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Money,
+                currency: String, discountedPrice: Money, stock: Int, images: [ImageSource]) {
+        self.init(row: row, key: key, id: id, fields: Product(name: name, description: description, price: price, currency: currency,
+                                                              discountedPrice: discountedPrice, stock: stock), images: images)
     }
 }

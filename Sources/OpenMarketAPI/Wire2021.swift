@@ -20,19 +20,12 @@ struct Wire2021: WireShop {
         return "OK"
     }
 
-    /// One item as the 2021 server lists and shows it.
+    /// One item as the 2021 server lists and shows it, read straight into the contract's
+    /// product: its keys are the 2021 server's own (`title`, `descriptions`, a sale price where
+    /// the contract has a discount, no vendor), nothing of it kept in a shape of its own.
     struct Item2021: Decodable {
-        var id: Int
-        var title: String
-        var descriptions: String?
-        var price: Money
-        var currency: String
-        var stock: Int?
-        /// The sale price; the key is absent when there is none.
-        var discountedPrice: Money?
-        var thumbnails: [String]?
-        var images: [String]?
-        var registrationDate: Double?
+        let detail: ProductDetail
+        var summary: ProductSummary { detail.summary }
 
         enum CodingKeys: String, CodingKey {
             case id, title, descriptions, price, currency, stock, thumbnails, images
@@ -40,21 +33,23 @@ struct Wire2021: WireShop {
             case registrationDate = "registration_date"
         }
 
-        var summary: ProductSummary {
-            let sale = discountedPrice.map { min($0, price) }
-            let date = Date(timeIntervalSince1970: registrationDate ?? 0)
-            return ProductSummary(id: id, vendorId: 0, vendorName: nil, name: title, description: descriptions,
-                                  thumbnail: thumbnails?.first ?? "", currency: currency, price: price,
-                                  bargainPrice: sale ?? price, discountedPrice: sale.map { price - $0 } ?? 0,
-                                  stock: stock ?? 0, createdAt: date, issuedAt: date)
-        }
-
-        var detail: ProductDetail {
-            let thumbnails = self.thumbnails ?? []
-            let images = (self.images ?? []).enumerated().map { index, url in
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let price = try c.decode(Money.self, forKey: .price)
+            // The sale price; the key is absent when there is none.
+            let sale = try c.decodeIfPresent(Money.self, forKey: .discountedPrice).map { min($0, price) }
+            let date = Date(timeIntervalSince1970: try c.decodeIfPresent(Double.self, forKey: .registrationDate) ?? 0)
+            let thumbnails = try c.decodeIfPresent([String].self, forKey: .thumbnails) ?? []
+            let summary = ProductSummary(id: try c.decode(Int.self, forKey: .id), vendorId: 0, vendorName: nil,
+                                         name: try c.decode(String.self, forKey: .title),
+                                         description: try c.decodeIfPresent(String.self, forKey: .descriptions),
+                                         thumbnail: thumbnails.first ?? "", currency: try c.decode(String.self, forKey: .currency), price: price,
+                                         bargainPrice: sale ?? price, discountedPrice: sale.map { price - $0 } ?? 0,
+                                         stock: try c.decodeIfPresent(Int.self, forKey: .stock) ?? 0, createdAt: date, issuedAt: date)
+            let images = (try c.decodeIfPresent([String].self, forKey: .images) ?? []).enumerated().map { index, url in
                 ProductImage(id: index + 1, url: url, thumbnailURL: index < thumbnails.count ? thumbnails[index] : url, issuedAt: nil)
             }
-            return ProductDetail(summary: summary, images: images, vendors: nil)
+            detail = ProductDetail(summary: summary, images: images, vendors: nil)
         }
     }
 

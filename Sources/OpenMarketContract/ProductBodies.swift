@@ -36,6 +36,14 @@ public struct Product: Sendable, Equatable, Codable {
     }
 }
 
+extension Product {
+    /// A product's fields as the shop has them (a catalog page's summary; no description: empty).
+    public init(_ product: ProductSummary) {
+        self.init(name: product.name, description: product.description ?? "", price: product.price, currency: product.currency,
+                  discountedPrice: product.discountedPrice, stock: product.stock)
+    }
+}
+
 /// The fields a `PATCH /api/products/{id}` changes; nil fields are left alone (and not sent).
 public struct ProductPatch: Sendable, Equatable, Encodable {
     public var name: String?

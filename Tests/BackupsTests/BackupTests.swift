@@ -58,7 +58,7 @@ struct BackupTests {
         let products = try shop.repository.products(of: first)
         #expect(Set(products.compactMap(\.key)) == Set((1...6).map { "K\($0)" }))
         let k1 = try #require(products.first { $0.key == "K1" })
-        #expect(k1.price == 1001 && k1.name == "Item 1" && k1.stock == 1 && k1.photos.count == 1)
+        #expect(k1.fields.price == 1001 && k1.fields.name == "Item 1" && k1.fields.stock == 1 && k1.photos.count == 1)
 
         let gets = shop.gets
         let quiet = try await shop.backup()

@@ -86,11 +86,11 @@ struct FeedMappingTests {
                 "\(read.summary)")
         #expect(read.fileIssues.isEmpty, "\(read.fileIssues)")
         let tea = try #require(read.row(2)?.draft)
-        #expect(tea.key == "A-1" && tea.name == "녹차 티백 50개입" && tea.price == 10700 && tea.currency == "KRW" && tea.stock == 40)
-        #expect(tea.images == [.url("https://supplier.example/a1.jpg")] && tea.description == "제주 녹차.")
+        #expect(tea.key == "A-1" && tea.fields.name == "녹차 티백 50개입" && tea.fields.price == 10700 && tea.fields.currency == "KRW" && tea.fields.stock == 40)
+        #expect(tea.images == [.url("https://supplier.example/a1.jpg")] && tea.fields.description == "제주 녹차.")
         #expect(tea.explanations[.price] == "cost 8,200, markup 30 %, up to 100" && tea.protected == [.description])
         let kettle = try #require(read.row(3)?.draft)
-        #expect(kettle.stock == 0 && kettle.price == 35700, "품절 is 0; 31,000 × 1.15 = 35,650 → 35,700")
+        #expect(kettle.fields.stock == 0 && kettle.fields.price == 35700, "품절 is 0; 31,000 × 1.15 = 35,650 → 35,700")
         #expect(read.row(4)?.raw.origin?.skipped == "[filter] skip: 카테고리 is 샘플" && read.row(4)?.draft == nil)
         #expect(read.row(6)?.raw.origin?.skipped == "[filter] skip: 카테고리 is 단종")
         // A row left out keeps its key (so that --delete-missing never takes it for gone).
@@ -120,7 +120,7 @@ struct FeedMappingTests {
         #expect(String(data: try Data(contentsOf: converted), encoding: .utf8) == nil, "the fixture must not be UTF-8")
         let read = try files.read(converted, acmeFeed)
         #expect(read.summary.valid == 2 && read.summary.skipped == 2)
-        #expect(read.row(3)?.draft?.name == "전기 주전자" && read.row(3)?.draft?.price == 35700)
+        #expect(read.row(3)?.draft?.fields.name == "전기 주전자" && read.row(3)?.draft?.fields.price == 35700)
     }
 
     @Test("an Excel sheet with notes above the header: the header is found by the feed's columns")
@@ -138,7 +138,7 @@ struct FeedMappingTests {
         let read = try files.read(url, acmeFeed)
         #expect(read.summary.rows == 2 && read.summary.valid == 2, "\(read.summary) \(read.rows.map(\.issues))")
         #expect(read.rows.first?.raw.number == 4, "rows numbered as Excel shows them")
-        #expect(read.row(4)?.draft?.price == 10700 && read.row(5)?.draft?.price == 35700 && read.row(5)?.draft?.stock == 0)
+        #expect(read.row(4)?.draft?.fields.price == 10700 && read.row(5)?.draft?.fields.price == 35700 && read.row(5)?.draft?.fields.stock == 0)
     }
 
     @Test("a JSON Lines feed with the supplier's keys")
@@ -153,7 +153,7 @@ struct FeedMappingTests {
         let read = try files.read(url, acmeFeed)
         #expect(read.summary.valid == 1 && read.summary.skipped == 1, "\(read.summary)")
         let tea = try #require(read.row(1)?.draft)
-        #expect(tea.price == 10700 && tea.stock == 0 && tea.images.count == 2)
+        #expect(tea.fields.price == 10700 && tea.fields.stock == 0 && tea.images.count == 2)
     }
 
     @Test("a renamed header stops the file before any row, naming what was expected and the closest header")
@@ -177,7 +177,7 @@ struct FeedMappingTests {
         let read = try files.read(try files.write("상품코드,재고수량\nA-1,12\nA-2,품절\n", named: "stock.csv"), acmeFeed)
         #expect(read.summary.rows == 2 && read.summary.valid == 2 && read.summary.withErrors == 0, "\(read.rows.map(\.issues))")
         let rows = read.rows.compactMap(\.draft)
-        #expect(rows.map(\.stock) == [12, 0] && rows.allSatisfy { $0.given == [.stock, .currency] }, "\(rows.map(\.given))")
+        #expect(rows.map(\.fields.stock) == [12, 0] && rows.allSatisfy { $0.given == [.stock, .currency] }, "\(rows.map(\.given))")
         let absent = read.fileIssues.filter { $0.rule == "feed-column-absent" }
         #expect(absent.contains { $0.message.hasPrefix("공급가 (cost) is not in the file: prices are left as the shop has them") }, "\(absent)")
         #expect(absent.allSatisfy { $0.severity == .warning })
@@ -199,7 +199,7 @@ struct FeedMappingTests {
             [filter]
             only = { "status" = "active" }
             """)
-        #expect(read.row(2)?.draft?.key == "X1" && read.row(2)?.draft?.price == 1500 && read.row(2)?.draft?.stock == 3)
+        #expect(read.row(2)?.draft?.key == "X1" && read.row(2)?.draft?.fields.price == 1500 && read.row(2)?.draft?.fields.stock == 3)
         #expect(read.row(3)?.raw.origin?.skipped?.hasPrefix("[filter] only: status = active") == true, "\(String(describing: read.row(3)?.raw.origin))")
         // A column by number past the end is absent (a partial file), said once, not an error.
         let far = try files.read(url, "[columns]\nkey = \"#1\"\nstock = \"#9\"\n")

@@ -49,7 +49,7 @@ struct ForeignSheetRuleTests {
         var options = ValidationOptions()
         options.defaultStock = 6
         let given = try space.check(url, options: options)
-        #expect(given.drafts.first?.createProblems.isEmpty == true && given.drafts.first?.stock == 6)
+        #expect(given.drafts.first?.createProblems.isEmpty == true && given.drafts.first?.fields.stock == 6)
         #expect(given.drafts.first?.given.contains(.stock) == false, "an update keeps the shop's stock")
     }
 
@@ -79,11 +79,11 @@ struct ForeignSheetRuleTests {
         defer { space.cleanup() }
         let url = try space.write("key,name,price,stock,images,description\nA,Tea,1000,1,a.jpg,\"<p>Soft &amp; warm</p>\"\n")
         let result = try space.check(url)
-        #expect(result.drafts.first?.description == "Soft & warm")
+        #expect(result.drafts.first?.fields.description == "Soft & warm")
         #expect(result.issues.map(\.rule) == ["description-html"] && result.issues[0].severity == .warning)
         var options = ValidationOptions()
         options.keepHTML = true
-        #expect(try space.check(url, options: options).drafts.first?.description == "<p>Soft &amp; warm</p>")
+        #expect(try space.check(url, options: options).drafts.first?.fields.description == "<p>Soft &amp; warm</p>")
     }
 
     @Test("text garbled by a wrong encoding is a warning saying what it was meant to be")

@@ -50,11 +50,11 @@ struct ReadingTests {
             + "Third one,,6000,a.jpg\r\n"
         let result = try space.check(space.write(csv))
         #expect(result.issues.isEmpty, "\(result.issues)")
-        #expect(result.drafts.map(\.name) == ["Tea, green", "Two\nlines", "Third one"])
-        #expect(result.drafts[0].description == "She said \"fresh\"")
-        #expect(result.drafts[1].description == "line one\nline two")
+        #expect(result.drafts.map(\.fields.name) == ["Tea, green", "Two\nlines", "Third one"])
+        #expect(result.drafts[0].fields.description == "She said \"fresh\"")
+        #expect(result.drafts[1].fields.description == "line one\nline two")
         #expect(result.drafts.map(\.row) == [2, 3, 4])
-        #expect(result.drafts[0].price == 4500 && result.drafts[0].currency == "KRW")
+        #expect(result.drafts[0].fields.price == 4500 && result.drafts[0].fields.currency == "KRW")
     }
 
     @Test("semicolon and tab delimiters are detected, or given", arguments: [";", "\t"])
@@ -65,7 +65,7 @@ struct ReadingTests {
             + ["Green tea", "4,500", "a.jpg"].joined(separator: delimiter) + "\n"
         let url = try space.write(csv, named: "products.txt")
         let detected = try space.check(url)
-        #expect(detected.drafts.first?.price == 4500, "\(detected.issues)")
+        #expect(detected.drafts.first?.fields.price == 4500, "\(detected.issues)")
         let given = try space.check(url, delimiter: Character(delimiter))
         #expect(given.drafts.count == 1)
     }
@@ -92,11 +92,11 @@ struct ReadingTests {
         let result = try space.check(converted)
         #expect(result.issues.isEmpty, "\(result.issues)")
         let draft = try #require(result.drafts.first)
-        #expect(draft.name == "녹차 라떼" && draft.price == 4500 && draft.currency == "KRW" && draft.stock == 10)
+        #expect(draft.fields.name == "녹차 라떼" && draft.fields.price == 4500 && draft.fields.currency == "KRW" && draft.fields.stock == 10)
         // Said as utf-16 (either order): the same rows, a long file read past its first chunks.
         if encoding.hasPrefix("UTF-16") {
             let given = try space.check(converted, encoding: .utf16)
-            #expect(given.drafts.first?.name == "녹차 라떼", "\(given.issues)")
+            #expect(given.drafts.first?.fields.name == "녹차 라떼", "\(given.issues)")
         }
     }
 
@@ -188,7 +188,7 @@ struct ReadingTests {
         let fromArray = try space.check(array)
         #expect(fromArray.issues.isEmpty, "\(fromArray.issues)")
         #expect(fromArray.drafts.map(\.images.count) == [2, 1])
-        #expect(fromArray.drafts[1].price == Money(exactly: "12.5") && fromArray.drafts[1].currency == "USD" && fromArray.drafts[1].key == "BT-1")
+        #expect(fromArray.drafts[1].fields.price == Money(exactly: "12.5") && fromArray.drafts[1].fields.currency == "USD" && fromArray.drafts[1].key == "BT-1")
 
         let lines = try space.write("""
         {"name": "Green tea", "price": 4500, "images": "a.jpg"}
@@ -196,7 +196,7 @@ struct ReadingTests {
         {"name": "x", "price": 1, "images": "a.jpg"}
         """, named: "products.jsonl")
         let fromLines = try space.check(lines)
-        #expect(fromLines.drafts.map(\.name) == ["Green tea"])
+        #expect(fromLines.drafts.map(\.fields.name) == ["Green tea"])
         #expect(fromLines.issues.map(\.row) == [3] && fromLines.issues.map(\.rule) == ["name-length"])
 
         let broken = try space.write("{\"name\": \"ok\", \"price\": 1, \"images\": \"a.jpg\"}\n{not json\n", named: "broken.jsonl")
@@ -214,7 +214,7 @@ struct ReadingTests {
         let big = String(repeating: "가", count: 10 * 1024 * 1024 / 3)
         let result = try space.check(space.write("name,description,price,images\nBig one,\"\(big)\",1000,a.jpg\nSmall one,,1000,a.jpg\n"))
         #expect(result.issues.map(\.rule) == ["description-length"])
-        #expect(result.drafts.map(\.name) == ["Small one"])
+        #expect(result.drafts.map(\.fields.name) == ["Small one"])
     }
 }
 
@@ -225,10 +225,10 @@ struct WriterTests {
         let space = try Workspace()
         defer { space.cleanup() }
         let entries = [
-            ManifestEntry(id: 12, key: "TEA-1", name: "녹차 라떼, \"큰 컵\"", description: "line one\nline two", price: 4500,
-                          currency: "KRW", discountedPrice: 500, stock: 3, images: ["a.jpg", "b.png"]),
-            ManifestEntry(id: nil, key: nil, name: "=HYPERLINK(\"x\")", description: "-5% off, @home", price: Money(exactly: "12.5")!,
-                          currency: "USD", discountedPrice: 0, stock: 0, images: ["a.jpg"]),
+            ManifestEntry(id: 12, key: "TEA-1", fields: Product(name: "녹차 라떼, \"큰 컵\"", description: "line one\nline two", price: 4500,
+                                                                currency: "KRW", discountedPrice: 500, stock: 3), images: ["a.jpg", "b.png"]),
+            ManifestEntry(id: nil, key: nil, fields: Product(name: "=HYPERLINK(\"x\")", description: "-5% off, @home", price: Money(exactly: "12.5")!,
+                                                             currency: "USD", discountedPrice: 0, stock: 0), images: ["a.jpg"]),
         ]
         let url = space.directory.appendingPathComponent(name)
         let writer = try ManifestWriter(url: url)

@@ -30,12 +30,12 @@ struct RuleTests {
             // 12.50 with the default KRW has a fraction: refused for KRW.
             #expect(result.rules == ["price-fraction"])
             let usd = try check(["price": input, "currency": "USD"])
-            #expect(usd.draft?.price == Money(exactly: expected))
+            #expect(usd.draft?.fields.price == Money(exactly: expected))
             return
         }
         #expect(result.rules.isEmpty, "\(input): \(result.issues)")
-        #expect(result.draft?.price == Money(exactly: expected), "\(input)")
-        #expect(result.draft?.currency == currency)
+        #expect(result.draft?.fields.price == Money(exactly: expected), "\(input)")
+        #expect(result.draft?.fields.currency == currency)
     }
 
     @Test("ambiguous or wrong prices are refused with an explanation", arguments: [
@@ -53,25 +53,25 @@ struct RuleTests {
 
     @Test("currency: case-insensitive, ₩ and 원 mean KRW, unknown refused, symbol must agree")
     func currency() throws {
-        #expect(try check(["currency": "usd", "price": "3.50"]).draft?.currency == "USD")
-        #expect(try check(["currency": "원"]).draft?.currency == "KRW")
-        #expect(try check(["currency": "₩"]).draft?.currency == "KRW")
+        #expect(try check(["currency": "usd", "price": "3.50"]).draft?.fields.currency == "USD")
+        #expect(try check(["currency": "원"]).draft?.fields.currency == "KRW")
+        #expect(try check(["currency": "₩"]).draft?.fields.currency == "KRW")
         #expect(try check(["currency": "EUR"]).rules == ["currency-unknown"])
         #expect(try check(["currency": "KRW", "price": "$3.50"]).rules == ["price-currency"])
         #expect(try check(["currency": "JPY", "price": "500.5"]).rules == ["price-fraction"])
-        #expect(try check(["currency": "USD", "price": "1.5"]).draft?.price == Money(exactly: "1.5"))
+        #expect(try check(["currency": "USD", "price": "1.5"]).draft?.fields.price == Money(exactly: "1.5"))
     }
 
     @Test("discounted_price defaults to 0 and is at most the price")
     func discount() throws {
-        #expect(try check([:]).draft?.discountedPrice == 0)
-        #expect(try check(["discounted_price": "500"]).draft?.discountedPrice == 500)
+        #expect(try check([:]).draft?.fields.discountedPrice == 0)
+        #expect(try check(["discounted_price": "500"]).draft?.fields.discountedPrice == 500)
         #expect(try check(["discounted_price": "5000"]).rules == ["discount-over-price"])
         #expect(try check(["discounted_price": "-1"]).rules == ["discount-negative"])
         #expect(try check(["discounted_price": "lots"]).rules == ["discount-format"])
         // 10000 with 8500 off reads more like a sale price: a warning that says so; the row stays valid.
         let large = try check(["price": "10000", "discounted_price": "8500"])
-        #expect(large.rules == ["discount-looks-like-sale-price"] && large.issues[0].severity == .warning && large.draft?.discountedPrice == 8500)
+        #expect(large.rules == ["discount-looks-like-sale-price"] && large.issues[0].severity == .warning && large.draft?.fields.discountedPrice == 8500)
         #expect(large.issues[0].message.contains("85 % off") && large.issues[0].message.contains("sale_price (할인가)"), "\(large.issues)")
         #expect(try check(["price": "10000", "discounted_price": "5000"]).rules.isEmpty, "half off is a real discount")
     }
@@ -92,10 +92,10 @@ struct RuleTests {
         defer { space.cleanup() }
         let korean = try space.check(space.write("상품명,판매가,할인가,이미지\n녹차 라떼,10000,8500,a.jpg\n"))
         #expect(korean.issues.isEmpty, "\(korean.issues)")
-        #expect(korean.drafts.first?.discountedPrice == 1500 && korean.drafts.first?.price == 10000)
+        #expect(korean.drafts.first?.fields.discountedPrice == 1500 && korean.drafts.first?.fields.price == 10000)
         #expect(korean.drafts.first?.given.contains(.discountedPrice) == true)
         let english = try space.check(space.write("name,price,currency,sale_price,images\nGreen tea,24.50,USD,19.99,a.jpg\n"))
-        #expect(english.drafts.first?.discountedPrice == Money(exactly: "4.51"), "\(english.issues)")
+        #expect(english.drafts.first?.fields.discountedPrice == Money(exactly: "4.51"), "\(english.issues)")
         let over = try space.check(space.write("name,price,sale_price,images\nGreen tea,1000,1200,a.jpg\n"))
         #expect(over.issues.map(\.rule) == ["sale-price-over-price"] && over.drafts.isEmpty)
         let alone = try space.check(space.write("key,sale_price\nK1,900\n"))
@@ -116,9 +116,9 @@ struct RuleTests {
         // An empty cell is not 0: the row cannot create a product (an update keeps the shop's stock).
         #expect(blank.createProblems.map(\.rule) == ["stock-empty"] && blank.createProblems[0].column == "stock")
         let zero = try #require(try check(["stock": "0"]).draft)
-        #expect(zero.stock == 0 && zero.given.contains(.stock) && zero.stockDelta == nil)
-        #expect(try check(["stock": "12"]).draft?.stock == 12)
-        #expect(try check(["stock": "1,200"]).draft?.stock == 1200)
+        #expect(zero.fields.stock == 0 && zero.given.contains(.stock) && zero.stockDelta == nil)
+        #expect(try check(["stock": "12"]).draft?.fields.stock == 12)
+        #expect(try check(["stock": "1,200"]).draft?.fields.stock == 1200)
         // A sheet that states products (a name column) states counts: -3 (often a number typed
         // into an Excel cell) fails the row, saying how to subtract; nothing is guessed.
         let minus = try check(["stock": "-3"])
@@ -181,7 +181,7 @@ struct RuleTests {
         options.imagesDirectory = photos
         let csv = "name,price,images\nInside,1000,in.jpg\nParent,1000,../a.jpg\nLinked,1000,out.jpg\nSneaky,1000,sub/../../a.jpg\n"
         let result = try space.check(space.write(csv), options: options)
-        #expect(result.drafts.map(\.name) == ["Inside"])
+        #expect(result.drafts.map(\.fields.name) == ["Inside"])
         #expect(result.issues.map(\.rule) == ["image-path-escape", "image-path-escape", "image-path-escape"])
     }
 
@@ -217,6 +217,6 @@ struct RuleTests {
         #expect(CSVCell.neutralise("=SUM(A1)") == "'=SUM(A1)")
         #expect(CSVCell.restore(CSVCell.neutralise("-5 off")) == "-5 off")
         #expect(CSVCell.restore("'plain") == "'plain")
-        #expect(try check(["name": "'=Not a formula"]).draft?.name == "=Not a formula")
+        #expect(try check(["name": "'=Not a formula"]).draft?.fields.name == "=Not a formula")
     }
 }
