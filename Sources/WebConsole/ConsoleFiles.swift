@@ -20,23 +20,17 @@ struct ConsoleFiles: ConsoleShopBound {
     static func tag(_ folder: String) -> String { FNV.tag(folder) }
 
     static func add(to router: Router<ConsoleContext>) {
-        let jobs = router.group("/jobs")
-        jobs.get("/:id/:file") { _, context in
-            let files = try Self(context)
-            return try files.report(in: files.jobFolder(context), context.parameters.require("file"))
-        }
-        jobs.get("/:id/thumbnails/:file") { _, context in
-            let files = try Self(context)
-            return try files.thumbnail(in: files.jobFolder(context), context.parameters.require("file"))
-        }
-        let runs = router.group("/runs")
-        runs.get("/:run/:file") { _, context in
-            let files = try Self(context)
-            return try files.report(in: files.runFolder(context), context.parameters.require("file"))
-        }
-        runs.get("/:run/thumbnails/:file") { _, context in
-            let files = try Self(context)
-            return try files.thumbnail(in: files.runFolder(context), context.parameters.require("file"))
+        // A report's files, of a job of this console (`/jobs/ID/…`) or of a recorded run (`/runs/TAG/…`).
+        for (group, name, folder) in [("/jobs", "id", Self.jobFolder), ("/runs", "run", Self.runFolder)] {
+            let files = router.group(RouterPath(group))
+            files.get(RouterPath("/:\(name)/:file")) { _, context in
+                let routes = try Self(context)
+                return try routes.report(in: folder(routes)(context), context.parameters.require("file"))
+            }
+            files.get(RouterPath("/:\(name)/thumbnails/:file")) { _, context in
+                let routes = try Self(context)
+                return try routes.thumbnail(in: folder(routes)(context), context.parameters.require("file"))
+            }
         }
         router.get("/export") { _, context in try await Self(context).export() }
     }

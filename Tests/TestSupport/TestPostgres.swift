@@ -111,13 +111,7 @@ public final class TestPostgres: @unchecked Sendable {
     /// A fast shutdown (`pg_ctl stop -m fast`: the signal does not cross runuser), then the
     /// folder removed.
     public func stopBlocking() {
-        if process.isRunning, let bin = try? Self.binaries() {
-            let data = folder.appendingPathComponent("data").path
-            let tool = bin.appendingPathComponent("pg_ctl").path
-            _ = try? runTool(getuid() == 0 ? "/usr/sbin/runuser" : tool,
-                             (getuid() == 0 ? ["-u", "postgres", "--", tool] : []) + ["stop", "-D", data, "-m", "fast", "-w"])
-            for _ in 0..<400 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
-        }
+        shutDown()
         try? FileManager.default.removeItem(at: folder)
     }
 }
