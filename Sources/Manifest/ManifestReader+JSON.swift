@@ -14,9 +14,9 @@ extension ManifestReader {
         if lastJSONElementBytes > 0 { estimatedRows = size / (lastJSONElementBytes + 2) }
     }
 
-    /// The next object of a JSON array (streamed: see `JSONArrayElements`); columns are
-    /// learned as they appear, as in JSON Lines.
-    func nextJSONObject() throws -> [String: Any]? {
+    /// The next object of a JSON array (streamed: see `JSONArrayElements`), read from its bytes
+    /// (`JSONRowReader`); columns are learned as they appear, as in JSON Lines.
+    func nextJSONObject() throws -> JSONObject? {
         guard let elements = jsonElements else { return nil }
         let data: Data?
         do { data = try elements.next() } catch let failure as JSONArrayElements.Failure {
@@ -29,14 +29,14 @@ extension ManifestReader {
         guard let data else { return nil }
         jsonPosition += 1
         lastJSONElementBytes = data.count
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
-            throw ManifestError(file: fileName, message: "not valid JSON at item \(jsonPosition) (\(Self.jsonErrorDetail(error)))")
+        let row: JSONObject
+        do { row = try JSONRowReader.object(data) } catch {
+            switch error {
+            case .notAnObject: throw ManifestError(file: fileName, message: "item \(jsonPosition) is not a JSON object")
+            case .invalid(let detail): throw ManifestError(file: fileName, message: "not valid JSON at item \(jsonPosition) (\(detail))")
+            }
         }
-        guard let row = object as? [String: Any] else {
-            throw ManifestError(file: fileName, message: "item \(jsonPosition) is not a JSON object")
-        }
-        learnColumns(row.keys)
+        learnColumns(row.lazy.map(\.key))
         return row
     }
 
@@ -49,14 +49,9 @@ extension ManifestReader {
         }
     }
 
-    static func jsonErrorDetail(_ error: any Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        return text ?? "\(error)"
-    }
-
     func nextJSON() throws -> RawRow? {
         while true {
-            let object: [String: Any]
+            let object: JSONObject
             if let first = firstJSON {
                 firstJSON = nil
                 object = first
@@ -73,14 +68,14 @@ extension ManifestReader {
         guard let lines else { return nil }
         while let (number, line) = try lines.next() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            let object: Any
-            do { object = try JSONSerialization.jsonObject(with: Data(line.utf8)) } catch {
-                throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(Self.jsonErrorDetail(error)))")
+            let row: JSONObject
+            do { row = try JSONRowReader.object(Data(line.utf8)) } catch {
+                switch error {
+                case .notAnObject: throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
+                case .invalid(let detail): throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(detail))")
+                }
             }
-            guard let row = object as? [String: Any] else {
-                throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
-            }
-            learnColumns(row.keys)
+            learnColumns(row.lazy.map(\.key))
             if let raw = try mappedOrRaw(row, number: number) { return raw }
         }
         return nil
@@ -88,44 +83,43 @@ extension ManifestReader {
 
     /// A JSON object as a row: through the map when there is one (bound to the first
     /// object's keys, in sorted order), else by our column names.
-    func mappedOrRaw(_ object: [String: Any], number: Int) throws -> RawRow? {
-        guard mapping != nil else { return Self.rawRow(object, number: number) }
+    func mappedOrRaw(_ object: JSONObject, number: Int) throws -> RawRow? {
+        guard mapping != nil else { return rawRow(object, number: number) }
         if jsonHeaders == nil {
-            let headers = object.keys.sorted()
+            let headers = object.map(\.key).sorted()
             try mapHeaders(headers.enumerated().map { ($0.offset, $0.element) })
             jsonHeaders = headers
         }
-        let cells = (jsonHeaders ?? []).map { header -> String in
-            switch object[header] {
-            case nil, is NSNull: ""
-            case let list as [Any]: list.map { "\($0)" }.joined(separator: ";")
-            case let number as NSNumber where !(object[header] is Bool): number.stringValue
-            case let value?: "\(value)"
-            }
-        }
+        let cells = (jsonHeaders ?? []).map { header in object.first { $0.key == header }?.cell.joined ?? "" }
         guard cells.contains(where: { !Self.isBlank($0) }) else { return nil }
         return bound?.row(cells, number: number, notes: [])
     }
 
-    static func rawRow(_ object: [String: Any], number: Int) -> RawRow {
+    /// A row by our column names: a key that names no column is left (and said once, as an
+    /// unknown column); photos may be an array.
+    func rawRow(_ object: JSONObject, number: Int) -> RawRow {
         var values: [Column: String] = [:]
         var images: [String]? = nil
-        for (key, value) in object {
-            guard let column = Column(header: key) else { continue }
-            if column == .images, let list = value as? [Any] {
-                images = list.map { "\($0)" }
-                continue
-            }
-            switch value {
-            case is NSNull: continue
-            case let flag as Bool where !(value is Int) && !(value is Double):
-                values[column] = flag ? "true" : "false"
-            case let number as NSNumber:
-                values[column] = number.stringValue
-            case let text as String: values[column] = text
-            default: values[column] = "\(value)"
+        for (key, cell) in object {
+            guard let column = jsonColumn(key) else { continue }
+            switch cell {
+            case .null: continue
+            case .list(let list) where column == .images: images = list
+            case .list(let list): values[column] = list.joined(separator: ";")
+            case .text(let text), .nested(let text): values[column] = text
             }
         }
         return RawRow(number: number, values: values, imageList: images)
     }
+
+    /// A key's column, worked out once per key of the file (not per row).
+    private func jsonColumn(_ key: String) -> Column? {
+        if let known = jsonColumns[key] { return known }
+        let column = Column(header: key)
+        jsonColumns[key] = column
+        return column
+    }
 }
+
+/// A product's JSON object: its keys and cells, in order.
+typealias JSONObject = [(key: String, cell: JSONCell)]

@@ -67,7 +67,9 @@ public final class ManifestReader {
     public var sheetName: String? { sheet?.sheetName }
     private var rowNumber = 1
     var jsonElements: JSONArrayElements?
-    var firstJSON: [String: Any]?
+    var firstJSON: JSONObject?
+    /// JSON keys' columns (nil: none), learned once per key.
+    var jsonColumns: [String: Column?] = [:]
     var lastJSONElementBytes = 0
     var jsonPosition = 0
     var lines: LineReader?
