@@ -2,13 +2,24 @@
 # openmarket validate on generated CSVs (the same rows as JSON arrays, and as a supplier's sheet read
 # through a feed file: their headers, a cost made into a price) of 100,000 and 1,000,000 rows (images are checked
 # by their first bytes, never decoded): rows per second and peak RSS (GNU time), to show
-# speed and that memory stays flat. Writes Benchmarks/results/validate.md.
+# speed and that memory stays flat. JSON Lines too (the JSON rows one a line). With BASE=REV, every
+# file is read by that revision's build too (a git worktree under $WORK), on the same file right
+# after: the ratio shows in one run. ROWS="100000 1000000" by default.
+#   BASE=a787f3f ROWS=300000 Benchmarks/validate.sh
+# Writes Benchmarks/results/validate.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build -c release --product openmarket >/dev/null
 bin=$(swift build -c release --show-bin-path)
+BASE=${BASE:-}
+ROWS=${ROWS:-100000 1000000}
+base_bin=""
+if [ -n "$BASE" ]; then
+  source scripts/lib/revision.sh
+  base_bin=$(work=${WORK:-/tmp/openmarket-compare} && mkdir -p "$work" && release_binary "$BASE")
+fi
 
 cp samples/images/TEA-003/1.jpg "$work/a.jpg"
 cp samples/images/TEA-002/1.jpg "$work/b.jpg"
@@ -63,23 +74,28 @@ row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s |\n' "$@"; }
   echo
   row "rows" "MB" "seconds" "rows/s" "peak RSS MB" "exit code"
   row "---:" "---:" "---:" "---:" "---:" "---:"
-  for format in csv supplier json; do
-  for n in 100000 1000000; do
+  for format in csv supplier json jsonl; do
+  for n in $ROWS; do
     feed=()
     case "$format" in
       csv) generate "$n" "$work/p.csv" ;;
       supplier) generate_supplier "$n" "$work/p.supplier"; feed=(--feed "$work/feed.toml" --delimiter ,) ;;
       json) generate_json "$n" "$work/p.json" ;;
+      jsonl) generate_json "$n" "$work/p.json"; sed -e '1d;$d' -e 's/},$/}/' "$work/p.json" >"$work/p.jsonl"; rm -f "$work/p.json" ;;
     esac
     file="$work/p.$format"
     mb=$(awk -v b="$(stat -c %s "$file")" 'BEGIN{printf "%.0f", b/1048576}')
-    set +e
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin/openmarket" validate "$file" "${feed[@]}" >"$work/out" 2>&1
-    code=$?
-    set -e
-    read -r seconds kb <"$work/time"
-    row "$format $n" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')" "$code"
-    tail -1 "$work/out" >&2
+    for build in "$bin/openmarket" ${base_bin:+"$base_bin"}; do
+      set +e
+      /usr/bin/time -f "%e %M" -o "$work/time" "$build" validate "$file" "${feed[@]}" >"$work/out" 2>&1
+      code=$?
+      set -e
+      read -r seconds kb <"$work/time"
+      label="$format $n"
+      [ "$build" = "$bin/openmarket" ] || label="$label ($BASE)"
+      row "$label" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')" "$code"
+      tail -1 "$work/out" >&2
+    done
     rm -f "$file"
   done
   done

@@ -38,14 +38,12 @@ extension RunRequest {
         guard !parts.isEmpty else {
             throw SyncStop("no run named \(name) in the shared state of this account (`openmarket runs` lists them)", cause: .input)
         }
-        let base = sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(name))")
         var done: [UndoPart] = []
         for (part, lines) in parts.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
-            let tag = "shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-")
-            let folder = base.appendingPathComponent(tag)
+            let folder = shardFolder(run: name, part: part)
             try keep(lines, photos: name, in: folder, naming: "\(name) shard \(part)")
             starting(part)
-            var undone = try undoRecorded(folder, force: force, journalName: "undo-\(name)-\(tag)")
+            var undone = try undoRecorded(folder, force: force, journalName: "undo-\(name)-\(folder.lastPathComponent)")
             undone.shard = part
             done.append(undone)
         }
@@ -59,10 +57,7 @@ extension RunRequest {
         if let name = run.runName {
             guard account.state != nil else { return "run \(name) is a sharded run: its record is in the shared state (--state)" }
             guard let parts = try? LinkStore(url: links).record(run: name), !parts.isEmpty else { return "no record of run \(name) in the shared state" }
-            let undone = parts.keys.allSatisfy { part in
-                let tag = "shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-")
-                return Self.undone(sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(name))/\(tag)")) != nil
-            }
+            let undone = parts.keys.allSatisfy { Self.undone(shardFolder(run: name, part: $0)) != nil }
             return undone ? "run \(name) was undone already, every shard of it" : nil
         }
         let nothing = "that run wrote nothing: there is nothing to take back"
@@ -96,6 +91,13 @@ extension RunRequest {
         let source = try UndoRows(options)
         if let done = source.alreadyDone { return UndoPart(result: nil, alreadyDone: done) }
         return UndoPart(result: try run(source), alreadyDone: nil)
+    }
+
+    /// Where one shard attempt's record (`part`: `I/N ATTEMPT`) of a sharded run is kept on this
+    /// machine, with its undo's own record beside it.
+    private func shardFolder(run name: String, part: String) -> URL {
+        sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(name))")
+            .appendingPathComponent("shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-"))
     }
 
     /// Where records copied from the shared state are kept on this machine.

@@ -42,7 +42,7 @@ final class ImageReferences: @unchecked Sendable {
                  needed: (String?, String, String) -> Void) -> [ImageSource] {
         var references: [String]
         if let list = raw.imageList {
-            references = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            references = list.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
         } else if let cell = raw.values[.images] {
             references = ImageSource.references(inCell: cell).map(restore).filter { !$0.isEmpty }
         } else if !hasImagesColumn, let key {

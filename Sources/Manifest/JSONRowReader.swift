@@ -34,13 +34,19 @@ struct JSONRowReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
+    /// Bytes that are not UTF-8 in a string read as U+FFFD (a JSON Lines file, read as text
+    /// line by line before), instead of refused (a JSON array, refused by JSONSerialization before).
+    private let repairing: Bool
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, repairing: Bool) {
+        self.bytes = bytes
+        self.repairing = repairing
+    }
 
     /// The object's keys and cells in order (a key given twice: the last one, as JSONSerialization).
-    static func object(_ data: Data) throws(Failure) -> [(key: String, cell: JSONCell)] {
-        let result: Result<[(key: String, cell: JSONCell)], Failure> = data.withUnsafeBytes { raw in
-            var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+    static func object(_ bytes: some ContiguousBytes, repairingUTF8: Bool = false) throws(Failure) -> [(key: String, cell: JSONCell)] {
+        let result: Result<[(key: String, cell: JSONCell)], Failure> = bytes.withUnsafeBytes { raw in
+            var reader = JSONRowReader(raw.bindMemory(to: UInt8.self), repairing: repairingUTF8)
             do throws(Failure) { return .success(try reader.wholeObject()) } catch { return .failure(error) }
         }
         return try result.get()
@@ -218,8 +224,7 @@ struct JSONRowReader {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 i += 1
-                guard let text = String(validating: slice, as: UTF8.self) else { throw invalid("a string is not UTF-8") }
-                return text
+                return try text(slice)
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw invalid("a control character in a string") }
@@ -231,8 +236,7 @@ struct JSONRowReader {
             i += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: out, as: UTF8.self) else { throw invalid("a string is not UTF-8") }
-                return text
+                return try out.withUnsafeBufferPointer { buffer throws(Failure) in try text(buffer) }
             case UInt8(ascii: "\\"):
                 guard let escape = peek else { throw invalid("the string is not closed") }
                 i += 1
@@ -267,6 +271,12 @@ struct JSONRowReader {
             }
         }
         throw invalid("the string is not closed")
+    }
+
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        guard repairing else { throw invalid("a string is not UTF-8") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {

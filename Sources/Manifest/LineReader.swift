@@ -1,9 +1,12 @@
 import Foundation
 
-/// Lines of a UTF-8 file, read in chunks.
+/// Lines of a UTF-8 file, read in chunks of 1 MiB: each line found with `memchr` in the chunk,
+/// its bytes handed on (`nextBytes`, JSON Lines read straight from them) or as text (`next`).
 public final class LineReader {
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
+    /// Where the unread bytes of `buffer` start.
+    private var start = 0
     private var number = 0
     private var atEnd = false
     private let file: String
@@ -16,27 +19,49 @@ public final class LineReader {
 
     deinit { try? handle.close() }
 
-    /// The next line and its number (from 1), without its line ending.
+    /// The next line and its number (from 1), without its line ending (a first line's BOM dropped).
     public func next() throws -> (Int, String)? {
+        guard let (number, bytes) = try nextBytes() else { return nil }
+        return (number, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The next line's bytes and its number (from 1), without its line ending or a first line's BOM.
+    public func nextBytes() throws -> (Int, [UInt8])? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                var line = buffer[buffer.startIndex..<newline]
-                buffer = buffer[(newline + 1)...]
-                if line.last == 0x0D { line = line.dropLast() }
-                number += 1
-                var text = String(decoding: line, as: UTF8.self)
-                if number == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-                return (number, text)
+            let count = buffer.count - start
+            let found: Int? = count == 0 ? nil : buffer.withUnsafeBufferPointer { all in
+                guard let base = all.baseAddress, let hit = memchr(base + start, 0x0A, count) else { return nil }
+                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            }
+            if let newline = found {
+                var end = newline
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let line = line(buffer[start..<end])
+                start = newline + 1
+                return line
             }
             if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                number += 1
-                let text = String(decoding: buffer, as: UTF8.self)
-                buffer = Data()
-                return (number, text)
+                guard count > 0 else { return nil }
+                let line = line(buffer[start...])
+                start = buffer.count
+                return line
             }
             let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
-            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk); buffer = Data(buffer) }
+            if chunk.isEmpty {
+                atEnd = true
+            } else {
+                // The unread tail moves to the front, the chunk after it.
+                buffer.removeSubrange(0..<start)
+                start = 0
+                buffer.append(contentsOf: chunk)
+            }
         }
+    }
+
+    private func line(_ bytes: ArraySlice<UInt8>) -> (Int, [UInt8]) {
+        number += 1
+        var bytes = Array(bytes)
+        if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return (number, bytes)
     }
 }

@@ -40,11 +40,11 @@ extension ManifestReader {
         return row
     }
 
-    /// Columns of JSON objects, learned as rows are read.
+    /// Columns of JSON objects, learned as rows are read (a key once: its column is kept).
     func learnColumns<Keys: Sequence<String>>(_ keys: Keys) {
         guard mapping == nil else { return }
-        for key in keys {
-            if let column = Column(header: key) { columns.insert(column) }
+        for key in keys where jsonColumns[key] == nil {
+            if let column = jsonColumn(key) { columns.insert(column) }
             else if !unknownColumns.contains(key) { unknownColumns.append(key) }
         }
     }
@@ -66,10 +66,10 @@ extension ManifestReader {
 
     func nextJSONLine() throws -> RawRow? {
         guard let lines else { return nil }
-        while let (number, line) = try lines.next() {
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
+        while let (number, line) = try lines.nextBytes() {
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let row: JSONObject
-            do { row = try JSONRowReader.object(Data(line.utf8)) } catch {
+            do { row = try JSONRowReader.object(line, repairingUTF8: true) } catch {
                 switch error {
                 case .notAnObject: throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
                 case .invalid(let detail): throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(detail))")
@@ -113,7 +113,7 @@ extension ManifestReader {
     }
 
     /// A key's column, worked out once per key of the file (not per row).
-    private func jsonColumn(_ key: String) -> Column? {
+    func jsonColumn(_ key: String) -> Column? {
         if let known = jsonColumns[key] { return known }
         let column = Column(header: key)
         jsonColumns[key] = column
