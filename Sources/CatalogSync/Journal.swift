@@ -11,11 +11,42 @@ import Support
 /// is a write whose outcome is unknown: the next run looks on the server first.
 /// Identity (which product a merchant key is) lives in the account's link
 /// store, not here: this file only carries one manifest's runs through crashes.
-/// A copy of a journal kept where every machine reads it (a shard's journal in the shared
-/// state): the lines a restarted shard replays on another machine.
-public protocol JournalMirror: Sendable {
+/// Where a journal's lines are kept, chosen once from the account: a file of this machine (an
+/// account kept here), or the account's shared state (every machine reads it, so that a run
+/// killed on one and started again on another replays what the dead one wrote). Never both.
+public protocol JournalStore: Sendable {
+    /// Every line written so far, oldest first.
     func lines() throws -> [Data]
-    func append(_ line: Data) throws
+    /// Appends one line, durable when it returns.
+    func append(_ line: Data) throws(AppendLog.Failure)
+    /// Where it is, as the summary names it.
+    var place: String { get }
+}
+
+/// A journal's lines in a file: an `AppendLog`, each line synced before `append` returns.
+final class FileJournal: JournalStore, @unchecked Sendable {
+    private let log: AppendLog
+    private let lock = NSLock()
+    /// The lines found when the file was opened, until they are read.
+    private var found: [Data]
+
+    /// `sink` replaces the file writer (tests of a full disk).
+    init(url: URL, sink: (any AppendLog.Sink)? = nil) throws {
+        var found: [Data] = []
+        log = try AppendLog(url: url, sink: sink) { found.append($0) }
+        self.found = found
+    }
+
+    func lines() -> [Data] {
+        lock.withLock {
+            defer { found = [] }
+            return found
+        }
+    }
+
+    func append(_ line: Data) throws(AppendLog.Failure) { try log.append(line, sync: true) }
+
+    var place: String { log.url.path }
 }
 
 public final class Journal: @unchecked Sendable {
@@ -39,29 +70,26 @@ public final class Journal: @unchecked Sendable {
         case failed
     }
 
-    public var url: URL { log.url }
-    private let log: AppendLog
-    private let mirror: (any JournalMirror)?
+    /// Where the lines are (a file's path, or the shared state).
+    public var place: String { store.place }
+    private let store: any JournalStore
     private let lock = NSLock()
     private var states: [String: State] = [:]
 
-    /// `sink` replaces the file writer (tests of a full disk). With a `mirror`, its lines are
-    /// replayed after the file's (what another machine's attempt wrote; entries carry their
-    /// time, so the later of two for one key wins) and every line is written there too.
-    public init(url: URL, sink: (any AppendLog.Sink)? = nil, mirror: (any JournalMirror)? = nil) throws {
-        var entries: [Entry] = []
+    /// The journal kept in `store`, its lines so far replayed in order.
+    public init(store: any JournalStore) throws {
         let decoder = JSONDecoder()
-        log = try AppendLog(url: url, sink: sink) { line in
-            if let entry = try? decoder.decode(Entry.self, from: line) { entries.append(entry) }
-        }
-        if let mirror {
-            entries += try mirror.lines().compactMap { try? decoder.decode(Entry.self, from: $0) }
-            entries.sort { $0.time < $1.time }
-        }
         var states: [String: State] = [:]
-        for entry in entries { Self.apply(entry, to: &states) }
+        for line in try store.lines() {
+            if let entry = try? decoder.decode(Entry.self, from: line) { Self.apply(entry, to: &states) }
+        }
         self.states = states
-        self.mirror = mirror
+        self.store = store
+    }
+
+    /// A journal in a file of this machine; `sink` replaces the file writer (tests of a full disk).
+    public convenience init(url: URL, sink: (any AppendLog.Sink)? = nil) throws {
+        try self.init(store: FileJournal(url: url, sink: sink))
     }
 
     private static func apply(_ entry: Entry, to states: inout [String: State]) {
@@ -93,24 +121,19 @@ public final class Journal: @unchecked Sendable {
                        error: String? = nil) throws(AppendLog.Failure) {
         let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
         guard let line = try? JSONEncoder().encode(entry) else { return }
-        try log.append(line, sync: true)
-        if let mirror {
-            do { try mirror.append(line) } catch {
-                throw AppendLog.Failure(path: "the shared journal", reason: "\(error)")
-            }
-        }
+        try store.append(line)
         lock.lock()
         Self.apply(entry, to: &states)
         lock.unlock()
     }
 }
 
-/// A journal in the shared state (the account's record lines): a shard's under `journal NAME`,
-/// one part per shard; another run's under `journal FILE` (the journal's own file name, the
-/// same on every machine that reads the sheet at one path). A run killed and started again on
-/// another machine replays what the dead one wrote — the rows it finished, the writes it sent
-/// without hearing back.
-public struct SharedJournal: JournalMirror {
+/// A journal in the shared state (the account's record lines), and nowhere else: a shard's under
+/// `journal NAME`, one part per shard; another run's under `journal FILE` (the journal's own file
+/// name, the same on every machine that reads the sheet at one path). A run killed and started
+/// again on another machine replays what the dead one wrote — the rows it finished, the writes
+/// it sent without hearing back.
+public struct SharedJournal: JournalStore {
     let store: LinkStore
     let run: String
     let part: String
@@ -131,7 +154,11 @@ public struct SharedJournal: JournalMirror {
         (try store.record(run: run)[part] ?? []).map { Data($0.utf8) }
     }
 
-    public func append(_ line: Data) throws {
-        try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self))
+    public func append(_ line: Data) throws(AppendLog.Failure) {
+        do { try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self)) } catch {
+            throw AppendLog.Failure(path: place, reason: "\(error)")
+        }
     }
+
+    public var place: String { "the shared state (\(run), \(part))" }
 }

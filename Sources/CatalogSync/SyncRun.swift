@@ -63,13 +63,15 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         } catch {
             throw SyncStop(error.description)
         }
-        // A shared account's journal is also in the shared state: a restart on any machine replays it.
-        var mirror: SharedJournal?
-        if let store = self.links, store.isShared {
-            mirror = options.shard.map { SharedJournal(store: store, run: options.runName ?? "", shard: $0) }
+        // A shared account's journal is in the shared state (a restart on any machine replays
+        // it), an account kept here in a file: one place, chosen once.
+        let journalStore: any JournalStore = if let store = self.links, store.isShared {
+            options.shard.map { SharedJournal(store: store, run: options.runName ?? "", shard: $0) }
                 ?? SharedJournal(store: store, journal: options.journal)
+        } else {
+            try FileJournal(url: options.journal, sink: journalSink)
         }
-        self.journal = try Journal(url: options.journal, sink: journalSink, mirror: mirror)
+        self.journal = try Journal(store: journalStore)
         self.matcher = ServerMatcher(client: client)
         if let folder = options.record, !options.dryRun {
             let header = RunHeader(kind: options.runKind, account: Self.accountTag(options.links), server: client.address,
@@ -336,7 +338,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     public func summary() -> SyncSummary {
         lock.lock()
         var result = SyncSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
-                                   dryRun: options.dryRun, journal: options.journal.path)
+                                   dryRun: options.dryRun, journal: journal.place)
         result.links = options.links.map(LinkStore.shown)
         result.counts = counts
         result.fieldsChanged = fieldsChanged

@@ -127,6 +127,23 @@ struct LinkStoreTests {
         await open.close()
     }
 
+    @Test("a run's record lines (a shared run's record, a shared journal): by part, each part in the order written; another run and another account apart", arguments: StorePlace.allCases)
+    func recordLines(_ place: StorePlace) async throws {
+        let open = try await OpenStore.open(place)
+        defer { open.closeSoon() }
+        let store = try open.store()
+        for i in 1...60 { try store.appendRecord(run: "journal night", part: i % 2 == 0 ? "0/2" : "1/2", line: "{\"row\": \(i)}") }
+        try store.appendRecord(run: "folder /reports/a", part: "whole", line: "한 줄")
+        try open.store(account: "shop-b").appendRecord(run: "journal night", part: "0/2", line: "b's")
+        let parts = try store.record(run: "journal night")
+        #expect(parts["0/2"] == (1...60).filter { $0 % 2 == 0 }.map { "{\"row\": \($0)}" })
+        #expect(parts["1/2"] == (1...60).filter { $0 % 2 == 1 }.map { "{\"row\": \($0)}" } && parts.count == 2)
+        #expect(try store.record(run: "folder /reports/a") == ["whole": ["한 줄"]])
+        #expect(try store.record(run: "journal none").isEmpty)
+        #expect(try open.store(account: "shop-b").record(run: "journal night") == ["0/2": ["b's"]])
+        await open.close()
+    }
+
     @Test("runs: begun, resumed (the first start kept), begun anew (replaced), finished with counts; newest first", arguments: StorePlace.allCases)
     func runs(_ place: StorePlace) async throws {
         let open = try await OpenStore.open(place)
