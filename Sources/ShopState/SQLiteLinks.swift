@@ -9,7 +9,15 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
 
     init(_ url: URL) throws {
         self.url = url
-        queue = try DatabaseQueue(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "FULL", busy: 10))
+        var configuration = try SQLiteFile.prepare(url, synchronous: "FULL", busy: 10)
+        // WAL, as the comment above always said (a queue's default was a rollback journal: each
+        // change made, synced and deleted a journal file — two syncs, an unlink and an fchown a
+        // commit); in WAL a commit is one append to the log and one sync.
+        configuration.journalMode = .wal
+        queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        // GRDB's WAL setup lowers `synchronous` to NORMAL after `prepareDatabase`: back to FULL,
+        // so that a link is on disk when its change returns, a power cut included.
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         try SQLiteFile.migrate(url) { try Self.migrator.migrate(queue) }
     }
 
