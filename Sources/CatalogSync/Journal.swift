@@ -17,8 +17,9 @@ import Support
 public protocol JournalStore: Sendable {
     /// Every line written so far, oldest first.
     func lines() throws -> [Data]
-    /// Appends one line, durable when it returns.
-    func append(_ line: Data) throws(AppendLog.Failure)
+    /// Appends one line; with `durable`, on disk when it returns (else with the next durable
+    /// line, or within a second: what a kill leaves the kernel still writes).
+    func append(_ line: Data, durable: Bool) throws(AppendLog.Failure)
     /// Where it is, as the summary names it.
     var place: String { get }
 }
@@ -44,7 +45,9 @@ final class FileJournal: JournalStore, @unchecked Sendable {
         }
     }
 
-    func append(_ line: Data) throws(AppendLog.Failure) { try log.append(line, sync: true) }
+    func append(_ line: Data, durable: Bool) throws(AppendLog.Failure) {
+        if durable { try log.append(line, sync: true) } else { try log.appendSoon(line) }
+    }
 
     var place: String { log.url.path }
 }
@@ -115,13 +118,16 @@ public final class Journal: @unchecked Sendable {
         return states.values.compactMap { if case .done(let id, _) = $0 { id } else { nil } }
     }
 
-    /// Appends, and returns only once the line is on disk (fsync). Throws when
-    /// it cannot be written: then nothing more may be sent in this run.
+    /// Appends. A `sent` line returns only once it is on disk (fsync): it is what makes a write
+    /// whose answer is lost looked up instead of sent again. `done` and `failed` are written at
+    /// once and made durable with the next `sent` (or within a second): the product's link is
+    /// on disk before the row is done, and a `done` lost to a power cut leaves a `sent`, which
+    /// the next run looks up. Throws when it cannot be written: then nothing more may be sent.
     public func record(_ event: Entry.Event, key: String, hash: String, row: Int, id: Int? = nil,
                        error: String? = nil) throws(AppendLog.Failure) {
         let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
         guard let line = try? JSONEncoder().encode(entry) else { return }
-        try store.append(line)
+        try store.append(line, durable: event == .sent)
         lock.lock()
         Self.apply(entry, to: &states)
         lock.unlock()
@@ -154,7 +160,8 @@ public struct SharedJournal: JournalStore {
         (try store.record(run: run)[part] ?? []).map { Data($0.utf8) }
     }
 
-    public func append(_ line: Data) throws(AppendLog.Failure) {
+    /// Every line is a committed row of the database.
+    public func append(_ line: Data, durable: Bool) throws(AppendLog.Failure) {
         do { try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self)) } catch {
             throw AppendLog.Failure(path: place, reason: "\(error)")
         }

@@ -130,15 +130,18 @@ public final class RunRecorder: @unchecked Sendable {
 
     public func append(_ entry: RunEntry) throws {
         let line = try encoder.encode(entry)
-        lock.lock()
-        defer { lock.unlock() }
-        if let begin = pendingBegin {
-            if entry.event == .end { return }
+        // The lock only puts the `begin` line first; the line's own sync is the log's, shared by
+        // the workers that append at the same moment (one fsync covers every line written before it).
+        let begun: Bool = try lock.withLock {
+            guard let begin = pendingBegin else { return true }
+            if entry.event == .end { return false }
             let beginLine = try encoder.encode(begin)
             try log.append(beginLine, sync: false)
             try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: beginLine, as: UTF8.self))
             pendingBegin = nil
+            return true
         }
+        guard begun else { return }
         try log.append(line, sync: true)
         // The shared copy after the local one: a line is in the shared record only once it is on this disk.
         try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: line, as: UTF8.self))
