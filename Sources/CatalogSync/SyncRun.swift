@@ -195,7 +195,9 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         // Rows waiting hold their photos: as many as the writes in flight at most (the ceiling
         // counts them), and enough to keep the workers busy.
         let prepareQueue = BoundedQueue<WorkItem>(capacity: max(16, options.prepareWorkers * 4))
-        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound)
+        // Prepared rows waiting for a write: as many as the writes allowed now (the queue
+        // follows the adaptive limit), not as the ceiling would allow.
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.state.limit)
         let preparing = startPreparing(prepareQueue, uploadQueue)
         let uploading = startUploading(uploadQueue)
         defer {
@@ -247,7 +249,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
 
     /// Tasks through the write workers until `feed` returns and every task is done.
     func perform(_ feed: (_ submit: (RowTask) -> Void) throws -> Void) rethrows {
-        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.range.upperBound)
+        let uploadQueue = BoundedQueue<Upload>(capacity: inFlight.state.limit)
         let uploading = startUploading(uploadQueue)
         defer { uploadQueue.close() }
         try feed({ [self] task in
@@ -283,26 +285,29 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         return preparing
     }
 
-    /// The write workers: as many as the adaptive limit may reach, each one write at a time.
+    /// The write workers, each one write at a time: as many as the adaptive limit allows now,
+    /// more started as it grows (not all the ceiling's threads at once: 256 idle threads held
+    /// 260 MB before the first row); the rows waiting for them follow the limit too.
     private func startUploading(_ uploadQueue: BoundedQueue<Upload>) -> DispatchGroup {
-        let uploading = DispatchGroup()
-        for _ in 0..<inFlight.range.upperBound {
-            uploading.enter()
-            startThread("openmarket.upload") { [self] in
-                defer { uploading.leave() }
-                while let upload = uploadQueue.take() {
-                    if isStopping {
-                        switch upload {
-                        case .row(let item): finish(item.notSent())
-                        case .task(let task): for row in task.rows { finish(.notSent(row: row, key: "", name: "")) }
-                        }
-                        continue
+        let workers = UploadWorkers(group: DispatchGroup())
+        workers.grow(to: inFlight.state.limit) { [self] in
+            while let upload = uploadQueue.take() {
+                if isStopping {
+                    switch upload {
+                    case .row(let item): finish(item.notSent())
+                    case .task(let task): for row in task.rows { finish(.notSent(row: row, key: "", name: "")) }
                     }
-                    for outcome in writeInFlight(upload) { finish(outcome) }
+                    continue
                 }
+                for outcome in writeInFlight(upload) { finish(outcome) }
+                let limit = inFlight.state.limit
+                uploadQueue.capacity = limit
+                workers.grow(to: limit)
             }
+            // The queue is closed and drained: no more workers (and the body lets go of them).
+            workers.done()
         }
-        return uploading
+        return workers.group
     }
 
     /// One write, as one of those in flight: its answer time (or the server's overload)
@@ -398,5 +403,42 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         let thread = Thread(block: body)
         thread.name = name
         thread.start()
+    }
+}
+
+/// The write workers of a run, started as the adaptive limit asks for them (never stopped
+/// before the queue closes: a limit that falls leaves idle workers waiting on the limit).
+final class UploadWorkers: @unchecked Sendable {
+    let group: DispatchGroup
+    private let lock = NSLock()
+    private var started = 0
+    private var body: (@Sendable () -> Void)?
+
+    init(group: DispatchGroup) { self.group = group }
+
+    /// No more workers will be needed: the body is let go (it holds this object).
+    func done() { lock.withLock { body = nil } }
+
+    /// Starts workers running `body` until there are `count`; `body` given once, first.
+    func grow(to count: Int, body given: (@Sendable () -> Void)? = nil) {
+        let (more, body): (Int, (@Sendable () -> Void)?) = lock.withLock {
+            if let given { self.body = given }
+            // Done: the queue is closed, no worker is started (nor counted) any more.
+            guard self.body != nil else { return (0, nil) }
+            let more = max(0, count - started)
+            started += more
+            // Entered before the lock is left: a worker that ends cannot empty the group first.
+            for _ in 0..<more { group.enter() }
+            return (more, self.body)
+        }
+        guard let body else { return }
+        for _ in 0..<more {
+            let thread = Thread { [group] in
+                defer { group.leave() }
+                body()
+            }
+            thread.name = "openmarket.upload"
+            thread.start()
+        }
     }
 }

@@ -7,15 +7,27 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     /// is freed as soon as its taker is done with it.
     private var items: [Element?] = []
     private var head = 0
-    private let capacity: Int
+    private var room: Int
     private var closed = false
     private let condition = NSCondition()
 
-    public init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int) { room = max(1, capacity) }
+
+    /// How many items it holds at most; changed while it is used (a queue that follows an
+    /// adaptive limit), a waiting `put` goes on as soon as there is room.
+    public var capacity: Int {
+        get { condition.withLock { room } }
+        set {
+            condition.withLock {
+                room = max(1, newValue)
+                condition.broadcast()
+            }
+        }
+    }
 
     public func put(_ item: Element) {
         condition.lock()
-        while items.count - head >= capacity && !closed { condition.wait() }
+        while items.count - head >= room && !closed { condition.wait() }
         if !closed { items.append(item) }
         condition.broadcast()
         condition.unlock()
