@@ -91,21 +91,16 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// can still be taken back.
     private func runs() -> [[String: Any]] {
         let formatter = Self.timeFormatter
-        let all = engine.runs()
-        var shown = Set<String>()
-        func text(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
-        return all.compactMap { run in
+        return ListedRun.grouped(engine.runs()).map { listed in
+            let run = listed.run
             if let name = run.runName {
-                guard shown.insert(name).inserted else { return nil }
-                let shards = all.filter { $0.runName == name }
-                var total: [String: Int] = [:]
-                for shard in shards { shard.counts?.forEach { total[$0.key, default: 0] += $0.value } }
-                return ["started": formatter.string(from: shards.map(\.started).min() ?? run.started), "kind": run.kind.rawValue,
-                        "source": "run \(name) (\(shards.count) shards)", "counts": total.isEmpty ? "nothing yet" : text(total),
+                let counts = ListedRun.countsText(listed.counts ?? [:])
+                return ["started": formatter.string(from: listed.started), "kind": run.kind.rawValue,
+                        "source": "run \(name) (\(listed.shards) shards)", "counts": counts.isEmpty ? "nothing yet" : counts,
                         "folder": ConsoleRuns.sharded(name), "undoable": engine.canUndo(run), "report": false]
             }
             return ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
-                    "counts": run.counts.map(text) ?? "did not finish", "folder": run.folder, "undoable": engine.canUndo(run),
+                    "counts": listed.counts.map(ListedRun.countsText) ?? "did not finish", "folder": run.folder, "undoable": engine.canUndo(run),
                     "report": FileManager.default.fileExists(atPath: run.folder), "tag": ConsoleFiles.tag(run.folder)]
         }
     }

@@ -129,24 +129,16 @@ struct RunsCommand: ShopCommand {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         // A sharded run is one run: its shards' lines summed under its name.
-        var shown = Set<String>()
-        for run in runs {
+        for listed in ListedRun.grouped(runs) {
+            let run = listed.run
             if let name = run.runName {
-                guard shown.insert(name).inserted else { continue }
-                let shards = runs.filter { $0.runName == name }
-                var total: [String: Int] = [:]
-                for shard in shards { shard.counts?.forEach { total[$0.key, default: 0] += $0.value } }
-                let unfinished = shards.filter { $0.counts == nil }.count
-                let counts = total.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-                let started = shards.map(\.started).min() ?? run.started
-                Console.line("\(formatter.string(from: started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) run \(name) "
-                    + "(\(shards.count) shard runs\(unfinished > 0 ? ", \(unfinished) did not finish" : "")): \(counts.isEmpty ? "nothing yet" : counts)")
+                let counts = ListedRun.countsText(listed.counts ?? [:])
+                Console.line("\(formatter.string(from: listed.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) run \(name) "
+                    + "(\(listed.shards) shard runs\(listed.unfinished > 0 ? ", \(listed.unfinished) did not finish" : "")): \(counts.isEmpty ? "nothing yet" : counts)")
                 Console.line("    openmarket undo --run \(AccountArguments.quoted(name))")
                 continue
             }
-            let counts = run.counts.map { counts in
-                counts.isEmpty ? "nothing to do" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            } ?? "did not finish (run it again to finish)"
+            let counts = listed.counts.map { $0.isEmpty ? "nothing to do" : ListedRun.countsText($0) } ?? "did not finish (run it again to finish)"
             let source = switch run.kind {
             case .undo: "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
             case .import: URL(fileURLWithPath: run.source).lastPathComponent
