@@ -24,6 +24,8 @@ public struct ExportSummary: Sendable, Codable {
     public var imagesReused = 0
     public var imageBytes = 0
     public var passes = 0
+    /// The most reads the export had in flight at once (adaptive: what the server's pace allowed).
+    public var inFlight = 0
     /// Products first seen after the first pass: created (or slipped between pages) during the export.
     public var appeared = 0
     /// The server's own count at the last pass, and how many distinct products the scan saw.
@@ -195,10 +197,16 @@ public final class CatalogExporter: @unchecked Sendable {
         let progress = onProgress
         progress?("products", summary.exported, total)
         var counted = summary
+        // Reads at the server's pace, found as an import's writes are (`AdaptiveLimit`): the
+        // workers are the ceiling's, the limit says how many read at once.
+        let pace = options.adaptiveJobs
+            ? AdaptiveLimit(initial: options.jobs, range: 1...max(options.jobs, options.maxJobs))
+            : AdaptiveLimit(initial: options.jobs, range: options.jobs...options.jobs, fixed: true)
+        let workers = pace.range.upperBound
         try OrderedWork.run(
-            count: pending.count, jobs: options.jobs, window: options.jobs * 8,
+            count: pending.count, jobs: workers, window: workers * 8,
             isStopped: { [self] in stopped != nil },
-            work: { [self] index in exportOne(pending[index], reusable: reusable, state: state) },
+            work: { [self] index in paced(pace) { exportOne(pending[index], reusable: reusable, state: state) } },
             deliver: { index, outcome in
                 let id = pending[index]
                 switch outcome {
@@ -221,7 +229,27 @@ public final class CatalogExporter: @unchecked Sendable {
                 // A state that cannot be written (a full disk) could not resume the export: stop now.
                 if let failure = state.failed { throw ExportError("\(failure); free some space and run again with --resume") }
             })
+        counted.inFlight = pace.state.highest
         summary = counted
+    }
+
+    /// One product's reads as one of those in flight: the time a request took (detail and
+    /// photos alike) tells the limit how many the server takes.
+    private func paced(_ pace: AdaptiveLimit, _ read: () -> Outcome) -> Outcome {
+        let ticket = pace.acquire()
+        let overloads = client.overloads
+        let connections = client.connectionsOpened
+        let started = Date()
+        let outcome = read()
+        let seconds = Date().timeIntervalSince(started)
+        let requests = switch outcome {
+        case .written(_, _, let downloaded, _): 1 + downloaded
+        case .gone, .failed: 1
+        }
+        let signal: AdaptiveLimit.Signal = client.overloads > overloads ? .overloaded
+            : .answered(seconds: seconds / Double(requests), newConnection: client.connectionsOpened > connections)
+        pace.release(signal, ticket: ticket)
+        return outcome
     }
 
     enum Outcome: Sendable {

@@ -44,8 +44,13 @@ public struct ExportOptions: Sendable {
     public var filter = CatalogFilter()
     /// Page size asked for; lowered when the server refuses or caps it.
     public var perPage = 100
-    /// Detail and image workers.
+    /// Detail and image workers: where they start, and with `adaptiveJobs` how many are found
+    /// while the export goes (as an import's writes: more while the server answers as fast,
+    /// fewer when it queues or says 429), up to `maxJobs`.
     public var jobs = 4
+    public var adaptiveJobs = false
+    /// The ceiling of adaptive workers (each an idle thread when not needed: a read holds no photo long).
+    public var maxJobs = 32
     /// Continue an interrupted export in `directory`.
     public var resume = false
     /// Start over even when `directory` holds an earlier export.

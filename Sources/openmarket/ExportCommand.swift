@@ -50,8 +50,9 @@ struct ExportCommand: OpenMarketCommand {
         abstract: "Back up the catalog: a manifest that import reads back unchanged, with the photos and their checksums.",
         discussion: """
             Pages through the whole catalog (again from page 1 until a pass finds nothing new, since \
-            products created or deleted meanwhile shift the pages), reads each product's detail on \
-            --jobs workers, downloads its photos into DIR/images/<id>/, and writes DIR/products.csv \
+            products created or deleted meanwhile shift the pages), reads each product's detail \
+            (as many at once as the server's pace allows, or --jobs), downloads its photos into \
+            DIR/images/<id>/, and writes DIR/products.csv \
             (or .json/.jsonl) in id order, with the id column filled and image paths relative to DIR, \
             plus DIR/checksums.sha256 (check with: cd DIR && sha256sum -c checksums.sha256).
 
@@ -103,8 +104,12 @@ struct ExportCommand: OpenMarketCommand {
     @Option(name: .customLong("per-page"), help: "Page size asked for (lowered if the server refuses or caps it).")
     var perPage = 100
 
-    @Option(name: .long, help: "Workers reading details and downloading photos.")
-    var jobs = 4
+    @Option(name: .long, help: ArgumentHelp("""
+        Reads at once (details and photos), fixed. Default: found while the export goes, from 4 \
+        up to 32, as an import finds its writes (more while the server answers as fast, fewer when \
+        it queues or answers 429).
+        """, valueName: "N"))
+    var jobs: Int?
 
     @Flag(name: .long, help: "Continue an interrupted export in --out.")
     var resume = false
@@ -118,7 +123,7 @@ struct ExportCommand: OpenMarketCommand {
     @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be 1…64") }
         guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
         guard maxImageBytes >= 1024 else { throw ValidationError("--max-image-bytes must be at least 1024") }
         if vendorID != nil && vendor != nil { throw ValidationError("give --vendor or --vendor-id, not both") }
@@ -135,7 +140,8 @@ struct ExportCommand: OpenMarketCommand {
         options.format = format
         options.images = images
         options.perPage = perPage
-        options.jobs = jobs
+        options.jobs = jobs ?? 4
+        options.adaptiveJobs = jobs == nil
         options.resume = resume
         options.overwrite = overwrite
         options.maxImageBytes = maxImageBytes
@@ -184,7 +190,8 @@ struct ExportCommand: OpenMarketCommand {
             Console.line("Continue with the same command and --resume.")
             return
         }
-        var line = "Exported \(summary.exported) products to \(summary.manifest) in \(String(format: "%.1f", summary.seconds)) s (\(rate) products/s)"
+        let flight = summary.inFlight > 0 ? ", up to \(summary.inFlight) reads at once" : ""
+        var line = "Exported \(summary.exported) products to \(summary.manifest) in \(String(format: "%.1f", summary.seconds)) s (\(rate) products/s\(flight))"
         if options.images != .none {
             line += "; \(summary.imagesDownloaded) photos downloaded (\(ByteCount.text(summary.imageBytes)))"
             if summary.imagesReused > 0 { line += ", \(summary.imagesReused) kept from the interrupted run" }

@@ -28,4 +28,27 @@ struct MemoryExportTests {
         let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)
         #expect(!images.isEmpty)
     }
+
+    @Test("reads at the server's pace: a far shop (40 ms a request, no queue) is read with more than the 4 at once a fixed export used, a fixed --jobs keeps its number; every product once either way")
+    func pace() async throws {
+        let shop = InMemoryShop()
+        try shop.addProducts(150, named: "Far", photoSeed: 9)
+        shop.latency = 0.04
+        for adaptive in [true, false] {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-export-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var options = ExportOptions(directory: folder)
+            options.filter = CatalogFilter(vendor: .me)
+            options.adaptiveJobs = adaptive
+            shop.resetMostAtOnce()
+            let exporter = CatalogExporter(options: options, client: shop)
+            let summary = try await blocking { try exporter.run() }
+            #expect(summary.exported == 150 && summary.failed.isEmpty && summary.imagesDownloaded == 150, "\(summary.failed)")
+            if adaptive {
+                #expect(summary.inFlight > 8 && shop.mostAtOnce > 8, "adaptive: up to \(summary.inFlight), the shop saw \(shop.mostAtOnce) at once")
+            } else {
+                #expect(summary.inFlight == 4 && shop.mostAtOnce <= 4 + 1, "fixed: \(summary.inFlight), the shop saw \(shop.mostAtOnce)")
+            }
+        }
+    }
 }
