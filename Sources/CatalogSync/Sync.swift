@@ -173,30 +173,10 @@ enum Sync {
         }
         let (folder, existed) = try reportFolder(place)
         options.record = folder
-        let report: RunReport
-        do {
-            report = try RunReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
-        } catch {
-            throw SyncStop("cannot write the report in \(folder.path): \(error)", cause: .input)
-        }
-        report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
-        report.productPages = choices.productPages
+        let report = try openReport(in: folder, source: source, options: options, choices: choices)
         let summary: SyncSummary
         do {
-            let run = try SyncRun(options: options, client: shop, report: report)
-            run.onProgress = request.onProgress
-            let told = request.onOutcome
-            run.onOutcome = { outcome in
-                source.finished(outcome)
-                told?(outcome)
-            }
-            request.onStart?(run)
-            let signals = choices.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
-            defer { signals.forEach { $0.cancel() } }
-            try source.rows(into: run)
-            var finished = run.summary()
-            source.annotate(&finished)
-            summary = finished
+            summary = try rows(of: source, into: shop, options: options, report: report, request: request)
         } catch {
             // Nothing was imported: leave no half-written report behind (in a folder given
             // again, only this run's files: earlier runs' records stay for undo).
@@ -211,6 +191,39 @@ enum Sync {
         var result = SyncResult(summary: summary, report: report)
         do throws(ReportWriteError) { try report.finish(summary) } catch { result.reportProblem = error }
         return result
+    }
+
+    /// The run's report in `folder`, its photo paths relative to the photos' folder.
+    private static func openReport(in folder: URL, source: some RowSource, options: SyncOptions, choices: RunChoices) throws -> RunReport {
+        let report: RunReport
+        do {
+            report = try RunReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
+        } catch {
+            throw SyncStop("cannot write the report in \(folder.path): \(error)", cause: .input)
+        }
+        report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
+        report.productPages = choices.productPages
+        return report
+    }
+
+    /// The source's rows through one `SyncRun`, watched as the door asked and stopped by a signal
+    /// when it asked; the summary with what the source adds.
+    private static func rows(of source: some RowSource, into shop: any Shop, options: SyncOptions, report: RunReport,
+                             request: RunRequest) throws -> SyncSummary {
+        let run = try SyncRun(options: options, client: shop, report: report)
+        run.onProgress = request.onProgress
+        let told = request.onOutcome
+        run.onOutcome = { outcome in
+            source.finished(outcome)
+            told?(outcome)
+        }
+        request.onStart?(run)
+        let signals = request.choices.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
+        defer { signals.forEach { $0.cancel() } }
+        try source.rows(into: run)
+        var summary = run.summary()
+        source.annotate(&summary)
+        return summary
     }
 
     /// The report's folder, made; and whether it was there before (a folder given again).
