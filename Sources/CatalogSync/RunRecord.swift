@@ -70,49 +70,33 @@ public struct RunHeader: Codable, Sendable, Equatable {
     }
 }
 
-/// Writes a run's `run.jsonl`. A line that cannot be written throws: the write it
+/// Writes a run's record where the account keeps records (`RunRecordStore`: the report folder's
+/// `run.jsonl`, or the shared state). A line that cannot be written throws: the write it
 /// announces must not be sent.
 public final class RunRecorder: @unchecked Sendable {
     public static let fileName = "run.jsonl"
-    public let folder: URL
-    private let log: AppendLog
+    public let store: any RunRecordStore
     private let encoder = JSONEncoder()
     private let client: any Shop
     private let lock = NSLock()
     private var pendingBegin: RunEntry?
-    /// Entries of this run already in the file: a run stopped or killed and run again
-    /// in the same folder is one run (a resumed undo reads what it already did).
+    /// Entries of this run already recorded: a run stopped or killed and run again in the same
+    /// folder is one run (a resumed undo reads what it already did).
     public let existing: [RunEntry]
     /// Whether this continues a run that did not end.
     public let resumed: Bool
 
-    /// Opens the record in `folder`. A folder whose last run ended starts a new run in the
-    /// same file (`begin`); undo takes back the last run of a folder.
-    /// Where a shard's record is copied for every machine: the account's shared store, the
-    /// run's name, the shard.
-    public struct Shared: Sendable {
-        public let store: LinkStore
-        public let run: String
-        public let part: String
-    }
-
-    private let shared: Shared?
-
-    public init(folder: URL, header: RunHeader, client: any Shop, shared: Shared? = nil) throws {
-        self.folder = folder
+    /// Opens the record in `store`. A place whose last run ended starts a new run there
+    /// (`begin`); undo takes back the last run of a place.
+    public init(store: any RunRecordStore, header: RunHeader, client: any Shop) throws {
+        self.store = store
         self.client = client
-        self.shared = shared
-        var lines: [RunEntry] = []
-        let decoder = JSONDecoder()
-        log = try AppendLog(url: folder.appendingPathComponent(Self.fileName)) { line in
-            if let entry = try? decoder.decode(RunEntry.self, from: line) { lines.append(entry) }
-        }
         encoder.outputFormatting = .sortedKeys
-        let last = Self.lastRun(lines)
+        let last = try Self.read(store) ?? []
         if last.isEmpty || last.contains(where: { $0.event == .end }) {
             existing = []
             resumed = false
-            // Written with the run's first step: a run that changes nothing leaves the file as it was.
+            // Written with the run's first step: a run that changes nothing leaves the record as it was.
             var begin = RunEntry(event: .begin)
             begin.header = header
             pendingBegin = begin
@@ -120,6 +104,11 @@ public final class RunRecorder: @unchecked Sendable {
             existing = last
             resumed = true
         }
+    }
+
+    /// A record in `folder` (`run.jsonl`).
+    public convenience init(folder: URL, header: RunHeader, client: any Shop) throws {
+        try self.init(store: FolderRecord(folder), header: header, client: client)
     }
 
     /// The entries of the last run in a file: from its last `begin`.
@@ -130,21 +119,17 @@ public final class RunRecorder: @unchecked Sendable {
 
     public func append(_ entry: RunEntry) throws {
         let line = try encoder.encode(entry)
-        // The lock only puts the `begin` line first; the line's own sync is the log's, shared by
-        // the workers that append at the same moment (one fsync covers every line written before it).
+        // The lock only puts the `begin` line first; each line's own sync is the store's (a file's
+        // fsync is shared by the workers that append at the same moment).
         let begun: Bool = try lock.withLock {
             guard let begin = pendingBegin else { return true }
             if entry.event == .end { return false }
-            let beginLine = try encoder.encode(begin)
-            try log.append(beginLine, sync: false)
-            try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: beginLine, as: UTF8.self))
+            try store.append(try encoder.encode(begin))
             pendingBegin = nil
             return true
         }
         guard begun else { return }
-        try log.append(line, sync: true)
-        // The shared copy after the local one: a line is in the shared record only once it is on this disk.
-        try shared?.store.appendRecord(run: shared!.run, part: shared!.part, line: String(decoding: line, as: UTF8.self))
+        try store.append(line)
     }
 
     /// Before an update is sent: the product's fields now and as the update leaves them.
@@ -164,23 +149,19 @@ public final class RunRecorder: @unchecked Sendable {
         try append(entry)
     }
 
-    /// Before a delete is sent: the product and its photos are saved in the folder
+    /// Before a delete is sent: the product and its photos are saved with the record
     /// (`deleted/<id>/N.jpg`), so that undo can make it again.
     /// `known`: the product as just read (else it is read here). Returns its first photo, as saved.
     @discardableResult
     func deleting(id: Int, key: String?, byName: Bool, row: Int, photoHashes: [String]?, known: ProductDetail? = nil) throws -> Data? {
         let detail = try known ?? client.product(id: id)
-        let photosFolder = folder.appendingPathComponent("deleted/\(id)", isDirectory: true)
-        try FileManager.default.createDirectory(at: photosFolder, withIntermediateDirectories: true)
         var saved: [String] = []
         var first: Data?
         for (index, image) in (detail.images ?? []).enumerated() {
             let bytes = try client.download(image.url, maxBytes: ImagePrepSettings.maxDownloadBytes)
             let ext = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : "jpg"
             let name = "deleted/\(id)/\(index + 1).\(ext)"
-            try bytes.write(to: folder.appendingPathComponent(name), options: .atomic)
-            // With the shared record too: an undo on another machine makes the product again.
-            if let shared { try shared.store.savePhoto(run: shared.run, path: name, data: bytes) }
+            try store.keepPhoto(bytes, as: name)
             saved.append(name)
             if first == nil { first = bytes }
         }
@@ -198,14 +179,16 @@ public final class RunRecorder: @unchecked Sendable {
         try? append(entry)
     }
 
-    /// Reads the record of the last run in a folder; nil when the folder has none.
-    public static func read(_ folder: URL) throws -> [RunEntry]? {
-        let url = folder.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data = try Data(contentsOf: url)
+    /// The last run of a record; nil when it holds none.
+    public static func read(_ store: any RunRecordStore) throws -> [RunEntry]? {
+        let lines = try store.lines()
+        guard !lines.isEmpty else { return nil }
         let decoder = JSONDecoder()
-        return lastRun(data.split(separator: 0x0A).compactMap { try? decoder.decode(RunEntry.self, from: Data($0)) })
+        return lastRun(lines.compactMap { try? decoder.decode(RunEntry.self, from: $0) })
     }
+
+    /// The last run recorded in a folder's `run.jsonl`; nil when the folder has none.
+    public static func read(_ folder: URL) throws -> [RunEntry]? { try read(FolderRecord(folder)) }
 }
 
 extension Product {

@@ -15,35 +15,39 @@ public struct UndoPart: Sendable {
 /// of a shared account recorded, or a sharded run whole. The CLI's `undo` and the console's
 /// Undo button both come here, so that a run one of them can find the other finds too.
 extension RunRequest {
-    /// The run recorded in `folder` taken back (or its plan, with `choices.dryRun`). The record
-    /// is the folder's own, else the shared state's copy of a run made on another machine.
+    /// The run recorded for `folder` taken back (or its plan, with `choices.dryRun`): its record
+    /// where the account keeps records (the shared state of a shared account, whichever machine
+    /// made the run; else the folder).
     public func undo(folder: URL, force: Bool = false) throws -> UndoPart {
         let folder = folder.standardizedFileURL
-        guard let here = try recordFolder(of: folder) else {
+        guard let record = try record(of: folder) else {
             throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing",
                            cause: .input)
         }
-        return try undoRecorded(here, force: force, journalName: nil)
+        var options = UndoOptions(folder: folder)
+        options.record = record
+        options.undoFolder = undoFolder(of: folder)
+        return try undoRecorded(options, force: force)
     }
 
-    /// A sharded run, whole: each shard's record read from the shared state into a folder of
-    /// this machine and taken back as a run's folder is (its own undo record kept there, so
-    /// that the same request again finishes it). `starting` is told each shard before it goes.
+    /// A sharded run, whole: each shard's record read from the shared state and taken back as a
+    /// run's is (the undo's report and its own record by a folder of this machine, so that the
+    /// same request again finishes it). `starting` is told each shard before it goes.
     public func undo(run name: String, force: Bool = false, starting: (String) -> Void = { _ in }) throws -> [UndoPart] {
-        guard account.state != nil else {
-            throw SyncStop("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", cause: .input)
-        }
+        let store = try sharedStore(for: name)
         let parts: [String: [String]]
-        do { parts = try LinkStore(url: links).record(run: name) } catch { throw SyncStop("\(error)", cause: .unreachable) }
+        do { parts = try store.record(run: name) } catch { throw SyncStop("\(error)", cause: .unreachable) }
         guard !parts.isEmpty else {
             throw SyncStop("no run named \(name) in the shared state of this account (`openmarket runs` lists them)", cause: .input)
         }
         var done: [UndoPart] = []
-        for (part, lines) in parts.sorted(by: { $0.key.compare($1.key, options: .numeric) == .orderedAscending }) {
+        for part in parts.keys.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }) {
             let folder = shardFolder(run: name, part: part)
-            try keep(lines, photos: name, in: folder, naming: "\(name) shard \(part)")
+            var options = UndoOptions(folder: folder)
+            options.record = SharedRecord(store: store, run: name, part: part)
+            options.journalName = "undo-\(name)-\(folder.lastPathComponent)"
             starting(part)
-            var undone = try undoRecorded(folder, force: force, journalName: "undo-\(name)-\(folder.lastPathComponent)")
+            var undone = try undoRecorded(options, force: force)
             undone.shard = part
             done.append(undone)
         }
@@ -51,89 +55,78 @@ extension RunRequest {
     }
 
     /// Why a recorded run cannot be taken back (nil: it can): it wrote nothing, its record is
-    /// neither here nor in the shared state, or it was undone already. What the console asks
-    /// before it shows Undo, and says to a form sent anyway.
+    /// nowhere, or it was undone already. What the console asks before it shows Undo, and says
+    /// to a form sent anyway.
     public func undoRefusal(_ run: RecordedRun) -> String? {
         if let name = run.runName {
-            guard account.state != nil else { return "run \(name) is a sharded run: its record is in the shared state (--state)" }
-            guard let parts = try? LinkStore(url: links).record(run: name), !parts.isEmpty else { return "no record of run \(name) in the shared state" }
-            let undone = parts.keys.allSatisfy { Self.undone(shardFolder(run: name, part: $0)) != nil }
+            guard let store = try? sharedStore(for: name) else { return "run \(name) is a sharded run: its record is in the shared state (--state)" }
+            guard let parts = try? store.record(run: name), !parts.isEmpty else { return "no record of run \(name) in the shared state" }
+            let undone = parts.keys.allSatisfy { part in
+                Self.undone(SharedRecord(store: store, run: name, part: part), undoFolder: undoFolder(of: shardFolder(run: name, part: part)),
+                            links: links) != nil
+            }
             return undone ? "run \(name) was undone already, every shard of it" : nil
         }
         let nothing = "that run wrote nothing: there is nothing to take back"
         if let counts = run.counts,
            !counts.contains(where: { RowOutcome.Status(rawValue: $0.key)?.isWrite == true && $0.value > 0 }) { return nothing }
-        guard let here = try? recordFolder(of: URL(fileURLWithPath: run.folder).standardizedFileURL), let entries = try? RunRecorder.read(here) else {
+        let folder = URL(fileURLWithPath: run.folder).standardizedFileURL
+        guard let record = try? record(of: folder), let entries = (try? RunRecorder.read(record)) ?? nil else {
             return "\(run.folder) has no record of the run on this machine or in the shared state"
         }
         guard entries.contains(where: { [.created, .updating, .deleting].contains($0.event) }) else { return nothing }
-        return Self.undone(here)
+        return Self.undone(record, undoFolder: undoFolder(of: folder), links: links)
     }
 
     public func canUndo(_ run: RecordedRun) -> Bool { undoRefusal(run) == nil }
 
-    /// "already undone: …" when the undo of the run in `folder` ended (its own record, and this
-    /// run's, not an earlier run's of a folder given again); nil otherwise.
-    static func undone(_ folder: URL) -> String? {
-        let undo = UndoOptions(folder: folder).undoFolder
-        guard let mine = (try? RunRecorder.read(undo)) ?? nil, mine.contains(where: { $0.event == .end }) else { return nil }
-        let started = ((try? RunRecorder.read(folder)) ?? nil)?.first(where: { $0.event == .begin })?.header?.started ?? 0
+    /// "already undone: …" when the undo of the run recorded in `record` ended (its own record,
+    /// found by `undoFolder`, and this run's, not an earlier run's of a folder given again); nil otherwise.
+    static func undone(_ record: any RunRecordStore, undoFolder: URL, links: URL?) -> String? {
+        guard let mine = (try? RunRecords.read(undoFolder, links: links)) ?? nil, mine.contains(where: { $0.event == .end }) else { return nil }
+        let started = ((try? RunRecorder.read(record)) ?? nil)?.first(where: { $0.event == .begin })?.header?.started ?? 0
         guard (mine.first?.header?.started ?? 0) >= started else { return nil }
-        return UndoRows.alreadyUndone(undo)
+        return UndoRows.alreadyUndone(undoFolder)
     }
 
-    private func undoRecorded(_ folder: URL, force: Bool, journalName: String?) throws -> UndoPart {
-        var options = UndoOptions(folder: folder)
+    private func undoRecorded(_ given: UndoOptions, force: Bool) throws -> UndoPart {
+        var options = given
         options.force = force
         options.dryRun = choices.dryRun
         options.links = links
-        options.journalName = journalName
         let source = try UndoRows(options)
         if let done = source.alreadyDone { return UndoPart(result: nil, alreadyDone: done) }
         return UndoPart(result: try run(source), alreadyDone: nil)
     }
 
-    /// Where one shard attempt's record (`part`: `I/N ATTEMPT`) of a sharded run is kept on this
-    /// machine, with its undo's own record beside it.
+    /// The account's shared state, where a sharded run is recorded.
+    private func sharedStore(for name: String) throws -> LinkStore {
+        guard account.state != nil else {
+            throw SyncStop("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", cause: .input)
+        }
+        do { return try LinkStore(url: links) } catch { throw SyncStop("\(error)", cause: .unreachable) }
+    }
+
+    /// The record of the run reported in `folder`, wherever the account keeps it; nil: none.
+    private func record(of folder: URL) throws -> (any RunRecordStore)? {
+        do { return try RunRecords.find(folder, links: links) } catch { throw SyncStop("\(error)", cause: .unreachable) }
+    }
+
+    /// Where the undo of the run reported in `folder` reports (and is found by): `folder/undo`,
+    /// or, for a run another machine made (its folder is not here), a folder of this machine.
+    private func undoFolder(of folder: URL) -> URL {
+        let here = FileManager.default.fileExists(atPath: folder.path)
+            ? folder : sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(folder.path))")
+        return here.appendingPathComponent("undo", isDirectory: true)
+    }
+
+    /// Where one shard attempt (`part`: `I/N ATTEMPT`) of a sharded run is taken back on this
+    /// machine: its undo's report and record beside it.
     private func shardFolder(run name: String, part: String) -> URL {
         sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(name))")
             .appendingPathComponent("shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-"))
     }
 
-    /// Where records copied from the shared state are kept on this machine.
+    /// Where undos of runs recorded by other machines report on this one.
     private var sharedRuns: URL { StateFolder.url.appendingPathComponent("shared-runs") }
-
-    /// The folder holding the run's record: `folder` itself, else (a shared account) a folder of
-    /// this machine with the shared state's copy of what another machine recorded there; nil: none.
-    private func recordFolder(of folder: URL) throws -> URL? {
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunRecorder.fileName).path) { return folder }
-        guard account.state != nil else { return nil }
-        let lines: [String]
-        do { lines = try LinkStore(url: links).record(run: LinkStore.recordName(folder: folder))["whole"] ?? [] } catch {
-            throw SyncStop("\(error)", cause: .unreachable)
-        }
-        guard !lines.isEmpty else { return nil }
-        let here = sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(folder.path))")
-        // Kept when it is there: it holds this machine's undo of the run too ("already undone").
-        if !FileManager.default.fileExists(atPath: here.appendingPathComponent(RunRecorder.fileName).path) {
-            try keep(lines, photos: LinkStore.recordName(folder: folder), in: here, naming: folder.path)
-        }
-        return here
-    }
-
-    /// Writes a shared record's lines as a run folder's record, with the photos the run saved
-    /// before its deletes (those its lines name), so that undo can make those products again.
-    private func keep(_ lines: [String], photos run: String, in folder: URL, naming: String) throws {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (path, data) in try LinkStore(url: links).savedPhotos(run: run) {
-                let file = folder.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: file, options: .atomic)
-            }
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent(RunRecorder.fileName), options: .atomic)
-        } catch {
-            throw SyncStop("cannot keep the record of \(naming) in \(folder.path): \(error)", cause: .input)
-        }
-    }
 }

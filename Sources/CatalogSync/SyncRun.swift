@@ -77,19 +77,18 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             let header = RunHeader(kind: options.runKind, account: Self.accountTag(options.links), server: client.address,
                                    source: options.runSource ?? options.manifest?.path ?? "")
             do {
-                // A shard's record also goes to the shared state, so that the whole run can be
-                // taken back from any machine (`undo --run NAME`).
-                var shared: RunRecorder.Shared?
-                if let shard = options.shard, let store = self.links, let run = options.runName {
-                    // Each attempt of a shard a part of its own: a shard killed and started again
-                    // elsewhere keeps the killed attempt's record (its products are the run's too).
+                // Where the account keeps records (one place): a shard's of a shared account in its state, each
+                // attempt a part of its own (a shard killed and started again elsewhere keeps the
+                // killed attempt's record: its products are the run's too), so that the whole run
+                // can be taken back from any machine (`undo --run NAME`).
+                let store: any RunRecordStore
+                if let shard = options.shard, let links, links.isShared, let run = options.runName {
                     let attempt = String(UInt32.random(in: 0x1000_0000...UInt32.max), radix: 16)
-                    shared = RunRecorder.Shared(store: store, run: run, part: "\(shard) \(attempt)")
-                } else if let store = self.links, store.isShared {
-                    // Any run of a shared account: undo of its folder from any machine.
-                    shared = RunRecorder.Shared(store: store, run: LinkStore.recordName(folder: folder), part: "whole")
+                    store = SharedRecord(store: links, run: run, part: "\(shard) \(attempt)")
+                } else {
+                    store = RunRecords.place(of: folder, links: links)
                 }
-                recorder = try RunRecorder(folder: folder, header: header, client: client, shared: shared)
+                recorder = try RunRecorder(store: store, header: header, client: client)
             } catch {
                 throw SyncStop("cannot record the run for undo in \(folder.path): \(error)")
             }

@@ -5,8 +5,10 @@ import ShopState
 import Support
 
 public struct UndoOptions: Sendable {
-    /// The report folder of the run to take back (it holds `run.jsonl`).
+    /// The report folder of the run to take back (its record is found by it).
     public var folder: URL
+    /// The run's record; nil: found by the folder (`RunRecords.find`).
+    public var record: (any RunRecordStore)?
     /// Also take back what changed since the run (a product edited after it).
     public var force = false
     /// Report what undo would do; nothing is written.
@@ -16,10 +18,14 @@ public struct UndoOptions: Sendable {
     /// The undo's journal (a shard's part of a run names its own); nil: `undo-FOLDER`.
     public var journalName: String?
 
-    public init(folder: URL) { self.folder = folder }
+    /// Where the undo keeps its report, and by which its own record is found: `folder/undo`
+    /// (a run recorded on another machine: a folder of this one).
+    public var undoFolder: URL
 
-    /// Where the undo keeps its own record and report: `folder/undo`.
-    public var undoFolder: URL { folder.appendingPathComponent("undo", isDirectory: true) }
+    public init(folder: URL) {
+        self.folder = folder
+        undoFolder = folder.appendingPathComponent("undo", isDirectory: true)
+    }
 }
 
 /// Takes back one recorded run, as a source of the one sync: products it created are
@@ -34,6 +40,8 @@ public struct UndoRows: RowSource {
     /// The run's steps, the last first, one per product.
     let steps: [RunEntry]
     let earlier: EarlierAttempt
+    /// Where the run's record is (its saved photos with it).
+    let record: any RunRecordStore
     /// Set when the run was already taken back: what to say instead of running.
     public let alreadyDone: String?
     /// Whether the run was taken back already, said as `alreadyDone` says it, a plan's too
@@ -54,29 +62,40 @@ public struct UndoRows: RowSource {
     public init(_ options: UndoOptions) throws(SyncStop) {
         self.options = options
         let folder = options.folder
+        let found: (any RunRecordStore)?
         let entries: [RunEntry]?
-        do { entries = try RunRecorder.read(folder) } catch {
-            throw SyncStop("cannot read the record in \(folder.path): \(error)", cause: .input)
+        do {
+            found = try options.record ?? RunRecords.find(folder, links: options.links)
+            entries = try found.flatMap(RunRecorder.read)
+        } catch {
+            throw SyncStop("cannot read the record of \(folder.path): \(error)", cause: .input)
         }
-        guard let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
+        guard let found, let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
             throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", cause: .input)
         }
+        record = found
         guard header.account == SyncRun.accountTag(options.links) else {
             throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", cause: .input)
         }
-        try MoveGuard.refuseCopiesBeforeSource(folder)
+        try MoveGuard.refuseCopiesBeforeSource(folder, links: options.links)
         steps = Self.steps(entries)
         var mine: [RunEntry]
         do {
-            mine = try RunRecorder.read(options.undoFolder) ?? []
-            if let undoStarted = mine.first?.header?.started, undoStarted < header.started {
-                // The folder holds a later run than the one this undo took back: keep that undo aside.
-                let aside = folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
-                try FileManager.default.moveItem(at: options.undoFolder, to: aside)
+            let own = try RunRecords.find(options.undoFolder, links: options.links)
+            mine = try own.flatMap(RunRecorder.read) ?? []
+            if let own, let undoStarted = mine.first?.header?.started, undoStarted < header.started {
+                // The folder holds a later run than the one this undo took back: that undo is
+                // put aside (a folder's), or closed (the shared state's), and this one starts anew.
+                if own is FolderRecord {
+                    let aside = folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
+                    try FileManager.default.moveItem(at: options.undoFolder, to: aside)
+                } else if !mine.contains(where: { $0.event == .end }) {
+                    try own.append(JSONEncoder().encode(RunEntry(event: .end)))
+                }
                 mine = []
             }
         } catch {
-            throw SyncStop("cannot read the undo's own record in \(options.undoFolder.path): \(error)", cause: .input)
+            throw SyncStop("cannot read the undo's own record of \(options.undoFolder.path): \(error)", cause: .input)
         }
         undoneBefore = mine.contains(where: { $0.event == .end })
             ? Self.alreadyUndone(options.undoFolder)
@@ -138,7 +157,7 @@ public struct UndoRows: RowSource {
 
     public func rows(into sink: any RowSink) throws {
         try sink.tasks(count: steps.count) { tools, submit in
-            let undo = UndoSteps(tools: tools, options: options, earlier: earlier)
+            let undo = UndoSteps(tools: tools, options: options, record: record, earlier: earlier)
             for group in Self.tasks(steps) {
                 submit(RowTask(rows: group.map { $0.row ?? 0 }, write: { group.map(undo.take) }))
             }
@@ -167,13 +186,16 @@ public struct UndoRows: RowSource {
 /// One undo step against the live shop, through the run's writer and link store.
 struct UndoSteps: Sendable {
     let options: UndoOptions
+    /// The run's record, with the photos it saved before its deletes.
+    let record: any RunRecordStore
     let earlier: UndoRows.EarlierAttempt
     let client: any Shop
     let links: LinkStore?
     let writer: ProductWriter
 
-    init(tools: TaskTools, options: UndoOptions, earlier: UndoRows.EarlierAttempt) {
+    init(tools: TaskTools, options: UndoOptions, record: any RunRecordStore, earlier: UndoRows.EarlierAttempt) {
         self.options = options
+        self.record = record
         self.earlier = earlier
         client = tools.shop
         links = tools.links
@@ -323,7 +345,7 @@ struct UndoSteps: Sendable {
             return outcome
         }
         let images = try files.map { name in
-            let data = try Data(contentsOf: options.folder.appendingPathComponent(name))
+            let data = try record.photo(name)
             return UploadImage(data: data, filename: (name as NSString).lastPathComponent,
                                mimeType: name.hasSuffix(".png") ? "image/png" : "image/jpeg")
         }

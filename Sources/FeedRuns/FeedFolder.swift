@@ -62,9 +62,9 @@ public struct FeedRecord: Sendable, Codable, Equatable {
 /// Per feed *and* shop: what was sent to one shop says nothing of another (the same feed
 /// pointed at a second shop sends everything there, not "unchanged").
 /// With the account's state shared (`--state postgres://…`), the memory the next run's checks
-/// compare with (the record and the rows' fingerprints) lives in the account's facts there, so
-/// that a pod that starts empty each night knows the last file as the pod before it did; the
-/// folder keeps the fetched file and the reports of this machine's runs.
+/// compare with (the record and the rows' fingerprints) lives in the account's facts there, and
+/// only there, so that a pod that starts empty each night knows the last file as the pod before
+/// it did; the folder keeps the fetched file and the reports of this machine's runs.
 public struct FeedFolder: Sendable {
     public let url: URL
     /// The account's shared state, when it has one.
@@ -84,13 +84,21 @@ public struct FeedFolder: Sendable {
         root.appendingPathComponent("\(feed.name)-\(FNV.tag(feed.url.standardizedFileURL.path))")
     }
 
-    /// Every shop this feed ran against (none: never run).
-    public static func shops(of feed: Feed, root: URL = FeedFolder.defaultRoot) -> [FeedFolder] {
+    /// Every shop this feed ran against on this machine (none: never run); with the shared
+    /// state's database (`state`), each shop's memory is read from there.
+    public static func shops(of feed: Feed, root: URL = FeedFolder.defaultRoot, state: URL? = nil) -> [FeedFolder] {
         let folder = feedFolder(feed, root: root)
         return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.lastPathComponent.hasPrefix("shop-") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
-            .map(FeedFolder.init(url:))
+            .map { url in
+                var shop = FeedFolder(url: url)
+                if let state {
+                    let tag = String(url.lastPathComponent.dropFirst("shop-".count))
+                    shop.memory = try? LinkStore(url: LinkStore.location(of: tag, besides: state))
+                }
+                return shop
+            }
     }
 
     /// Remembers which feed file ran (so that `feed list` and `feed status` know feeds run
@@ -138,46 +146,46 @@ public struct FeedFolder: Sendable {
     private func fact(_ part: String) -> String { "feed \(url.deletingLastPathComponent().lastPathComponent) \(part)" }
 
     /// The record: from the shared state when there is one (a fact it cannot read is an error:
-    /// a run that forgot the last file would compare with nothing), else from the folder.
+    /// a run that forgot the last file would compare with nothing; one never written there is
+    /// the folder's, written before the state was shared), else from the folder.
     public func record() throws -> FeedRecord {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        if let memory {
-            guard let text = try memory.fact(fact("record")) else { return FeedRecord() }
-            return (try? decoder.decode(FeedRecord.self, from: Data(text.utf8))) ?? FeedRecord()
-        }
-        guard let data = try? Data(contentsOf: recordURL) else { return FeedRecord() }
+        guard let data = try remembered("record", file: recordURL) else { return FeedRecord() }
         return (try? decoder.decode(FeedRecord.self, from: data)) ?? FeedRecord()
     }
 
-    /// Written whole under a temporary name, then renamed: a killed run leaves the old record.
-    /// Also into the shared state when there is one.
+    /// Into the shared state when there is one, else into the folder: written whole under a
+    /// temporary name, then renamed (a killed run leaves the old record).
     public func save(_ record: FeedRecord) throws {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(record)
-        try data.write(to: recordURL, options: .atomic)
-        try memory?.setFact(fact("record"), String(decoding: data, as: UTF8.self))
+        try remember(encoder.encode(record), as: "record", file: recordURL)
     }
 
     /// The rows' fingerprints of the last file that ran (row identity → hash of its values).
     func lastFingerprints() -> [String: UInt64]? {
-        let text: [String: String]?
-        if let memory {
-            text = (try? memory.fact(fact("rows")))?.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
-        } else {
-            text = (try? Data(contentsOf: fingerprints)).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }
-        }
+        let text = ((try? remembered("rows", file: fingerprints)) ?? nil).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }
         return text?.compactMapValues { UInt64($0, radix: 16) }
     }
 
     /// Keeps the fingerprints of the file that ran, for the next run's checks.
     func keepFingerprints(_ values: [String: UInt64]) {
         guard let data = try? JSONEncoder().encode(values.mapValues { String($0, radix: 16) }) else { return }
-        try? data.write(to: fingerprints, options: .atomic)
-        try? memory?.setFact(fact("rows"), String(decoding: data, as: UTF8.self))
+        try? remember(data, as: "rows", file: fingerprints)
+    }
+
+    /// What the feed remembers of `part`, from its one place.
+    private func remembered(_ part: String, file: URL) throws -> Data? {
+        if let memory, let text = try memory.fact(fact(part)) { return Data(text.utf8) }
+        return try? Data(contentsOf: file)
+    }
+
+    private func remember(_ data: Data, as part: String, file: URL) throws {
+        if let memory { return try memory.setFact(fact(part), String(decoding: data, as: UTF8.self)) }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file, options: .atomic)
     }
 
     /// Keeps the newest `count` report folders (their names are timestamps), removes the others.

@@ -28,6 +28,9 @@ public final class LinkStore: @unchecked Sendable {
     /// Whether the account's state is shared between machines (a PostgreSQL database).
     public var isShared: Bool { PostgresLinks.handles(url) }
 
+    /// Whether the store at `url` is shared between machines (a PostgreSQL database's address).
+    public static func isShared(_ url: URL) -> Bool { PostgresLinks.handles(url) }
+
     /// The name a run's record has in the shared state when the run is not a shard's: its
     /// report folder's path, as `runs` lists it (the same everywhere).
     public static func recordName(folder: URL) -> String { "folder \(folder.standardizedFileURL.path)" }
@@ -42,10 +45,16 @@ public final class LinkStore: @unchecked Sendable {
     /// The store of an account in a shared PostgreSQL database (`--state postgres://…`): the
     /// database's address with the account's tag, the one a SQLite store's file name has.
     public static func location(inDatabase database: URL, server: String, identifier: String) -> URL {
-        var parts = URLComponents(url: database, resolvingAgainstBaseURL: false) ?? URLComponents()
-        parts.queryItems = (parts.queryItems ?? []).filter { $0.name != "account" }
-            + [URLQueryItem(name: "account", value: FNV.tag(server + "|" + identifier))]
-        return parts.url ?? database
+        location(of: FNV.tag(server + "|" + identifier), besides: database)
+    }
+
+    /// The store of the account tagged `tag` in the same place as the store at `url`: the same
+    /// database, or the same folder.
+    public static func location(of tag: String, besides url: URL) -> URL {
+        guard PostgresLinks.handles(url) else { return url.deletingLastPathComponent().appendingPathComponent("\(tag).sqlite") }
+        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        parts.queryItems = (parts.queryItems ?? []).filter { $0.name != "account" } + [URLQueryItem(name: "account", value: tag)]
+        return parts.url ?? url
     }
 
     /// Whether there is a store at `url` to read (a SQLite file made by a run; a database is

@@ -32,18 +32,20 @@ public struct ConsoleFeeds: Sendable {
         var heldHere: Bool
     }
 
-    func entries(shopTag: String) -> [Entry] {
+    /// `state`: the accounts' shared database, where each feed's memory is then kept.
+    func entries(shopTag: String, state: URL? = nil) -> [Entry] {
         FeedFolder.watched(in: folder, root: root).map { url in
             let feed: Feed
             do { feed = try FeedFile.load(url) } catch {
                 return Entry(file: url, name: url.deletingPathExtension().lastPathComponent, source: "", schedule: "", shops: [],
                              mistake: "\(error)", heldHere: false)
             }
-            let shops = FeedFolder.shops(of: feed, root: root).map { folder in
+            let folders = FeedFolder.shops(of: feed, root: root, state: state)
+            let shops = folders.map { folder in
                 let record = (try? folder.record()) ?? FeedRecord()
                 return (record.shop ?? "?", record.lastOutcome?.rawValue ?? "never run", record.lastMessage ?? "", record.lastRun)
             }
-            let here = (try? FeedFolder(feed: feed, shop: shopTag, root: root).record()) ?? FeedRecord()
+            let here = (try? folders.first { $0.url.lastPathComponent == "shop-\(shopTag)" }?.record()) ?? FeedRecord()
             return Entry(file: url, name: feed.name, source: feed.run.source?.display ?? "no [source]",
                          schedule: Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled", shops: shops,
                          mistake: nil, heldHere: here.lastOutcome == .held)
@@ -52,7 +54,7 @@ public struct ConsoleFeeds: Sendable {
 
     /// The feed file of that name among those listed; nil for any other.
     func file(named name: String, shopTag: String) -> URL? {
-        entries(shopTag: shopTag).first { $0.name == name && $0.mistake == nil }?.file
+        entries(shopTag: shopTag, state: nil).first { $0.name == name && $0.mistake == nil }?.file
     }
 
     /// A feed run from the page, as `feed run` makes it: the console's TLS settings (`--cacert`,

@@ -40,7 +40,7 @@ struct ConsoleRoutes: ConsoleShopBound {
 
     func feeds(_ request: Request) -> Response {
         let formatter = Self.timeFormatter
-        let feeds = engine.feeds.entries(shopTag: engine.shopTag).map { entry -> [String: Any] in
+        let feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.state).map { entry -> [String: Any] in
             var item: [String: Any] = ["name": entry.name, "source": entry.source, "schedule": entry.schedule, "held": entry.heldHere,
                                        "shops": entry.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message,
                                                                    "when": $0.when.map(formatter.string(from:)) ?? ""] }]

@@ -9,6 +9,16 @@ import Support
 
 /// The feeds `feed run`, `list` and `status` work on: those named, or with `--all` every
 /// feed file in the feeds folder.
+/// `feed list` and `feed status`: where the feeds' memory is when the accounts' state is shared.
+struct FeedStateOption: ParsableArguments {
+    @Option(name: .customLong("state"), help: ArgumentHelp(
+        "The accounts' shared state (postgres://USER@HOST/DB; or $OPENMARKET_STATE): each feed's last run is read from there.",
+        valueName: "address"))
+    var state: String?
+
+    func database() throws -> URL? { try Connection.state(state) }
+}
+
 struct FeedSelection: ParsableArguments {
     @Argument(help: ArgumentHelp("Feed files: paths, or names in ~/.config/openmarket/feeds/.", valueName: "FEED"))
     var feeds: [String] = []
@@ -198,9 +208,11 @@ struct FeedListCommand: OpenMarketCommand {
         abstract: "Each feed: its source, its schedule, its last run's outcome and when.")
 
     @OptionGroup var selection: FeedSelection
+    @OptionGroup var state: FeedStateOption
 
     func execute() async throws -> ExitStatus {
         let files = try selection.watched()
+        let database = try state.database()
         if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path), and none has run (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
@@ -211,7 +223,7 @@ struct FeedListCommand: OpenMarketCommand {
             if schedule != "not scheduled" && !ScheduleOptions.userSystemd() {
                 schedule += " (written, not enabled: no user systemd here; only the crontab line runs it)"
             }
-            let shops = FeedFolder.shops(of: feed)
+            let shops = FeedFolder.shops(of: feed, state: database)
             Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)\(shops.isEmpty ? "  never run" : "")")
             if url.deletingLastPathComponent().standardizedFileURL.path != FeedSelection.folder.standardizedFileURL.path {
                 Console.line("    file: \(url.path)")
@@ -244,6 +256,7 @@ struct FeedStatusCommand: OpenMarketCommand {
             """)
 
     @OptionGroup var selection: FeedSelection
+    @OptionGroup var state: FeedStateOption
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp("How long ago the last success may be: 90m, 26h, 2d.", valueName: "age"))
     var maxAge: String
@@ -260,7 +273,7 @@ struct FeedStatusCommand: OpenMarketCommand {
             Console.line("No feeds to watch: none in \(FeedSelection.folder.path), and none has run on this machine.")
             return .someFailed
         }
-        let (late, watched) = check(files, limit: limit)
+        let (late, watched) = try check(files, limit: limit, state: state.database())
         if late > 0 { return .someFailed }
         guard watched > 0 else {
             Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
@@ -272,7 +285,7 @@ struct FeedStatusCommand: OpenMarketCommand {
 
     /// Says each feed whose last success is older than `limit`; returns how many are late,
     /// and how many feeds were watched.
-    private func check(_ files: [URL], limit: Double) -> (late: Int, watched: Int) {
+    private func check(_ files: [URL], limit: Double, state: URL?) -> (late: Int, watched: Int) {
         var late = 0
         var watched = 0
         for url in files {
@@ -281,7 +294,7 @@ struct FeedStatusCommand: OpenMarketCommand {
                 late += 1
                 continue
             }
-            let shops = FeedFolder.shops(of: feed)
+            let shops = FeedFolder.shops(of: feed, state: state)
             // A feed with no [source] is a column map for `import --feed`: it never runs by itself.
             if feed.run.source == nil && shops.isEmpty { continue }
             watched += 1

@@ -90,6 +90,11 @@ struct MigrateCommand: OpenMarketCommand {
     @Option(name: .long, help: ArgumentHelp("The journal (default: one per source and target, under ~/.local/state/openmarket).", valueName: "path"))
     var journal: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Where both accounts' state lives for every machine that runs them: a PostgreSQL database (postgres://USER@HOST/DB; or $OPENMARKET_STATE). Default: this machine's state folder.",
+        valueName: "url"))
+    var state: String?
+
     @Flag(name: .customLong("then-delete-source"), help: """
         After a copy in which every product went through, delete the source's products that \
         were copied (a move, for a merchant leaving an account): needs the source's credentials \
@@ -117,6 +122,8 @@ struct MigrateCommand: OpenMarketCommand {
         let cacert = client.cacert
         var from = try await Connection.connect(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
         from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
+        let shared = try Connection.state(state)
+        from.state = shared
         let configure = pace.configure
         var to: Connection
         do {
@@ -129,6 +136,7 @@ struct MigrateCommand: OpenMarketCommand {
             throw error
         }
         to.naming = naming(server: self.to, profile: toProfile, identifier: toIdentifier, secret: toSecret)
+        to.state = shared
         do {
             let status = try await migrate(from: from, to: to, source: source, vendor: vendorChoice)
             await from.close()
@@ -222,7 +230,7 @@ struct MigrateCommand: OpenMarketCommand {
             Console.line("  1. the source's products back: " + from.naming.undo(deleted.reportFolder))
             if let note = from.naming.credentialsNote(whose: "the source account's") { Console.line("     (\(note))") }
             let copyRuns = MoveGuard.markCopies(of: Set(copied.values), current: result.reportFolder, links: to.account.links,
-                                                deletes: deleted.reportFolder)
+                                                deletes: deleted.reportFolder, deletesLinks: from.account.links)
             for folder in copyRuns {
                 Console.line("  2. then the copies deleted: " + to.naming.undo(folder))
             }
@@ -242,7 +250,7 @@ struct MigrateCommand: OpenMarketCommand {
     /// One side's account as `undo` names it (its flags, as undo calls them).
     private func naming(server: String?, profile: String?, identifier: String?, secret: String?) -> AccountArguments {
         AccountArguments(server: server, profile: profile, config: client.config, cacert: client.cacert, insecure: client.insecure,
-                         identifierGiven: identifier != nil, secretGiven: secret != nil)
+                         identifierGiven: identifier != nil, secretGiven: secret != nil, state: state)
     }
 
     /// The two accounts, each from its own flags or profile, checked: both servers, the

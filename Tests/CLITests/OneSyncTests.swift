@@ -72,20 +72,23 @@ struct OneSyncTests {
                 && runsB.stdout.contains("undo    undo of migrate"), "\(runsB.stdout)")
     }
 
-    @Test("migrate --then-delete-source: refused over --max-deletes (nothing deleted); under it a move whose source undo brings the products back with their keys")
-    func move() async throws {
+    @Test("migrate --then-delete-source: refused over --max-deletes (nothing deleted); under it a move whose source undo brings the products back with their keys; the same with both accounts' records in the shared state",
+          arguments: [false, true])
+    func move(shared: Bool) async throws {
         let sandbox = try await TestSandbox.start()
         defer { Task { await sandbox.stop() } }
+        let postgres = shared ? try await TestPostgres.start() : nil
         let files = try Scratch()
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 4)
-        let a = Self.account(sandbox, sandbox.demo)
+        let state = postgres.map { ["--state", $0.address.absoluteString] } ?? []
+        let a = Self.account(sandbox, sandbox.demo) + state
         func folder(_ name: String) -> String { files.directory.appendingPathComponent(name).path }
         let imported = try await CLIProcess.run(["import", manifest.path, "--report", folder("import"), "--quiet", "--no-cache"] + a)
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         let migrate = ["migrate", "--from", sandbox.url, "--from-identifier", sandbox.demo.identifier, "--from-secret", sandbox.demo.secret,
                        "--to", sandbox.url, "--to-identifier", sandbox.other.identifier, "--to-secret", sandbox.other.secret,
-                       "--journal", folder("journal"), "--quiet", "--then-delete-source"]
+                       "--journal", folder("journal"), "--quiet", "--then-delete-source"] + state
         let capped = try await CLIProcess.run(migrate + ["--report", folder("m1"), "--max-deletes", "3"])
         #expect(capped.status == 1 && capped.stdout.contains("more than --max-deletes 3: nothing was deleted"), "\(capped.stdout)\(capped.stderr)")
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).count == 4)
@@ -94,6 +97,9 @@ struct OneSyncTests {
         #expect(moved.status == 0 && moved.stdout.contains("Source: 4 rows: 4 deleted"), "\(moved.stdout)\(moved.stderr)")
         #expect(try await Self.products(sandbox, vendor: sandbox.demo.id).isEmpty)
         #expect(try await Self.products(sandbox, vendor: sandbox.other.id).count == 4)
+        // Each record in one place: the folders' own, or (shared) the state's alone.
+        let recordFiles = ["m1/run.jsonl", "m2/source-deletes/run.jsonl"].filter { FileManager.default.fileExists(atPath: folder($0)) }
+        #expect(recordFiles.count == (shared ? 0 : 2), "\(recordFiles)")
 
         // The undo lines as printed: one block, the source first, each line with its own account.
         let lines = moved.stdout.split(separator: "\n").map(String.init)
@@ -119,6 +125,7 @@ struct OneSyncTests {
         #expect(try await Self.products(sandbox, vendor: sandbox.other.id).isEmpty)
         let again = try await CLIProcess.run(["import", manifest.path, "--report", folder("again"), "--quiet", "--no-cache"] + a)
         #expect(again.status == 0 && again.stdout.contains("4 rows: 4 unchanged"), "\(again.stdout)\(again.stderr)")
+        await postgres?.stop()
     }
 
     @Test("two imports started in the same second keep two report folders")

@@ -228,6 +228,9 @@ struct SharedStateTests {
         #expect(made.status == 0 && made.stdout.contains("12 created"), "\(made.stdout)\(made.stderr)")
         let printed = try FirstWeekTests.undoLine(made.stdout)
         #expect(printed.arguments.first == "undo" && printed.arguments.contains("--state"), "\(printed)")
+        // The record is in the shared state only: the report folder has the report, no record.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: printed.arguments[1])
+        #expect(kept.contains("report.html") && !kept.contains("run.jsonl"), "\(kept)")
         // The report folder was on the first machine's disk only (a pod's, gone with it).
         try FileManager.default.removeItem(atPath: printed.arguments[1])
         let elsewhere = Self.home("b", in: files).merging(["OPENMARKET_IDENTIFIER": sandbox.demo.identifier,
@@ -249,6 +252,8 @@ struct SharedStateTests {
         let pruned = try await CLIProcess.run(["import", two.path, "--delete-missing", "--max-deletes", "2", "--report", files.directory.appendingPathComponent("prune-run").path] + state + account, environment: Self.home("a", in: files))
         #expect(pruned.status == 0 && pruned.stdout.contains("2 deleted"), "\(pruned.stdout)\(pruned.stderr)")
         let pruneLine = try FirstWeekTests.undoLine(pruned.stdout)
+        // The photos saved before the deletes are with the shared record, not in the folder.
+        #expect(!FileManager.default.fileExists(atPath: pruneLine.arguments[1] + "/deleted"))
         try FileManager.default.removeItem(atPath: pruneLine.arguments[1])
         let back = try await CLIProcess.run(pruneLine.arguments, environment: elsewhere)
         #expect(back.status == 0 && back.stdout.contains("2 created"), "the deleted products made again: \(back.stdout)\(back.stderr)")

@@ -289,6 +289,14 @@ struct FeedRunTests {
         night.supplier.serve(night.sheet(rows: 21) { 2000 * $0 })
         let repriced = try await run(pod("friday"))
         #expect(repriced.outcome == .held && repriced.message.contains("21 of 21 rows changed"), "the rows' fingerprints are shared too: \(repriced.message)")
+        // The memory is in the shared state only: a pod's folder keeps its fetched file and
+        // reports, not the record or the fingerprints; `feed list --state` reads the record there.
+        let monday = night.files.directory.appendingPathComponent("feeds-monday")
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: monday.path)
+        #expect(!kept.contains { $0.hasSuffix("state.json") || $0.hasSuffix("rows.json") }, "\(kept)")
+        let listed = try #require(FeedFolder.shops(of: feed, root: monday, state: postgres.address).first)
+        #expect(try listed.record().lastOutcome == .held, "the last run (friday's), read from the state")
+        #expect(try FeedFolder.shops(of: feed, root: monday).first?.record().lastOutcome == nil, "nothing kept in the folder")
         await postgres.stop()
         await night.close()
     }
