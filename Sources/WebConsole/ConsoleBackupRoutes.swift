@@ -22,12 +22,12 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
     private func list(_ request: Request) -> Response {
         let words = ConsoleWords.words(ConsoleWords.language(of: request))
         guard let backups = engine.backups else {
-            return layout.response(request, title: words["backups"] ?? "", ["message": words["no_repo"] ?? ""])
+            return layout.response(request, ConsolePageModel(title: words["backups"] ?? "", message: words["no_repo"] ?? ""))
         }
-        let snapshots = backups.snapshots().reversed().map(Self.snapshot)
-        return layout.response(request, title: "\(words["backups"] ?? "") · \(backups.repository.url.path)",
-                               ["snapshots": Array(snapshots), "repository": true, "diff_from": snapshots.dropFirst().first?["id"] ?? "",
-                                "diff_to": snapshots.first?["id"] ?? ""])
+        let snapshots = Array(backups.snapshots().reversed().map(Self.snapshot))
+        var model = ConsolePageModel(title: "\(words["backups"] ?? "") · \(backups.repository.url.path)")
+        model.backups = .init(snapshots: snapshots, diffFrom: snapshots.dropFirst().first?.id ?? "", diffTo: snapshots.first?.id ?? "")
+        return layout.response(request, model)
     }
 
     private func diff(_ request: Request) throws -> Response {
@@ -36,12 +36,11 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let title = "diff \(from) → \(to)"
         do {
             let diff = try backups.diff(from: from, to: to)
-            return layout.response(request, title: title, [
-                "summary": "\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed",
-                "diff": diff.lines.joined(separator: "\n"),
-            ])
+            var model = ConsolePageModel(title: title, summary: "\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
+            model.diff = diff.lines.joined(separator: "\n")
+            return layout.response(request, model)
         } catch {
-            return layout.response(request, title: title, ["message": "\(error)"], status: .badRequest)
+            return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .badRequest)
         }
     }
 
@@ -72,8 +71,8 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         return backups
     }
 
-    static func snapshot(_ info: SnapshotInfo) -> [String: Any] {
-        ["id": info.id, "time": ConsoleRoutes.timeFormatter.string(from: info.time), "products": info.products, "new": info.newProducts,
-         "added": ByteCount.text(info.bytesAdded)]
+    static func snapshot(_ info: SnapshotInfo) -> ConsolePageModel.SnapshotView {
+        .init(id: info.id, time: ConsoleRoutes.timeFormatter.string(from: info.time), products: info.products, newProducts: info.newProducts,
+              added: ByteCount.text(info.bytesAdded))
     }
 }

@@ -18,7 +18,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         jobs.get("/:id") { request, context in
             let routes = try Self(context)
             let job = try routes.job(context)
-            return routes.layout.response(request, title: "\(job.kind.rawValue) · \(job.subjectName)", routes.values(job))
+            return routes.layout.response(request, routes.page(job))
         }
         jobs.get("/:id/events") { _, context in Self.events(try Self(context).job(context)) }
         jobs.post("/:id/stop") { _, context in
@@ -72,10 +72,10 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let sharded = ConsoleRuns.shardedName(chosen)
         let found = runs.first { run in sharded.map { run.runName == $0 } ?? (run.folder == chosen && run.runName == nil) }
         guard let run = found else {
-            return layout.response(request, title: "Undo", ["message": "no such run of this account"], status: .badRequest)
+            return layout.response(request, ConsolePageModel(title: "Undo", message: "no such run of this account"), status: .badRequest)
         }
         if let refusal = engine.undoRefusal(run) {
-            return layout.response(request, title: "Undo", ["message": refusal], status: .conflict)
+            return layout.response(request, ConsolePageModel(title: "Undo", message: refusal), status: .conflict)
         }
         if let name = run.runName {
             return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in .parts(try engine.undo(run: name, dryRun: dryRun, job: job)) }
@@ -94,9 +94,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
-            return layout.response(request, title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)", [
-                "message": "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop",
-            ], status: .conflict)
+            return layout.response(request, ConsolePageModel(
+                title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)",
+                message: "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop"), status: .conflict)
         }
     }
 
@@ -106,39 +106,38 @@ struct ConsoleJobRoutes: ConsoleShopBound {
     }
 
     /// What a job's page shows: its progress while it runs; its summary, report and next step after.
-    func values(_ job: ConsoleJob) -> [String: Any] {
+    func page(_ job: ConsoleJob) -> ConsolePageModel {
         let progress = job.progress
-        var shown: [String: Any] = ["id": job.id, "progress": progress.ended && progress.total == 0 ? "" : progress.line, "running": !progress.ended, "ended": progress.ended,
-                                    "done": progress.done, "total": max(progress.total, 1)]
-        var values: [String: Any] = [:]
+        var model = ConsolePageModel(title: "\(job.kind.rawValue) · \(job.subjectName)")
+        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended && progress.total == 0 ? "" : progress.line,
+                                             running: !progress.ended, done: progress.done, total: progress.total)
         switch job.ending {
         case .finished(let result)?:
-            values["summary"] = result.summary.pageLine
-            shown["report"] = true
+            model.summary = result.summary.pageLine
+            shown.report = true
             let stopped = result.summary.stopped != nil
             switch job.kind {
-            case .apply:
-                if stopped { shown["apply_again"] = job.subject } else { shown["plan_undo"] = result.reportFolder.path }
-            case .plan: shown["apply_planned"] = job.subject
-            case .undoPlan: shown["undo"] = job.subject
-            case .restorePlan: shown["restore"] = job.subject
-            case .restore: if !stopped { shown["plan_undo"] = result.reportFolder.path }
+            case .apply: shown.next = stopped ? .applyAgain(sheet: job.subject) : .planUndo(run: result.reportFolder.path)
+            case .plan: shown.next = .applyPlanned(sheet: job.subject)
+            case .undoPlan: shown.next = .undo(run: job.subject)
+            case .restorePlan: shown.next = .restore(snapshot: job.subject)
+            case .restore: if !stopped { shown.next = .planUndo(run: result.reportFolder.path) }
             case .undo, .feed, .backup: break
             }
         case .feed(let result)?:
-            values["summary"] = "\(result.feed): \(result.outcome.rawValue): \(result.message)"
-            shown["report"] = result.report != nil
-            if result.outcome == .held { shown["accept"] = job.subject }
-            if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown["plan_undo"] = folder.path }
+            model.summary = "\(result.feed): \(result.outcome.rawValue): \(result.message)"
+            shown.report = result.report != nil
+            if result.outcome == .held { shown.next = .accept(feed: job.subject) }
+            if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown.next = .planUndo(run: folder.path) }
         case .parts(let parts)?:
             // A sharded run, shard by shard; its undo offered after its plan.
-            values["summary"] = parts.map { "shard \($0.shard ?? ""): \($0.result?.summary.pageLine ?? $0.alreadyDone ?? "")" }.joined(separator: "; ")
-            if job.kind == .undoPlan { shown["undo"] = job.subject }
-        case .nothing(let said)?: values["summary"] = said
-        case .failed(let why)?: values["message"] = why
+            model.summary = parts.map { "shard \($0.shard ?? ""): \($0.result?.summary.pageLine ?? $0.alreadyDone ?? "")" }.joined(separator: "; ")
+            if job.kind == .undoPlan { shown.next = .undo(run: job.subject) }
+        case .nothing(let said)?: model.summary = said
+        case .failed(let why)?: model.message = why
         case nil: break
         }
-        values["job"] = shown
-        return values
+        model.job = shown
+        return model
     }
 }

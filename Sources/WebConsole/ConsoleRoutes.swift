@@ -28,37 +28,38 @@ struct ConsoleRoutes: ConsoleShopBound {
     }
 
     func sheets(_ request: Request) -> Response {
-        let sheets = engine.sheets()
-        return page(request, title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)",
-                    ["sheets": sheets.map { ["name": $0] }, "no_sheets": sheets.isEmpty, "upload": true])
+        var model = ConsolePageModel(title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)")
+        model.sheets = engine.sheets()
+        model.upload = true
+        return layout.response(request, model)
     }
 
     func runsPage(_ request: Request) -> Response {
-        let runs = runs()
-        return page(request, title: words(request)["runs"] ?? "", ["runs": runs, "no_runs": runs.isEmpty])
+        var model = ConsolePageModel(title: words(request)["runs"] ?? "")
+        model.runs = runs()
+        return layout.response(request, model)
     }
 
     func feeds(_ request: Request) -> Response {
         let formatter = Self.timeFormatter
-        let feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.state).map { entry -> [String: Any] in
-            var item: [String: Any] = ["name": entry.name, "source": entry.source, "schedule": entry.schedule, "held": entry.heldHere,
-                                       "shops": entry.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message,
-                                                                   "when": $0.when.map(formatter.string(from:)) ?? ""] }]
-            if let mistake = entry.mistake { item["mistake"] = mistake }
-            return item
+        var model = ConsolePageModel(title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)")
+        model.feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.state).map { entry in
+            ConsolePageModel.FeedView(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
+                                      shops: entry.shops.map { ($0.shop, $0.outcome, $0.message, $0.when.map(formatter.string(from:)) ?? "") },
+                                      mistake: entry.mistake)
         }
-        return page(request, title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)", ["feeds": feeds, "no_feeds": feeds.isEmpty])
+        return layout.response(request, model)
     }
 
     func upload(_ request: Request) async throws -> Response {
         let upload = ConsoleUpload(folder: engine.folder)
         do {
             let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
-            return try Self.json(["kept": kept], status: .ok)
+            return try Self.json(UploadAnswer(kept: kept), status: .ok)
         } catch let refused as ConsoleUpload.Refused {
-            return try Self.json(["error": refused.description], status: .badRequest)
+            return try Self.json(UploadAnswer(error: refused.description), status: .badRequest)
         } catch {
-            return try Self.json(["error": "\(error)"], status: .badRequest)
+            return try Self.json(UploadAnswer(error: "\(error)"), status: .badRequest)
         }
     }
 
@@ -67,8 +68,11 @@ struct ConsoleRoutes: ConsoleShopBound {
         let sheet = try await sheet(request)
         let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
         let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-        return page(request, title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)",
-                    ["summary": text, "problems": problems.map(Self.problem)])
+        var model = ConsolePageModel(title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)", summary: text)
+        model.problems = problems.map {
+            ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule, message: $0.message, severity: $0.severity)
+        }
+        return layout.response(request, model)
     }
 
     func sheet(_ request: Request) async throws -> URL {
@@ -89,37 +93,38 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// The account's runs as `openmarket runs` lists them: a sharded run once, its shards'
     /// counts summed, undone whole (`run:NAME`, as `undo --run NAME`); Undo only where a run
     /// can still be taken back.
-    private func runs() -> [[String: Any]] {
+    private func runs() -> [ConsolePageModel.RunView] {
         let formatter = Self.timeFormatter
         return ListedRun.grouped(engine.runs()).map { listed in
             let run = listed.run
             if let name = run.runName {
                 let counts = ListedRun.countsText(listed.counts ?? [:])
-                return ["started": formatter.string(from: listed.started), "kind": run.kind.rawValue,
-                        "source": "run \(name) (\(listed.shards) shards)", "counts": counts.isEmpty ? "nothing yet" : counts,
-                        "folder": ConsoleRuns.sharded(name), "undoable": engine.canUndo(run), "report": false]
+                return ConsolePageModel.RunView(started: formatter.string(from: listed.started), kind: run.kind.rawValue,
+                                                source: "run \(name) (\(listed.shards) shards)", counts: counts.isEmpty ? "nothing yet" : counts,
+                                                folder: ConsoleRuns.sharded(name), undoable: engine.canUndo(run), reportTag: nil)
             }
-            return ["started": formatter.string(from: run.started), "kind": run.kind.rawValue, "source": URL(fileURLWithPath: run.source).lastPathComponent,
-                    "counts": listed.counts.map(ListedRun.countsText) ?? "did not finish", "folder": run.folder, "undoable": engine.canUndo(run),
-                    "report": FileManager.default.fileExists(atPath: run.folder), "tag": ConsoleFiles.tag(run.folder)]
+            return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: run.kind.rawValue,
+                                            source: URL(fileURLWithPath: run.source).lastPathComponent,
+                                            counts: listed.counts.map(ListedRun.countsText) ?? "did not finish", folder: run.folder,
+                                            undoable: engine.canUndo(run),
+                                            reportTag: FileManager.default.fileExists(atPath: run.folder) ? ConsoleFiles.tag(run.folder) : nil)
         }
     }
 
     private func words(_ request: Request) -> [String: String] { ConsoleWords.words(ConsoleWords.language(of: request)) }
 
-    func page(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        layout.response(request, title: title, values, status: status)
+    /// What an upload answers the page's script: the files kept, or why not.
+    struct UploadAnswer: Encodable {
+        var kept: [String]?
+        var error: String?
     }
 
-    static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]))))
+    static func json(_ answer: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(answer))))
     }
 
-    static func problem(_ problem: ConsoleEngine.Problem) -> [String: Any] {
-        ["row": problem.row.map(String.init) ?? "", "column": problem.column, "value": problem.value, "rule": problem.rule,
-         "message": problem.message, "severity": problem.severity]
-    }
 }
 
 /// A page of the console: the layout with the shop's name, the job that writes now, the words
@@ -127,9 +132,8 @@ struct ConsoleRoutes: ConsoleShopBound {
 struct ConsolePage: ConsoleShopBound {
     let shop: ConsoleShop
 
-    func response(_ request: Request, title: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        var values = values
-        values["title"] = title
+    func response(_ request: Request, _ model: ConsolePageModel, status: HTTPResponse.Status = .ok) -> Response {
+        var values = model.values
         values["shop"] = engine.account.serverName
         let shops = shop.menu
         if !shops.isEmpty {
@@ -138,7 +142,7 @@ struct ConsolePage: ConsoleShopBound {
                 + shops.map { ["name": $0, "label": $0, "chosen": $0 == chosen] }
         }
         // The job that writes, named on every page but its own.
-        if let writing = jobs.writing, (values["job"] as? [String: Any])?["id"] as? String != writing.id {
+        if let writing = jobs.writing, model.job?.id != writing.id {
             values["writing"] = ["id": writing.id, "kind": writing.kind.rawValue, "subject": writing.subjectName]
         }
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

@@ -95,8 +95,8 @@ struct ConsoleShopChoice: RouterMiddleware {
         let shop: ConsoleShop
         do { shop = try await shops.shop(for: request) } catch {
             let name = ConsoleShops.chosen(request, among: shops.profiles)
-            return ConsolePage(shop: shops.first).response(request, title: "profile \(name)",
-                                                            ["message": "cannot open the profile \(name): \(error); pick another shop above"], status: .badGateway)
+            let model = ConsolePageModel(title: "profile \(name)", message: "cannot open the profile \(name): \(error); pick another shop above")
+            return ConsolePage(shop: shops.first).response(request, model, status: .badGateway)
         }
         var context = context
         context.shop = shop

@@ -1,0 +1,160 @@
+import Foundation
+
+/// What one console page shows, typed: the route that owns a page fills the parts it has (a
+/// list that is nil is not on the page; an empty one says there is nothing). Only `values`
+/// turns it into the template's names, in one place.
+struct ConsolePageModel {
+    var title = ""
+    var summary: String?
+    var message: String?
+    var job: JobView?
+    /// The sheets folder's upload box.
+    var upload = false
+    var sheets: [String]?
+    var problems: [ProblemView]?
+    var feeds: [FeedView]?
+    var runs: [RunView]?
+    var backups: BackupsView?
+    var diff: String?
+
+    init(title: String = "", summary: String? = nil, message: String? = nil) {
+        self.title = title
+        self.summary = summary
+        self.message = message
+    }
+
+    /// A row of a check: a rule a cell breaks.
+    struct ProblemView {
+        var row: Int?
+        var column: String
+        var value: String
+        var rule: String
+        var message: String
+        var severity: String
+    }
+
+    struct FeedView {
+        var name: String
+        var source: String
+        var schedule: String
+        /// This shop's last run of it was held by a check: Accept is offered.
+        var held: Bool
+        var shops: [(shop: String, outcome: String, message: String, when: String)]
+        /// What `feed test` would say of a feed file with a mistake.
+        var mistake: String?
+    }
+
+    struct RunView {
+        var started: String
+        var kind: String
+        var source: String
+        var counts: String
+        /// What the Undo form sends: the run's folder, or `run:NAME` for a sharded run.
+        var folder: String
+        var undoable: Bool
+        /// The run's report, by its tag under `/runs/` (nil: not on this machine).
+        var reportTag: String?
+    }
+
+    struct SnapshotView {
+        var id: String
+        var time: String
+        var products: Int
+        var newProducts: Int
+        var added: String
+    }
+
+    struct BackupsView {
+        var snapshots: [SnapshotView]
+        var diffFrom: String
+        var diffTo: String
+    }
+
+    /// A job's page: its progress while it runs; after, its report and the one next step.
+    struct JobView {
+        var id: String
+        var progress: String
+        var running: Bool
+        var done: Int
+        var total: Int
+        var report = false
+        var next: NextStep?
+    }
+
+    /// The button a finished job offers, with what its form sends.
+    enum NextStep {
+        case accept(feed: String)
+        case restore(snapshot: String)
+        case applyPlanned(sheet: String)
+        case applyAgain(sheet: String)
+        case planUndo(run: String)
+        case undo(run: String)
+
+        var name: String {
+            switch self {
+            case .accept: "accept"
+            case .restore: "restore"
+            case .applyPlanned: "apply_planned"
+            case .applyAgain: "apply_again"
+            case .planUndo: "plan_undo"
+            case .undo: "undo"
+            }
+        }
+
+        var value: String {
+            switch self {
+            case .accept(let value), .restore(let value), .applyPlanned(let value), .applyAgain(let value), .planUndo(let value),
+                 .undo(let value): value
+            }
+        }
+    }
+
+    /// The template's names for this page.
+    var values: [String: Any] {
+        var values: [String: Any] = ["title": title, "upload": upload]
+        if let summary { values["summary"] = summary }
+        if let message { values["message"] = message }
+        if let diff { values["diff"] = diff }
+        if let job {
+            var shown: [String: Any] = ["id": job.id, "progress": job.progress, "running": job.running, "ended": !job.running,
+                                        "done": job.done, "total": max(job.total, 1), "report": job.report]
+            if let next = job.next { shown[next.name] = next.value }
+            values["job"] = shown
+        }
+        if let sheets {
+            values["sheets"] = sheets.map { ["name": $0] }
+            values["no_sheets"] = sheets.isEmpty
+        }
+        if let problems {
+            values["problems"] = problems.map { problem -> [String: Any] in
+                ["row": problem.row.map(String.init) ?? "", "column": problem.column, "value": problem.value, "rule": problem.rule,
+                 "message": problem.message, "severity": problem.severity]
+            }
+        }
+        if let feeds {
+            values["feeds"] = feeds.map { feed -> [String: Any] in
+                var item: [String: Any] = ["name": feed.name, "source": feed.source, "schedule": feed.schedule, "held": feed.held,
+                                           "shops": feed.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message, "when": $0.when] }]
+                if let mistake = feed.mistake { item["mistake"] = mistake }
+                return item
+            }
+            values["no_feeds"] = feeds.isEmpty
+        }
+        if let runs {
+            values["runs"] = runs.map { run -> [String: Any] in
+                ["started": run.started, "kind": run.kind, "source": run.source, "counts": run.counts, "folder": run.folder,
+                 "undoable": run.undoable, "report": run.reportTag != nil, "tag": run.reportTag ?? ""]
+            }
+            values["no_runs"] = runs.isEmpty
+        }
+        if let backups {
+            values["repository"] = true
+            values["snapshots"] = backups.snapshots.map { snapshot -> [String: Any] in
+                ["id": snapshot.id, "time": snapshot.time, "products": snapshot.products, "new": snapshot.newProducts, "added": snapshot.added]
+            }
+            values["diff_from"] = backups.diffFrom
+            values["diff_to"] = backups.diffTo
+        }
+        return values
+    }
+}
