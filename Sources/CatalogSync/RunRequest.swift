@@ -139,12 +139,19 @@ public struct RunRequest: Sendable {
 
     /// `--report`, the source's own place (an undo's beside its run), the door's folder of
     /// reports, else a new folder named by the time beside the sheet (a shard's named by its
-    /// shard) or in the current folder.
+    /// shard) or in the current folder — or, where that folder is read-only (a sheet on a
+    /// read-only volume, as a Kubernetes Job mounts it), in the state folder's `reports`.
     func reportPlace(for source: some RowSource) -> ReportPlace {
         if case .given? = choices.report, let given = choices.report { return given }
         if let own = source.reportPlace(dryRun: choices.dryRun, account: account) { return own }
         if let door = choices.report { return door }
-        let parent = source.reportsBeside ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var parent = source.reportsBeside ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if FileManager.default.fileExists(atPath: parent.path), !FileManager.default.isWritableFile(atPath: parent.path) {
+            parent = Self.reportsFolder
+        }
         return .new(in: parent, prefix: "openmarket-report" + (choices.shard.map { "-\($0.tag)" } ?? ""))
     }
+
+    /// Reports whose sheet's folder cannot take them: `$XDG_STATE_HOME/openmarket/reports`.
+    static var reportsFolder: URL { UserFolders.state.appendingPathComponent("reports", isDirectory: true) }
 }

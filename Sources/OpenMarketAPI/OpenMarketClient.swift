@@ -231,7 +231,12 @@ public final class OpenMarketClient: Shop {
                     return .failed(.ambiguous(endpoint: endpoint, reason: "HTTP \(response.status) \(serverMessage(response))"))
                 }
                 let retryAfter = RetryPolicy.retryAfter(response.headers["retry-after"])
-                if response.status == 429 { configuration.pacer?.pause(for: retryAfter ?? policy.backoff(afterAttempt: attempt)) }
+                if response.status == 429 {
+                    // Refused before anything was done: every worker pauses, and the request waits
+                    // its turn without spending one of its attempts.
+                    configuration.pacer?.pause(for: retryAfter ?? policy.backoff(afterAttempt: attempt))
+                    return .refused(failure, after: retryAfter)
+                }
                 return .again(failure, after: retryAfter)
             case .failure(let transport):
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")

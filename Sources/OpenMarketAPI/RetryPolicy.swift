@@ -19,6 +19,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxTotalWait = 60.0
     /// Statuses worth another attempt.
     public var retryableStatuses: Set<Int> = [429, 500, 502, 503, 504]
+    /// Refusals of a busy server (429: nothing was done) one call waits out besides its
+    /// attempts: they pace the run, they are not the request failing (`maxTotalWait` bounds both).
+    public var maxRefusals = 30
 
     public init() {}
 
@@ -54,6 +57,9 @@ public enum Attempt<Value, Failure: Error> {
     case done(Value)
     /// Worth another attempt, after at least `after` seconds (the server's Retry-After).
     case again(Failure, after: Double?)
+    /// Refused before anything was done (429): asked again after the pause, not counted among
+    /// the attempts (up to `maxRefusals`).
+    case refused(Failure, after: Double?)
     /// Not worth another attempt.
     case failed(Failure)
 }
@@ -71,6 +77,7 @@ extension RetryPolicy {
     ) throws(Failure) -> Value {
         var waited = 0.0
         var number = 0
+        var refusals = 0
         while true {
             number += 1
             switch attempt(number) {
@@ -78,6 +85,16 @@ extension RetryPolicy {
                 return value
             case .failed(let failure):
                 throw failure
+            case .refused(let failure, let after):
+                refusals += 1
+                let wait = max(after ?? 0, backoff(afterAttempt: min(refusals, 8)))
+                guard refusals < maxRefusals, waited + wait <= maxTotalWait else {
+                    throw number == 1 && refusals == 1 ? failure : exhausted(failure, number)
+                }
+                number -= 1
+                beforeWait(wait)
+                Thread.sleep(forTimeInterval: wait)
+                waited += wait
             case .again(let failure, let after):
                 let wait = max(after ?? 0, backoff(afterAttempt: number))
                 guard number < maxAttempts, waited + wait <= maxTotalWait else {

@@ -1,8 +1,15 @@
 import ArgumentParser
 import Foundation
 import OpenMarketAPI
+import Support
 
+/// The program: the command line as the kernel passed it (`ProgramArguments`: a binary with the
+/// Swift library linked in may not find it itself), parsed by the root command.
 @main
+enum Program {
+    static func main() async { await OpenMarket.main(ProgramArguments.given) }
+}
+
 struct OpenMarket: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openmarket",

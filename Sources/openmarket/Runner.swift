@@ -31,7 +31,7 @@ enum Runner {
             printSkipped(result.report.skippedRows(limit: 11), count: result.summary.count(.skipped))
         }
         printSummary(result.summary, failures: result.report.failures, report: result.reportFolder, json: json,
-                     command: CommandLine.arguments, reportComplete: result.reportProblem == nil,
+                     command: ProgramArguments.all, reportComplete: result.reportProblem == nil,
                      account: connection?.naming ?? AccountArguments(), printsUndo: printsUndo)
         if let problem = result.reportProblem {
             Console.error("""

@@ -59,7 +59,8 @@ struct ScheduleOptions: ParsableArguments {
 
     /// This program, as a timer must start it.
     static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "/proc/self/exe").resolvingSymlinksInPath()
+        let name = ProgramArguments.all.first ?? ""
+        return URL(fileURLWithPath: name.contains("/") ? name : "/proc/self/exe").resolvingSymlinksInPath()
     }
 
     /// Whether `systemctl --user` has a manager to talk to.

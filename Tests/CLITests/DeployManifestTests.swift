@@ -76,4 +76,24 @@ struct DeployManifestTests {
             }
         }
     }
+
+    @Test("the manifests run the image the project builds: openmarket:<version>, and its runtime packages are one list the Containerfile and --root both read")
+    func image() throws {
+        let package = Self.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let version = try String(contentsOf: package.appendingPathComponent("Sources/OpenMarketAPI/Version.swift"), encoding: .utf8)
+            .firstMatch(of: /static let tool = "([^"]+)"/).map { String($0.1) }
+        let images = try Self.documents().flatMap { document -> [String] in
+            var spec = document["spec"] as? [String: Any] ?? [:]
+            if let template = spec["jobTemplate"] as? [String: Any] { spec = template["spec"] as? [String: Any] ?? [:] }
+            let pod = ((spec["template"] as? [String: Any])?["spec"] as? [String: Any]) ?? [:]
+            return (pod["containers"] as? [[String: Any]] ?? []).compactMap { $0["image"] as? String }
+        }
+        #expect(images.count == 2 && images.allSatisfy { $0 == "openmarket:\(version ?? "?")" }, "\(images)")
+        let containerfile = try String(contentsOf: package.appendingPathComponent("deploy/Containerfile"), encoding: .utf8)
+        let script = try String(contentsOf: package.appendingPathComponent("scripts/build-image"), encoding: .utf8)
+        #expect(containerfile.contains("deploy/runtime-packages.txt") && script.contains("deploy/runtime-packages.txt"))
+        #expect(!containerfile.contains("apt-get install -y --no-install-recommends lib"), "no package named outside the list")
+        let listed = try runToolOutput(package.appendingPathComponent("scripts/build-image").path, ["--list"])
+        #expect(listed.status == 0 && listed.output.contains("libturbojpeg0") && listed.output.contains("libpq5"), "\(listed.output)")
+    }
 }

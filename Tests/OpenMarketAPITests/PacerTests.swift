@@ -41,6 +41,29 @@ struct PacerTests {
         }
     }
 
+    @Test("a busy server's refusals (429) pace the call without spending its attempts: 8 refusals and 2 failures still end done with 3 attempts; refusals stop at maxRefusals")
+    func refusalsPace() throws {
+        var calls = 0
+        var numbers: [Int] = []
+        let value = try quick.run { attempt -> Attempt<Int, Failure> in
+            calls += 1
+            numbers.append(attempt)
+            if calls <= 8 { return .refused(Failure(text: "429"), after: nil) }
+            return attempt < 3 ? .again(Failure(text: "lost"), after: nil) : .done(attempt)
+        }
+        #expect(value == 3 && calls == 11, "\(calls) calls")
+        #expect(numbers == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3], "a refused attempt is asked again under its own number")
+
+        var few = quick
+        few.maxRefusals = 4
+        calls = 0
+        #expect(throws: Failure(text: "429", attempts: 1)) {
+            try few.run({ _ -> Attempt<Int, Failure> in calls += 1; return .refused(Failure(text: "429"), after: nil) },
+                        exhausted: { last, attempts in Failure(text: last.text, attempts: attempts) })
+        }
+        #expect(calls == 4)
+    }
+
     @Test("a Retry-After longer than the back-off is waited in full; a wait past maxTotalWait is not made")
     func retryAfter() throws {
         let started = Date()
