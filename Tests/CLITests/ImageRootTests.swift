@@ -18,14 +18,6 @@ struct ImageRootTests {
         let postgres = try await TestPostgres.start()
         let s3 = try await TestS3.start(buckets: ["photos"])
         let supplier = try await FeedSourceServer.start()
-        defer {
-            Task {
-                await supplier.stop()
-                await s3.stop()
-                await postgres.stop()
-                await sandbox.stop()
-            }
-        }
         // The sheet and its photos, read-only to the pod's user, as the Job mounts them.
         let sheets = root.appendingPathComponent("sheets")
         try? FileManager.default.removeItem(at: sheets)
@@ -41,27 +33,27 @@ struct ImageRootTests {
                     "OPENMARKET_SECRET": sandbox.demo.secret, "OPENMARKET_STATE": postgres.address.absoluteString,
                     "OPENMARKET_CACHE": "s3://photos/pods"].merging(s3.environment) { $1 }
 
-        let version = try ImageRoot.run(root, ["--version"], shop)
+        let version = try await ImageRoot.run(root, ["--version"], shop)
         #expect(version.status == 0 && version.output.hasPrefix("openmarket 0."), "\(version.output)")
-        let doctor = try ImageRoot.run(root, ["doctor"], shop)
+        let doctor = try await ImageRoot.run(root, ["doctor"], shop)
         #expect(doctor.status == 0, "\(doctor.output)")
         #expect(doctor.output.contains("HEIC (libheif") && doctor.output.contains("WebP (libwebp"), "the photo decoders: \(doctor.output)")
 
         // Two shards, each its own empty home, one after the other as two pods of the Job (the
         // photos made smaller than they are, so that each is prepared, and stored on S3).
         for index in 0..<2 {
-            let shard = try ImageRoot.run(root, ["import", "/sheets/products.csv", "--shard", "\(index)/2", "--run", "pods", "--quiet", "--max-bytes", "20000"], shop)
+            let shard = try await ImageRoot.run(root, ["import", "/sheets/products.csv", "--shard", "\(index)/2", "--run", "pods", "--quiet", "--max-bytes", "20000"], shop)
             #expect(shard.status == 0, "shard \(index): \(shard.output)")
         }
         let products = try await allProducts(sandbox)
         #expect(products.count == 60 && Set(products.map(\.name)).count == 60, "\(products.count) products")
         let photos = try await s3.keys("photos", prefix: "pods/")
         #expect(photos.count == 6, "each photo prepared once, on S3: \(photos)")
-        let state = try runToolOutput("/usr/bin/env", ["psql", "-At", "-h", "127.0.0.1", "-p", String(postgres.port), "-U", "openmarket",
-                                                       "-d", "postgres", "-c", "SELECT count(*) FROM link WHERE product_id IS NOT NULL"])
+        let state = try await blocking { try runToolOutput("/usr/bin/env", ["psql", "-At", "-h", "127.0.0.1", "-p", String(postgres.port), "-U", "openmarket",
+                                                       "-d", "postgres", "-c", "SELECT count(*) FROM link WHERE product_id IS NOT NULL"]) }
         #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "60", "the links in PostgreSQL: \(state.output)")
         // Again from a third empty pod: nothing to do.
-        let again = try ImageRoot.run(root, ["import", "/sheets/products.csv", "--quiet", "--max-bytes", "20000"], shop)
+        let again = try await ImageRoot.run(root, ["import", "/sheets/products.csv", "--quiet", "--max-bytes", "20000"], shop)
         #expect(again.status == 0 && again.output.contains("60 unchanged"), "\(again.output)")
 
         // The night's feeds, as the CronJob runs them: a feed file in the config folder, a round in the state.
@@ -71,10 +63,14 @@ struct ImageRootTests {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root.appendingPathComponent("config")) }
         try Data(Fixtures.feedText(source: supplier.feedURL).utf8).write(to: config.appendingPathComponent("supplier.toml"))
-        let night = try ImageRoot.run(root, ["feed", "run", "--all"],
+        let night = try await ImageRoot.run(root, ["feed", "run", "--all"],
                                       shop.merging(["XDG_CONFIG_HOME": "/config", "OPENMARKET_ROUND": "night-1"]) { $1 })
         #expect(night.status == 0 && night.output.contains("5 created"), "\(night.output)")
         #expect(try await allProducts(sandbox).count == 65)
+        await supplier.stop()
+        await s3.stop()
+        await postgres.stop()
+        await sandbox.stop()
     }
 }
 
@@ -104,7 +100,12 @@ enum ImageRoot {
 
     /// `openmarket ARGUMENTS` in the root as the image's user (10001), with an empty home
     /// (`/tmp/openmarket`, made new), only `environment`, and a `/proc` of its own.
-    static func run(_ root: URL, _ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, output: String) {
+    /// On a thread of its own: the command takes seconds, and the suite's other servers share the test's threads.
+    static func run(_ root: URL, _ arguments: [String], _ environment: [String: String]) async throws -> (status: Int32, output: String) {
+        try await blocking { try runBlocking(root, arguments, environment) }
+    }
+
+    private static func runBlocking(_ root: URL, _ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, output: String) {
         let home = root.appendingPathComponent("tmp/openmarket")
         try? FileManager.default.removeItem(at: home)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
