@@ -6,12 +6,13 @@ import NIOCore
 /// `Host` is not the console's own address is refused (DNS rebinding: a page of another site
 /// made to resolve to 127.0.0.1); a write whose `Origin` is not the console's own is refused
 /// (a form on another site posting here); and nothing is served without the token — given
-/// once in the printed URL, then kept in a cookie only this address gets. All before routing.
+/// once in the printed URL, then kept in a cookie only this console gets: the console listens
+/// on a loopback address of its own (`127.x.y.z`, so a browser sends the cookie to no other
+/// local server: not the sandbox's pages at 127.0.0.1, not another program's), and the cookie is
+/// named by the port (a second console never replaces the first one's). All before routing.
 struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
     let token: String
     let address: ConsoleAddress
-
-    static var cookieName: String { "openmarket-console" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let own = address.authorities
@@ -24,19 +25,24 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
         }
         if let given = request.uri.queryParameters.get("token") {
             guard given == token else { return Self.refused("a wrong token") }
-            // The token leaves the address bar: a cookie for this address carries it from now on.
+            // The token leaves the address bar: a cookie for this console carries it from now on.
             return Response(status: .seeOther, headers: [
-                .location: request.uri.path.isEmpty ? "/" : request.uri.path,
-                .setCookie: "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/",
+                .location: Self.ownPath(request.uri.path),
+                .setCookie: "\(address.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/",
             ])
         }
-        guard Self.cookie(request) == token else {
+        guard Cookies.value(request, named: address.cookieName) == token else {
             return Self.refused("no token: open the address openmarket console printed")
         }
         return try await next(request, context)
     }
 
-    static func cookie(_ request: Request) -> String? { Cookies.value(request, named: cookieName) }
+    /// A path of this console to go on to: `//host/…` or `/\host/…` would take the browser to
+    /// another site, so those (and anything not a path) go to the first page.
+    static func ownPath(_ path: String) -> String {
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"), !path.contains("\\") else { return "/" }
+        return path
+    }
 
     static func refused(_ why: String) -> Response {
         Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
@@ -46,16 +52,23 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
 
 /// The console's own address, known once it listens.
 final class ConsoleAddress: @unchecked Sendable {
+    let host: String
     private let lock = NSLock()
     private var port = 0
 
+    init(host: String) { self.host = host }
+
     func listening(on port: Int) { lock.withLock { self.port = port } }
 
-    /// `127.0.0.1:PORT` and `localhost:PORT`: what a browser on this machine sends as Host.
+    /// `HOST:PORT` (and `localhost:PORT` when the host is 127.0.0.1): what a browser on this
+    /// machine sends as Host.
     var authorities: [String] {
         let port = lock.withLock { self.port }
-        return ["127.0.0.1:\(port)", "localhost:\(port)"]
+        return ["\(host):\(port)"] + (host == "127.0.0.1" ? ["localhost:\(port)"] : [])
     }
+
+    /// `openmarket-console-PORT`: the token's cookie of this console.
+    var cookieName: String { "openmarket-console-\(lock.withLock { port })" }
 }
 
 /// A cookie of a request by its name.

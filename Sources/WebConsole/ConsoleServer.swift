@@ -6,18 +6,22 @@ import LocalListener
 import Support
 
 /// `openmarket console`: the engine in a local web page, for merchants who do not use a
-/// terminal. It listens on 127.0.0.1 only, behind `ConsoleGuard` (its token, its own Host, its
-/// own Origin for writes); every action is the CLI's (`ConsoleEngine`).
+/// terminal. It listens on a loopback address only (one of its own in 127.0.0.0/8), behind
+/// `ConsoleGuard` (its token, its own Host, its own Origin for writes); every action is the
+/// CLI's (`ConsoleEngine`).
 public final class ConsoleServer: Sendable {
     /// The console's address, without the token.
     public let url: URL
     /// The secret the printed address carries; a cookie keeps it once the page is open.
     public let token: String
+    /// The token's cookie as a client sends it back (`name=token`).
+    public let cookie: String
     private let service: ListeningService
 
-    private init(url: URL, token: String, service: ListeningService) {
+    private init(url: URL, token: String, cookie: String, service: ListeningService) {
         self.url = url
         self.token = token
+        self.cookie = cookie
         self.service = service
     }
 
@@ -30,8 +34,18 @@ public final class ConsoleServer: Sendable {
 
     /// A console over several shops: the command line's, and the config file's profiles in a menu.
     public static func start(_ shops: ConsoleShops, port: Int = 0, handleSignals: Bool = false) async throws -> ConsoleServer {
+        // A loopback address of its own, so that no other local server is sent its cookies;
+        // 127.0.0.1 where the system has no other (then the cookie's name still keeps it apart).
+        do {
+            return try await start(shops, host: Self.ownLoopback(), port: port, handleSignals: handleSignals)
+        } catch {
+            return try await start(shops, host: "127.0.0.1", port: port, handleSignals: handleSignals)
+        }
+    }
+
+    static func start(_ shops: ConsoleShops, host: String, port: Int, handleSignals: Bool) async throws -> ConsoleServer {
         let token = Self.newToken()
-        let address = ConsoleAddress()
+        let address = ConsoleAddress(host: host)
         let router = Router(context: ConsoleContext.self)
         router.add(middleware: ConsoleGuard(token: token, address: address))
         router.add(middleware: ConsoleShopChoice(shops: shops))
@@ -39,11 +53,18 @@ public final class ConsoleServer: Sendable {
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
         let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "openmarket-console"),
+            Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "openmarket-console"),
                         onServerRunning: onServerRunning, logger: logger)
         }
         address.listening(on: service.port)
-        return ConsoleServer(url: URL(string: "http://127.0.0.1:\(service.port)/")!, token: token, service: service)
+        return ConsoleServer(url: URL(string: "http://\(host):\(service.port)/")!, token: token,
+                             cookie: "\(address.cookieName)=\(token)", service: service)
+    }
+
+    /// `127.A.B.C`, picked at random (never 127.0.0.x): Linux answers on all of 127.0.0.0/8.
+    static func ownLoopback() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "127.\(Int.random(in: 1...254, using: &generator)).\(Int.random(in: 0...255, using: &generator)).\(Int.random(in: 1...254, using: &generator))"
     }
 
     /// Until the server stops (a signal, or `stop`).

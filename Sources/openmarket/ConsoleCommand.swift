@@ -12,8 +12,9 @@ struct ConsoleCommand: ShopCommand {
         commandName: "console",
         abstract: "The same engine in a local web page: check, plan and apply a sheet, see and undo runs.",
         discussion: """
-            Serves a page on 127.0.0.1 only and prints its address with a token (the page trades \
-            the token for a cookie at once); opens the browser when there is a screen, unless \
+            Serves a page on a loopback address of its own (127.x.y.z: no other local server \
+            is sent its cookie) and prints its address with a token (the page trades the token \
+            for a cookie only this console gets, at once); opens the browser when there is a screen, unless \
             --no-open. The sheets listed are FOLDER's (CSV, Excel, JSON, JSON Lines). Check is \
             `validate`; Plan is a dry run (nothing written); Apply is the import, recorded and \
             undoable as from the command line (`openmarket runs` lists it), its progress on the \
@@ -37,7 +38,7 @@ struct ConsoleCommand: ShopCommand {
 
     @OptionGroup var sharedCache: SharedCacheOption
 
-    @Option(name: .long, help: "The port on 127.0.0.1 (default: a free one).")
+    @Option(name: .long, help: "The port on the console's loopback address (default: a free one).")
     var port = 0
 
     @Flag(name: .customLong("no-open"), help: "Print the address only; open no browser.")
@@ -55,7 +56,7 @@ struct ConsoleCommand: ShopCommand {
         }
         let console: ConsoleServer
         do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
-            throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error)", exitCode: .someFailed)
+            throw CommandFailure("cannot listen on port \(port) of a loopback address: \(error)", exitCode: .someFailed)
         }
         Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
         let environment = ProcessInfo.processInfo.environment

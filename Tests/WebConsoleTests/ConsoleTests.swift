@@ -28,6 +28,46 @@ struct ConsoleTests {
         await s3.stop()
     }
 
+    @Test("the token stays with the console: a loopback address of its own (the sandbox's pages at 127.0.0.1 are not sent its cookie), a cookie named by its port (a second console logs the first one out of nothing), no redirect off the console")
+    func tokenStaysHome() async throws {
+        let open = try await OpenConsole.start(rows: 2)
+        let host = try #require(open.console.url.host)
+        #expect(host.hasPrefix("127.") && host != "127.0.0.1" && host != URL(string: open.sandbox.url)?.host, "\(host)")
+        // A browser's cookie jar (curl's): the cookie is the console's host's, and a page of the
+        // sandbox on 127.0.0.1 is requested without it.
+        let jar = open.files.directory.appendingPathComponent("jar").path
+        let (entry, token, sandboxURL, consoleURL) = (open.console.entry.absoluteString, open.console.token, open.sandbox.url, open.console.url.absoluteString)
+        let entered = try await blocking { try runToolOutput("/usr/bin/curl", ["-s", "-o", "/dev/null", "-c", jar, entry]) }
+        #expect(entered.status == 0)
+        let kept = try String(contentsOfFile: jar, encoding: .utf8).split(separator: "\n").filter { $0.contains(token) }
+        #expect(kept.count == 1 && kept[0].hasPrefix("#HttpOnly_\(host)\t"), "\(kept)")
+        let sandboxPage = try await blocking { try runToolOutput("/usr/bin/curl", ["-s", "-v", "-o", "/dev/null", "-b", jar, sandboxURL + "/"]) }
+        #expect(!sandboxPage.output.contains(token), "the sandbox was sent the console's cookie: \(sandboxPage.output)")
+        let again = try await blocking { try runToolOutput("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-b", jar, consoleURL]) }
+        #expect(again.output == "200")
+
+        // A second console: its own address and cookie; neither cookie opens the other, and the first still works.
+        let second = try await ConsoleServer.start(ConsoleEngine(folder: open.files.directory, shop: open.client,
+                                                                 account: AccountState(shop: open.client, sandboxData: open.files.directory.appendingPathComponent("state")),
+                                                                 reports: open.files.directory.appendingPathComponent("reports")))
+        #expect(second.url != open.console.url && second.cookie.split(separator: "=").first != open.cookie.split(separator: "=").first)
+        #expect(try await curl(["-H", "Cookie: \(second.cookie)", second.url.absoluteString]).status == 200)
+        #expect(try await curl(["-H", "Cookie: \(open.cookie)", second.url.absoluteString]).status == 403)
+        #expect(try await curl(["-H", "Cookie: \(second.cookie); \(open.cookie)", open.console.url.absoluteString]).status == 200,
+                "both cookies held: each console finds its own")
+        await second.stop()
+
+        // The token's redirect stays on the console, however the path is written.
+        let base = String(open.console.url.absoluteString.dropLast())
+        for path in ["//evil.example/", "/\\evil.example/", "//evil.example/runs"] {
+            let answer = try await curl(["--path-as-is", base + path + "?token=" + open.console.token])
+            #expect(answer.status == 303 && answer.headers["location"] == "/", "\(path): \(answer.headers)")
+        }
+        let runs = try await curl([base + "/runs?token=" + open.console.token])
+        #expect(runs.status == 303 && runs.headers["location"] == "/runs")
+        await open.close()
+    }
+
     @Test("without the token, with a foreign Host, or a write from a foreign Origin: 403 before any route; the token is traded for a cookie")
     func guarded() async throws {
         let open = try await OpenConsole.start(rows: 2)
@@ -35,7 +75,7 @@ struct ConsoleTests {
         #expect(try await curl([url]).status == 403)
         #expect(try await curl([url + "?token=wrong"]).status == 403)
         let entry = try await curl([open.console.entry.absoluteString])
-        #expect(entry.status == 303 && entry.headers["set-cookie"]?.contains("openmarket-console=\(open.console.token)") == true
+        #expect(entry.status == 303 && entry.headers["set-cookie"]?.contains(open.console.cookie) == true
                 && entry.headers["set-cookie"]?.contains("HttpOnly") == true, "\(entry.headers)")
         #expect(try await open.get("").status == 200)
         #expect(try await curl(["-H", "Cookie: \(open.cookie)", "-H", "Host: evil.example:\(open.console.url.port!)", url]).status == 403,

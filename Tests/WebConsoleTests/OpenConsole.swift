@@ -80,7 +80,7 @@ struct OpenConsole {
     }
 
     var origin: String { String(console.url.absoluteString.dropLast()) }
-    var cookie: String { "openmarket-console=\(console.token)" }
+    var cookie: String { console.cookie }
 
     func get(_ path: String) async throws -> CurlResult {
         try await curl(["-H", "Cookie: \(cookie)", console.url.absoluteString + path])
