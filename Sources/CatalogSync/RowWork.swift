@@ -80,7 +80,9 @@ final class RowWork: Sendable {
             outcome.note = skip.note
             return .done(outcome)
         } catch let refusal as SyncPlanner.Refusal {
-            return .done(item.failed(refusal.message))
+            var outcome = item.failed(refusal.message)
+            outcome.priceGuarded = refusal.priceGuard
+            return .done(outcome)
         } catch {
             return .done(item.failed("the shop could not be asked about this row (\(error)); nothing was sent for it: run again"))
         }

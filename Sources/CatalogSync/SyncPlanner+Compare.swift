@@ -66,7 +66,8 @@ extension SyncPlanner {
         guard !options.force, live > 0 else { return }
         let percent = Money.double((price.amount - live.amount) / live.amount * 100)
         if abs(percent) > options.maxPriceChange {
-            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force")
+            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force",
+                          priceGuard: true)
         }
     }
 

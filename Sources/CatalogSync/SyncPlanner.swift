@@ -89,6 +89,8 @@ final class SyncPlanner {
 
     struct Refusal: Error {
         var message: String
+        /// Refused by `--max-price-change` (a door may offer to run it with `--force`).
+        var priceGuard = false
     }
 
     /// What the row does. Throws a refusal (the row fails with it) or, when the server

@@ -27,6 +27,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private var fieldsChanged: [String: Int] = [:]
     private var stockToZero = 0
+    private var priceGuarded = 0
     private var photosDiffer = 0
     private var finished = 0
     private var failures = 0
@@ -131,6 +132,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         for field in outcome.changedFields { fieldsChanged[field, default: 0] += 1 }
         if outcome.stockToZero { stockToZero += 1 }
         if outcome.photosDiffer { photosDiffer += 1 }
+        if outcome.priceGuarded { priceGuarded += 1 }
         if outcome.isFailure {
             failures += 1
             if let max = options.maxErrors, failures >= max {
@@ -279,6 +281,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.counts = counts
         result.fieldsChanged = fieldsChanged
         result.stockToZero = stockToZero
+        result.priceGuarded = priceGuarded
         result.photosDiffer = photosDiffer
         // A stopped run's rows are the rows it read (each with its outcome, `not sent` among them).
         result.rows = stopping.isStopping ? finished : total

@@ -189,6 +189,8 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     public var changedFields: [String] = []
     public var stockToZero = false
     public var photosDiffer = false
+    /// Held by `--max-price-change` (the row failed; `--force` sends it).
+    public var priceGuarded = false
     /// The row's first prepared photo (JPEG), from which the report makes the thumbnail
     /// it keeps (not in report.json).
     public var photo: Data?
@@ -267,6 +269,8 @@ public struct SyncSummary: Sendable, Codable {
     public var stockToZero = 0
     /// Rows whose photos differ from the ones the product was created with.
     public var photosDiffer = 0
+    /// Failed rows held by `--max-price-change` (a run with `--force` sends them).
+    public var priceGuarded = 0
     public var seconds = 0.0
     public var productsPerSecond = 0.0
     /// Why the run stopped before the end, if it did.
@@ -292,6 +296,7 @@ public struct SyncSummary: Sendable, Codable {
         case fieldsChanged = "fields_changed"
         case stockToZero = "stock_to_zero"
         case photosDiffer = "photos_differ"
+        case priceGuarded = "price_guarded"
         case seconds
         case productsPerSecond = "products_per_second"
         case stopped, journal, links, undoes

@@ -11,6 +11,8 @@ import Support
 public struct FeedRunOptions: Sendable {
     /// Run a held file once anyway (the checks of `[checks]`; never an HTML page).
     public var accept = false
+    /// Send the price changes the price guard (`--max-price-change`) holds, for this run.
+    public var force = false
     /// Upload workers, and the photo settings, as for `import`.
     /// Writes in flight: nil, found while the run goes (as import's default); N, fixed.
     public var jobs: Int?
@@ -161,6 +163,7 @@ public final class FeedRunner: @unchecked Sendable {
         choices.report = .new(in: folder.reports, prefix: "")
         choices.stopOnSignals = self.options.stopOnSignals
         choices.holdsAccountLock = true
+        choices.force = self.options.force
         var request = RunRequest(shop: client, account: account, choices: choices)
         self.options.watchSync?(&request)
         let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")

@@ -15,19 +15,37 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         backups.post("/snapshot") { request, context in try Self(context).snapshot(request) }
         backups.post("/restore-plan") { request, context in try await Self(context).restore(request, dryRun: true) }
         backups.post("/restore") { request, context in try await Self(context).restore(request, dryRun: false) }
+        backups.post("/repository") { request, context in try await Self(context).choose(request) }
     }
 
     private var starter: ConsoleJobRoutes { ConsoleJobRoutes(shop: shop) }
 
     private func list(_ request: Request) -> Response {
         let words = ConsoleWords.words(ConsoleWords.language(of: request))
-        guard let backups = engine.backups else {
-            return layout.response(request, ConsolePageModel(title: words["backups"] ?? "", message: words["no_repo"] ?? ""))
-        }
+        guard let backups = engine.backups else { return chooser(request, said: nil) }
         let snapshots = Array(backups.snapshots().reversed().map(Self.snapshot))
         var model = ConsolePageModel(title: "\(words["backups"] ?? "") · \(backups.repository.url.path)")
         model.backups = .init(snapshots: snapshots, diffFrom: snapshots.dropFirst().first?.id ?? "", diffTo: snapshots.first?.id ?? "")
         return layout.response(request, model)
+    }
+
+    /// No repository yet: a folder to keep backups in, chosen here (no terminal, no restart).
+    private func chooser(_ request: Request, said: String?, status: HTTPResponse.Status = .ok) -> Response {
+        let words = ConsoleWords.words(ConsoleWords.language(of: request))
+        var model = ConsolePageModel(title: words["backups"] ?? "", message: said)
+        model.summary = words["no_repo"]
+        model.chooseRepository = BackupChoice.suggested
+        return layout.response(request, model, status: status)
+    }
+
+    private func choose(_ request: Request) async throws -> Response {
+        let form = try await ConsoleForm.read(request)
+        do {
+            try engine.backupChoice.choose(form["folder"] ?? "")
+        } catch {
+            return chooser(request, said: error.description, status: .unprocessableContent)
+        }
+        return Response(status: .seeOther, headers: [.location: "/backups"])
     }
 
     private func diff(_ request: Request) throws -> Response {
@@ -67,7 +85,7 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
     }
 
     private static func repository(_ engine: ConsoleEngine) throws -> ConsoleBackups {
-        guard let backups = engine.backups else { throw HTTPError(.notFound, message: "no repository: start the console with --repo DIR") }
+        guard let backups = engine.backups else { throw HTTPError(.notFound, message: "no backup folder yet: choose one on the Backups page") }
         return backups
     }
 

@@ -32,3 +32,57 @@ public struct ConsoleBackups: Sendable {
         return try request.run(rows)
     }
 }
+
+/// The console's backup repository: `--repo`, else the folder a merchant chose on the Backups
+/// page — kept in the account's folder (`console-backups.txt`), so the next console opens it too.
+public final class BackupChoice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chosen: ConsoleBackups?
+    /// Where the page's choice is kept.
+    let remembered: URL
+
+    public init(given: ConsoleBackups?, account: AccountState) {
+        remembered = account.folder.appendingPathComponent("console-backups.txt")
+        chosen = given ?? (try? String(contentsOf: remembered, encoding: .utf8))
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .flatMap { $0.isEmpty ? nil : ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) }
+    }
+
+    public var current: ConsoleBackups? { lock.withLock { chosen } }
+
+    /// Where a first repository goes unless the merchant says otherwise: `~/openmarket-backups`.
+    static var suggested: String { UserFolders.home.appendingPathComponent("openmarket-backups").path }
+
+    public struct Refused: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Uses `path` (an absolute path, or `~/…`) from now on: a folder `openmarket backup` made,
+    /// or an empty or new one (made here). Anything else is refused, saying why.
+    @discardableResult
+    public func choose(_ path: String) throws(Refused) -> ConsoleBackups {
+        let trimmed = path.trimmingCharacters(in: .whitespacesAndNewlines)
+        let expanded = trimmed.hasPrefix("~/") ? UserFolders.home.appendingPathComponent(String(trimmed.dropFirst(2))).path : trimmed
+        guard expanded.hasPrefix("/") else { throw Refused(description: "give the folder's whole path (/… or ~/…), not \(trimmed.isEmpty ? "nothing" : "'\(trimmed)'")") }
+        let url = URL(fileURLWithPath: expanded, isDirectory: true).standardizedFileURL
+        let repository = BackupRepository(url: url)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw Refused(description: "\(url.path) is a file, not a folder") }
+            let inside = (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.filter { !$0.hasPrefix(".") } ?? []
+            guard inside.isEmpty || repository.config() != nil else {
+                throw Refused(description: "\(url.path) holds other files and no backups: pick an empty folder, a new one, or one `openmarket backup` made")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: remembered.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((url.path + "\n").utf8).write(to: remembered, options: .atomic)
+        } catch {
+            throw Refused(description: "cannot use \(url.path): \(error.localizedDescription)")
+        }
+        let backups = ConsoleBackups(repository: repository)
+        lock.withLock { chosen = backups }
+        return backups
+    }
+}

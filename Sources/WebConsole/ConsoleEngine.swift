@@ -19,22 +19,29 @@ public struct ConsoleEngine: Sendable {
     /// Where runs started here keep their reports.
     public let reports: URL
     public let feeds: ConsoleFeeds
-    /// The backup repository given with `--repo`, if any.
-    public let backups: ConsoleBackups?
+    /// The backup repository: `--repo`, else the one chosen on the Backups page.
+    public let backupChoice: BackupChoice
+    public var backups: ConsoleBackups? { backupChoice.current }
     /// The photo cache the CLI's would be (with `--cache s3://…` behind it); nil: the default.
     public let photoCache: ImageCache?
     /// The console's TLS settings (`--cacert`, `--insecure`), for what it fetches besides the shop (a feed's source).
     public let transport: TransportSettings
 
+    /// Where the reports' product links go instead of the server's JSON: the built-in sandbox's
+    /// catalog pages (`/products/ID`), served while the console runs.
+    public let productPages: (base: String, path: String)?
+
     public init(folder: URL, shop: any Shop, account: AccountState, reports: URL, feeds: ConsoleFeeds = ConsoleFeeds(),
-                backups: ConsoleBackups? = nil, photoCache: ImageCache? = nil, transport: TransportSettings = TransportSettings()) {
+                backups: ConsoleBackups? = nil, photoCache: ImageCache? = nil, transport: TransportSettings = TransportSettings(),
+                productPages: (base: String, path: String)? = nil) {
         self.transport = transport
+        self.productPages = productPages
         self.folder = folder.standardizedFileURL
         self.shop = shop
         self.account = account
         self.reports = reports
         self.feeds = feeds
-        self.backups = backups
+        backupChoice = BackupChoice(given: backups, account: account)
         self.photoCache = photoCache
         store = OpenedStore(account.links)
     }
@@ -91,14 +98,17 @@ public struct ConsoleEngine: Sendable {
         choices.cache = photoCache
         choices.report = .new(in: reports, prefix: dryRun ? "plan" : "openmarket-report")
         choices.stopOnSignals = false
+        choices.productPages = productPages
         var request = RunRequest(shop: shop, account: account, choices: choices)
         job?.watch(&request)
         return request
     }
 
-    /// The sheet through the one sync: a plan (nothing written) or the run itself.
-    func sync(_ url: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> SyncResult {
+    /// The sheet through the one sync: a plan (nothing written) or the run itself; with
+    /// `force`, the price changes the price guard holds are sent too.
+    func sync(_ url: URL, dryRun: Bool, force: Bool = false, job: ConsoleJob? = nil) throws -> SyncResult {
         var request = request(dryRun: dryRun, job: job)
+        request.choices.force = force
         request.choices.validation.imagesDirectory = folder
         return try request.run(ManifestRows(url))
     }

@@ -59,10 +59,11 @@ public struct ConsoleFeeds: Sendable {
 
     /// A feed run from the page, as `feed run` makes it: the console's TLS settings (`--cacert`,
     /// `--insecure`) fetch the feed's source too.
-    func run(_ file: URL, accept: Bool, engine: ConsoleEngine, job: ConsoleJob) throws -> FeedRunResult {
+    func run(_ file: URL, accept: Bool, force: Bool = false, engine: ConsoleEngine, job: ConsoleJob) throws -> FeedRunResult {
         let feed = try FeedFile.load(file)
         var options = FeedRunOptions()
         options.accept = accept
+        options.force = force
         options.cache = engine.photoCache
         options.transport = engine.transport
         options.watchSync = { job.watch(&$0) }

@@ -31,9 +31,14 @@ struct ConsoleJobRoutes: ConsoleShopBound {
     /// A plan or an apply of a sheet of the folder.
     private func sheetJob(_ request: Request, _ kind: ConsoleJob.Kind) async throws -> Response {
         let engine = self.engine
-        let sheet = try await ConsoleRoutes(shop: shop).sheet(request)
+        let form = try await ConsoleForm.read(request)
+        let sheet = try ConsoleRoutes(shop: shop).sheet(in: form)
         let dryRun = kind == .plan
-        return start(request, kind, subject: sheet.lastPathComponent) { job in .finished(try engine.sync(sheet, dryRun: dryRun, job: job)) }
+        // The price changes the guard held, sent after the merchant saw them (the button after a plan or an apply).
+        let force = form["force"] == "1"
+        return start(request, kind, subject: sheet.lastPathComponent) { job in
+            .finished(try engine.sync(sheet, dryRun: dryRun, force: force, job: job))
+        }
     }
 
     private func feedJob(_ request: Request) async throws -> Response {
@@ -42,9 +47,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
             throw HTTPError(.badRequest, message: "no such feed")
         }
-        let accept = form["accept"] == "1"
+        let accept = form["accept"] == "1", force = form["force"] == "1"
         return start(request, .feed, subject: name) { job in
-            .feed(try engine.feeds.run(file, accept: accept, engine: engine, job: job))
+            .feed(try engine.feeds.run(file, accept: accept, force: force, engine: engine, job: job))
         }
     }
 
@@ -105,34 +110,39 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         return job
     }
 
-    /// What a job's page shows: its progress while it runs; its summary, report and next step after.
+    /// What a job's page shows: its progress while it runs; its summary, report and next step
+    /// after (not the last progress line, which can be a step behind the end).
     func page(_ job: ConsoleJob) -> ConsolePageModel {
         let progress = job.progress
         var model = ConsolePageModel(title: "\(job.kind.rawValue) · \(job.subjectName)")
-        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended && progress.total == 0 ? "" : progress.line,
+        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended ? "" : progress.line,
                                              running: !progress.ended, done: progress.done, total: progress.total)
         switch job.ending {
         case .finished(let result)?:
             model.summary = result.summary.pageLine
             shown.report = true
             let stopped = result.summary.stopped != nil
+            let held = result.summary.priceGuarded
             switch job.kind {
-            case .apply: shown.next = stopped ? .applyAgain(sheet: job.subject) : .planUndo(run: result.reportFolder.path)
-            case .plan: shown.next = .applyPlanned(sheet: job.subject)
-            case .undoPlan: shown.next = .undo(run: job.subject)
-            case .restorePlan: shown.next = .restore(snapshot: job.subject)
-            case .restore: if !stopped { shown.next = .planUndo(run: result.reportFolder.path) }
+            case .apply: shown.steps = [stopped ? .applyAgain(sheet: job.subject) : .planUndo(run: result.reportFolder.path)]
+            case .plan: shown.steps = [.applyPlanned(sheet: job.subject)]
+            case .undoPlan: shown.steps = [.undo(run: job.subject)]
+            case .restorePlan: shown.steps = [.restore(snapshot: job.subject)]
+            case .restore: if !stopped { shown.steps = [.planUndo(run: result.reportFolder.path)] }
             case .undo, .feed, .backup: break
             }
+            // Rows the price guard held: the way forward is a button, not a terminal flag.
+            if held > 0, !stopped, job.kind == .apply || job.kind == .plan { shown.steps.append(.acceptPrices(sheet: job.subject, count: held)) }
         case .feed(let result)?:
             model.summary = "\(result.feed): \(result.outcome.rawValue): \(result.message)"
             shown.report = result.report != nil
-            if result.outcome == .held { shown.next = .accept(feed: job.subject) }
-            if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown.next = .planUndo(run: folder.path) }
+            if result.outcome == .held { shown.steps.append(.accept(feed: job.subject)) }
+            if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown.steps.append(.planUndo(run: folder.path)) }
+            if let held = result.summary?.priceGuarded, held > 0 { shown.steps.append(.acceptFeedPrices(feed: job.subject, count: held)) }
         case .parts(let parts)?:
             // A sharded run, shard by shard; its undo offered after its plan.
             model.summary = parts.map { "shard \($0.shard ?? ""): \($0.result?.summary.pageLine ?? $0.alreadyDone ?? "")" }.joined(separator: "; ")
-            if job.kind == .undoPlan { shown.next = .undo(run: job.subject) }
+            if job.kind == .undoPlan { shown.steps = [.undo(run: job.subject)] }
         case .nothing(let said)?: model.summary = said
         case .failed(let why)?: model.message = why
         case nil: break

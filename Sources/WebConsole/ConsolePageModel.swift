@@ -15,6 +15,8 @@ struct ConsolePageModel {
     var feeds: [FeedView]?
     var runs: [RunView]?
     var backups: BackupsView?
+    /// No backup folder yet: the form that picks one, with this suggested.
+    var chooseRepository: String?
     var diff: String?
 
     init(title: String = "", summary: String? = nil, message: String? = nil) {
@@ -70,7 +72,7 @@ struct ConsolePageModel {
         var diffTo: String
     }
 
-    /// A job's page: its progress while it runs; after, its report and the one next step.
+    /// A job's page: its progress while it runs; after, its report and the next steps.
     struct JobView {
         var id: String
         var progress: String
@@ -78,12 +80,16 @@ struct ConsolePageModel {
         var done: Int
         var total: Int
         var report = false
-        var next: NextStep?
+        var steps: [NextStep] = []
     }
 
-    /// The button a finished job offers, with what its form sends.
+    /// A button a finished job offers, with what its form sends.
     enum NextStep {
         case accept(feed: String)
+        /// Apply the sheet again with the price changes the guard held (`--force`), after the
+        /// page showed how many and which.
+        case acceptPrices(sheet: String, count: Int)
+        case acceptFeedPrices(feed: String, count: Int)
         case restore(snapshot: String)
         case applyPlanned(sheet: String)
         case applyAgain(sheet: String)
@@ -93,6 +99,8 @@ struct ConsolePageModel {
         var name: String {
             switch self {
             case .accept: "accept"
+            case .acceptPrices: "accept_prices"
+            case .acceptFeedPrices: "accept_feed_prices"
             case .restore: "restore"
             case .applyPlanned: "apply_planned"
             case .applyAgain: "apply_again"
@@ -104,7 +112,15 @@ struct ConsolePageModel {
         var value: String {
             switch self {
             case .accept(let value), .restore(let value), .applyPlanned(let value), .applyAgain(let value), .planUndo(let value),
-                 .undo(let value): value
+                 .undo(let value), .acceptPrices(let value, _), .acceptFeedPrices(let value, _): value
+            }
+        }
+
+        /// Rows the price guard held, for the button's count.
+        var held: Int? {
+            switch self {
+            case .acceptPrices(_, let count), .acceptFeedPrices(_, let count): count
+            default: nil
             }
         }
     }
@@ -118,7 +134,10 @@ struct ConsolePageModel {
         if let job {
             var shown: [String: Any] = ["id": job.id, "progress": job.progress, "running": job.running, "ended": !job.running,
                                         "done": job.done, "total": max(job.total, 1), "report": job.report]
-            if let next = job.next { shown[next.name] = next.value }
+            for step in job.steps {
+                shown[step.name] = step.value
+                if let held = step.held { shown["price_guarded"] = held }
+            }
             values["job"] = shown
         }
         if let sheets {
@@ -147,6 +166,7 @@ struct ConsolePageModel {
             }
             values["no_runs"] = runs.isEmpty
         }
+        if let chooseRepository { values["choose_repository"] = chooseRepository }
         if let backups {
             values["repository"] = true
             values["snapshots"] = backups.snapshots.map { snapshot -> [String: Any] in

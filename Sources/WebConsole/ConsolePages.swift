@@ -62,6 +62,8 @@ enum ConsolePages {
         {{#ended}}
         <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
         <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
+        {{#accept_prices}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{accept_prices}}"><input type="hidden" name="force" value="1"><button class="go" id="accept-prices">{{w.accept_prices}} ({{price_guarded}})</button></form>{{/accept_prices}}
+        {{#accept_feed_prices}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept_feed_prices}}"><input type="hidden" name="force" value="1"><button class="go" id="accept-feed-prices">{{w.accept_prices}} ({{price_guarded}})</button></form>{{/accept_feed_prices}}
         {{#accept}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept}}"><input type="hidden" name="accept" value="1"><button class="go" id="accept">{{w.accept}}</button></form>{{/accept}}
         {{#restore}}<form method="post" action="/backups/restore"><input type="hidden" name="snapshot" value="{{restore}}"><button class="go" id="restore">{{w.restore}}</button></form>{{/restore}}
         {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}"><button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
@@ -117,6 +119,7 @@ enum ConsolePages {
         </table>
         {{/has_feeds}}
         {{#diff}}<pre id="diff">{{diff}}</pre>{{/diff}}
+        {{#choose_repository}}<form method="post" action="/backups/repository" id="choose-repository"><label>{{w.backup_folder}} <input name="folder" value="{{choose_repository}}" size="40"></label> <button class="go" id="use-folder">{{w.use_folder}}</button></form>{{/choose_repository}}
         {{#repository}}
         <form method="post" action="/backups/snapshot"><button class="go" id="snapshot">{{w.snapshot_now}}</button></form>
         {{#has_snapshots}}

@@ -1,6 +1,7 @@
 import CatalogSync
 import Foundation
 import Hummingbird
+import Manifest
 import NIOCore
 import Support
 
@@ -66,17 +67,27 @@ struct ConsoleRoutes: ConsoleShopBound {
     func check(_ request: Request) async throws -> Response {
         let engine = self.engine
         let sheet = try await sheet(request)
-        let (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
+        let title = "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)"
+        let summary: ValidationSummary
+        let problems: [ConsoleEngine.Problem]
+        do {
+            (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
+        } catch {
+            // A sheet that cannot be read at all (empty, no header, not a sheet): what validate says, on the page.
+            return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)
+        }
         let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-        var model = ConsolePageModel(title: "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)", summary: text)
+        var model = ConsolePageModel(title: title, summary: text)
         model.problems = problems.map {
             ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule, message: $0.message, severity: $0.severity)
         }
         return layout.response(request, model)
     }
 
-    func sheet(_ request: Request) async throws -> URL {
-        let form = try await ConsoleForm.read(request)
+    func sheet(_ request: Request) async throws -> URL { try sheet(in: try await ConsoleForm.read(request)) }
+
+    /// The folder's sheet a form names (nothing outside the folder).
+    func sheet(in form: [String: String]) throws -> URL {
         guard let name = form["sheet"], let url = engine.sheet(named: name) else {
             throw HTTPError(.badRequest, message: "no such sheet in \(engine.folder.path)")
         }

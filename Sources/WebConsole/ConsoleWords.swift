@@ -61,7 +61,9 @@ enum ConsoleWords {
         "last_runs": ("last run on each shop", "쇼핑몰별 마지막 실행"),
         "drop": ("Drop a sheet or a .zip of photos here, or pick files:", "시트나 사진 .zip 파일을 여기에 끌어다 놓거나 파일을 고르세요:"),
         "backups": ("Backups", "백업"),
-        "no_repo": ("No backup repository: start the console with --repo DIR (a folder `openmarket backup` made or will make).", "백업 저장소가 없습니다: --repo 폴더를 주고 콘솔을 시작하세요."),
+        "no_repo": ("No backup folder yet: choose where the snapshots go (a new or empty folder, or one with backups).", "아직 백업 폴더가 없습니다: 스냅샷을 보관할 폴더를 고르세요 (새 폴더, 빈 폴더 또는 백업이 있는 폴더)."),
+        "backup_folder": ("Backup folder", "백업 폴더"),
+        "use_folder": ("Use this folder", "이 폴더 사용"),
         "snapshot_now": ("Take a snapshot now", "지금 스냅샷 만들기"),
         "diff": ("Diff", "비교"),
         "snapshot": ("snapshot", "스냅샷"),
@@ -72,6 +74,7 @@ enum ConsoleWords {
         "restore": ("Restore", "복원"),
         "run_now": ("Run now", "지금 실행"),
         "accept": ("Accept the held file and run", "보류된 파일 승인 후 실행"),
+        "accept_prices": ("Send the held price changes too", "보류된 가격 변경도 보내기"),
         "no_feeds": ("No feeds: put feed files (.toml) in the feeds folder.", "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요."),
     ]
 }

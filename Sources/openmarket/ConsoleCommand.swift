@@ -77,7 +77,8 @@ struct ConsoleCommand: ShopCommand {
         let account = connection.account
         return ConsoleEngine(folder: folder, shop: connection.client, account: account, reports: account.folder.appendingPathComponent("reports"),
                              backups: repo.map { ConsoleBackups(repository: BackupRepository(url: URL(fileURLWithPath: $0))) },
-                             photoCache: cache, transport: connection.client.configuration.transport)
+                             photoCache: cache, transport: connection.client.configuration.transport,
+                             productPages: connection.sandbox.map { (String($0.url.absoluteString.trimmingCharacters(in: ["/"])), "/products/") })
     }
 }
 

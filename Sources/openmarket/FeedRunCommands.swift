@@ -79,6 +79,9 @@ struct FeedRunCommand: OpenMarketCommand {
     @Flag(name: .long, help: "Run a file the checks hold, once (never an HTML page).")
     var accept = false
 
+    @Flag(name: .long, help: "Send price changes larger than the price guard (50 %), for this run: the rows it held.")
+    var force = false
+
     @Option(name: .long, help: ArgumentHelp("Writes in flight at once (default: found while the run goes, as import's).", valueName: "N"))
     var jobs: Int?
 
@@ -182,6 +185,7 @@ struct FeedRunCommand: OpenMarketCommand {
         }
         var options = FeedRunOptions()
         options.accept = accept
+        options.force = force
         options.jobs = jobs
         options.stopOnSignals = true
         options.transport.insecure = server.client.insecure

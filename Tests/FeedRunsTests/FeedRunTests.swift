@@ -64,10 +64,11 @@ struct Night {
 
     var feedsRoot: URL { files.directory.appendingPathComponent("feeds") }
 
-    func runner(_ feed: Feed, accept: Bool = false, vendor: SandboxVendor? = nil) throws -> FeedRunner {
+    func runner(_ feed: Feed, accept: Bool = false, force: Bool = false, vendor: SandboxVendor? = nil) throws -> FeedRunner {
         let client = try TestSupport.client(sandbox, vendor ?? sandbox.demo)
         var options = FeedRunOptions()
         options.accept = accept
+        options.force = force
         return FeedRunner(feed: feed, client: client, account: account(client), root: feedsRoot, options: options)
     }
 
@@ -80,8 +81,8 @@ struct Night {
         AccountState(shop: client, sandboxData: files.directory.appendingPathComponent("state"))
     }
 
-    func run(_ feed: Feed, accept: Bool = false, vendor: SandboxVendor? = nil) async throws -> FeedRunResult {
-        let runner = try runner(feed, accept: accept, vendor: vendor)
+    func run(_ feed: Feed, accept: Bool = false, force: Bool = false, vendor: SandboxVendor? = nil) async throws -> FeedRunResult {
+        let runner = try runner(feed, accept: accept, force: force, vendor: vendor)
         return try await blocking { runner.run() }
     }
 
@@ -298,6 +299,22 @@ struct FeedRunTests {
         #expect(try listed.record().lastOutcome == .held, "the last run (friday's), read from the state")
         #expect(try FeedFolder.shops(of: feed, root: monday).first?.record().lastOutcome == nil, "nothing kept in the folder")
         await postgres.stop()
+        await night.close()
+    }
+
+    @Test("a supplier's price ×10 is held by the price guard (the row fails, counted as held, the rest go on); the same night with --force sends it")
+    func priceGuard() async throws {
+        let night = try await Night.open()
+        night.supplier.serve(night.sheet(rows: 4))
+        let feed = try night.feed("[checks]\nmax_changed_percent = 100")
+        #expect(try await night.run(feed).outcome == .done)
+        night.supplier.serve(night.sheet(rows: 4) { $0 == 2 ? 20000 : 1000 * $0 })
+        let held = try await night.run(feed)
+        #expect(held.outcome == .rowsFailed && held.summary?.priceGuarded == 1 && held.summary?.failed == 1, "\(held.message)")
+        #expect(try await night.products()["상품 2번"]?.first?.price == 2600, "the held price is the shop's still")
+        let forced = try await night.run(feed, force: true)
+        #expect(forced.outcome == .done && forced.summary?.priceGuarded == 0 && forced.message.contains("1 updated"), "\(forced.message)")
+        #expect(try await night.products()["상품 2번"]?.first?.price == 26000)
         await night.close()
     }
 

@@ -88,6 +88,77 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("a price change over the guard is held with a button, not a terminal flag: the plan and the apply offer to send it (with the count); the button sends it and nothing else")
+    func heldPriceChange() async throws {
+        let open = try await OpenConsole.start(rows: 3)
+        #expect(try await open.run("apply", "sheet=products.csv").text.contains("3 rows: 3 created"))
+        // K2's price ×10 (a misplaced digit, or a real change), K3's a little.
+        let sheet = open.files.directory.appendingPathComponent("products.csv")
+        let text = try String(contentsOf: sheet, encoding: .utf8).replacingOccurrences(of: "K2,Item number 2,1002,", with: "K2,Item number 2,10020,")
+            .replacingOccurrences(of: "K3,Item number 3,1003,", with: "K3,Item number 3,1100,")
+        try Data(text.utf8).write(to: sheet)
+        let plan = try await open.run("plan", "sheet=products.csv")
+        #expect(plan.text.contains("1 would-update") && plan.text.contains("1 failed"), "\(plan.text.prefix(600))")
+        #expect(plan.text.contains("id=\"accept-prices\"") && plan.text.contains("(1)") && plan.text.contains("name=\"force\" value=\"1\""),
+                "the held change has its button: \(plan.text.suffix(1500))")
+        let apply = try await open.run("apply", "sheet=products.csv")
+        #expect(apply.text.contains("1 updated") && apply.text.contains("1 failed") && apply.text.contains("id=\"accept-prices\""), "\(apply.text.prefix(600))")
+        func prices() async throws -> [String: Money] {
+            try await blocking { [client = open.client] in
+                Dictionary(uniqueKeysWithValues: try client.allProducts().products.map { ($0.name, $0.price) })
+            }
+        }
+        let afterApply = try await prices()
+        #expect(afterApply["Item number 2"] == 1002 && afterApply["Item number 3"] == 1100, "\(afterApply)")
+        let forced = try await open.run("apply", "sheet=products.csv&force=1")
+        let said = forced.text.firstMatch(of: /id="summary">([^<]*)</).map { String($0.1) } ?? ""
+        #expect(said.contains("1 updated") && !said.contains("failed") && !forced.text.contains("id=\"accept-prices\""), "\(said)")
+        #expect(try await prices() == ["Item number 1": 1001, "Item number 2": 10020, "Item number 3": 1100])
+        await open.close()
+    }
+
+    @Test("without --repo the Backups page offers a folder to choose (no restart, no terminal): a file or a folder of other files refused, saying why; an empty one taken, a snapshot made there, and the next console opens it")
+    func chooseBackupFolder() async throws {
+        let open = try await OpenConsole.start(rows: 2, backups: false)
+        let page = try await open.get("backups")
+        #expect(page.status == 200 && page.text.contains("id=\"choose-repository\"") && page.text.contains("openmarket-backups")
+                && !page.text.contains("--repo"), "\(page.text.suffix(800))")
+        let other = open.files.directory.appendingPathComponent("photos-of-mine")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: other.appendingPathComponent("a.txt"))
+        let refused = try await open.post("backups/repository", "folder=" + other.path)
+        #expect(refused.status == 422 && refused.text.contains("holds other files and no backups"), "\(refused.status) \(refused.text.suffix(500))")
+        #expect(try await open.post("backups/repository", "folder=relative/path").text.contains("whole path"))
+        let chosen = open.files.directory.appendingPathComponent("kept-backups")
+        let taken = try await open.post("backups/repository", "folder=" + chosen.path)
+        #expect(taken.status == 303 && taken.headers["location"] == "/backups")
+        #expect(try await open.run("apply", "sheet=products.csv").text.contains("2 created"))
+        let snapshot = try await open.run("backups/snapshot", "")
+        #expect(snapshot.text.contains("2 products"), "\(snapshot.text.prefix(500))")
+        #expect(FileManager.default.fileExists(atPath: chosen.appendingPathComponent("config.json").path))
+        // The next console of this account opens the same folder.
+        let account = AccountState(shop: open.client, sandboxData: open.files.directory.appendingPathComponent("state"))
+        #expect(BackupChoice(given: nil, account: account).current?.repository.url.path == chosen.path)
+        await open.close()
+    }
+
+    @Test("the report's product links go to the built-in sandbox's catalog page of the product (HTML), not the API's JSON")
+    func productLinks() async throws {
+        let open = try await OpenConsole.start(rows: 2, sandboxPages: true)
+        let apply = try await open.run("apply", "sheet=products.csv")
+        #expect(apply.status == 200 && apply.text.contains("2 rows: 2 created"), "\(apply.text.prefix(400))")
+        let job = try #require(apply.text.firstMatch(of: /href="\/jobs\/([0-9]+)\/report.html"/).map { String($0.1) })
+        let report = try await open.get("jobs/\(job)/report.html")
+        let links = report.text.matches(of: /href="(http[^"]+)"/).map { String($0.1) }.filter { $0.contains("/products/") }
+        #expect(links.count == 2 && links.allSatisfy { $0.hasPrefix(open.sandbox.url + "/products/") } && !links.contains { $0.contains("/api/") }, "\(links)")
+        for link in links {
+            let page = try await curl([link])
+            #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains("Item number"),
+                    "\(link): \(page.status) \(page.headers)")
+        }
+        await open.close()
+    }
+
     @Test("Plan says 20 would-create and the shop is untouched; Apply makes 20; Undo deletes 20; runs lists both; no secret in any page")
     func planApplyUndo() async throws {
         let open = try await OpenConsole.start()
@@ -291,6 +362,12 @@ struct ConsoleTests {
         #expect(check.status == 200 && check.text.contains("price-format") && check.text.contains("abc") && check.text.contains("<td>2</td>"),
                 "\(check.text.suffix(900))")
         #expect(try await open.post("check", "sheet=..%2F..%2Fetc%2Fpasswd").status == 400, "only the folder's sheets")
+        // A sheet that cannot be read at all: the page says what validate says, as a page.
+        try Data().write(to: open.files.directory.appendingPathComponent("empty.csv"))
+        let empty = try await open.post("check", "sheet=empty.csv")
+        // (`openmarket validate empty.csv` says: "empty.csv: the file is empty: it needs a header row naming the columns …", exit 2.)
+        #expect(empty.status == 422 && empty.text.contains("id=\"message\"")
+                && empty.text.contains("empty.csv: the file is empty: it needs a header row naming the columns"), "\(empty.status) \(empty.text.suffix(600))")
         await open.close()
     }
 }

@@ -19,7 +19,8 @@ struct OpenConsole {
     /// `state`: the account's state in a shared database (`--state postgres://…`); `transport`:
     /// the console's TLS settings (`--cacert`).
     static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil,
-                      state: URL? = nil, transport: TransportSettings = TransportSettings()) async throws -> OpenConsole {
+                      state: URL? = nil, transport: TransportSettings = TransportSettings(),
+                      sandboxPages: Bool = false, backups: Bool = true) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
@@ -30,8 +31,9 @@ struct OpenConsole {
             ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state"), state: state),
                           reports: folder.appendingPathComponent("reports"), feeds: ConsoleFeeds(
                               folder: folder.appendingPathComponent("feeds"), root: folder.appendingPathComponent("feed-state")),
-                          backups: ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))),
-                          photoCache: photoCache, transport: transport)
+                          backups: backups ? ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))) : nil,
+                          photoCache: photoCache, transport: transport,
+                          productPages: sandboxPages ? (sandbox.url, "/products/") : nil)
         }
         let shops = ConsoleShops(engine(client), profiles: profiles) { name in
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
