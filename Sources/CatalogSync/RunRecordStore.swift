@@ -74,10 +74,11 @@ struct SharedRecord: RunRecordStore {
     func keepPhoto(_ data: Data, as path: String) throws { try store.savePhoto(run: run, path: path, data: data) }
 
     func photo(_ path: String) throws -> Data {
-        guard let found = try store.savedPhotos(run: run).first(where: { $0.path == path }) else {
+        // The one photo, not the run's every photo: an undo remakes products one by one.
+        guard let found = try store.savedPhoto(run: run, path: path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(path) of \(run) in the shared state"])
         }
-        return found.data
+        return found
     }
 
     var place: String { "the shared state (\(run)\(part == "whole" ? "" : ", \(part)"))" }

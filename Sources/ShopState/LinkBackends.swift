@@ -29,7 +29,8 @@ protocol LinkBackend: AnyObject, Sendable {
     /// A photo a run saved before deleting a product (`deleted/ID/N.jpg` of its record's
     /// folder), kept with the run's record so that undo can make the product again anywhere.
     func savePhoto(run: String, path: String, data: Data) throws
-    func savedPhotos(run: String) throws -> [(path: String, data: Data)]
+    /// All of a run's saved photos, or (`path`) the one saved there.
+    func savedPhotos(run: String, path: String?) throws -> [(path: String, data: Data)]
 }
 
 /// A run as both stores keep it.

@@ -170,7 +170,12 @@ public final class LinkStore: @unchecked Sendable {
 
     /// The photos kept with a run's shared record, by their path in its folder.
     public func savedPhotos(run: String) throws(Failure) -> [(path: String, data: Data)] {
-        try access("read") { try backend.savedPhotos(run: run) }
+        try access("read") { try backend.savedPhotos(run: run, path: nil) }
+    }
+
+    /// The photo kept with a run's shared record at `path` (`deleted/ID/N.jpg`); nil: none.
+    public func savedPhoto(run: String, path: String) throws(Failure) -> Data? {
+        try access("read") { try backend.savedPhotos(run: run, path: path) }.first?.data
     }
 
     private func access<T>(_ verb: String, _ body: () throws -> T) throws(Failure) -> T {

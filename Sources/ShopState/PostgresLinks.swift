@@ -183,8 +183,9 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
             """, [account, run, path, Self.hex(data)])
     }
 
-    func savedPhotos(run: String) throws -> [(path: String, data: Data)] {
-        try connection.execute("SELECT path, data FROM saved_photo WHERE account = $1 AND run = $2 ORDER BY path", [account, run]).map {
+    func savedPhotos(run: String, path: String?) throws -> [(path: String, data: Data)] {
+        try connection.execute("SELECT path, data FROM saved_photo WHERE account = $1 AND run = $2 AND ($3::text IS NULL OR path = $3) ORDER BY path",
+                               [account, run, path]).map {
             ($0[0] ?? "", Self.bytes(hex: $0[1] ?? ""))
         }
     }

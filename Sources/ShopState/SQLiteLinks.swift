@@ -157,9 +157,10 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
         }
     }
 
-    func savedPhotos(run: String) throws -> [(path: String, data: Data)] {
+    func savedPhotos(run: String, path: String?) throws -> [(path: String, data: Data)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, data FROM saved_photo WHERE run = ? ORDER BY path", arguments: [run]).map { ($0["path"], $0["data"]) }
+            try Row.fetchAll(db, sql: "SELECT path, data FROM saved_photo WHERE run = ? AND (? IS NULL OR path = ?) ORDER BY path",
+                             arguments: [run, path, path]).map { ($0["path"], $0["data"]) }
         }
     }
 
