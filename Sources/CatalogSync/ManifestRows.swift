@@ -27,7 +27,8 @@ public struct ManifestRows: RowSource {
         let options = sink.options
         // The file's encoding, delimiter and headers, detected once (a sample, not the rows).
         let reader = try ManifestReader(url: url, encoding: options.validation.encoding, delimiter: options.validation.delimiter,
-                                        sheet: options.validation.sheet, mapping: options.validation.mapping)
+                                        sheet: options.validation.sheet, mapping: options.validation.mapping,
+                                        platformMaps: options.validation.platformMaps)
         var validation = options.validation
         validation.encoding = reader.encoding
         validation.delimiter = reader.delimiter

@@ -13,6 +13,15 @@ public struct Feed: Sendable {
     public var url: URL
     /// Our field ← the supplier's column, in the file's order.
     public var columns: [(field: Column, source: HeaderRef)] = []
+    /// Our fields made of more than one column (a template, the first of several, a choice;
+    /// see `ValueSpec`), in manifest order.
+    public var values: [(field: Column, spec: ValueSpec)] = []
+    /// How a platform's export spreads a product over its rows (nil: a row is a product).
+    public var layout: RowLayout?
+    /// Where the products' photos are, when a map gathers them (nil: the images column).
+    public var photos: PhotoRule?
+    /// How a sheet's header chooses this map by itself (a shipped map).
+    public var detect: MapDetection?
     /// The supplier's cost price, from which `prices` makes the selling price.
     public var cost: HeaderRef?
     /// The same value on every row, by field.
@@ -34,9 +43,10 @@ public struct Feed: Sendable {
 
     /// Every supplier column the feed reads (mapped, or tested by a rule or the filter).
     var referencedHeaders: [HeaderRef] {
-        var all = columns.map(\.source)
+        var all = columns.map(\.source) + values.flatMap(\.spec.headers)
         if let cost { all.append(cost) }
-        all += filter.skip.map(\.source) + filter.only.map(\.source)
+        all += filter.skip.map(\.source) + filter.only.map(\.source) + filter.active.map(\.source)
+        all += (layout?.headers ?? []) + (photos?.headers ?? [])
         all += (prices?.rules ?? []).flatMap { $0.when.map(\.source) }
         var seen = Set<HeaderRef>()
         return all.filter { seen.insert($0).inserted }
@@ -109,8 +119,12 @@ public struct CellTest: Sendable, Equatable {
 }
 
 /// Rows left out: those matching any `skip` test, and (when there are `only` tests) those
-/// matching none of them.
+/// matching none of them; and rows not for sale (`active` tests, e.g. Shopify's `Status =
+/// "active"`), unless the merchant asks for them (`--include-inactive`). `why` says why a
+/// skipped value is left out, by the value (`variable = "its variations are the products"`).
 public struct RowFilter: Sendable, Equatable {
     public var skip: [CellTest] = []
     public var only: [CellTest] = []
+    public var active: [CellTest] = []
+    public var why: [String: String] = [:]
 }

@@ -8,10 +8,17 @@ public struct FeedMapping: HeaderMapping {
     public let feed: Feed
     /// Keep each row's supplier cells (for `feed test`).
     public var keepCells: Bool
+    /// Rows the map's `active` tests call not for sale are read too (`--include-inactive`).
+    public var includeInactive: Bool
+    /// Photos saved by the merchant: a photo address is read from this folder when a file
+    /// there has its name (`--images-from`).
+    public var imagesFrom: URL?
 
-    public init(feed: Feed, keepCells: Bool = false) {
+    public init(feed: Feed, keepCells: Bool = false, includeInactive: Bool = false, imagesFrom: URL? = nil) {
         self.feed = feed
         self.keepCells = keepCells
+        self.includeInactive = includeInactive
+        self.imagesFrom = imagesFrom
     }
 
     public func knows(header: String) -> Bool {
@@ -30,7 +37,9 @@ public struct FeedMapping: HeaderMapping {
         }
         var problems: [String] = []
         var notes: [String] = []
-        for ref in feed.referencedHeaders where resolved[ref] == nil {
+        // A shipped map reads many layouts of one platform's export (older ones lack columns):
+        // what a file does not have reads as empty.
+        for ref in feed.referencedHeaders where resolved[ref] == nil && feed.detect == nil {
             let role = roles(of: ref).joined(separator: ", ")
             if let close = match.closest(to: ref) {
                 problems.append("\(ref) (\(role)): not in the file; did you mean \(close)?")
@@ -48,12 +57,19 @@ public struct FeedMapping: HeaderMapping {
         let fileNotes = notes.map {
             RowIssue(file: file, row: 1, column: nil, value: nil, severity: .warning, rule: "feed-column-absent", message: $0)
         }
-        return BoundFeed(feed: feed, file: file, resolved: resolved, headers: headers, keepCells: keepCells, fileNotes: fileNotes)
+        let bound = BoundFeed(feed: feed, file: file, resolved: resolved, headers: headers, keepCells: keepCells,
+                              includeInactive: includeInactive, fileNotes: fileNotes)
+        guard feed.layout != nil || feed.photos != nil else { return bound }
+        return GroupedFeed(bound, resolved: resolved, imagesFrom: imagesFrom)
     }
 
     /// What the feed uses a supplier's column for.
     func roles(of ref: HeaderRef) -> [String] {
         var roles = feed.columns.filter { $0.source == ref }.map(\.field.rawValue)
+        roles += feed.values.filter { $0.spec.headers.contains(ref) }.map(\.field.rawValue)
+        if feed.layout?.headers.contains(ref) == true { roles.append("[rows]") }
+        if feed.photos?.headers.contains(ref) == true { roles.append("[photos]") }
+        if feed.filter.active.contains(where: { $0.source == ref }) { roles.append("[filter] active") }
         if feed.cost == ref { roles.append("cost") }
         if feed.filter.skip.contains(where: { $0.source == ref }) || feed.filter.only.contains(where: { $0.source == ref }) {
             roles.append("[filter]")
@@ -80,6 +96,7 @@ public struct FeedMapping: HeaderMapping {
     private func consequence(of ref: HeaderRef) -> String {
         if feed.cost == ref { return "prices are left as the shop has them" }
         if let field = feed.columns.first(where: { $0.source == ref })?.field { return "\(field.rawValue) is left as the shop has it" }
+        if feed.values.contains(where: { $0.spec.headers.contains(ref) }) { return "read as empty where it is used" }
         return "the tests of it never match"
     }
 }

@@ -14,25 +14,34 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     private let resolved: [HeaderRef: Int]
     private let headers: [(Int, String)]
     private let keepCells: Bool
+    private let includeInactive: Bool
     private let prices: PriceTable?
 
-    init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, fileNotes: [RowIssue]) {
+    init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, includeInactive: Bool,
+         fileNotes: [RowIssue]) {
         self.feed = feed
         self.file = file
         self.resolved = resolved
         self.headers = headers
         self.keepCells = keepCells
+        self.includeInactive = includeInactive
         self.fileNotes = fileNotes
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
         prices = feed.prices.map(PriceTable.init)
-        var columns = Set(fields.map(\.field)).union(feed.constants.keys)
+        var columns = Set(fields.map(\.field) + feed.values.map(\.field)).union(feed.constants.keys)
+        if feed.photos != nil { columns.insert(.images) }
         if costIndex != nil { columns.insert(.price) }
         self.columns = columns
     }
 
     /// The supplier's header of one of our columns (`stock` → `재고수량`; `price` → the cost's).
     func source(of column: Column) -> String? {
+        if let spec = feed.values.first(where: { $0.field == column })?.spec {
+            if case .column(let ref) = spec, let index = resolved[ref] { return headers.first { $0.0 == index }?.1 }
+            return spec.description
+        }
+        if column == .images, let photos = feed.photos { return photos.from.description }
         let ref = column == .price && costIndex != nil ? feed.cost : feed.columns.first { $0.field == column }?.source
         guard let ref, let index = resolved[ref] else { return nil }
         return headers.first { $0.0 == index }?.1 ?? ref.description
@@ -52,6 +61,13 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             let text = index < cells.count ? ManifestValidator.trimmed(cells[index]) : ""
             values[field] = feed.maps[field]?.apply(text) ?? text
         }
+        var notes = notes
+        for (field, spec) in feed.values {
+            values[field] = spec.value(cell) { note in
+                notes.append(RowIssue(file: file, row: number, column: field.rawValue, value: nil, severity: .warning, rule: "map-choice",
+                                      message: note))
+            }
+        }
         for (field, value) in feed.constants { values[field] = value }
         var row = RawRow(number: number, values: values, imageList: nil, notes: notes)
         // A row left out keeps its key and name: `--delete-missing` counts it as listed.
@@ -68,10 +84,16 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     /// Why the filter leaves the row out, or nil.
     private func skipReason(_ cell: (HeaderRef) -> String) -> String? {
         if let test = feed.filter.skip.first(where: { $0.matches(cell($0.source)) }) {
-            return "[filter] skip: \(test.source) is \(cell(test.source))"
+            let value = cell(test.source)
+            return "[filter] skip: \(test.source) is \(value)" + (feed.filter.why[value.lowercased()].map { ": \($0)" } ?? "")
         }
         if !feed.filter.only.isEmpty, !feed.filter.only.contains(where: { $0.matches(cell($0.source)) }) {
             return "[filter] only: \(feed.filter.only.map(\.text).joined(separator: "; ")) (this row: \(feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")))"
+        }
+        let active = feed.filter.active.filter { resolved[$0.source] != nil }
+        if !includeInactive, !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
+            let states = active.map { "\($0.source) is \(cell($0.source).isEmpty ? "empty" : cell($0.source))" }.joined(separator: ", ")
+            return "not for sale (\(states)): left out; --include-inactive sends it"
         }
         return nil
     }

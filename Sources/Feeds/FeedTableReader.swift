@@ -11,7 +11,7 @@ struct FeedTableReader {
 
     /// The sections a feed file may have (and two keys at its top: description, keep_reports).
     static let sections = ["description", "keep_reports", "columns", "constants", "maps", "prices", "filter", "protect",
-                           "source", "target", "sync", "checks", "notify"]
+                           "rows", "photos", "detect", "source", "target", "sync", "checks", "notify"]
     static let settingKeys = ["markup_percent", "add", "round_to", "round", "min_margin_percent"]
     /// Our fields a feed may fill, and `cost`.
     static var fieldNames: [String] { Column.allCases.map(\.rawValue) + ["cost"] }
@@ -35,6 +35,9 @@ struct FeedTableReader {
         if let prices = root["prices"] { feed.prices = try readPrices(try table(prices, "prices")) }
         if let filter = root["filter"] { feed.filter = try readFilter(try table(filter, "filter")) }
         if let protect = root["protect"] { feed.protected = try readProtect(try table(protect, "protect")) }
+        if let rows = root["rows"] { feed.layout = try readLayout(try table(rows, "rows")) }
+        if let photos = root["photos"] { feed.photos = try readPhotos(try table(photos, "photos")) }
+        if let detect = root["detect"] { feed.detect = try readDetect(try table(detect, "detect")) }
         feed.run = try readRunSettings(root)
         try checkConsistency(feed)
         return feed
@@ -47,8 +50,13 @@ struct FeedTableReader {
 
     private func readColumns(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
         for key in table.keys {
+            if key != "cost", let field = Column(rawValue: key), let value = table[key], value.string == nil {
+                feed.values.append((field, try spec(value, key: key)))
+                continue
+            }
             guard let source = table[key]?.string, !source.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw fail("must be the supplier's header in quotes (\"상품코드\"), or a column by number (\"#3\")", table: "columns", key: key)
+                throw fail("must be the supplier's header in quotes (\"상품코드\"), a column by number (\"#3\"), a text of fields (\"{Title} - {Color}\"), a list (the first not empty) or a choice ({ value = …, when_above = … })",
+                           table: "columns", key: key)
             }
             if key == "cost" {
                 feed.cost = HeaderRef(source)
@@ -57,10 +65,15 @@ struct FeedTableReader {
             guard let field = Column(rawValue: key) else {
                 throw fail("unknown field; [columns] maps \(Self.fieldNames.joined(separator: ", "))", table: "columns", key: key)
             }
-            feed.columns.append((field, HeaderRef(source)))
+            if source.contains("{") {
+                feed.values.append((field, ValueSpec.parse(source)))
+            } else {
+                feed.columns.append((field, HeaderRef(source)))
+            }
         }
         // The file's order is lost in the TOML table: ours is the manifest's.
         feed.columns.sort { Column.allCases.firstIndex(of: $0.field)! < Column.allCases.firstIndex(of: $1.field)! }
+        feed.values.sort { Column.allCases.firstIndex(of: $0.field)! < Column.allCases.firstIndex(of: $1.field)! }
     }
 
     private func readConstants(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
@@ -153,15 +166,29 @@ struct FeedTableReader {
     private func readFilter(_ table: TOMLTable) throws(FeedFileError) -> RowFilter {
         var filter = RowFilter()
         for key in table.keys {
-            guard key == "skip" || key == "only" else { throw fail("unknown key; [filter] has skip and only", table: "filter", key: key) }
+            if key == "why" {
+                let words = try self.table(table[key]!, "filter", key: key)
+                for word in words.keys {
+                    guard let text = words[word]?.string else { throw fail("\(word): must be a text", table: "filter", key: key) }
+                    filter.why[word.lowercased()] = text
+                }
+                continue
+            }
+            guard ["skip", "only", "active"].contains(key) else {
+                throw fail("unknown key; [filter] has skip, only, active and why", table: "filter", key: key)
+            }
             let list = try tests(try self.table(table[key]!, "filter", key: key), table: "filter", key: key, item: 0)
-            if key == "skip" { filter.skip = list } else { filter.only = list }
+            switch key {
+            case "skip": filter.skip = list
+            case "only": filter.only = list
+            default: filter.active = list
+            }
         }
         return filter
     }
 
     /// `{ "카테고리" = "가전" }` or `{ "카테고리" = ["샘플", "단종"] }`.
-    private func tests(_ table: TOMLTable, table name: String, key: String, item: Int) throws(FeedFileError) -> [CellTest] {
+    func tests(_ table: TOMLTable, table name: String, key: String, item: Int) throws(FeedFileError) -> [CellTest] {
         try table.keys.sorted().map { header throws(FeedFileError) -> CellTest in
             let value = table[header]!
             if let list = value.array {
@@ -194,7 +221,7 @@ struct FeedTableReader {
 
     /// What the feed's parts say together.
     private func checkConsistency(_ feed: Feed) throws(FeedFileError) {
-        let mapped = Set(feed.columns.map(\.field))
+        let mapped = Set(feed.columns.map(\.field) + feed.values.map(\.field))
         if feed.cost != nil && mapped.contains(.price) {
             throw fail("map the supplier's cost or a selling price, not both", table: "columns", key: "cost")
         }

@@ -26,6 +26,28 @@ public protocol BoundHeaderMapping: Sendable {
     func source(of column: Column) -> String?
 }
 
+/// A map that reads a file's rows together: another platform's export, where one product's
+/// rows are grouped by a column (Shopify's `Handle`) or name a parent row (WooCommerce's
+/// `Parent`), its fields are written on the group's first row only and its photos on rows of
+/// their own. `row` keeps each row's cells (`RowOrigin.record`); once the file is read,
+/// `assemble` makes the products' rows of them, in file order.
+public protocol GroupedMapping: BoundHeaderMapping {
+    func assemble(_ rows: [RawRow]) -> [RawRow]
+}
+
+/// A map a sheet's header chooses by itself: another platform's product export, read with
+/// the map shipped for it (`--map` chooses another, or none).
+public protocol PlatformMap: HeaderMapping {
+    /// What the file is, as the note says it: "a Shopify product export".
+    var title: String { get }
+    /// The map's name (`shopify`), as `--map` takes it.
+    var mapName: String { get }
+    /// Whether a header row (as written) is this platform's.
+    func matches(headers: [String]) -> Bool
+    /// The currency the export does not state; nil when it does or the map has a constant.
+    var asksCurrency: Bool { get }
+}
+
 /// What a map made of a supplier's row, beside the values.
 public struct RowOrigin: Sendable, Equatable {
     /// Why the feed's filter leaves the row out, or nil when it does not.
@@ -37,6 +59,8 @@ public struct RowOrigin: Sendable, Equatable {
     /// The supplier's cells (header, value) in file order, when the map keeps them
     /// (`feed test`).
     public var cells: [SupplierCell]?
+    /// The row's cells by position, kept by a `GroupedMapping` until the file is read.
+    public var record: [String]?
 
     public init(skipped: String? = nil, explanations: [Column: String] = [:], protected: Set<Column> = [],
                 cells: [SupplierCell]? = nil) {

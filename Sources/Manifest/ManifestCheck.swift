@@ -42,7 +42,7 @@ public enum ManifestCheck {
         let reader: ManifestReader
         do {
             reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet,
-                                        mapping: options.mapping)
+                                        mapping: options.mapping, platformMaps: options.platformMaps)
         }
         catch let error as ManifestError { throw error }
         catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }

@@ -74,8 +74,15 @@ public final class ManifestReader {
     var jsonPosition = 0
     var lines: LineReader?
     private var temporary: URL?
-    /// A supplier's file: its headers read through this map (see `HeaderMapping`).
-    let mapping: (any HeaderMapping)?
+    /// A supplier's file: its headers read through this map (see `HeaderMapping`); or the
+    /// platform map its header chose.
+    var mapping: (any HeaderMapping)?
+    /// Maps a header chooses by itself (another platform's export), when no map is given.
+    let platformMaps: [any PlatformMap]
+    /// The platform map the header chose, if one did.
+    public private(set) var platformMap: (any PlatformMap)?
+    /// A grouped map's rows, made once the whole file is read (see `GroupedMapping`).
+    private var assembled: IndexingIterator<[RawRow]>?
     var bound: (any BoundHeaderMapping)?
     /// A JSON file read through a map: the keys of its first object, as its header.
     var jsonHeaders: [String]?
@@ -95,9 +102,11 @@ public final class ManifestReader {
     var fileName: String { url.lastPathComponent }
 
     public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
-                sheet choice: SheetChoice = SheetChoice(), mapping: (any HeaderMapping)? = nil) throws {
+                sheet choice: SheetChoice = SheetChoice(), mapping: (any HeaderMapping)? = nil,
+                platformMaps: [any PlatformMap] = []) throws {
         self.url = url
         self.mapping = mapping
+        self.platformMaps = mapping == nil ? platformMaps : []
         self.format = format ?? ManifestFormat(url: url)
         let file = url.lastPathComponent
         var isDirectory: ObjCBool = false
@@ -222,6 +231,12 @@ public final class ManifestReader {
     private static let reportHeaders: Set<String> = [errorsHeader, "row"]
 
     func mapHeaders(_ headers: [(Int, String)]) throws {
+        if mapping == nil, let chosen = platformMaps.first(where: { $0.matches(headers: headers.map(\.1)) }) {
+            mapping = chosen
+            platformMap = chosen
+            layoutNotes.append(RowIssue(file: fileName, row: 1, column: nil, value: nil, severity: .warning, rule: "platform-map",
+                                        message: "\(chosen.title): read with the \(chosen.mapName) map; descriptions in HTML are sent as the text a buyer reads (--keep-html: as they are); --map FILE reads it with another map, --map none as our own columns"))
+        }
         if let mapping {
             let bound = try mapping.bind(headers: headers, file: fileName)
             columns = bound.columns
@@ -256,6 +271,16 @@ public final class ManifestReader {
 
     /// The next row, or nil at the end.
     public func next() throws -> RawRow? {
+        guard let grouped = bound as? any GroupedMapping else { return try nextRow() }
+        if assembled == nil {
+            var rows: [RawRow] = []
+            while let row = try nextRow() { rows.append(row) }
+            assembled = grouped.assemble(rows).makeIterator()
+        }
+        return assembled?.next()
+    }
+
+    private func nextRow() throws -> RawRow? {
         switch format {
         case .csv: return nextCSV()
         case .json: return try nextJSON()
@@ -311,7 +336,7 @@ public final class ManifestReader {
     /// row number before its first record (see `ManifestCheck`). The reader's own
     /// `next()` returns nothing afterwards. Nil for JSON and JSON Lines.
     func takePieces() -> (next: () -> (piece: Piece, rowBefore: Int)?, delimiter: Character)? {
-        guard format == .csv, let first = csv else { return nil }
+        guard format == .csv, !(bound is any GroupedMapping), let first = csv else { return nil }
         csv = nil
         let chunks = csvChunks
         csvChunks = nil

@@ -142,9 +142,9 @@ struct RowRules {
             garbled(.description, description)
             if !options.keepHTML, HTMLText.looksLikeHTML(description) {
                 description = HTMLText.plain(description)
-                issue(.description, nil, "description-html",
+                if !options.htmlExpected { issue(.description, nil, "description-html",
                       "the description is HTML (another platform's export): sent as the text a buyer reads (line breaks for paragraphs, no tags, &amp; as &); --keep-html sends it as it is",
-                      .warning)
+                      .warning) }
             }
         }
         let length = ManifestValidator.characterCount(description)
@@ -181,7 +181,16 @@ struct RowRules {
         } else {
             needed(.price, nil, "price-missing", "a price (0 or more)")
         }
-        let final = currency ?? (text(.currency) == nil ? options.defaultCurrency : nil)
+        var final = currency
+        if final == nil, text(.currency) == nil {
+            if let stated = options.currency {
+                final = stated
+            } else if let reason = options.currencyUnstated {
+                if price != nil { needed(.currency, nil, "currency-unstated", reason) }
+            } else {
+                final = options.defaultCurrency
+            }
+        }
         if let amount = price, let code = final, !issues.contains(where: { $0.column == Column.price.rawValue }),
            let problem = Money.check(amount, decimals: decimals, currency: code) {
             if currency != nil || amount < 0 {

@@ -20,8 +20,18 @@ public struct ValidationOptions: Sendable {
     public var delimiter: Character?
     /// For a workbook: the sheet and its header row.
     public var sheet = SheetChoice()
-    /// A supplier's file: read through a feed's map into our columns (`--feed`).
+    /// A supplier's file: read through a feed's map into our columns (`--feed`, `--map`).
     public var mapping: (any HeaderMapping)?
+    /// Maps a sheet's header chooses by itself when `mapping` is nil: other platforms'
+    /// exports (the Feeds module's `ShippedMaps`).
+    public var platformMaps: [any PlatformMap] = []
+    /// The currency of rows that do not state one (`--currency`); nil: `defaultCurrency`,
+    /// except in a platform's export that states none, where such a row cannot create.
+    public var currency: String?
+    /// Why a row without a currency cannot create (set from the file: an export that states none).
+    var currencyUnstated: String?
+    /// Descriptions are HTML throughout (a platform's export): made text without a warning a row.
+    var htmlExpected = false
     /// Prices and discounts in whole amounts only: a 2021 server takes no cents
     /// (`validate --api 2021`, and every run against such a server).
     public var wholeAmounts = false
@@ -64,6 +74,11 @@ public final class ManifestValidator: @unchecked Sendable {
 
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
+        var options = options
+        if reader.platformMap != nil { options.htmlExpected = true }
+        if options.currency == nil, let map = reader.platformMap, map.asksCurrency {
+            options.currencyUnstated = "a currency: \(map.title) does not say it; run with --currency USD (the currency its prices are in)"
+        }
         self.options = options
         var headers: [String: String] = [:]
         for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }

@@ -1,6 +1,7 @@
 import CatalogSync
 import CatalogExport
 import FeedRuns
+import Feeds
 import ImagePrep
 import Foundation
 import Manifest
@@ -76,7 +77,9 @@ public struct ConsoleEngine: Sendable {
     /// Every row checked as import checks it.
     public func check(_ url: URL) throws -> (summary: ValidationSummary, problems: [Problem]) {
         var problems: [Problem] = []
-        let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: ValidationOptions(),
+        var options = ValidationOptions()
+        options.platformMaps = ShippedMaps.all()
+        let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: options,
             onFileIssue: { issue in
                 problems.append(Problem(row: nil, column: "file", value: "", rule: issue.rule, message: issue.message,
                                         severity: issue.severity.rawValue))
@@ -110,6 +113,8 @@ public struct ConsoleEngine: Sendable {
         var request = request(dryRun: dryRun, job: job)
         request.choices.force = force
         request.choices.validation.imagesDirectory = folder
+        // Another platform's export is read with its map, as `import` reads it.
+        request.choices.validation.platformMaps = ShippedMaps.all()
         return try request.run(ManifestRows(url))
     }
 

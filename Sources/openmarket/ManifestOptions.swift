@@ -33,6 +33,25 @@ struct ManifestOptions: ParsableArguments {
         valueName: "feed"))
     var feed: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How to read the sheet's columns: shopify or woocommerce (their product exports, otherwise recognised by their header), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
+        valueName: "name|file"))
+    var map: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The currency of rows that state none (default: KRW; a Shopify or WooCommerce export states none, so its new products need this).",
+        valueName: "code"))
+    var currency: String?
+
+    @Flag(name: .customLong("include-inactive"), help: ArgumentHelp(
+        "Another platform's export: read its drafts, archived and unpublished products too (default: left out, each with a note)."))
+    var includeInactive = false
+
+    @Option(name: .customLong("images-from"), help: ArgumentHelp(
+        "A folder where you saved an export's photos: a photo address is read from the file there with its name (default: fetched from the address).",
+        valueName: "dir"))
+    var imagesFrom: String?
+
     @Option(name: .customLong("default-stock"), help: ArgumentHelp(
         "What an empty stock cell means for a new product (default: nothing: the row fails, since an empty cell is not 0). An update with an empty stock cell keeps the shop's stock.",
         valueName: "N"))
@@ -79,16 +98,34 @@ struct ManifestOptions: ParsableArguments {
     func validate() throws {
         if let headerRow, headerRow < 1 { throw ValidationError("--header-row must be a row number, 1 or more") }
         if let defaultStock, defaultStock < 0 { throw ValidationError("--default-stock must be a count, 0 or more") }
+        if feed != nil && map != nil { throw ValidationError("--feed and --map both say how to read the sheet; give one") }
+        if let currency, !currencies.map({ $0.uppercased() }).contains(currency.uppercased()) {
+            throw ValidationError("--currency \(currency): not one of \(currencies.joined(separator: ", "))")
+        }
     }
 
     /// How to read the manifest; with `--feed`, through the feed file (its mistakes are exit 2).
     func validation() throws -> ValidationOptions {
         var options = ValidationOptions()
-        if let feed {
-            do { options.mapping = FeedMapping(feed: try FeedFile.load(FeedFile.locate(feed))) } catch {
-                throw CommandFailure(error.description, exitCode: .badInput)
+        let saved = imagesFrom.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let saved {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: saved.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CommandFailure("--images-from \(saved.path): no such folder", exitCode: .badInput)
             }
         }
+        if let path = feed ?? map.flatMap({ ShippedMaps.text($0) == nil && $0 != "none" ? $0 : nil }) {
+            do {
+                options.mapping = FeedMapping(feed: try FeedFile.load(FeedFile.locate(path)), includeInactive: includeInactive, imagesFrom: saved)
+            } catch {
+                throw CommandFailure(error.description, exitCode: .badInput)
+            }
+        } else if let map, map != "none" {
+            options.mapping = ShippedMaps.named(map, includeInactive: includeInactive, imagesFrom: saved)?.mapping
+        } else if map == nil {
+            options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: saved)
+        }
+        options.currency = currency?.uppercased()
         if let images, S3Objects.isAddress(images) {
             // Photos on S3-compatible storage: relative names under that folder.
             options.imagesBaseURL = URL(string: images.hasSuffix("/") ? images : images + "/")

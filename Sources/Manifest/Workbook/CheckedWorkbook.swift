@@ -38,7 +38,7 @@ public enum CheckedWorkbook {
             // Second pass: the others (warnings kept), in file order.
             let validator: ManifestValidator
             let reader = try ManifestReader(url: manifest, encoding: options.encoding, delimiter: options.delimiter, sheet: options.sheet,
-                                            mapping: options.mapping)
+                                            mapping: options.mapping, platformMaps: options.platformMaps)
             start(reader)
             validator = ManifestValidator(reader: reader, options: options)
             while let raw = try reader.next() {

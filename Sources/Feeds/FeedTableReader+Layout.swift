@@ -1,0 +1,127 @@
+import Foundation
+import Manifest
+import TOMLKit
+
+/// The parts of a map file that read another platform's export: values made of several
+/// columns, `[rows]`, `[photos]` and `[detect]` (see `ValueSpec`, `RowLayout`, `PhotoRule`,
+/// `MapDetection`).
+extension FeedTableReader {
+    /// A `[columns]` value that is a list or a table.
+    func spec(_ value: any TOMLValueConvertible, key: String) throws(FeedFileError) -> ValueSpec {
+        if let text = value.string {
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("must not be empty", table: "columns", key: key) }
+            return ValueSpec.parse(text)
+        }
+        if let list = value.array {
+            guard !list.isEmpty else { throw fail("a list of values to try in order must not be empty", table: "columns", key: key) }
+            var specs: [ValueSpec] = []
+            for item in list { specs.append(try spec(item, key: key)) }
+            return .first(specs)
+        }
+        guard let table = value.table else {
+            throw fail("must be a header, a text of fields, a list or a table", table: "columns", key: key)
+        }
+        let known = ["value", "text", "when_above", "when_below", "when_set", "else", "map", "quiet"]
+        for name in table.keys where !known.contains(name) {
+            throw fail("unknown key \(name); a value's table has \(known.joined(separator: ", "))", table: "columns", key: key)
+        }
+        if let text = table["text"] {
+            guard let literal = Self.text(text), table.keys.count == 1 else {
+                throw fail("text = \"…\" is a fixed value, alone in its table", table: "columns", key: key)
+            }
+            return .text(literal)
+        }
+        guard let inner = table["value"] else { throw fail("a value's table needs value = \"their header\"", table: "columns", key: key) }
+        var result = try spec(inner, key: key)
+        let tests = ["when_above", "when_below", "when_set"].filter { table[$0] != nil }
+        if tests.count > 1 { throw fail("one of when_above, when_below, when_set", table: "columns", key: key) }
+        if let name = tests.first {
+            guard let header = table[name]?.string, !header.isEmpty else { throw fail("\(name) must be a header", table: "columns", key: key) }
+            let ref = HeaderRef(header)
+            let test: ValueChoice.Test = name == "when_above" ? .above(ref) : name == "when_below" ? .below(ref) : .set(ref)
+            var choice = ValueChoice(value: result, test: test, otherwise: try table["else"].map { value throws(FeedFileError) in try spec(value, key: key) })
+            choice.quiet = table["quiet"]?.bool ?? false
+            result = .choice(choice)
+        } else if table["else"] != nil {
+            throw fail("else needs a test: when_above, when_below or when_set", table: "columns", key: key)
+        }
+        if let map = table["map"] {
+            let words = try self.table(map, "columns", key: key)
+            var entries: [String: String] = [:]
+            for word in words.keys {
+                guard let value = words[word].flatMap(Self.text) else { throw fail("\(word): must be a text or a number", table: "columns", key: key) }
+                entries[word.trimmingCharacters(in: .whitespaces)] = value
+            }
+            result = .mapped(result, ValueMap(entries: entries))
+        }
+        return result
+    }
+
+    func readLayout(_ table: TOMLTable) throws(FeedFileError) -> RowLayout {
+        let known = ["group_by", "parent", "parent_ids", "fill_down", "products", "blank"]
+        for key in table.keys where !known.contains(key) {
+            throw fail("unknown key; [rows] has \(known.joined(separator: ", "))", table: "rows", key: key)
+        }
+        var layout = RowLayout()
+        layout.groupBy = try header(table, "group_by", in: "rows")
+        layout.parent = try header(table, "parent", in: "rows")
+        layout.parentIDs = try headers(table, "parent_ids", in: "rows")
+        layout.fillDown = try headers(table, "fill_down", in: "rows")
+        layout.products = try headers(table, "products", in: "rows")
+        if let blank = table["blank"] {
+            layout.blank = try tests(try self.table(blank, "rows", key: "blank"), table: "rows", key: "blank", item: 0)
+        }
+        if layout.groupBy != nil && layout.parent != nil { throw fail("group_by or parent, not both", table: "rows", key: "parent") }
+        if layout.parent != nil && layout.parentIDs.isEmpty {
+            throw fail("parent needs parent_ids: the columns a parent is named by (\"ID\", \"SKU\")", table: "rows", key: "parent")
+        }
+        return layout
+    }
+
+    func readPhotos(_ table: TOMLTable) throws(FeedFileError) -> PhotoRule {
+        let known = ["from", "order", "own", "split", "whole_group", "most"]
+        for key in table.keys where !known.contains(key) {
+            throw fail("unknown key; [photos] has \(known.joined(separator: ", "))", table: "photos", key: key)
+        }
+        guard let from = try header(table, "from", in: "photos") else { throw fail("[photos] needs from = \"their photo column\"", table: "photos") }
+        var rule = PhotoRule(from: from)
+        rule.order = try header(table, "order", in: "photos")
+        rule.own = try header(table, "own", in: "photos")
+        rule.split = table["split"]?.string
+        rule.wholeGroup = table["whole_group"]?.bool ?? false
+        if let most = table["most"] {
+            guard let count = most.int, count >= 1 else { throw fail("must be a count, 1 or more", table: "photos", key: "most") }
+            rule.most = count
+        }
+        return rule
+    }
+
+    func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
+        let known = ["headers", "title", "asks_currency"]
+        for key in table.keys where !known.contains(key) {
+            throw fail("unknown key; [detect] has \(known.joined(separator: ", "))", table: "detect", key: key)
+        }
+        let list = (table["headers"]?.array ?? []).compactMap(\.string)
+        guard !list.isEmpty else { throw fail("needs headers = [the headers that make a file this platform's]", table: "detect", key: "headers") }
+        var detection = MapDetection(headers: list, title: table["title"]?.string ?? "a sheet with \(list.joined(separator: ", "))")
+        detection.asksCurrency = table["asks_currency"]?.bool ?? false
+        return detection
+    }
+
+    private func header(_ table: TOMLTable, _ key: String, in name: String) throws(FeedFileError) -> HeaderRef? {
+        guard let value = table[key] else { return nil }
+        guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw fail("must be the supplier's header in quotes", table: name, key: key)
+        }
+        return HeaderRef(text)
+    }
+
+    private func headers(_ table: TOMLTable, _ key: String, in name: String) throws(FeedFileError) -> [HeaderRef] {
+        guard let value = table[key] else { return [] }
+        if let text = value.string { return [HeaderRef(text)] }
+        guard let list = value.array else { throw fail("must be a list of headers", table: name, key: key) }
+        let texts = list.compactMap(\.string)
+        guard texts.count == list.count else { throw fail("must be a list of headers in quotes", table: name, key: key) }
+        return texts.map(HeaderRef.init)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Manifest
+
+/// A map with `[rows]` or `[photos]`, bound to a file: the file's rows are kept as they are
+/// read, then made into products together (see `RowLayout`, `PhotoRule`). A group's head
+/// fills the blank cells its map names in each product row; photo rows give their photos
+/// to the group's products; rows that are no product (a group's photo rows) are not rows
+/// of the result.
+final class GroupedFeed: GroupedMapping, @unchecked Sendable {
+    private let inner: BoundFeed
+    private let layout: RowLayout
+    private let photos: PhotoRule?
+    private let resolved: [HeaderRef: Int]
+    private let imagesFrom: URL?
+    /// The photo files of `imagesFrom`, by name.
+    private let savedPhotos: Set<String>
+
+    init(_ inner: BoundFeed, resolved: [HeaderRef: Int], imagesFrom: URL?) {
+        self.inner = inner
+        layout = inner.feed.layout ?? RowLayout()
+        photos = inner.feed.photos
+        self.resolved = resolved
+        self.imagesFrom = imagesFrom
+        savedPhotos = imagesFrom.map { Set((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []) } ?? []
+    }
+
+    var columns: Set<Column> { inner.columns }
+    var fileNotes: [RowIssue] { inner.fileNotes }
+    func source(of column: Column) -> String? { inner.source(of: column) }
+
+    func row(_ cells: [String], number: Int, notes: [RowIssue]) -> RawRow {
+        var origin = RowOrigin()
+        origin.record = cells
+        return RawRow(number: number, values: [:], imageList: nil, notes: notes, origin: origin)
+    }
+
+    private struct Record {
+        var cells: [String]
+        var number: Int
+        var notes: [RowIssue]
+    }
+
+    private func index(_ ref: HeaderRef?) -> Int? { ref.flatMap { resolved[$0] } }
+
+    private func cell(_ record: Record, _ ref: HeaderRef?) -> String {
+        guard let index = index(ref), index < record.cells.count else { return "" }
+        return ManifestValidator.trimmed(record.cells[index])
+    }
+
+    func assemble(_ rows: [RawRow]) -> [RawRow] {
+        var records = rows.map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
+        blankOut(&records)
+        let heads = groupHeads(records)
+        var members: [Int: [Int]] = [:]
+        for (position, head) in heads.enumerated() { members[head.head, default: []].append(position) }
+        let productColumns = layout.products.compactMap(index)
+        var result: [RawRow] = []
+        result.reserveCapacity(records.count)
+        for (position, record) in records.enumerated() {
+            let isProduct = productColumns.isEmpty
+                || productColumns.contains { $0 < record.cells.count && !ManifestValidator.trimmed(record.cells[$0]).isEmpty }
+            guard isProduct else { continue }
+            let head = heads[position]
+            var effective = record
+            if head.head != position { fill(&effective, from: records[head.head]) }
+            if let missing = head.missingParent {
+                effective.notes.append(RowIssue(file: inner.file, row: record.number, column: layout.parent?.description, value: missing,
+                                                severity: .warning, rule: "map-parent-missing",
+                                                message: "names a parent that is not in the file: read without its parent's fields"))
+            }
+            var row = inner.row(effective.cells, number: record.number, notes: effective.notes)
+            if let photos, row.origin?.skipped == nil {
+                let group = photos.wholeGroup ? (members[head.head] ?? [position]).map { records[$0] } : [effective]
+                gather(photos, own: effective, group: group, into: &row)
+            }
+            result.append(row)
+        }
+        return result
+    }
+
+    /// The cells `[rows] blank` reads as blank (Shopify's "Default Title").
+    private func blankOut(_ records: inout [Record]) {
+        for test in layout.blank {
+            guard let column = index(test.source) else { continue }
+            for position in records.indices where column < records[position].cells.count {
+                if test.matches(ManifestValidator.trimmed(records[position].cells[column])) { records[position].cells[column] = "" }
+            }
+        }
+    }
+
+    /// Each record's group head (its own position when it heads one), and the parent it
+    /// named that is not in the file.
+    private func groupHeads(_ records: [Record]) -> [(head: Int, missingParent: String?)] {
+        if let groupBy = layout.groupBy {
+            var first: [String: Int] = [:]
+            return records.enumerated().map { position, record in
+                let value = cell(record, groupBy)
+                guard !value.isEmpty else { return (position, nil) }
+                if let head = first[value] { return (head, nil) }
+                first[value] = position
+                return (position, nil)
+            }
+        }
+        guard let parent = layout.parent else { return records.indices.map { ($0, nil) } }
+        // A parent is named `id:12` (by the first of parent_ids) or by another id (a SKU).
+        var byID: [String: Int] = [:]
+        var byOther: [String: Int] = [:]
+        for (position, record) in records.enumerated() {
+            for (number, ref) in layout.parentIDs.enumerated() {
+                let value = cell(record, ref)
+                guard !value.isEmpty else { continue }
+                if number == 0 { if byID[value] == nil { byID[value] = position } }
+                else if byOther[value] == nil { byOther[value] = position }
+            }
+        }
+        return records.enumerated().map { position, record in
+            let named = cell(record, parent)
+            guard !named.isEmpty else { return (position, nil) }
+            let lowered = named.lowercased()
+            let found = lowered.hasPrefix("id:") ? byID[String(named.dropFirst(3)).trimmingCharacters(in: .whitespaces)]
+                : byOther[named] ?? byID[named]
+            guard let found, found != position else { return (position, named) }
+            return (found, nil)
+        }
+    }
+
+    private func fill(_ record: inout Record, from head: Record) {
+        for ref in layout.fillDown {
+            guard let column = index(ref), column < head.cells.count else { continue }
+            while record.cells.count <= column { record.cells.append("") }
+            if ManifestValidator.trimmed(record.cells[column]).isEmpty { record.cells[column] = head.cells[column] }
+        }
+    }
+
+    /// The product's photos: its own first, then the group's in their order, each once, at
+    /// most `most` (a note names the others); a saved copy in `--images-from` for an address.
+    private func gather(_ rule: PhotoRule, own record: Record, group: [Record], into row: inout RawRow) {
+        var found: [(order: Double, index: Int, value: String)] = []
+        for (index, member) in group.enumerated() {
+            let order = Double(cell(member, rule.order)) ?? Double(Int.max)
+            for value in split(cell(member, rule.from), rule.split) { found.append((order, index * 100 + found.count, value)) }
+        }
+        found.sort { ($0.order, $0.index) < ($1.order, $1.index) }
+        var photos = split(cell(record, rule.own), rule.split)
+        for entry in found where !photos.contains(entry.value) { photos.append(entry.value) }
+        if photos.count > rule.most {
+            let left = photos[rule.most...]
+            row.notes.append(RowIssue(file: inner.file, row: row.number, column: Column.images.rawValue, value: nil, severity: .warning,
+                                      rule: "photos-left-out",
+                                      message: "\(photos.count) photos; a product has at most \(rule.most): left out \(left.joined(separator: ", "))"))
+            photos = Array(photos.prefix(rule.most))
+        }
+        row.imageList = photos.map(saved)
+        row.values[.images] = nil
+    }
+
+    private func split(_ text: String, _ separator: String?) -> [String] {
+        guard !text.isEmpty else { return [] }
+        guard let separator, !separator.isEmpty else { return [text] }
+        return text.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A photo's address as a file of `--images-from` when one has its name (the address's
+    /// last part, without its query).
+    private func saved(_ reference: String) -> String {
+        guard let imagesFrom, let url = URL(string: reference), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return reference }
+        let name = url.lastPathComponent
+        guard !name.isEmpty, savedPhotos.contains(name) else { return reference }
+        return imagesFrom.appendingPathComponent(name).path
+    }
+}

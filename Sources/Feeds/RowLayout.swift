@@ -1,0 +1,65 @@
+import Foundation
+import Manifest
+
+/// How a platform's export spreads a product over its rows (`[rows]` of a map file):
+///
+/// - `group_by = "Handle"`: rows with the same cell are one product's rows; the first is
+///   the group's head;
+/// - `parent = "Parent"`, `parent_ids = ["ID", "SKU"]`: a row whose `Parent` cell names
+///   another row (`id:12` by the first column, else by the others) is in that row's group,
+///   which is its head;
+/// - `fill_down = ["Title", …]`: a blank cell of these takes the head's;
+/// - `products = ["Option1 Value", "Variant Price"]`: a row is a product when one of these
+///   is not blank; the others are rows of the group's photos (default: every row);
+/// - `blank = { "Option1 Value" = "Default Title" }`: cells read as blank.
+public struct RowLayout: Sendable {
+    public var groupBy: HeaderRef?
+    public var parent: HeaderRef?
+    public var parentIDs: [HeaderRef] = []
+    public var fillDown: [HeaderRef] = []
+    public var products: [HeaderRef] = []
+    public var blank: [CellTest] = []
+
+    public init() {}
+
+    var headers: [HeaderRef] {
+        [groupBy, parent].compactMap { $0 } + parentIDs + fillDown + products + blank.map(\.source)
+    }
+}
+
+/// Where a product's photos are (`[photos]` of a map file): the `from` column, of the
+/// product's row (`group = false`) or of every row of its group in `order`; `own` first
+/// (a variant's photo); `split` a cell holding a list; at most `most`, a note naming the others.
+public struct PhotoRule: Sendable {
+    public var from: HeaderRef
+    public var order: HeaderRef?
+    public var own: HeaderRef?
+    public var split: String?
+    public var wholeGroup = false
+    public var most = 5
+
+    public init(from: HeaderRef) {
+        self.from = from
+    }
+
+    var headers: [HeaderRef] { [from] + [order, own].compactMap { $0 } }
+}
+
+/// How a map file is chosen by a sheet's header, with no flag (`[detect]`): every one of
+/// `headers` is in the header row. `title` is what the note calls the file ("a Shopify
+/// product export"); `asks_currency` when such a file states no currency.
+public struct MapDetection: Sendable {
+    public var headers: [String]
+    public var title: String
+    public var asksCurrency = false
+
+    public init(headers: [String], title: String) {
+        self.headers = headers
+        self.title = title
+    }
+
+    func matches(_ header: [String]) -> Bool {
+        let present = Set(header.map(HeaderMatch.normalise))
+        return headers.allSatisfy { present.contains(HeaderMatch.normalise($0)) }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Manifest
+import OpenMarketContract
+
+/// How a field's value is made from a row's cells, when it is more than one column
+/// (`[columns]` in a map file):
+///
+/// - `"Header"`: the column as it is (a plain column is kept in `Feed.columns`);
+/// - `"{Title} - {Option1 Value} / {Option2 Value}"`: a text made of fields; an empty field
+///   drops with the separator before it;
+/// - `["{Variant SKU}", "{Handle}/{Option1 Value}"]`: the first of these that is not empty;
+/// - `{ value = "A", when_above = "B", else = "B" }`: A when its amount is above B's (also
+///   `when_below`, and `when_set`: when that cell is not empty), else the `else` value (or
+///   nothing); a note says when A was given but not taken, unless `quiet = true`;
+/// - `{ value = "In stock?", map = { "1" = "", "0" = "0" } }`: the supplier's words for values;
+/// - `{ text = "available" }`: a fixed text.
+public indirect enum ValueSpec: Sendable, CustomStringConvertible {
+    case column(HeaderRef)
+    case text(String)
+    case template([TemplatePart])
+    case first([ValueSpec])
+    case choice(ValueChoice)
+    case mapped(ValueSpec, ValueMap)
+
+    public enum TemplatePart: Sendable, Equatable {
+        case literal(String)
+        case field(HeaderRef)
+    }
+
+    /// `"Header"` or a template, as a map file writes it.
+    static func parse(_ text: String) -> ValueSpec {
+        guard text.contains("{") else { return .column(HeaderRef(text)) }
+        var parts: [TemplatePart] = []
+        var literal = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            literal += rest[..<open]
+            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+            parts.append(.field(HeaderRef(String(rest[rest.index(after: open)..<close]))))
+            rest = rest[rest.index(after: close)...]
+        }
+        literal += rest
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return .template(parts)
+    }
+
+    /// Every supplier column the value reads.
+    var headers: [HeaderRef] {
+        switch self {
+        case .column(let ref): [ref]
+        case .text: []
+        case .template(let parts): parts.compactMap { if case .field(let ref) = $0 { ref } else { nil } }
+        case .first(let list): list.flatMap(\.headers)
+        case .choice(let choice): choice.value.headers + [choice.test.header] + (choice.otherwise?.headers ?? [])
+        case .mapped(let inner, _): inner.headers
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .column(let ref): ref.description
+        case .text(let text): "\"\(text)\""
+        case .template(let parts):
+            parts.map { part in
+                switch part {
+                case .literal(let text): text
+                case .field(let ref): "{\(ref)}"
+                }
+            }.joined()
+        case .first(let list): list.map(\.description).joined(separator: " or ")
+        case .choice(let choice): choice.value.description
+        case .mapped(let inner, _): inner.description
+        }
+    }
+
+    /// The value for a row; `cell` gives a column's trimmed cell ("" when absent); `note`
+    /// takes what a choice wants said.
+    func value(_ cell: (HeaderRef) -> String, note: (String) -> Void) -> String {
+        switch self {
+        case .column(let ref): return cell(ref)
+        case .text(let text): return text
+        case .template(let parts): return Self.fill(parts, cell)
+        case .first(let list):
+            for spec in list {
+                let value = spec.value(cell, note: note)
+                if !value.isEmpty { return value }
+            }
+            return ""
+        case .choice(let choice): return choice.value(cell, note: note)
+        case .mapped(let inner, let map):
+            let value = inner.value(cell, note: note)
+            return map.apply(value) ?? value
+        }
+    }
+
+    /// A template's text: the fields that are not empty, each after the text that followed
+    /// the one before it (the text before the first field only when that field is there,
+    /// the text after the last when it is).
+    static func fill(_ parts: [TemplatePart], _ cell: (HeaderRef) -> String) -> String {
+        guard parts.contains(where: { if case .field = $0 { true } else { false } }) else {
+            return parts.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+        }
+        var result = ""
+        var pending: String?
+        var emitted = false
+        var previousFieldEmpty = false
+        for (index, part) in parts.enumerated() {
+            switch part {
+            case .literal(let text):
+                if index == 0 { pending = text }
+                else if emitted && !previousFieldEmpty && pending == nil { pending = text }
+            case .field(let ref):
+                let value = cell(ref)
+                if value.isEmpty {
+                    previousFieldEmpty = true
+                    if !emitted { pending = nil }
+                    continue
+                }
+                if let separator = pending { result += separator }
+                result += value
+                emitted = true
+                previousFieldEmpty = false
+                pending = nil
+            }
+        }
+        if emitted, !previousFieldEmpty, let last = parts.last, case .literal(let text) = last { result += text }
+        return result
+    }
+}
+
+/// `{ value = A, when_above = B, else = C }`: A when the test holds, else C.
+public struct ValueChoice: Sendable {
+    public enum Test: Sendable {
+        case above(HeaderRef), below(HeaderRef), set(HeaderRef)
+
+        var header: HeaderRef {
+            switch self {
+            case .above(let ref), .below(let ref), .set(let ref): ref
+            }
+        }
+    }
+
+    public var value: ValueSpec
+    public var test: Test
+    public var otherwise: ValueSpec?
+    /// No note when the value is given but not taken.
+    public var quiet = false
+
+    func value(_ cell: (HeaderRef) -> String, note: (String) -> Void) -> String {
+        let given = value.value(cell, note: note)
+        let other = cell(test.header)
+        let holds: Bool
+        switch test {
+        case .set: holds = !other.isEmpty
+        case .above(_), .below(_):
+            if case .success(let a) = Money.parse(given), case .success(let b) = Money.parse(other) {
+                if case .above = test { holds = a.amount > b.amount } else { holds = a.amount < b.amount }
+            } else {
+                holds = false
+            }
+        }
+        if holds { return given }
+        let fallback = otherwise?.value(cell, note: note) ?? ""
+        if !quiet, !given.isEmpty, !other.isEmpty {
+            let relation: String
+            switch test {
+            case .above: relation = "is not above"
+            case .below: relation = "is not below"
+            case .set: relation = "is not used without"
+            }
+            let instead = otherwise.map { fallback.isEmpty ? "" : ": \($0) \(fallback) is used" } ?? ""
+            note("\(value) \(given) \(relation) \(test.header) \(other)\(instead)")
+        }
+        return fallback
+    }
+}
