@@ -186,7 +186,7 @@ struct RowRules {
             if let stated = options.currency {
                 final = stated
             } else if let reason = options.currencyUnstated {
-                if price != nil { needed(.currency, nil, "currency-unstated", reason) }
+                issue(.currency, nil, "currency-unstated", reason)
             } else {
                 final = options.defaultCurrency
             }
@@ -300,6 +300,10 @@ struct RowRules {
         guard let cell = text(.stock) else {
             guard raw.values[.stock] != nil else { return (0, nil) }
             if let count = options.defaultStock { return (count, nil) }
+            if let reason = options.stockUnstated {
+                needed(.stock, nil, "stock-empty", reason)
+                return (0, nil)
+            }
             needed(.stock, nil, "stock-empty",
                    "a stock count, and the cell is empty (an empty cell is not 0): write the count (0 if it is sold out), or run with --default-stock N")
             return (0, nil)

@@ -32,6 +32,8 @@ public struct ValidationOptions: Sendable {
     var currencyUnstated: String?
     /// Descriptions are HTML throughout (a platform's export): made text without a warning a row.
     var htmlExpected = false
+    /// What an empty stock cell means in a platform's export (available, no count), said when it cannot create.
+    var stockUnstated: String?
     /// Prices and discounts in whole amounts only: a 2021 server takes no cents
     /// (`validate --api 2021`, and every run against such a server).
     public var wholeAmounts = false
@@ -75,9 +77,14 @@ public final class ManifestValidator: @unchecked Sendable {
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
         var options = options
-        if reader.platformMap != nil { options.htmlExpected = true }
+        if let map = reader.platformMap {
+            options.htmlExpected = true
+            if options.defaultStock == nil {
+                options.stockUnstated = "a stock count: \(map.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
+            }
+        }
         if options.currency == nil, let map = reader.platformMap, map.asksCurrency {
-            options.currencyUnstated = "a currency: \(map.title) does not say it; run with --currency USD (the currency its prices are in)"
+            options.currencyUnstated = "needs a currency: \(map.title) does not say it; run with --currency USD (the currency its prices are in)"
         }
         self.options = options
         var headers: [String: String] = [:]

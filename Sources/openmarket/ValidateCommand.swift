@@ -84,6 +84,12 @@ struct ValidateCommand: OpenMarketCommand {
                             progress.counting("checking \(url.lastPathComponent)", done: checked, unit: "rows")
                         }
                     }
+                    if let reason = raw.origin?.skipped {
+                        // Left out by the map (a filter, a draft, a platform's parent row): said, as import's report says it.
+                        progress.clear()
+                        return output.row(raw.number, [RowIssue(file: url.lastPathComponent, row: raw.number, column: nil, value: nil,
+                                                                 severity: .warning, rule: "row-left-out", message: "left out: \(reason)")])
+                    }
                     guard !issues.isEmpty else { return }
                     progress.clear()
                     output.row(raw.number, issues)

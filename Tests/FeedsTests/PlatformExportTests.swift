@@ -1,0 +1,171 @@
+import Feeds
+import Foundation
+import Manifest
+import Testing
+
+/// Other platforms' product exports (fixtures built from Shopify's and WooCommerce's public
+/// descriptions of their CSV columns), read with no flag as validate and import read them.
+@Suite("Shopify and WooCommerce exports, read by the shipped maps")
+struct PlatformExportTests {
+    static func fixture(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/platforms/\(name)")
+    }
+
+    struct Read {
+        var fileIssues: [RowIssue] = []
+        var rows: [(raw: RawRow, draft: ProductDraft?, issues: [RowIssue])] = []
+        var summary = ValidationSummary()
+        func row(_ number: Int) -> (raw: RawRow, draft: ProductDraft?, issues: [RowIssue])? { rows.first { $0.raw.number == number } }
+        func draft(key: String) -> ProductDraft? { rows.compactMap(\.draft).first { $0.key == key } }
+        var drafts: [ProductDraft] { rows.compactMap(\.draft) }
+    }
+
+    static func read(_ url: URL, _ change: (inout ValidationOptions) -> Void = { _ in }) throws -> Read {
+        var options = ValidationOptions()
+        options.checkImageFiles = false
+        options.platformMaps = ShippedMaps.all()
+        change(&options)
+        var read = Read()
+        read.summary = try ManifestCheck.run(url, options: options, onFileIssue: { read.fileIssues.append($0) }) {
+            read.rows.append(($0, $1, $2))
+        }
+        return read
+    }
+
+    @Test("Shopify: one product per variant, named as Shopify's admin names it, keyed by SKU, compare-at as the discount, photos gathered")
+    func shopify() throws {
+        let read = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.currency = "USD"; $0.defaultStock = 10 }
+        #expect(read.fileIssues.contains { $0.rule == "platform-map" && $0.message.hasPrefix("a Shopify product export: read with the Shopify map") })
+        // 4 variants + the mug + the poster; the draft and the archived are left out; photo rows are no rows.
+        #expect(read.drafts.count == 6 && read.summary.skipped == 2, "\(read.rows.map { ($0.raw.number, $0.issues) })")
+        #expect(read.drafts.map(\.fields.name) == ["Example T-Shirt - Green / S", "Example T-Shirt - Green / M", "Example T-Shirt - Blue / S",
+                                                   "Example T-Shirt - Blue / M", "Plain Mug", "City Poster - A3"])
+        let green = try #require(read.draft(key: "TS-GRN-S"))
+        // Compare-at 24.99 above 19.99: the price is 24.99, 5.00 off.
+        #expect(green.fields.price.amount == Decimal(string: "24.99") && green.fields.discountedPrice.amount == Decimal(string: "5.00"))
+        #expect(green.fields.currency == "USD" && green.fields.stock == 12)
+        #expect(green.fields.description == "Soft cotton tee.\n\nWash cold & dry flat.", "\(green.fields.description)")
+        // The variant's own photo first, then the product's by position (front 1, side 2, back 3).
+        #expect(green.images.map(\.display).map { URL(string: $0)!.lastPathComponent } == ["tee-green.jpg", "tee-front.jpg", "tee-side.jpg", "tee-back.jpg"])
+        #expect(read.draft(key: "TS-GRN-M")?.fields.stock == 0)
+        // Compare-at equal to or below the price: the price alone, with a note.
+        let blue = try #require(read.draft(key: "TS-BLU-M"))
+        #expect(blue.fields.price.amount == 21 && blue.fields.discountedPrice.amount == 0)
+        #expect(read.row(5)?.issues.contains { $0.rule == "map-choice" && $0.message.contains("18.00 is not above Variant Price 21.00") } == true)
+        #expect(read.draft(key: "TS-BLU-S")?.fields.price.amount == 21)
+        // No SKU: the handle (no options: "Default Title" is no option); untracked: --default-stock.
+        let mug = try #require(read.draft(key: "plain-mug"))
+        #expect(mug.fields.name == "Plain Mug" && mug.fields.stock == 10 && mug.images.count == 2)
+        // Seven photos: five kept, a note names the two left out.
+        let poster = try #require(read.draft(key: "POS-A3"))
+        #expect(poster.images.count == 5)
+        #expect(read.rows.first { $0.draft?.key == "POS-A3" }?.issues.contains { $0.rule == "photos-left-out" && $0.message.contains("poster-6.jpg, ") && $0.message.contains("poster-7.jpg") } == true)
+        // Draft and archived: left out, saying why.
+        let left = read.rows.compactMap(\.raw.origin?.skipped)
+        #expect(left.count == 2 && left.allSatisfy { $0.contains("not for sale") && $0.contains("--include-inactive") }, "\(left)")
+        #expect(left.contains { $0.contains("Status is draft") } && left.contains { $0.contains("Status is archived") })
+        // Shopify's numbers (none here but its own ids) are never ours.
+        #expect(read.drafts.allSatisfy { $0.id == nil })
+    }
+
+    @Test("Shopify: without --currency and --default-stock a new product fails naming them; --include-inactive reads drafts")
+    func shopifyAsks() throws {
+        let read = try Self.read(Self.fixture("shopify-products_export.csv"))
+        #expect(read.drafts.isEmpty && read.row(2)?.issues.contains { $0.rule == "currency-unstated" && $0.severity == .error && $0.message.contains("--currency USD") } == true)
+        let stocked = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.currency = "USD" }
+        let mug = try #require(stocked.draft(key: "plain-mug"))
+        #expect(mug.createProblems.contains { $0.rule == "stock-empty" && $0.message.contains("--default-stock N") && $0.message.contains("available without a count") })
+        let all = try Self.read(Self.fixture("shopify-products_export.csv"), { $0.currency = "USD" }, includeInactive: true)
+        #expect(all.drafts.count == 8 && all.summary.skipped == 0)
+    }
+
+    @Test("WooCommerce: simple products and variations are products; variable, grouped and external rows are not, each with a note")
+    func wooCommerce() throws {
+        let read = try Self.read(Self.fixture("woocommerce-product-export.csv")) { $0.currency = "USD"; $0.defaultStock = 10 }
+        #expect(read.fileIssues.contains { $0.rule == "platform-map" && $0.message.contains("a WooCommerce product export") })
+        #expect(Set(read.drafts.compactMap(\.key)) == ["WOO-BEANIE", "WOO-HOODIE-RED", "WOO-HOODIE-BLUE", "WOO-ALBUM"])
+        #expect(read.drafts.contains { $0.key == nil && $0.fields.name == "Cap" })
+        let beanie = try #require(read.draft(key: "WOO-BEANIE"))
+        // Regular price → price, sale price → the discount.
+        #expect(beanie.fields.price.amount == 20 && beanie.fields.discountedPrice.amount == 2 && beanie.fields.stock == 12)
+        #expect(beanie.images.count == 2)
+        // A variation: its own name; its parent's description and photos where it has none.
+        let red = try #require(read.draft(key: "WOO-HOODIE-RED"))
+        #expect(red.fields.name == "Hoodie - Red" && red.fields.description == "Warm hoodie with a pocket." && red.images.count == 2)
+        #expect(red.fields.stock == 5 && red.fields.price.amount == 45)
+        let blue = try #require(read.draft(key: "WOO-HOODIE-BLUE"))
+        #expect(blue.fields.description == "The blue one." && blue.images.map { URL(string: $0.display)!.lastPathComponent } == ["hoodie-blue.jpg"])
+        // Out of stock (In stock? 0) is 0; in stock with no count is --default-stock.
+        #expect(blue.fields.stock == 0 && blue.fields.discountedPrice.amount == 5)
+        #expect(read.draft(key: "WOO-ALBUM")?.fields.stock == 10)
+        let left = Dictionary(uniqueKeysWithValues: read.rows.compactMap { row in row.raw.origin?.skipped.map { (row.raw.number, $0) } })
+        #expect(left[3]?.contains("Type is variable") == true && left[6]?.contains("Type is grouped") == true && left[7]?.contains("Type is external") == true)
+        #expect(left[9]?.contains("Published is -1") == true && left.count == 4, "\(left)")
+        // WooCommerce's ID is never an Open Market id.
+        #expect(read.drafts.allSatisfy { $0.id == nil })
+    }
+
+    @Test("--map none reads the export as our own columns; --map shopify and a map file are taken as given")
+    func chosenMap() throws {
+        let none = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.platformMaps = [] }
+        #expect(!none.fileIssues.contains { $0.rule == "platform-map" })
+        let named = try Self.read(Self.fixture("shopify-products_export.csv")) {
+            $0.platformMaps = []
+            $0.mapping = ShippedMaps.named("shopify")?.mapping
+            $0.currency = "USD"
+        }
+        #expect(named.drafts.count == 6)
+    }
+
+    @Test("the map language: a text of fields drops empty parts with their separators; the first not empty; choices; words")
+    func language() throws {
+        let file = try SupplierFile()
+        defer { file.cleanup() }
+        let url = try file.write("""
+            code,title,colour,size,list,sale,qty,tracked,flag
+            A,Shirt,Red,L,10,8,3,yes,1
+            ,Shirt,,M,10,12,,,0
+            """, named: "s.csv")
+        let read = try file.read(url, """
+            [columns]
+            key = ["{code}", "{title}-{size}"]
+            name = "{title} ({colour}, {size})"
+            price = { value = "list", when_above = "sale", else = "sale" }
+            sale_price = { value = "sale", when_below = "list", quiet = true }
+            stock = [{ value = "qty", when_set = "tracked", quiet = true }, { value = "flag", map = { "0" = "0", "1" = "" } }]
+            [constants]
+            currency = "KRW"
+            """)
+        let first = try #require(read.row(2)?.draft)
+        #expect(first.key == "A" && first.fields.name == "Shirt (Red, L)" && first.fields.price.amount == 10 && first.fields.discountedPrice.amount == 2)
+        #expect(first.fields.stock == 3)
+        let second = try #require(read.row(3)?.draft, "\(String(describing: read.row(3)?.issues))")
+        #expect(second.key == "Shirt-M" && second.fields.name == "Shirt (M)" && second.fields.price.amount == 12 && second.fields.discountedPrice.amount == 0)
+        #expect(second.fields.stock == 0)
+        #expect(read.row(3)?.issues.contains { $0.rule == "map-choice" && $0.message == "list 10 is not above sale 12: sale 12 is used" } == true)
+    }
+
+    @Test("a map file's mistakes name the line and the key")
+    func mistakes() throws {
+        func problem(_ text: String) -> FeedFileError? {
+            do { _ = try FeedFile.parse(text, url: URL(fileURLWithPath: "/m.toml")); return nil } catch { return error }
+        }
+        #expect(problem("[columns]\nkey = \"a\"\nprice = { value = \"x\", when_above = \"y\", when_below = \"z\" }\n")?.description
+            == "/m.toml, line 3, columns.price: one of when_above, when_below, when_set")
+        #expect(problem("[columns]\nkey = \"a\"\n[rows]\nparent = \"Parent\"\n")?.description.contains("parent needs parent_ids") == true)
+        #expect(problem("[columns]\nkey = \"a\"\n[photos]\norder = \"n\"\n")?.description.contains("[photos] needs from") == true)
+        #expect(problem("[columns]\nkey = \"a\"\nstock = { value = \"q\", else = \"r\" }\n")?.description.contains("else needs a test") == true)
+        // Both shipped maps are read without a mistake.
+        for name in ShippedMaps.names { #expect(ShippedMaps.named(name) != nil) }
+    }
+}
+
+extension PlatformExportTests {
+    static func read(_ url: URL, _ change: (inout ValidationOptions) -> Void, includeInactive: Bool) throws -> Read {
+        try read(url) {
+            $0.platformMaps = ShippedMaps.all(includeInactive: includeInactive)
+            change(&$0)
+        }
+    }
+}
