@@ -35,6 +35,7 @@ public struct ManifestRows: RowSource {
         var headers: [String: String] = [:]
         for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
         sink.name(columns: headers)
+        if let map = reader.platformMap { sink.read(as: "\(map.title): read with the \(map.mapName) map") }
         let reading = ManifestValidator(reader: reader, options: validation)
         // --delete-missing: what the file names, read from the cells whether or not the row is
         // valid (a broken row must not delete its product), before anything is sent.

@@ -36,6 +36,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     private let started = Date()
     /// Why delete-missing sent nothing, when it was refused as a whole.
     private var deletesRefused: String?
+    /// How the source was read (another platform's export, with its map).
+    private var readAs: String?
     /// Finished rows go to the report in the sheet's order.
     private let order = RowOrder()
     /// Held from taking rows out of `order` to handing them on: two workers each given rows
@@ -161,6 +163,12 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     }
 
     public func name(columns: [String: String]) { report?.columnHeaders = columns }
+
+    public func read(as reading: String) {
+        lock.lock()
+        readAs = reading
+        lock.unlock()
+    }
 
     public func rows(count: Int, exact: Bool, listed: ListedProducts?, _ feed: (RowFeed) throws -> Void) throws {
         setTotal(count)
@@ -288,6 +296,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.stopped = stopping.reason
         result.stopCause = stopping.cause
         result.deletesRefused = deletesRefused
+        result.readAs = readAs
         lock.unlock()
         result.inFlight = concurrency
         // An undo stopped part way is finished by running it again in the same folder: its

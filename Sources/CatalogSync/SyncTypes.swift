@@ -282,6 +282,9 @@ public struct SyncSummary: Sendable, Codable {
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
     public var deletesRefused: String?
+    /// How the sheet was read, when with a platform's map ("a Shopify product export: read
+    /// with the Shopify map").
+    public var readAs: String?
     /// Writes in flight: at the end, and the lowest and highest the run went through.
     public var inFlight: InFlight?
     /// Nothing was left to do, and why (an undo of a run already undone).
@@ -302,6 +305,7 @@ public struct SyncSummary: Sendable, Codable {
         case stopped, journal, links, undoes
         case stopCause = "stop_cause"
         case deletesRefused = "deletes_refused"
+        case readAs = "read_as"
         case alreadyDone = "already_done"
         case inFlight = "in_flight"
     }

@@ -104,6 +104,7 @@ enum Runner {
             return
         }
         Console.line(summary.line)
+        if let readAs = summary.readAs { Console.line("  \(readAs)") }
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
