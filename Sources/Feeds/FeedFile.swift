@@ -31,8 +31,15 @@ public enum FeedFile {
         return feedsFolder.appendingPathComponent(value + ".toml")
     }
 
+    private static var defaultFeeds: URL { UserFolders.config.appendingPathComponent("feeds") }
+
     public static func load(_ url: URL) throws(FeedFileError) -> Feed {
         let file = url.path
+        if !FileManager.default.fileExists(atPath: file), !url.path.contains("/") || url.deletingLastPathComponent().path == defaultFeeds.path,
+           let text = ShippedMaps.text(url.deletingPathExtension().lastPathComponent) {
+            // `--feed shopify`, `feed test shopify FILE`: a shipped map, unless a feed of that name is kept.
+            return try parse(text, url: url)
+        }
         guard FileManager.default.fileExists(atPath: file) else {
             throw FeedFileError(file: file, message: "no such feed file (a feed is a path, or a name in \(UserFolders.config.appendingPathComponent("feeds").path))")
         }

@@ -21,6 +21,10 @@ public struct FeedMapping: HeaderMapping {
         self.imagesFrom = imagesFrom
     }
 
+    public var export: ExportKind? {
+        feed.detect.map { ExportKind(title: $0.title, asksCurrency: $0.asksCurrency && feed.constants[.currency] == nil) }
+    }
+
     public func knows(header: String) -> Bool {
         let wanted = HeaderMatch.normalise(header)
         return feed.referencedHeaders.contains {

@@ -93,7 +93,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         let active = feed.filter.active.filter { resolved[$0.source] != nil }
         if !includeInactive, !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
             let states = active.map { "\($0.source) is \(cell($0.source).isEmpty ? "empty" : cell($0.source))" }.joined(separator: ", ")
-            return "not for sale (\(states)); --include-inactive sends it"
+            return "[filter] active: not for sale (\(states)); --include-inactive sends it"
         }
         return nil
     }

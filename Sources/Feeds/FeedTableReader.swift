@@ -10,7 +10,7 @@ struct FeedTableReader {
     let lines: TOMLLines
 
     /// The sections a feed file may have (and two keys at its top: description, keep_reports).
-    static let sections = ["description", "keep_reports", "columns", "constants", "maps", "prices", "filter", "protect",
+    static let sections = ["description", "keep_reports", "map", "columns", "constants", "maps", "prices", "filter", "protect",
                            "rows", "photos", "detect", "source", "target", "sync", "checks", "notify"]
     static let settingKeys = ["markup_percent", "add", "round_to", "round", "min_margin_percent"]
     /// Our fields a feed may fill, and `cost`.
@@ -26,10 +26,31 @@ struct FeedTableReader {
         for key in root.keys where !Self.sections.contains(key) {
             throw fail("unknown section; a feed file has \(Self.sections.dropFirst(2).map { "[\($0)]" }.joined(separator: ", "))", table: key)
         }
-        guard let columns = root["columns"]?.table else {
-            throw fail("a feed needs [columns]: which of the supplier's columns is our key, name, price (or cost), stock…", table: "")
+        if let shipped = root["map"] {
+            // A platform's export (a supplier who sells on Shopify): its shipped map reads the
+            // file; the feed adds constants, protected fields and how it runs.
+            guard let name = shipped.string, let text = ShippedMaps.text(name) else {
+                throw fail("must be one of \(ShippedMaps.names.map { "\"\($0)\"" }.joined(separator: ", ")) (a map openmarket ships)", table: "", key: "map")
+            }
+            if root["columns"] != nil { throw fail("a feed with map = \"\(name)\" takes its columns from that map; drop [columns]", table: "columns") }
+            let base = try FeedFile.parse(text, url: URL(fileURLWithPath: "\(name.lowercased()).toml"))
+            feed.columns = base.columns
+            feed.values = base.values
+            feed.layout = base.layout
+            feed.photos = base.photos
+            feed.filter = base.filter
+            feed.maps = base.maps
+            feed.constants = base.constants
+            feed.detect = base.detect
+            for key in root.keys where !["description", "keep_reports", "map", "constants", "protect", "source", "target", "sync", "checks", "notify"].contains(key) {
+                throw fail("a feed with map = \"\(name)\" has [constants], [protect] and how it runs ([source], [target], [sync], [checks], [notify])", table: key)
+            }
+        } else {
+            guard let columns = root["columns"]?.table else {
+                throw fail("a feed needs [columns]: which of the supplier's columns is our key, name, price (or cost), stock…", table: "")
+            }
+            try readColumns(columns, into: &feed)
         }
-        try readColumns(columns, into: &feed)
         if let constants = root["constants"] { try readConstants(try table(constants, "constants"), into: &feed) }
         if let maps = root["maps"] { try readMaps(try table(maps, "maps"), into: &feed) }
         if let prices = root["prices"] { feed.prices = try readPrices(try table(prices, "prices")) }

@@ -124,7 +124,7 @@ public struct ShippedMap: PlatformMap {
         default: mapping.feed.name
         }
     }
-    public var asksCurrency: Bool { mapping.feed.detect?.asksCurrency ?? false }
+    public var export: ExportKind? { mapping.export }
 
     public func matches(headers: [String]) -> Bool { mapping.feed.detect?.matches(headers) ?? false }
     public func knows(header: String) -> Bool { mapping.knows(header: header) }

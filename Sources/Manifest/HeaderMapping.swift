@@ -10,6 +10,25 @@ public protocol HeaderMapping: Sendable {
     /// The map bound to a file's headers (position from 0, text). Throws when a header
     /// the map needs is not there (naming it, and the closest header the file has).
     func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping
+
+    /// The export this map reads, when it reads another platform's ("a Shopify product
+    /// export"), and whether such a file states no currency. Nil for a supplier's map.
+    var export: ExportKind? { get }
+}
+
+extension HeaderMapping {
+    public var export: ExportKind? { nil }
+}
+
+/// Another platform's export, as its map knows it.
+public struct ExportKind: Sendable {
+    public var title: String
+    public var asksCurrency: Bool
+
+    public init(title: String, asksCurrency: Bool) {
+        self.title = title
+        self.asksCurrency = asksCurrency
+    }
 }
 
 /// A map bound to one file's header.
@@ -40,12 +59,10 @@ public protocol GroupedMapping: BoundHeaderMapping {
 public protocol PlatformMap: HeaderMapping {
     /// What the file is, as the note says it: "a Shopify product export".
     var title: String { get }
-    /// The map's name (`shopify`), as `--map` takes it.
+    /// The map's name (`Shopify`), as the note says it.
     var mapName: String { get }
     /// Whether a header row (as written) is this platform's.
     func matches(headers: [String]) -> Bool
-    /// The currency the export does not state; nil when it does or the map has a constant.
-    var asksCurrency: Bool { get }
 }
 
 /// What a map made of a supplier's row, beside the values.

@@ -76,7 +76,7 @@ public final class ManifestReader {
     private var temporary: URL?
     /// A supplier's file: its headers read through this map (see `HeaderMapping`); or the
     /// platform map its header chose.
-    var mapping: (any HeaderMapping)?
+    public internal(set) var mapping: (any HeaderMapping)?
     /// Maps a header chooses by itself (another platform's export), when no map is given.
     let platformMaps: [any PlatformMap]
     /// The platform map the header chose, if one did.

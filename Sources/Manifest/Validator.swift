@@ -77,14 +77,14 @@ public final class ManifestValidator: @unchecked Sendable {
     public init(reader: ManifestReader, options: ValidationOptions) {
         self.file = reader.url.lastPathComponent
         var options = options
-        if let map = reader.platformMap {
+        if let export = reader.mapping?.export {
             options.htmlExpected = true
             if options.defaultStock == nil {
-                options.stockUnstated = "a stock count: \(map.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
+                options.stockUnstated = "a stock count: \(export.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
             }
-        }
-        if options.currency == nil, let map = reader.platformMap, map.asksCurrency {
-            options.currencyUnstated = "needs a currency: \(map.title) does not say it; run with --currency USD (the currency its prices are in)"
+            if options.currency == nil, export.asksCurrency {
+                options.currencyUnstated = "needs a currency: \(export.title) does not say it; run with --currency USD (the currency its prices are in)"
+            }
         }
         self.options = options
         var headers: [String: String] = [:]

@@ -14,12 +14,15 @@ struct TemplateCommand: OpenMarketCommand {
             `openmarket validate` and `openmarket import` it as it is.
 
             --format feed writes a commented feed file instead: how a supplier's own columns \
-            and cost prices become your products (see `openmarket feed`).
+            and cost prices become your products (see `openmarket feed`). --map shopify or \
+            --map woocommerce writes the map openmarket reads that platform's product export \
+            with, to read or to change (then `import --map FILE`).
 
             Examples:
               openmarket template --out products.xlsx
               openmarket template --format csv > products.csv
               openmarket template --format feed --out ~/.config/openmarket/feeds/acme.toml
+              openmarket template --map shopify --out my-shopify.toml
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case csv, xlsx, feed }
@@ -30,7 +33,13 @@ struct TemplateCommand: OpenMarketCommand {
     @Option(name: .long, help: ArgumentHelp("The file to write (default: CSV to standard output).", valueName: "file"))
     var out: String?
 
+    @Option(name: .long, help: ArgumentHelp("A shipped map instead: \(ShippedMaps.names.joined(separator: " or ")).", valueName: "name"))
+    var map: String?
+
     func validate() throws {
+        if let map, ShippedMaps.text(map) == nil {
+            throw ValidationError("--map \(map): openmarket ships \(ShippedMaps.names.joined(separator: " and "))")
+        }
         if (format ?? outFormat) == .xlsx, out == nil { throw ValidationError("an Excel template needs --out FILE") }
     }
 
@@ -51,6 +60,11 @@ struct TemplateCommand: OpenMarketCommand {
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
                 throw CommandFailure("cannot make the folder \(folder.path) for \(out): \(fileErrorReason(error))", exitCode: .badInput)
             }
+        }
+        if let map, let text = ShippedMaps.text(map) {
+            try write(text + "\n")
+            if let out { Console.line("Wrote \(out)") }
+            return .ok
         }
         switch format ?? outFormat {
         case .csv:
