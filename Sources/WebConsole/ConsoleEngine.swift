@@ -75,11 +75,15 @@ public struct ConsoleEngine: Sendable {
     }
 
     /// Every row checked as import checks it.
-    public func check(_ url: URL) throws -> (summary: ValidationSummary, problems: [Problem]) {
+    func check(_ url: URL, reading: SheetReading = SheetReading()) throws -> (summary: ValidationSummary, problems: [Problem], export: ExportKind?) {
         var problems: [Problem] = []
         var options = ValidationOptions()
+        options.imagesDirectory = folder
         options.platformMaps = ShippedMaps.all()
+        reading.apply(&options)
+        var export: ExportKind?
         let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: options,
+            onOpen: { export = $0.mapping?.export },
             onFileIssue: { issue in
                 problems.append(Problem(row: nil, column: "file", value: "", rule: issue.rule, message: issue.message,
                                         severity: issue.severity.rawValue))
@@ -90,7 +94,7 @@ public struct ConsoleEngine: Sendable {
                                             message: issue.message, severity: issue.severity.rawValue))
                 }
             })
-        return (summary, problems)
+        return (summary, problems, export)
     }
 
     /// A run of this account as the console makes one: adaptive, no signals (the page stops
@@ -109,12 +113,13 @@ public struct ConsoleEngine: Sendable {
 
     /// The sheet through the one sync: a plan (nothing written) or the run itself; with
     /// `force`, the price changes the price guard holds are sent too.
-    func sync(_ url: URL, dryRun: Bool, force: Bool = false, job: ConsoleJob? = nil) throws -> SyncResult {
+    func sync(_ url: URL, dryRun: Bool, force: Bool = false, reading: SheetReading = SheetReading(), job: ConsoleJob? = nil) throws -> SyncResult {
         var request = request(dryRun: dryRun, job: job)
         request.choices.force = force
         request.choices.validation.imagesDirectory = folder
         // Another platform's export is read with its map, as `import` reads it.
         request.choices.validation.platformMaps = ShippedMaps.all()
+        reading.apply(&request.choices.validation)
         return try request.run(ManifestRows(url))
     }
 

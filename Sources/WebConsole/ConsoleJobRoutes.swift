@@ -36,8 +36,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let dryRun = kind == .plan
         // The price changes the guard held, sent after the merchant saw them (the button after a plan or an apply).
         let force = form["force"] == "1"
-        return start(request, kind, subject: sheet.lastPathComponent) { job in
-            .finished(try engine.sync(sheet, dryRun: dryRun, force: force, job: job))
+        let reading = try SheetReading(form: form)
+        return start(request, kind, subject: sheet.lastPathComponent, reading: reading) { job in
+            .finished(try engine.sync(sheet, dryRun: dryRun, force: force, reading: reading, job: job))
         }
     }
 
@@ -93,9 +94,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
 
     /// Starts the job and sends the browser to its page; a second write while one runs is
     /// refused (409) with a link to the one running.
-    func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String,
+    func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(),
                        _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Response {
-        switch jobs.start(kind, subject: subject, work) {
+        switch jobs.start(kind, subject: subject, reading: reading, work) {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
@@ -130,6 +131,11 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             case .restorePlan: shown.steps = [.restore(snapshot: job.subject)]
             case .restore: if !stopped { shown.steps = [.planUndo(run: result.reportFolder.path)] }
             case .undo, .feed, .backup: break
+            }
+            shown.reading = job.reading
+            // Another platform's export that cannot say its currency or stock: asked here, not by a flag.
+            if job.kind == .apply || job.kind == .plan, result.summary.readAs != nil, job.reading.currency == nil || job.reading.defaultStock == nil {
+                model.ask = ConsolePageModel.AskView(sheet: job.subject, said: result.summary.readAs ?? "", reading: job.reading)
             }
             // Rows the price guard held: the way forward is a button, not a terminal flag.
             if held > 0, !stopped, job.kind == .apply || job.kind == .plan { shown.steps.append(.acceptPrices(sheet: job.subject, count: held)) }

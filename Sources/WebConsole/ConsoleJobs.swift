@@ -63,6 +63,8 @@ final class ConsoleJob: @unchecked Sendable {
     /// The sheet's name, or the run folder an undo takes back.
     let subject: String
     let started = Date()
+    /// How the sheet is read (the currency and stock another platform's export cannot say).
+    let reading: SheetReading
     /// The subject as the page names it: a sheet's name, a run folder's last part.
     var subjectName: String { URL(fileURLWithPath: subject).lastPathComponent }
     private let lock = NSLock()
@@ -72,10 +74,11 @@ final class ConsoleJob: @unchecked Sendable {
     private var stopAsked = false
     private var endingValue: Ending?
 
-    init(id: String, kind: Kind, subject: String) {
+    init(id: String, kind: Kind, subject: String, reading: SheetReading = SheetReading()) {
         self.id = id
         self.kind = kind
         self.subject = subject
+        self.reading = reading
     }
 
     /// The hooks of the sync this job watches.
@@ -148,7 +151,7 @@ final class ConsoleJobs: @unchecked Sendable {
 
     /// Starts `work` on a thread of its own; nil (and the job that writes) when `kind` writes and
     /// another write is running.
-    func start(_ kind: ConsoleJob.Kind, subject: String,
+    func start(_ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(),
                _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Result<ConsoleJob, BusyError> {
         let job: ConsoleJob
         lock.lock()
@@ -156,7 +159,7 @@ final class ConsoleJobs: @unchecked Sendable {
             lock.unlock()
             return .failure(BusyError(job: busy))
         }
-        job = ConsoleJob(id: String(Self.numbers.add(1, ordering: .relaxed).newValue), kind: kind, subject: subject)
+        job = ConsoleJob(id: String(Self.numbers.add(1, ordering: .relaxed).newValue), kind: kind, subject: subject, reading: reading)
         jobs[job.id] = job
         order.append(job.id)
         lock.unlock()

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketContract
 
 /// What one console page shows, typed: the route that owns a page fills the parts it has (a
 /// list that is nil is not on the page; an empty one says there is nothing). Only `values`
@@ -18,11 +19,21 @@ struct ConsolePageModel {
     /// No backup folder yet: the form that picks one, with this suggested.
     var chooseRepository: String?
     var diff: String?
+    /// Another platform's export: the currency and stock it cannot say, asked with a form.
+    var ask: AskView?
 
     init(title: String = "", summary: String? = nil, message: String? = nil) {
         self.title = title
         self.summary = summary
         self.message = message
+    }
+
+    /// The form that asks what an export cannot say, then plans the sheet with it.
+    struct AskView {
+        var sheet: String
+        /// How the sheet was read ("a Shopify product export: read with the Shopify map").
+        var said: String
+        var reading: SheetReading
     }
 
     /// A row of a check: a rule a cell breaks.
@@ -80,6 +91,8 @@ struct ConsolePageModel {
         var done: Int
         var total: Int
         var report = false
+        /// How the job's sheet was read: its next steps read it so too.
+        var reading = SheetReading()
         var steps: [NextStep] = []
     }
 
@@ -138,7 +151,12 @@ struct ConsolePageModel {
                 shown[step.name] = step.value
                 if let held = step.held { shown["price_guarded"] = held }
             }
+            shown["carried"] = job.reading.hidden
             values["job"] = shown
+        }
+        if let ask {
+            values["ask"] = ["sheet": ask.sheet, "said": ask.said, "stock": ask.reading.defaultStock.map(String.init) ?? "",
+                             "currencies": ProductRules.sandboxCurrencies.map { ["code": $0, "chosen": $0 == (ask.reading.currency ?? "")] }]
         }
         if let sheets {
             values["sheets"] = sheets.map { ["name": $0] }

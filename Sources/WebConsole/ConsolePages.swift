@@ -62,12 +62,12 @@ enum ConsolePages {
         {{#ended}}
         <p class="links">{{#report}}<a href="/jobs/{{id}}/report.html" target="_blank">{{w.report}}</a>
         <a href="/jobs/{{id}}/report.xlsx">{{w.workbook}}</a> <a href="/jobs/{{id}}/report.csv">{{w.csv}}</a>{{/report}}</p>
-        {{#accept_prices}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{accept_prices}}"><input type="hidden" name="force" value="1"><button class="go" id="accept-prices">{{w.accept_prices}} ({{price_guarded}})</button></form>{{/accept_prices}}
+        {{#accept_prices}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{accept_prices}}">{{#carried}}<input type="hidden" name="{{name}}" value="{{value}}">{{/carried}}<input type="hidden" name="force" value="1"><button class="go" id="accept-prices">{{w.accept_prices}} ({{price_guarded}})</button></form>{{/accept_prices}}
         {{#accept_feed_prices}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept_feed_prices}}"><input type="hidden" name="force" value="1"><button class="go" id="accept-feed-prices">{{w.accept_prices}} ({{price_guarded}})</button></form>{{/accept_feed_prices}}
         {{#accept}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{accept}}"><input type="hidden" name="accept" value="1"><button class="go" id="accept">{{w.accept}}</button></form>{{/accept}}
         {{#restore}}<form method="post" action="/backups/restore"><input type="hidden" name="snapshot" value="{{restore}}"><button class="go" id="restore">{{w.restore}}</button></form>{{/restore}}
-        {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}"><button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
-        {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}"><button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
+        {{#apply_planned}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_planned}}">{{#carried}}<input type="hidden" name="{{name}}" value="{{value}}">{{/carried}}<button class="go" id="apply">{{w.apply}}</button></form>{{/apply_planned}}
+        {{#apply_again}}<form method="post" action="/apply"><input type="hidden" name="sheet" value="{{apply_again}}">{{#carried}}<input type="hidden" name="{{name}}" value="{{value}}">{{/carried}}<button class="go" id="apply-again">{{w.apply_again}}</button></form>{{/apply_again}}
         {{#plan_undo}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{plan_undo}}"><button id="plan-undo">{{w.plan_undo}}</button></form>{{/plan_undo}}
         {{#undo}}<form method="post" action="/undo"><input type="hidden" name="run" value="{{undo}}"><button class="go" id="undo">{{w.undo}}</button></form>{{/undo}}
         {{#report}}<iframe src="/jobs/{{id}}/report.html" title="report"></iframe>{{/report}}
@@ -104,6 +104,10 @@ enum ConsolePages {
         </td></tr>{{/sheets}}
         </table>
         {{/has_sheets}}
+        {{#ask}}<form method="post" action="/plan" id="ask" class="ask"><p>{{said}}. {{w.ask_lead}}</p><input type="hidden" name="sheet" value="{{sheet}}">
+        <label>{{w.ask_currency}} <select name="currency" id="ask-currency">{{#currencies}}<option{{#chosen}} selected{{/chosen}}>{{code}}</option>{{/currencies}}</select></label>
+        <label>{{w.ask_stock}} <input type="number" name="default_stock" id="ask-stock" min="0" value="{{stock}}" required></label>
+        <button class="go" id="ask-plan">{{w.ask_plan}}</button></form>{{/ask}}
         {{#has_problems}}
         <table id="problems"><tr><th>{{w.row}}</th><th>{{w.column}}</th><th>{{w.value}}</th><th class="wide">{{w.rule}}</th><th>{{w.wrong}}</th></tr>
         {{#problems}}<tr class="{{severity}}"><td>{{row}}</td><td>{{column}}</td><td>{{value}}</td><td class="wide">{{rule}}</td><td>{{message}}</td></tr>{{/problems}}

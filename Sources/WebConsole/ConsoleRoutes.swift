@@ -66,12 +66,15 @@ struct ConsoleRoutes: ConsoleShopBound {
 
     func check(_ request: Request) async throws -> Response {
         let engine = self.engine
-        let sheet = try await sheet(request)
+        let form = try await ConsoleForm.read(request)
+        let sheet = try sheet(in: form)
+        let reading = try SheetReading(form: form)
         let title = "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)"
         let summary: ValidationSummary
         let problems: [ConsoleEngine.Problem]
+        let export: ExportKind?
         do {
-            (summary, problems) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet) }
+            (summary, problems, export) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet, reading: reading) }
         } catch {
             // A sheet that cannot be read at all (empty, no header, not a sheet): what validate says, on the page.
             return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)
@@ -80,6 +83,9 @@ struct ConsoleRoutes: ConsoleShopBound {
         var model = ConsolePageModel(title: title, summary: text)
         model.problems = problems.map {
             ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule, message: $0.message, severity: $0.severity)
+        }
+        if let export, reading.currency == nil || reading.defaultStock == nil {
+            model.ask = ConsolePageModel.AskView(sheet: sheet.lastPathComponent, said: export.title, reading: reading)
         }
         return layout.response(request, model)
     }

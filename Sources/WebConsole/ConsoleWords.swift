@@ -75,6 +75,10 @@ enum ConsoleWords {
         "run_now": ("Run now", "지금 실행"),
         "accept": ("Accept the held file and run", "보류된 파일 승인 후 실행"),
         "accept_prices": ("Send the held price changes too", "보류된 가격 변경도 보내기"),
+        "ask_lead": ("This export does not say two things openmarket needs:", "이 파일에는 openmarket에 필요한 두 가지가 없습니다:"),
+        "ask_currency": ("Its prices are in", "가격 통화"),
+        "ask_stock": ("A new product sold without a count starts with", "수량 없이 판매 중인 새 상품의 재고"),
+        "ask_plan": ("Plan with these", "이대로 미리보기"),
         "no_feeds": ("No feeds: put feed files (.toml) in the feeds folder.", "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요."),
     ]
 }

@@ -162,6 +162,24 @@ struct PlatformExportTests {
 }
 
 extension PlatformExportTests {
+    @Test("a supplier's feed may read a Shopify export with the shipped map, adding its currency")
+    func feedWithShippedMap() throws {
+        let feed = try FeedFile.parse("map = \"shopify\"\n[constants]\ncurrency = \"USD\"\n[source]\nurl = \"https://supplier.example/products_export.csv\"\n",
+                                      url: URL(fileURLWithPath: "/feeds/acme.toml"))
+        let read = try Self.read(Self.fixture("shopify-products_export.csv")) {
+            $0.platformMaps = []
+            $0.mapping = FeedMapping(feed: feed)
+            $0.defaultStock = 3
+        }
+        #expect(read.drafts.count == 6 && read.drafts.allSatisfy { $0.fields.currency == "USD" }, "\(read.rows.map(\.issues))")
+        #expect(read.draft(key: "plain-mug")?.fields.stock == 3 && feed.run.source != nil)
+        func problem(_ text: String) -> String? {
+            do { _ = try FeedFile.parse(text, url: URL(fileURLWithPath: "/f.toml")); return nil } catch { return error.description }
+        }
+        #expect(problem("map = \"etsy\"\n") == "/f.toml, line 1, map: must be one of \"shopify\", \"woocommerce\" (a map openmarket ships)")
+        #expect(problem("map = \"shopify\"\n[columns]\nkey = \"SKU\"\n")?.contains("takes its columns from that map") == true)
+    }
+
     static func read(_ url: URL, _ change: (inout ValidationOptions) -> Void, includeInactive: Bool) throws -> Read {
         try read(url) {
             $0.platformMaps = ShippedMaps.all(includeInactive: includeInactive)

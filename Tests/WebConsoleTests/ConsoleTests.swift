@@ -354,6 +354,41 @@ struct ConsoleTests {
         #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty && $0.en != $0.ko })
     }
 
+    @Test("A Shopify export in the console: recognised, its currency and stock asked on the page (no flag), planned, applied as planned")
+    func platformExport() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let cdn = try await FeedSourceServer.start()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/platforms/shopify-products_export.csv")
+        var prefix = ""
+        let names = ["tee-front", "tee-back", "tee-side", "tee-green", "tee-blue", "mug", "mug-handle", "hat"] + (1...7).map { "poster-\($0)" }
+        for (index, name) in names.enumerated() {
+            let url = cdn.servePhoto(name + ".jpg", try Fixtures.jpeg(width: 40, height: 30, seed: UInt64(index + 1)))
+            prefix = String(url.dropLast(name.count + 4))
+        }
+        let text = try String(contentsOf: fixture, encoding: .utf8)
+            .replacingOccurrences(of: "https://cdn.shopify.com/s/files/1/0000/0001/products/", with: prefix)
+        try Data(text.utf8).write(to: open.files.directory.appendingPathComponent("products_export.csv"))
+        let check = try await open.post("check", "sheet=products_export.csv")
+        #expect(check.status == 200 && check.text.contains("a Shopify product export") && check.text.contains("id=\"ask\"")
+                && check.text.contains("currency-unstated"), "\(check.text.suffix(1200))")
+        // Planned without them: every row says what is missing, and the page asks for it.
+        let unasked = try await open.run("plan", "sheet=products_export.csv")
+        #expect(unasked.text.contains("id=\"ask\"") && unasked.text.contains("6 failed"), "\(unasked.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
+        let plan = try await open.run("plan", "sheet=products_export.csv&currency=USD&default_stock=4")
+        #expect(plan.text.contains("6 would-create") && !plan.text.contains("id=\"ask\""), "\(plan.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
+        // Apply carries what the plan was read with.
+        let form = try #require(plan.text.firstMatch(of: /<form method="post" action="\/apply">(.*?)<\/form>/).map { String($0.1) })
+        #expect(form.contains("name=\"currency\" value=\"USD\"") && form.contains("name=\"default_stock\" value=\"4\""), "\(form)")
+        let apply = try await open.run("apply", "sheet=products_export.csv&currency=USD&default_stock=4")
+        #expect(apply.text.contains("6 created"), "\(apply.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
+        let shop = try await blocking { [client = open.client] in try client.page(1, perPage: 100).pages }
+        #expect(shop.count == 6 && shop.allSatisfy { $0.currency == "USD" } && shop.first { $0.name == "Plain Mug" }?.stock == 4)
+        #expect(try await open.post("plan", "sheet=products_export.csv&currency=XYZ").status == 400)
+        await cdn.stop()
+        await open.close()
+    }
+
     @Test("Check shows each error with its row, the sheet's own header, the value and the rule")
     func check() async throws {
         let open = try await OpenConsole.start(rows: 2)

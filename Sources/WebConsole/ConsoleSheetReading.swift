@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import Manifest
+import OpenMarketContract
+
+/// What another platform's export cannot say, chosen on the page (`--currency`, `--default-stock`
+/// of the CLI): the currency its prices are in and the stock of an item available with no
+/// count. Carried by the forms of a sheet's Check, Plan and Apply, and by the next steps of
+/// their pages, so that an apply reads the sheet as its plan did.
+struct SheetReading: Sendable, Equatable {
+    var currency: String?
+    var defaultStock: Int?
+
+    init(currency: String? = nil, defaultStock: Int? = nil) {
+        self.currency = currency
+        self.defaultStock = defaultStock
+    }
+
+    /// From a form's `currency` and `default_stock` (blank: not chosen); a value that is none
+    /// of the currencies, or no count, is refused.
+    init(form: [String: String]) throws {
+        if let text = form["currency"]?.trimmingCharacters(in: .whitespaces).uppercased(), !text.isEmpty {
+            guard ProductRules.sandboxCurrencies.contains(text) else {
+                throw HTTPError(.badRequest, message: "currency: one of \(ProductRules.sandboxCurrencies.joined(separator: ", "))")
+            }
+            currency = text
+        }
+        if let text = form["default_stock"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let count = Int(text), count >= 0 else { throw HTTPError(.badRequest, message: "default_stock: a count, 0 or more") }
+            defaultStock = count
+        }
+    }
+
+    func apply(_ options: inout ValidationOptions) {
+        if let currency { options.currency = currency }
+        if let defaultStock { options.defaultStock = defaultStock }
+    }
+
+    /// The hidden fields a next step's form carries.
+    var hidden: [[String: String]] {
+        var fields: [[String: String]] = []
+        if let currency { fields.append(["name": "currency", "value": currency]) }
+        if let defaultStock { fields.append(["name": "default_stock", "value": String(defaultStock)]) }
+        return fields
+    }
+}
