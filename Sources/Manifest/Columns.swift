@@ -44,9 +44,11 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         }.joined(separator: ", ")
     }
 
-    /// Lower case, without spaces, underscores, hyphens or a byte-order mark.
+    /// Lower case, without spaces, underscores, hyphens or a byte-order mark (also one read as
+    /// Latin-1, `ï»¿`, as LibreOffice reads a UTF-8 file it was told is Western European).
     public static func normalise(_ header: String) -> String {
-        String(header.lowercased().unicodeScalars.filter {
+        let header = header.hasPrefix("\u{EF}\u{BB}\u{BF}") ? String(header.dropFirst(3)) : header
+        return String(header.lowercased().unicodeScalars.filter {
             !$0.properties.isWhitespace && $0 != "_" && $0 != "-" && $0 != "\u{FEFF}"
         }.map(Character.init))
     }

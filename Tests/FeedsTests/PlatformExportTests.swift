@@ -106,6 +106,19 @@ struct PlatformExportTests {
         #expect(read.drafts.allSatisfy { $0.id == nil })
     }
 
+    @Test("the exports as LibreOffice saves them (.xlsx, .ods; a byte-order mark read as ï»¿): the same products")
+    func savedByLibreOffice() throws {
+        for (csv, saved) in [("shopify-products_export.csv", "shopify-products_export-libreoffice.xlsx"),
+                             ("woocommerce-product-export.csv", "woocommerce-product-export-libreoffice.ods")] {
+            let original = try Self.read(Self.fixture(csv)) { $0.currency = "USD"; $0.defaultStock = 1 }
+            let again = try Self.read(Self.fixture(saved)) { $0.currency = "USD"; $0.defaultStock = 1 }
+            #expect(again.fileIssues.contains { $0.rule == "platform-map" }, "\(saved): \(again.fileIssues)")
+            #expect(again.drafts.map(\.key) == original.drafts.map(\.key) && again.drafts.map(\.fields.name) == original.drafts.map(\.fields.name))
+            #expect(again.drafts.map(\.fields.price) == original.drafts.map(\.fields.price) && again.drafts.map(\.images.count) == original.drafts.map(\.images.count))
+            #expect(again.summary.skipped == original.summary.skipped && !original.drafts.isEmpty)
+        }
+    }
+
     @Test("--map none reads the export as our own columns; --map shopify and a map file are taken as given")
     func chosenMap() throws {
         let none = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.platformMaps = [] }
