@@ -105,7 +105,7 @@ enum ConsolePages {
         </table>
         {{/has_sheets}}
         {{#ask}}<form method="post" action="/plan" id="ask" class="ask"><p>{{said}}. {{w.ask_lead}}</p><input type="hidden" name="sheet" value="{{sheet}}">
-        <label>{{w.ask_currency}} <select name="currency" id="ask-currency">{{#currencies}}<option{{#chosen}} selected{{/chosen}}>{{code}}</option>{{/currencies}}</select></label>
+        <label>{{w.ask_currency}} <select name="currency" id="ask-currency" required><option value="">—</option>{{#currencies}}<option{{#chosen}} selected{{/chosen}}>{{code}}</option>{{/currencies}}</select></label>
         <label>{{w.ask_stock}} <input type="number" name="default_stock" id="ask-stock" min="0" value="{{stock}}" required></label>
         <button class="go" id="ask-plan">{{w.ask_plan}}</button></form>{{/ask}}
         {{#has_problems}}
