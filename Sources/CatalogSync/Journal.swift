@@ -123,11 +123,13 @@ public final class Journal: @unchecked Sendable {
     /// once and made durable with the next `sent` (or within a second): the product's link is
     /// on disk before the row is done, and a `done` lost to a power cut leaves a `sent`, which
     /// the next run looks up. Throws when it cannot be written: then nothing more may be sent.
+    /// `durable: false` for a `sent` line whose intent another durable record states (a
+    /// create's pending link).
     public func record(_ event: Entry.Event, key: String, hash: String, row: Int, id: Int? = nil,
-                       error: String? = nil) throws(AppendLog.Failure) {
+                       error: String? = nil, durable: Bool = true) throws(AppendLog.Failure) {
         let entry = Entry(event: event, key: key, hash: hash, row: row, time: Date().timeIntervalSince1970, id: id, error: error)
         guard let line = try? JSONEncoder().encode(entry) else { return }
-        try store.append(line, durable: event == .sent)
+        try store.append(line, durable: event == .sent && durable)
         lock.lock()
         Self.apply(entry, to: &states)
         lock.unlock()

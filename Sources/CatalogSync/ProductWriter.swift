@@ -20,7 +20,9 @@ struct WriteSubject: Sendable {
 /// after sending knows to look on the server before sending again. Import keeps it in the
 /// manifest's journal; undo in its own run record (`recreating`).
 protocol WriteIntents: Sendable {
-    func sending(_ subject: WriteSubject) throws
+    /// Before a request: the intent is recorded, on disk when it returns unless `durable` is
+    /// false (a create whose pending link is made durable right after says the same).
+    func sending(_ subject: WriteSubject, durable: Bool) throws
     func done(_ subject: WriteSubject, id: Int) throws
     /// A write the server refused, or that stayed without an answer: kept for the next run.
     func failed(_ subject: WriteSubject, _ error: String)
@@ -117,7 +119,9 @@ public final class ProductWriter: Sendable {
                     }
                 }
                 do throws(WriteFailure) {
-                    try announce(subject, attempts: attempt - 1)
+                    // With a pending link (durable: the next run of any sheet looks for the
+                    // product), the journal's line needs no sync of its own.
+                    try announce(subject, attempts: attempt - 1, durable: pending == nil)
                     if let pending { try save(pending, attempts: attempt - 1) }
                 } catch {
                     return .failed(error)
@@ -206,7 +210,11 @@ public final class ProductWriter: Sendable {
     /// run made (`created`), and the key is linked to it. A crash between the record and the
     /// link leaves a pending link, which the next run resolves without recording it again.
     /// Throws (and stops the run) when they cannot be written.
-    func settle(_ subject: WriteSubject, id: Int, pushed: Product?, photos: [String]?, created: Bool) throws(WriteFailure) {
+    /// `durableLink: false` when a pending link of this key was made durable before the write
+    /// (a create): the link is then on disk with the next durable change of the store, and a
+    /// power cut before it leaves the pending link, which the next run resolves.
+    func settle(_ subject: WriteSubject, id: Int, pushed: Product?, photos: [String]?, created: Bool,
+                durableLink: Bool = true) throws(WriteFailure) {
         do {
             try intents.done(subject, id: id)
             if created, let pushed {
@@ -215,7 +223,7 @@ public final class ProductWriter: Sendable {
             }
             if let key = subject.key {
                 try links?.save(ProductLink(key: key, byName: subject.byName, productID: id, state: .linked,
-                                            pushed: pushed, photos: photos))
+                                            pushed: pushed, photos: photos), durable: durableLink)
             }
         } catch {
             throw halt("\(error); the next run finds the product on the server and links it")
@@ -228,11 +236,11 @@ public final class ProductWriter: Sendable {
         do { try body() } catch { throw halt("not sent: the run's record cannot be written (\(error))") }
     }
 
-    private func announce(_ subject: WriteSubject, attempts: Int) throws(WriteFailure) {
+    private func announce(_ subject: WriteSubject, attempts: Int, durable: Bool = true) throws(WriteFailure) {
         if stopping.isStopping {
             throw WriteFailure(kind: .notSent, message: "not sent: the run stopped before this row", attempts: attempts)
         }
-        do { try intents.sending(subject) } catch { throw halt("not sent: \(error)", attempts: attempts) }
+        do { try intents.sending(subject, durable: durable) } catch { throw halt("not sent: \(error)", attempts: attempts) }
     }
 
     private func save(_ link: ProductLink, attempts: Int) throws(WriteFailure) {
@@ -253,13 +261,13 @@ struct RunIntents: WriteIntents {
     let journal: Journal
     let recorder: RunRecorder?
 
-    func sending(_ subject: WriteSubject) throws {
+    func sending(_ subject: WriteSubject, durable: Bool) throws {
         if subject.restores != nil {
             var intent = RunEntry(event: .recreating, id: nil, key: subject.key, byName: subject.byName, row: subject.row)
             intent.restores = subject.restores
             try recorder?.append(intent)
         }
-        try journal.record(.sent, key: subject.key ?? "", hash: subject.hash, row: subject.row)
+        try journal.record(.sent, key: subject.key ?? "", hash: subject.hash, row: subject.row, durable: durable)
     }
 
     func done(_ subject: WriteSubject, id: Int) throws {

@@ -50,7 +50,9 @@ extension RowWork {
         let registered: ProductWriter.Registered
         do {
             // An earlier run of this manifest sent this row without hearing back: look first.
-            let unknown = if case .sent? = journal.state(of: item.key) { true } else { false }
+            // (A pending link says the same of a run of any sheet: the journal's line may have
+            // been lost to a power cut, the link's is durable.)
+            let unknown = if case .sent? = journal.state(of: item.key) { true } else { item.decision.link?.state == .pending }
             registered = try writer.register(
                 Self.newProduct(item.draft), images: item.images, for: subject(item), matching: item.draft,
                 earlierSendUnknown: unknown,
@@ -72,7 +74,10 @@ extension RowWork {
         outcome.productID = product.id
         outcome.thumbnail = product.thumbnail
         do {
-            try writer.settle(subject(item), id: product.id, pushed: Product(product), photos: item.photoHashes, created: true)
+            // Its pending link was durable before the request (unless found by the first look).
+            let pendingSaved = !(registered.found && registered.attempts == 0)
+            try writer.settle(subject(item), id: product.id, pushed: Product(product), photos: item.photoHashes, created: true,
+                              durableLink: !pendingSaved)
         } catch {
             let done = registered.found ? "but " : "created, but "
             outcome.note = [outcome.note, done + error.message].compactMap { $0 }.joined(separator: "; ")

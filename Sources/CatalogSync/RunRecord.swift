@@ -118,18 +118,23 @@ public final class RunRecorder: @unchecked Sendable {
     }
 
     public func append(_ entry: RunEntry) throws {
+        try append(entry, durable: true)
+    }
+
+    /// `durable: false` for a line that follows its write (see `RunRecordStore.append`).
+    func append(_ entry: RunEntry, durable: Bool) throws {
         let line = try encoder.encode(entry)
         // The lock only puts the `begin` line first; each line's own sync is the store's (a file's
         // fsync is shared by the workers that append at the same moment).
         let begun: Bool = try lock.withLock {
             guard let begin = pendingBegin else { return true }
             if entry.event == .end { return false }
-            try store.append(try encoder.encode(begin))
+            try store.append(try encoder.encode(begin), durable: true)
             pendingBegin = nil
             return true
         }
         guard begun else { return }
-        try store.append(line)
+        try store.append(line, durable: durable)
     }
 
     /// Before an update is sent: the product's fields now and as the update leaves them.
@@ -146,7 +151,7 @@ public final class RunRecorder: @unchecked Sendable {
         entry.after = after
         entry.photoHashes = photoHashes
         entry.restores = restores
-        try append(entry)
+        try append(entry, durable: false)
     }
 
     /// Before a delete is sent: the product and its photos are saved with the record

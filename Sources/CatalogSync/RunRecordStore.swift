@@ -9,8 +9,11 @@ import Support
 public protocol RunRecordStore: Sendable {
     /// Every line recorded in this place, oldest first (a folder run again holds several runs).
     func lines() throws -> [Data]
-    /// Appends one line, durable when it returns: the write it announces is sent after.
-    func append(_ line: Data) throws
+    /// Appends one line; `durable`: on disk when it returns (a line that announces a write
+    /// sent after it). Otherwise on disk with the next durable line, or within a second: a
+    /// `created` line follows its write, and the product's pending link (durable before the
+    /// write) already lets the next run find what a power cut took from it.
+    func append(_ line: Data, durable: Bool) throws
     /// Keeps a photo saved before a delete, under its path in the record (`deleted/ID/N.jpg`).
     func keepPhoto(_ data: Data, as path: String) throws
     /// A photo kept with `keepPhoto`.
@@ -38,14 +41,14 @@ final class FolderRecord: RunRecordStore, @unchecked Sendable {
         return try Data(contentsOf: url).split(separator: 0x0A).map { Data($0) }
     }
 
-    func append(_ line: Data) throws {
+    func append(_ line: Data, durable: Bool) throws {
         let opened = try lock.withLock {
             if let log { return log }
             let made = try AppendLog(url: url)
             log = made
             return made
         }
-        try opened.append(line, sync: true)
+        if durable { try opened.append(line, sync: true) } else { try opened.appendSoon(line) }
     }
 
     func keepPhoto(_ data: Data, as path: String) throws {
@@ -69,7 +72,7 @@ struct SharedRecord: RunRecordStore {
 
     func lines() throws -> [Data] { (try store.record(run: run)[part] ?? []).map { Data($0.utf8) } }
 
-    func append(_ line: Data) throws { try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self)) }
+    func append(_ line: Data, durable: Bool) throws { try store.appendRecord(run: run, part: part, line: String(decoding: line, as: UTF8.self)) }
 
     func keepPhoto(_ data: Data, as path: String) throws { try store.savePhoto(run: run, path: path, data: data) }
 

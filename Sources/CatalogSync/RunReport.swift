@@ -190,13 +190,19 @@ public final class RunReport: @unchecked Sendable {
         return try? Thumbnailer.thumbnail(of: image, maxEdge: Self.thumbnailEdge, codec: codec)
     }
 
+    private var thumbnailFolderMade = false
+
     /// Writes a thumbnail into `thumbnails/`; returns its path relative to the report.
     private func saveThumbnail(_ jpeg: [UInt8], for row: RowOutcome) -> String? {
         let name = "thumbnails/\(row.row)-\(row.productID ?? 0)-\(row.status.rawValue).jpg"
         let url = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(jpeg).write(to: url)
+            if !thumbnailFolderMade {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                thumbnailFolderMade = true
+            }
+            // No fsync: a thumbnail a power cut loses is fetched from the shop again.
+            try PlainFile.write(jpeg, to: url.path)
             return name
         } catch {
             return nil

@@ -90,7 +90,7 @@ public struct UndoRows: RowSource {
                     let aside = folder.appendingPathComponent("undo-of-an-earlier-run-\(Int(undoStarted))")
                     try FileManager.default.moveItem(at: options.undoFolder, to: aside)
                 } else if !mine.contains(where: { $0.event == .end }) {
-                    try own.append(JSONEncoder().encode(RunEntry(event: .end)))
+                    try own.append(JSONEncoder().encode(RunEntry(event: .end)), durable: true)
                 }
                 mine = []
             }

@@ -13,7 +13,7 @@ protocol LinkBackend: AnyObject, Sendable {
     /// Links: all, one key's, or only those linked under a merchant key.
     func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow]
     /// Writes the link, and removes any other key's link to its product, in one transaction.
-    func save(_ row: LinkRow) throws
+    func save(_ row: LinkRow, durable: Bool) throws
     func remove(key: String) throws
     func fact(_ name: String) throws -> String?
     func setFact(_ name: String, _ value: String) throws

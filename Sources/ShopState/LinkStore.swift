@@ -112,8 +112,10 @@ public final class LinkStore: @unchecked Sendable {
 
     /// Writes the link (replacing the key's earlier one, and any other key's link
     /// to the same product: one product has one key).
-    public func save(_ link: ProductLink) throws(Failure) {
-        try access("write") { try backend.save(link.row) }
+    /// `durable: false`: on disk with the store's next durable change (a database shared
+    /// between machines makes every commit durable).
+    public func save(_ link: ProductLink, durable: Bool = true) throws(Failure) {
+        try access("write") { try backend.save(link.row, durable: durable) }
     }
 
     public func remove(_ key: String) throws(Failure) {

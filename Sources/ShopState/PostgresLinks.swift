@@ -116,7 +116,7 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
         }
     }
 
-    func save(_ row: LinkRow) throws {
+    func save(_ row: LinkRow, durable: Bool) throws {
         try connection.transaction {
             if let id = row.productID {
                 try connection.execute("DELETE FROM link WHERE account = $1 AND product_id = $2 AND key <> $3", [account, String(id), row.key])

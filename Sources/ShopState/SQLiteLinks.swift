@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Support
 
 /// One account's links in a SQLite file. Every change is one transaction, on disk when it
 /// returns (WAL, synchronous=FULL), so that a crash never loses a product's link.
@@ -94,15 +95,35 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
         }
     }
 
-    func save(_ row: LinkRow) throws {
-        try queue.write { db in
-            if let id = row.productID {
-                try db.execute(sql: "DELETE FROM link WHERE product_id = ? AND key <> ?", arguments: [id, row.key])
+    /// Durable saves arriving together (workers linking their products at once) share one
+    /// transaction, and so one sync of the log.
+    private let commits = GroupCommit<LinkRow>()
+
+    func save(_ row: LinkRow, durable: Bool) throws {
+        guard durable else {
+            return try queue.writeWithoutTransaction { db in
+                // In WAL, a commit at synchronous=NORMAL is in the log but not synced: the next
+                // FULL commit's sync covers it (the log is synced whole, in order).
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                try db.inTransaction {
+                    try Self.write(row, db)
+                    return .commit
+                }
             }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO link (key, by_name, product_id, state, pushed, photos, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [row.key, row.byName, row.productID, row.state, row.pushed, row.photos, row.updatedAt])
         }
+        try commits.submit(row) { rows in
+            try queue.write { db in for row in rows { try Self.write(row, db) } }
+        }
+    }
+
+    private static func write(_ row: LinkRow, _ db: Database) throws {
+        if let id = row.productID {
+            try db.execute(sql: "DELETE FROM link WHERE product_id = ? AND key <> ?", arguments: [id, row.key])
+        }
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO link (key, by_name, product_id, state, pushed, photos, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [row.key, row.byName, row.productID, row.state, row.pushed, row.photos, row.updatedAt])
     }
 
     func remove(key: String) throws {

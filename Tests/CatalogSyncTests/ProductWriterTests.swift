@@ -18,7 +18,7 @@ struct ProductWriterTests {
         private let lock = NSLock()
         private(set) var lines: [String] = []
         var refuse = false
-        func sending(_ subject: WriteSubject) throws {
+        func sending(_ subject: WriteSubject, durable: Bool) throws {
             if refuse { throw DiskFull() }
             add("sent \(subject.key ?? "-")")
         }
