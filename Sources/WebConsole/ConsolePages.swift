@@ -12,12 +12,13 @@ enum ConsolePages {
         <html lang="{{lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>openmarket console</title>
         <style>
-        body { font: 15px/1.45 system-ui, "Noto Sans CJK KR", sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px; color: #222; }
+        body { font: 15px/1.45 system-ui, "Noto Sans CJK KR", sans-serif; margin: 0 auto; max-width: 1100px; padding: 16px; color: #222;
+               word-break: keep-all; overflow-wrap: break-word; }
         header { display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; border-bottom: 1px solid #ddd; padding-bottom: 8px; }
         header a { color: #245; } header .language { margin-left: auto; font-size: 13px; }
         table { border-collapse: collapse; width: 100%; margin: 12px 0; }
         th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eee; vertical-align: top; }
-        td { overflow-wrap: anywhere; }
+        td.value, #diff, .address { overflow-wrap: anywhere; word-break: normal; }
         form { display: inline; }
         button { font: inherit; padding: 4px 12px; margin: 2px; border: 1px solid #888; border-radius: 4px; background: #f6f6f6; cursor: pointer; }
         button.go { background: #15324a; color: #fff; border-color: #15324a; }
@@ -31,7 +32,17 @@ enum ConsolePages {
         pre { background: #f6f6f6; padding: 8px 12px; border-radius: 4px; overflow-x: auto; }
         progress { width: 100%; max-width: 480px; height: 14px; }
         iframe { width: 100%; height: 75vh; border: 1px solid #ddd; border-radius: 4px; margin-top: 12px; }
-        @media (max-width: 600px) { .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; } }
+        input, select { max-width: 100%; box-sizing: border-box; }
+        /* A phone: a table's rows become stacked cards, each cell named by its column. */
+        @media (max-width: 600px) {
+          .wide { display: none; } iframe { height: 80vh; } button { padding: 8px 12px; }
+          table, tbody, tr, td { display: block; width: auto; }
+          tr:first-child { display: none; }
+          tr { border-bottom: 1px solid #ddd; padding: 6px 0; }
+          td { border: 0; padding: 1px 0; }
+          td[data-label]::before { content: attr(data-label) " · "; color: #666; font-size: 13px; }
+          header { gap: 10px; }
+        }
         </style></head>
         <body>
         <header><strong>openmarket console</strong>{{^profiles}}<span>{{shop}}</span>{{/profiles}}
@@ -97,7 +108,7 @@ enum ConsolePages {
         {{#no_sheets}}<p>{{w.no_sheets}}</p>{{/no_sheets}}
         {{#has_sheets}}
         <table><tr><th>{{w.sheet}}</th><th></th></tr>
-        {{#sheets}}<tr><td>{{name}}</td><td>
+        {{#sheets}}<tr><td class="value">{{name}}</td><td>
         <form method="post" action="/check"><input type="hidden" name="sheet" value="{{name}}"><button>{{w.check}}</button></form>
         <form method="post" action="/plan"><input type="hidden" name="sheet" value="{{name}}"><button>{{w.plan}}</button></form>
         <form method="post" action="/apply"><input type="hidden" name="sheet" value="{{name}}"><button class="go">{{w.apply}}</button></form>
@@ -110,26 +121,26 @@ enum ConsolePages {
         <button class="go" id="ask-plan">{{w.ask_plan}}</button></form>{{/ask}}
         {{#has_problems}}
         <table id="problems"><tr><th>{{w.row}}</th><th>{{w.column}}</th><th>{{w.value}}</th><th class="wide">{{w.rule}}</th><th>{{w.wrong}}</th></tr>
-        {{#problems}}<tr class="{{severity}}"><td>{{row}}</td><td>{{column}}</td><td>{{value}}</td><td class="wide">{{rule}}</td><td>{{message}}</td></tr>{{/problems}}
+        {{#problems}}<tr class="{{severity}}"><td data-label="{{w.row}}">{{row}}</td><td data-label="{{w.column}}">{{column}}</td><td class="value" data-label="{{w.value}}">{{value}}</td><td class="wide">{{rule}}</td><td data-label="{{w.wrong}}">{{message}}</td></tr>{{/problems}}
         </table>
         {{/has_problems}}
         {{#no_feeds}}<p>{{w.no_feeds}}</p>{{/no_feeds}}
         {{#has_feeds}}
         <table id="feeds"><tr><th>{{w.feed}}</th><th class="wide">{{w.source}}</th><th class="wide">{{w.schedule}}</th><th>{{w.last_runs}}</th><th></th></tr>
-        {{#feeds}}<tr><td>{{name}}</td><td class="wide">{{source}}</td><td class="wide">{{schedule}}</td>
-        <td>{{#shops}}<div><span class="status {{outcome}}">{{outcome}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
+        {{#feeds}}<tr><td data-label="{{w.feed}}">{{name}}</td><td class="wide address">{{source}}</td><td class="wide">{{schedule}}</td>
+        <td data-label="{{w.last_runs}}">{{#shops}}<div><span class="status {{outcome}}">{{outcome}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
         <td>{{^mistake}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><button class="go">{{w.run_now}}</button></form>
         {{#held}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><input type="hidden" name="accept" value="1"><button>{{w.accept}}</button></form>{{/held}}{{/mistake}}</td></tr>{{/feeds}}
         </table>
         {{/has_feeds}}
         {{#diff}}<pre id="diff">{{diff}}</pre>{{/diff}}
-        {{#choose_repository}}<form method="post" action="/backups/repository" id="choose-repository"><label>{{w.backup_folder}} <input name="folder" value="{{choose_repository}}" size="40"></label> <button class="go" id="use-folder">{{w.use_folder}}</button></form>{{/choose_repository}}
+        {{#choose_repository}}<form method="post" action="/backups/repository" id="choose-repository"><label>{{w.backup_folder}} <input name="folder" value="{{choose_repository}}" size="40" style="width: 100%; max-width: 32em"></label> <button class="go" id="use-folder">{{w.use_folder}}</button></form>{{/choose_repository}}
         {{#repository}}
         <form method="post" action="/backups/snapshot"><button class="go" id="snapshot">{{w.snapshot_now}}</button></form>
         {{#has_snapshots}}
         <form method="get" action="/backups/diff">{{w.diff}}: <input name="from" value="{{diff_from}}" size="14"> → <input name="to" value="{{diff_to}}" size="14"> <button>{{w.diff}}</button></form>
         <table id="snapshots"><tr><th>{{w.snapshot}}</th><th>{{w.started}}</th><th>{{w.products}}</th><th class="wide">{{w.new_products}}</th><th class="wide">{{w.added}}</th><th></th></tr>
-        {{#snapshots}}<tr><td class="status">{{id}}</td><td>{{time}}</td><td>{{products}}</td><td class="wide">{{new}}</td><td class="wide">{{added}}</td>
+        {{#snapshots}}<tr><td class="status" data-label="{{w.snapshot}}">{{id}}</td><td data-label="{{w.started}}">{{time}}</td><td data-label="{{w.products}}">{{products}}</td><td class="wide">{{new}}</td><td class="wide">{{added}}</td>
         <td><form method="post" action="/backups/restore-plan"><input type="hidden" name="snapshot" value="{{id}}"><button>{{w.plan_restore}}</button></form></td></tr>{{/snapshots}}
         </table>
         {{/has_snapshots}}
@@ -137,7 +148,7 @@ enum ConsolePages {
         {{#no_runs}}<p>{{w.no_runs}}</p>{{/no_runs}}
         {{#has_runs}}
         <table id="runs"><tr><th>{{w.started}}</th><th class="wide">{{w.kind}}</th><th>{{w.what}}</th><th>{{w.counts}}</th><th></th></tr>
-        {{#runs}}<tr><td>{{started}}</td><td class="wide">{{kind}}</td><td>{{source}}</td><td>{{counts}}</td><td>
+        {{#runs}}<tr><td data-label="{{w.started}}">{{started}}</td><td class="wide">{{kind}}</td><td class="value" data-label="{{w.what}}">{{source}}</td><td data-label="{{w.counts}}">{{counts}}</td><td>
         {{#report}}<a href="/runs/{{tag}}/report.html" target="_blank">{{w.report_short}}</a>{{/report}}
         {{#undoable}}<form method="post" action="/undo-plan"><input type="hidden" name="run" value="{{folder}}"><button>{{w.undo}}</button></form>{{/undoable}}
         </td></tr>{{/runs}}

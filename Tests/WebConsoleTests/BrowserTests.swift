@@ -137,6 +137,74 @@ struct BrowserTests {
         }
     }
 
+    @Test("At a phone's 390 × 844, in English and in 한국어, no page is wider than the screen: Sheets, Check, Plan, Apply, Runs, Feeds, Backups")
+    func phoneWidth() async throws {
+        let open = try await OpenConsole.start(rows: 3)
+        // A broken sheet with long cells (a URL, a long message) and a feed with a long source.
+        try Data("sku,name,price,stock,images\nA1,Tea,abc,1,https://images.example.com/a/very/long/path/to/a/photo/of/green-tea-0001-front.jpg\nA2,,5000,x,\n".utf8)
+            .write(to: open.files.directory.appendingPathComponent("broken-sheet-with-a-long-name-from-the-supplier.csv"))
+        try open.writeFeed(source: "https://supplier.example.com/exports/daily/products-feed-for-our-shop-2026.csv")
+        let camera = try Camera(open.files)
+        let browser = try await WebDriver.start(width: 390, height: 844)
+        func fits(_ page: String) async throws {
+            let sizes = try await browser.run("return [document.documentElement.scrollWidth, window.innerWidth]") as? [Int] ?? []
+            #expect(sizes.count == 2 && sizes[0] <= sizes[1], "\(page): \(sizes) (page width, window width)")
+            // Words wrap between words (Korean by 어절): no word under 30 letters is cut over two lines.
+            let broken = try await browser.run("""
+                const broken = [];
+                for (const cell of document.querySelectorAll('td:not(.value), th, button, h2, p')) {
+                  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                  let node;
+                  while ((node = walker.nextNode())) {
+                    const words = /\\S+/g; let m;
+                    while ((m = words.exec(node.textContent))) {
+                      if (m[0].length >= 30) continue;
+                      const range = document.createRange(); range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+                      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+                      if (lines.size > 1) broken.push(m[0]);
+                    }
+                  }
+                }
+                return broken;
+                """) as? [String] ?? ["?"]
+            #expect(broken.isEmpty, "\(page): words cut: \(broken.prefix(12))")
+        }
+        do {
+            try await browser.go(open.console.entry.absoluteString)
+            for language in ["en", "ko"] {
+                try await browser.go(open.console.url.absoluteString + "language/\(language)")
+                _ = try await browser.find(Self.sheetRow)
+                try await fits("sheets \(language)")
+                try await browser.click("//tr[td[text()='broken-sheet-with-a-long-name-from-the-supplier.csv']]//form[@action='/check']/button")
+                _ = try await browser.find("//table[@id='problems']")
+                try await fits("check \(language)")
+                try await camera.take("check-phone-\(language)", browser)
+                try await browser.go(open.console.url.absoluteString)
+                try await browser.click(Self.sheetRow + "//form[@action='/plan']/button")
+                try await browser.wait("//p[@id='summary']") { $0.contains("3") }
+                try await fits("plan \(language)")
+                if language == "en" {
+                    try await browser.click("//button[@id='apply']")
+                    try await browser.wait("//p[@id='summary']") { $0.contains("3 created") }
+                    try await fits("apply \(language)")
+                    try await camera.take("apply-phone", browser)
+                }
+                for page in ["runs", "feeds", "backups"] {
+                    try await browser.go(open.console.url.absoluteString + page)
+                    _ = try await browser.find("//h2 | //table | //p")
+                    try await fits("\(page) \(language)")
+                }
+                try await camera.take("runs-phone-\(language)", browser)
+            }
+        } catch {
+            await browser.quit()
+            await open.close()
+            throw error
+        }
+        await browser.quit()
+        await open.close()
+    }
+
     @Test("Apply's progress streams to the page; Stop ends it part way; Apply again makes the rest, each product once")
     func stopFromThePage() async throws {
         // 120 rows at 300 ms a request: the run lasts long enough for a click on Stop to land part
