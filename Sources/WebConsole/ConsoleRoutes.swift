@@ -75,8 +75,11 @@ struct ConsoleRoutes: ConsoleShopBound {
         let export: ExportKind?
         do {
             (summary, problems, export) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet, reading: reading) }
+        } catch let error as ManifestError where error.message.hasPrefix("the file is empty") {
+            // An empty sheet is an answer, not a failure: the page says so (what validate says).
+            return layout.response(request, ConsolePageModel(title: title, summary: "\(error)"))
         } catch {
-            // A sheet that cannot be read at all (empty, no header, not a sheet): what validate says, on the page.
+            // A sheet that cannot be read at all (no header, not a sheet): what validate says, on the page.
             return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)
         }
         let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
