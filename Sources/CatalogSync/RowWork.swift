@@ -26,6 +26,9 @@ final class RowWork: Sendable {
     let vendor: VendorFact
     /// The hash of what was sent for each source photo, once per run (a photo used by many rows).
     private let sentHashes = SentHashes()
+    /// Photos this run already read and prepared, by file and content: a photo on many rows
+    /// (a brand's logo, a supplier's placeholder) is hashed and shrunk once.
+    private let photoMemo = RunPhotoMemo()
 
     init(options: SyncOptions, journal: Journal, writer: ProductWriter, matcher: ServerMatcher, recorder: RunRecorder?,
          shop: any Shop, vendor: VendorFact) {
@@ -179,14 +182,27 @@ final class RowWork: Sendable {
         for (index, source) in item.draft.images.enumerated() {
             let bytes: [UInt8]
             let name: String
+            var memoKey: (String, FileFingerprint)?
             switch source {
             case .file(let url):
-                guard let (data, hash) = readPhoto(url) else {
+                let path = url.standardizedFileURL.path
+                let fingerprint = FileFingerprint(path: path)
+                name = FileLookup.nfc(url.lastPathComponent)
+                if let fingerprint, let known = photoMemo.photo(path: path, fingerprint: fingerprint) {
+                    // Read and prepared earlier in this run, unchanged since.
+                    hashes.append(known.identity)
+                    for warning in known.prepared.warnings { item.photoNotes.append("photo \(index + 1) (\(name)): \(warning)") }
+                    item.images.append(Self.upload(known.prepared, name: name, index: index))
+                    item.before.append(known.originalCount)
+                    item.after.append(known.prepared.data.count)
+                    continue
+                }
+                guard let (data, hash) = readPhoto(url, fingerprint: fingerprint) else {
                     return .done(item.failed("image \(index + 1) (\(url.lastPathComponent)): cannot be read"))
                 }
                 bytes = Array(data)
-                name = FileLookup.nfc(url.lastPathComponent)
                 hashes.append(hash)
+                memoKey = fingerprint.map { (path, $0) }
             case .url(let address):
                 let data: Data
                 do {
@@ -207,12 +223,12 @@ final class RowWork: Sendable {
                     let source = hashes[hashes.count - 1]
                     hashes[hashes.count - 1] = PhotoIdentity.entry([source, sentHashes.hash(of: source) { ContentHash.photo(Data(prepared.data)) }])
                 }
-                var filename = name.isEmpty ? "image\(index + 1)" : name
-                if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
-                    filename = (filename as NSString).deletingPathExtension + ".jpg"
+                if let (path, fingerprint) = memoKey {
+                    photoMemo.keep(path: path, fingerprint: fingerprint, identity: hashes[hashes.count - 1], prepared: prepared,
+                                   originalCount: bytes.count)
                 }
                 for warning in prepared.warnings { item.photoNotes.append("photo \(index + 1) (\(name)): \(warning)") }
-                item.images.append(UploadImage(data: Data(prepared.data), filename: filename, mimeType: prepared.format.mimeType))
+                item.images.append(Self.upload(prepared, name: name, index: index))
                 item.before.append(bytes.count)
                 item.after.append(prepared.data.count)
             } catch {
@@ -221,6 +237,15 @@ final class RowWork: Sendable {
         }
         item.photoHashes = PhotoIdentity.merged(item.draft.knownPhotoHashes, hashes)
         return .next(item)
+    }
+
+    /// A prepared photo as the upload sends it, named as the merchant's file (`.jpg` when made JPEG).
+    static func upload(_ prepared: PreparedImage, name: String, index: Int) -> UploadImage {
+        var filename = name.isEmpty ? "image\(index + 1)" : name
+        if prepared.format == .jpeg && !["jpg", "jpeg"].contains((filename as NSString).pathExtension.lowercased()) {
+            filename = (filename as NSString).deletingPathExtension + ".jpg"
+        }
+        return UploadImage(data: Data(prepared.data), filename: filename, mimeType: prepared.format.mimeType)
     }
 
     /// A photo file's bytes and hash. With `photoHashes`, the hash is kept for the next

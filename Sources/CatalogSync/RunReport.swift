@@ -119,7 +119,16 @@ public final class RunReport: @unchecked Sendable {
             groupCounts[row.status, default: 0] += 1
             if groups[row.status, default: []].count < Self.htmlProductLimit {
                 var kept = row
-                if let photo = row.photo, let small = thumbnail(of: Array(photo)) { kept.localThumbnail = saveThumbnail(small, for: row) }
+                if let photo = row.photo {
+                    // One picture made once for the rows that share a photo (a placeholder, a logo).
+                    let key = PhotoKey(hash: FNV.hash(photo), count: photo.count)
+                    if let made = thumbnailsMade[key] {
+                        kept.localThumbnail = made
+                    } else if let small = thumbnail(of: Array(photo)) {
+                        kept.localThumbnail = saveThumbnail(small, for: row)
+                        if thumbnailsMade.count < 4096, let name = kept.localThumbnail { thumbnailsMade[key] = name }
+                    }
+                }
                 kept.photo = nil
                 kept.values = [:]
                 groups[row.status, default: []].append(kept)
@@ -191,6 +200,9 @@ public final class RunReport: @unchecked Sendable {
     }
 
     private var thumbnailFolderMade = false
+    /// The thumbnails made of a photo, by its bytes' hash and length (used under `lock`).
+    private var thumbnailsMade: [PhotoKey: String] = [:]
+    private struct PhotoKey: Hashable { var hash: UInt64; var count: Int }
 
     /// Writes a thumbnail into `thumbnails/`; returns its path relative to the report.
     private func saveThumbnail(_ jpeg: [UInt8], for row: RowOutcome) -> String? {

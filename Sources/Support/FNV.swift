@@ -1,3 +1,5 @@
+import Foundation
+
 /// FNV-1a, 64 bits: a fast, stable hash of text, for tables of keys that need
 /// not keep the text, and for file names that must not show it.
 public enum FNV {
@@ -9,4 +11,16 @@ public enum FNV {
 
     /// The hash in hexadecimal.
     public static func tag(_ text: String) -> String { String(hash(text), radix: 16) }
+
+    /// FNV-1a over bytes.
+    public static func hash(_ bytes: Data) -> UInt64 {
+        bytes.withUnsafeBytes { buffer in
+            var hash: UInt64 = 0xcbf29ce484222325
+            for byte in buffer {
+                hash ^= UInt64(byte)
+                hash &*= 0x100000001b3
+            }
+            return hash
+        }
+    }
 }
