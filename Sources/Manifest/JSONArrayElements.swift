@@ -50,7 +50,9 @@ final class JSONArrayElements {
         }
     }
 
-    /// From `position` (an element's first byte) to the `,` or `]` that ends it.
+    /// From `position` (an element's first byte) to the `,` or `]` that ends it. The bytes are
+    /// scanned through a pointer (no bounds check a byte): the array reader runs on one thread
+    /// while the elements are parsed on the others, so its pace is the file's.
     private func element() throws -> Data {
         var i = position
         var depth = 0
@@ -67,29 +69,34 @@ final class JSONArrayElements {
                 guard try fill() else { throw Failure.unclosed }
                 continue
             }
-            let b = buffer[i]
-            if inString {
-                if escaped { escaped = false }
-                else if b == UInt8(ascii: "\\") { escaped = true }
-                else if b == UInt8(ascii: "\"") { inString = false }
-            } else if b == UInt8(ascii: "\"") {
-                inString = true
-            } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
-                depth += 1
-            } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
-                if depth == 0 {
-                    // The array's own closing bracket ends the last element.
-                    let data = Data(buffer[position..<i])
-                    position = i
-                    return data
+            // The end of the element in this buffer (and whether it is the array's own bracket), or nil.
+            let end: (index: Int, closing: Bool)? = buffer.withUnsafeBufferPointer { bytes in
+                let count = bytes.count
+                while i < count {
+                    let b = bytes[i]
+                    if inString {
+                        if escaped { escaped = false }
+                        else if b == 0x5C { escaped = true }
+                        else if b == 0x22 { inString = false }
+                    } else if b == 0x22 {
+                        inString = true
+                    } else if b == 0x7B || b == 0x5B {
+                        depth += 1
+                    } else if b == 0x7D || b == 0x5D {
+                        if depth == 0 { return (i, true) }
+                        depth -= 1
+                    } else if b == 0x2C, depth == 0 {
+                        return (i, false)
+                    }
+                    i += 1
                 }
-                depth -= 1
-            } else if b == UInt8(ascii: ","), depth == 0 {
-                let data = Data(buffer[position..<i])
-                position = i + 1
-                return data
+                return nil
             }
-            i += 1
+            guard let end else { continue }
+            let data = Data(buffer[position..<end.index])
+            // The array's own closing bracket ends the last element and stays to be read.
+            position = end.closing ? end.index : end.index + 1
+            return data
         }
     }
 

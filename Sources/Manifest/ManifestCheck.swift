@@ -82,6 +82,27 @@ public enum ManifestCheck {
             }
             return summary
         }
+        if workers > 1, let next = JSONPieces.pieces(reader) {
+            // JSON and JSON Lines: items read and checked on all cores; columns learned, the
+            // rules across rows applied and rows delivered here, in file order.
+            let file = url.lastPathComponent
+            do {
+                try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
+                    JSONPieces.read(items, file: file, check: validator.check)
+                }, deliver: { (output: JSONPieces.Output) throws in
+                    reader.learnColumns(output.keys)
+                    for (raw, check) in output.rows {
+                        let (draft, issues) = validator.acrossRows(check, row: raw.number)
+                        deliver(raw, draft, issues)
+                    }
+                    if let failure = output.failure { throw failure }
+                })
+            } catch let error as ManifestError {
+                throw error
+            } catch {
+                throw ManifestError(file: file, message: "\(error)")
+            }
+        }
         while true {
             let next: RawRow?
             do { next = try reader.next() }

@@ -17,6 +17,17 @@ extension ManifestReader {
     /// The next object of a JSON array (streamed: see `JSONArrayElements`), read from its bytes
     /// (`JSONRowReader`); columns are learned as they appear, as in JSON Lines.
     func nextJSONObject() throws -> JSONObject? {
+        guard let (position, data) = try nextJSONElement() else { return nil }
+        let row: JSONObject
+        do { row = try JSONRowReader.object(data) } catch {
+            throw Self.objectFailure(error, item: .data(position, data), file: fileName)
+        }
+        learnColumns(row.lazy.map(\.key))
+        return row
+    }
+
+    /// The next element of a JSON array, unread, with its position from 1.
+    func nextJSONElement() throws -> (Int, Data)? {
         guard let elements = jsonElements else { return nil }
         let data: Data?
         do { data = try elements.next() } catch let failure as JSONArrayElements.Failure {
@@ -29,15 +40,19 @@ extension ManifestReader {
         guard let data else { return nil }
         jsonPosition += 1
         lastJSONElementBytes = data.count
-        let row: JSONObject
-        do { row = try JSONRowReader.object(data) } catch {
-            switch error {
-            case .notAnObject: throw ManifestError(file: fileName, message: "item \(jsonPosition) is not a JSON object")
-            case .invalid(let detail): throw ManifestError(file: fileName, message: "not valid JSON at item \(jsonPosition) (\(detail))")
-            }
+        return (jsonPosition, data)
+    }
+
+    /// What an item that is no JSON object is called: by its position in an array, its line in JSON Lines.
+    static func objectFailure(_ error: JSONRowReader.Failure, item: JSONPieces.Item, file: String) -> ManifestError {
+        let line = item.isLine
+        let number = item.position
+        switch error {
+        case .notAnObject:
+            return ManifestError(file: file, message: line ? "line \(number) is not a JSON object" : "item \(number) is not a JSON object")
+        case .invalid(let detail):
+            return ManifestError(file: file, message: line ? "line \(number) is not valid JSON (\(detail))" : "not valid JSON at item \(number) (\(detail))")
         }
-        learnColumns(row.lazy.map(\.key))
-        return row
     }
 
     /// Columns of JSON objects, learned as rows are read (a key once: its column is kept).
@@ -70,10 +85,7 @@ extension ManifestReader {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let row: JSONObject
             do { row = try JSONRowReader.object(line, repairingUTF8: true) } catch {
-                switch error {
-                case .notAnObject: throw ManifestError(file: fileName, message: "line \(number) is not a JSON object")
-                case .invalid(let detail): throw ManifestError(file: fileName, message: "line \(number) is not valid JSON (\(detail))")
-                }
+                throw Self.objectFailure(error, item: .bytes(number, line), file: fileName)
             }
             learnColumns(row.lazy.map(\.key))
             if let raw = try mappedOrRaw(row, number: number) { return raw }
@@ -98,10 +110,15 @@ extension ManifestReader {
     /// A row by our column names: a key that names no column is left (and said once, as an
     /// unknown column); photos may be an array.
     func rawRow(_ object: JSONObject, number: Int) -> RawRow {
+        Self.rawRow(object, number: number) { jsonColumn($0) }
+    }
+
+    /// A row by our column names, `column` naming a key's column.
+    static func rawRow(_ object: JSONObject, number: Int, column columnOf: (String) -> Column?) -> RawRow {
         var values: [Column: String] = [:]
         var images: [String]? = nil
         for (key, cell) in object {
-            guard let column = jsonColumn(key) else { continue }
+            guard let column = columnOf(key) else { continue }
             switch cell {
             case .null: continue
             case .list(let list) where column == .images: images = list

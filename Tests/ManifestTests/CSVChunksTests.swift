@@ -148,6 +148,34 @@ struct JSONStreamTests {
         }
     }
 
+    @Test("read on all cores, a long JSON array or JSON Lines file stops at its broken item with the rows before it checked, in order; an unknown key in a later piece is reported", arguments: [false, true])
+    func brokenLater(lines: Bool) throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        var items = (1...1500).map { "{\"key\": \"K\($0)\", \"name\": \"Item \($0)\", \"price\": \($0), \"stock\": 1, \"images\": \"a.jpg\"\($0 == 900 ? ", \"colour\": \"red\"" : "")}" }
+        items[1199] = lines ? "{\"name\": " : "42"
+        let text = lines ? items.joined(separator: "\n") : "[" + items.joined(separator: ",\n") + "]"
+        let url = try workspace.write(text, named: lines ? "p.jsonl" : "p.json")
+        var options = ValidationOptions()
+        options.checkImageFiles = false
+        var numbers: [Int] = []
+        var unknown: [String] = []
+        do {
+            _ = try ManifestCheck.run(url, options: options, onFileIssue: { if $0.rule == "column-unknown" { unknown.append($0.value ?? "") } }) { raw, draft, _ in
+                if draft != nil { numbers.append(raw.number) }
+            }
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains(lines ? "line 1200 is not valid JSON" : "item 1200 is not a JSON object"), "\(error)")
+        }
+        #expect(numbers == Array(1...1199))
+        let fine = try workspace.write(lines ? items.prefix(1199).joined(separator: "\n") : "[" + items.prefix(1199).joined(separator: ",") + "]",
+                                       named: lines ? "q.jsonl" : "q.json")
+        unknown = []
+        _ = try ManifestCheck.run(fine, options: options, onFileIssue: { if $0.rule == "column-unknown" { unknown.append($0.value ?? "") } }) { _, _, _ in }
+        #expect(unknown == ["colour"])
+    }
+
     @Test("an unknown key in a later object is still reported")
     func unknownLater() throws {
         let workspace = try Workspace()

@@ -1,0 +1,124 @@
+import Foundation
+import Support
+
+/// JSON arrays and JSON Lines checked on all cores, as CSV is (`ParallelRows`): the items are
+/// cut from the file in order on one thread (a line's end, an element's end: cheap), handed out
+/// in pieces, read into rows and checked on the others; the columns they name are learned,
+/// the rules across rows applied and the rows delivered in file order. The first item that is
+/// not a JSON object stops the reading there, with the message the one-thread reader gives.
+enum JSONPieces {
+    enum Item {
+        case bytes(Int, [UInt8])
+        case data(Int, Data)
+        case object(Int, JSONObject)
+        case failure(ManifestError)
+    }
+
+    /// What a piece became: its rows checked, the keys its objects had (in first-seen order),
+    /// and the failure that ends the file, if it came in this piece.
+    struct Output {
+        var rows: [(RawRow, ManifestValidator.RowCheck)] = []
+        var keys: [String] = []
+        var failure: ManifestError?
+    }
+
+    static let itemsPerPiece = 512
+
+    /// The reader's items in pieces, or nil when this file is not read so (CSV, a map).
+    static func pieces(_ reader: ManifestReader) -> (() -> [Item]?)? {
+        guard reader.mapping == nil else { return nil }
+        switch reader.format {
+        case .jsonl:
+            guard let lines = reader.lines else { return nil }
+            reader.lines = nil
+            var ended = false
+            return {
+                guard !ended else { return nil }
+                var items: [Item] = []
+                while items.count < itemsPerPiece {
+                    do {
+                        guard let (number, line) = try lines.nextBytes() else { ended = true; break }
+                        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+                        items.append(.bytes(number, line))
+                    } catch {
+                        items.append(.failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)")))
+                        ended = true
+                        break
+                    }
+                }
+                return items.isEmpty ? nil : items
+            }
+        case .json:
+            var first = reader.firstJSON.map { Item.object(1, $0) }
+            reader.firstJSON = nil
+            var ended = false
+            return {
+                guard !ended else { return nil }
+                var items: [Item] = []
+                if let item = first {
+                    items.append(item)
+                    first = nil
+                }
+                while items.count < itemsPerPiece {
+                    do {
+                        guard let (position, data) = try reader.nextJSONElement() else { ended = true; break }
+                        items.append(.data(position, data))
+                    } catch {
+                        items.append(.failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)")))
+                        ended = true
+                        break
+                    }
+                }
+                return items.isEmpty ? nil : items
+            }
+        case .csv, .xlsx:
+            return nil
+        }
+    }
+
+    /// A piece's items as rows, checked (on a worker thread: nothing of the reader is written).
+    static func read(_ items: [Item], file: String, check: (RawRow) -> ManifestValidator.RowCheck) -> Output {
+        var output = Output()
+        var seen = Set<String>()
+        var columns: [String: Column?] = [:]
+        for item in items {
+            let number: Int
+            let object: JSONObject
+            do throws(JSONRowReader.Failure) {
+                switch item {
+                case .failure(let failure):
+                    output.failure = failure
+                    return output
+                case .object(let position, let parsed):
+                    (number, object) = (position, parsed)
+                case .data(let position, let data):
+                    (number, object) = (position, try JSONRowReader.object(data))
+                case .bytes(let line, let bytes):
+                    (number, object) = (line, try JSONRowReader.object(bytes, repairingUTF8: true))
+                }
+            } catch {
+                output.failure = ManifestReader.objectFailure(error, item: item, file: file)
+                return output
+            }
+            for (key, _) in object where seen.insert(key).inserted { output.keys.append(key) }
+            let raw = ManifestReader.rawRow(object, number: number) { key in
+                if let known = columns[key] { return known }
+                let column = Column(header: key)
+                columns[key] = column
+                return column
+            }
+            output.rows.append((raw, check(raw)))
+        }
+        return output
+    }
+}
+
+extension JSONPieces.Item {
+    var isLine: Bool { if case .bytes = self { true } else { false } }
+    var position: Int {
+        switch self {
+        case .bytes(let n, _), .data(let n, _), .object(let n, _): n
+        case .failure: 0
+        }
+    }
+}
