@@ -18,7 +18,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         jobs.get("/:id") { request, context in
             let routes = try Self(context)
             let job = try routes.job(context)
-            return routes.layout.response(request, routes.page(job))
+            return routes.layout.response(request, routes.page(job, ConsoleWords.language(of: request)))
         }
         jobs.get("/:id/events") { _, context in Self.events(try Self(context).job(context)) }
         jobs.post("/:id/stop") { _, context in
@@ -113,14 +113,14 @@ struct ConsoleJobRoutes: ConsoleShopBound {
 
     /// What a job's page shows: its progress while it runs; its summary, report and next step
     /// after (not the last progress line, which can be a step behind the end).
-    func page(_ job: ConsoleJob) -> ConsolePageModel {
+    func page(_ job: ConsoleJob, _ language: ConsoleWords.Language = .en) -> ConsolePageModel {
         let progress = job.progress
-        var model = ConsolePageModel(title: "\(job.kind.rawValue) · \(job.subjectName)")
+        var model = ConsolePageModel(title: "\(ConsoleWords.kind(job.kind, language)) · \(job.subjectName)")
         var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended ? "" : progress.line,
                                              running: !progress.ended, done: progress.done, total: progress.total)
         switch job.ending {
         case .finished(let result)?:
-            model.summary = result.summary.pageLine
+            model.summary = ConsoleWords.pageLine(result.summary, language)
             shown.report = true
             let stopped = result.summary.stopped != nil
             let held = result.summary.priceGuarded
@@ -147,7 +147,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             if let held = result.summary?.priceGuarded, held > 0 { shown.steps.append(.acceptFeedPrices(feed: job.subject, count: held)) }
         case .parts(let parts)?:
             // A sharded run, shard by shard; its undo offered after its plan.
-            model.summary = parts.map { "shard \($0.shard ?? ""): \($0.result?.summary.pageLine ?? $0.alreadyDone ?? "")" }.joined(separator: "; ")
+            model.summary = parts.map { part in
+                "shard \(part.shard ?? ""): \(part.result.map { ConsoleWords.pageLine($0.summary, language) } ?? part.alreadyDone ?? "")"
+            }.joined(separator: "; ")
             if job.kind == .undoPlan { shown.steps = [.undo(run: job.subject)] }
         case .nothing(let said)?: model.summary = said
         case .failed(let why)?: model.message = why

@@ -82,10 +82,12 @@ struct ConsoleRoutes: ConsoleShopBound {
             // A sheet that cannot be read at all (no header, not a sheet): what validate says, on the page.
             return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)
         }
-        let text = "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+        let text = ConsoleWords.checkLine(summary, ConsoleWords.language(of: request))
         var model = ConsolePageModel(title: title, summary: text)
+        let language = ConsoleWords.language(of: request)
         model.problems = problems.map {
-            ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule, message: $0.message, severity: $0.severity)
+            ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule,
+                                         message: ConsoleWords.ruleMessage($0.rule, english: $0.message, language), severity: $0.severity)
         }
         if let export, reading.currency == nil || reading.defaultStock == nil {
             model.ask = ConsolePageModel.AskView(sheet: sheet.lastPathComponent, said: export.title, reading: reading)

@@ -178,11 +178,13 @@ struct BrowserTests {
                 try await browser.click("//tr[td[text()='broken-sheet-with-a-long-name-from-the-supplier.csv']]//form[@action='/check']/button")
                 _ = try await browser.find("//table[@id='problems']")
                 try await fits("check \(language)")
+                if language == "ko" { try await Self.inKorean("check", browser, expect: ["검사 ·", "오류 2"]) }
                 try await camera.take("check-phone-\(language)", browser)
                 try await browser.go(open.console.url.absoluteString)
                 try await browser.click(Self.sheetRow + "//form[@action='/plan']/button")
                 try await browser.wait("//p[@id='summary']") { $0.contains("3") }
                 try await fits("plan \(language)")
+                if language == "ko" { try await Self.inKorean("plan", browser, expect: ["미리보기 ·", "3행: 변경 없음 3 (unchanged)", "미리보기: 쇼핑몰에 아무것도 보내지 않았습니다"]) }
                 if language == "en" {
                     try await browser.click("//button[@id='apply']")
                     try await browser.wait("//p[@id='summary']") { $0.contains("3 created") }
@@ -194,7 +196,7 @@ struct BrowserTests {
                     _ = try await browser.find("//h2 | //table | //p")
                     try await fits("\(page) \(language)")
                 }
-                try await camera.take("runs-phone-\(language)", browser)
+                try await camera.take("backups-phone-\(language)", browser)
             }
         } catch {
             await browser.quit()
@@ -203,6 +205,17 @@ struct BrowserTests {
         }
         await browser.quit()
         await open.close()
+    }
+
+    /// The page as a Korean reader sees it: none of the English phrases the pages had
+    /// (`rows:`, `must be`, `needs a`, `nothing was sent`, `Plan ·`, a status with no Korean word).
+    static func inKorean(_ page: String, _ browser: WebDriver, expect: [String]) async throws {
+        let text = try await browser.run("return document.body.innerText") as? String ?? ""
+        for phrase in ["rows:", "must be", "needs a", "nothing was sent", "Plan ·", "Check ·", "valid,"] {
+            #expect(!text.contains(phrase), "\(page) in 한국어 says '\(phrase)': \(text.prefix(1500))")
+        }
+        #expect(!text.contains("would-create") || text.contains("생성 예정"), "\(page): a status with no Korean word")
+        for wanted in expect { #expect(text.contains(wanted), "\(page) in 한국어 lacks '\(wanted)': \(text.prefix(800))") }
     }
 
     @Test("Apply's progress streams to the page; Stop ends it part way; Apply again makes the rest, each product once")
