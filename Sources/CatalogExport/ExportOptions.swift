@@ -50,7 +50,9 @@ public struct ExportOptions: Sendable {
     public var jobs = 4
     public var adaptiveJobs = false
     /// The ceiling of adaptive workers (each an idle thread when not needed: a read holds no photo long).
-    public var maxJobs = 32
+    /// An export makes four reads a product (its detail and three photos) where an import makes one
+    /// write: at 50 ms a request, 32 at once took 1.6–1.8× the import of the same catalog, 64 about as long.
+    public var maxJobs = 64
     /// Continue an interrupted export in `directory`.
     public var resume = false
     /// Start over even when `directory` holds an earlier export.

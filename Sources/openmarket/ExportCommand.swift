@@ -105,9 +105,10 @@ struct ExportCommand: OpenMarketCommand {
     var perPage = 100
 
     @Option(name: .long, help: ArgumentHelp("""
-        Reads at once (details and photos), fixed. Default: found while the export goes, from 4 \
-        up to 32, as an import finds its writes (more while the server answers as fast, fewer when \
-        it queues or answers 429).
+        Reads at once (details and photos), fixed. Default: found while the export goes, from 16 \
+        (4 with --images none) up to 64, as an import finds its writes (more while the server \
+        answers as fast, fewer when it queues or answers 429): a product is four reads (its detail \
+        and photos) where an import makes one write.
         """, valueName: "N"))
     var jobs: Int?
 
@@ -140,7 +141,7 @@ struct ExportCommand: OpenMarketCommand {
         options.format = format
         options.images = images
         options.perPage = perPage
-        options.jobs = jobs ?? 4
+        options.jobs = jobs ?? (images == .none ? 4 : 16)
         options.adaptiveJobs = jobs == nil
         options.resume = resume
         options.overwrite = overwrite
