@@ -20,7 +20,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             let job = try routes.job(context)
             return routes.layout.response(request, routes.page(job, ConsoleWords.language(of: request)))
         }
-        jobs.get("/:id/events") { _, context in Self.events(try Self(context).job(context)) }
+        jobs.get("/:id/events") { request, context in Self.events(try Self(context).job(context), ConsoleWords.language(of: request)) }
         jobs.post("/:id/stop") { _, context in
             let job = try Self(context).job(context)
             job.stop()
@@ -56,11 +56,11 @@ struct ConsoleJobRoutes: ConsoleShopBound {
 
     /// The job's progress as server-sent events, four times a second until it ends; a page
     /// closed ends the stream at its next write.
-    private static func events(_ job: ConsoleJob) -> Response {
+    private static func events(_ job: ConsoleJob, _ language: ConsoleWords.Language) -> Response {
         Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: ResponseBody { writer in
             while true {
                 let progress = job.progress
-                let line = try JSONSerialization.data(withJSONObject: ["line": progress.line, "ended": progress.ended, "done": progress.done,
+                let line = try JSONSerialization.data(withJSONObject: ["line": ConsoleWords.progressLine(progress, language), "ended": progress.ended, "done": progress.done,
                                                                          "total": progress.total, "failed": progress.failed])
                 try await writer.write(ByteBuffer(string: "data: " + String(decoding: line, as: UTF8.self) + "\n\n"))
                 if progress.ended { break }
@@ -116,7 +116,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
     func page(_ job: ConsoleJob, _ language: ConsoleWords.Language = .en) -> ConsolePageModel {
         let progress = job.progress
         var model = ConsolePageModel(title: "\(ConsoleWords.kind(job.kind, language)) · \(job.subjectName)")
-        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended ? "" : progress.line,
+        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended ? "" : ConsoleWords.progressLine(progress, language),
                                              running: !progress.ended, done: progress.done, total: progress.total)
         switch job.ending {
         case .finished(let result)?:

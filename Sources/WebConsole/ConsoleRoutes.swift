@@ -37,7 +37,7 @@ struct ConsoleRoutes: ConsoleShopBound {
 
     func runsPage(_ request: Request) -> Response {
         var model = ConsolePageModel(title: words(request)["runs"] ?? "")
-        model.runs = runs()
+        model.runs = runs(ConsoleWords.language(of: request))
         return layout.response(request, model)
     }
 
@@ -115,19 +115,23 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// The account's runs as `openmarket runs` lists them: a sharded run once, its shards'
     /// counts summed, undone whole (`run:NAME`, as `undo --run NAME`); Undo only where a run
     /// can still be taken back.
-    private func runs() -> [ConsolePageModel.RunView] {
+    private func runs(_ language: ConsoleWords.Language) -> [ConsolePageModel.RunView] {
         let formatter = Self.timeFormatter
+        let korean = language == .ko
         return ListedRun.grouped(engine.runs()).map { listed in
             let run = listed.run
+            let kind = ConsoleWords.runKind(run.kind, language)
             if let name = run.runName {
-                let counts = ListedRun.countsText(listed.counts ?? [:])
-                return ConsolePageModel.RunView(started: formatter.string(from: listed.started), kind: run.kind.rawValue,
-                                                source: "run \(name) (\(listed.shards) shards)", counts: counts.isEmpty ? "nothing yet" : counts,
+                let counts = ConsoleWords.counts(listed.counts ?? [:], language)
+                let source = korean ? "실행 \(name) (샤드 \(listed.shards)개)" : "run \(name) (\(listed.shards) shards)"
+                return ConsolePageModel.RunView(started: formatter.string(from: listed.started), kind: kind,
+                                                source: source, counts: counts.isEmpty ? (korean ? "아직 없음" : "nothing yet") : counts,
                                                 folder: ConsoleRuns.sharded(name), undoable: engine.canUndo(run), reportTag: nil)
             }
-            return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: run.kind.rawValue,
+            return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: kind,
                                             source: URL(fileURLWithPath: run.source).lastPathComponent,
-                                            counts: listed.counts.map(ListedRun.countsText) ?? "did not finish", folder: run.folder,
+                                            counts: listed.counts.map { ConsoleWords.counts($0, language) } ?? (korean ? "끝나지 않음" : "did not finish"),
+                                            folder: run.folder,
                                             undoable: engine.canUndo(run),
                                             reportTag: FileManager.default.fileExists(atPath: run.folder) ? ConsoleFiles.tag(run.folder) : nil)
         }

@@ -1,6 +1,8 @@
 import CatalogSync
 import Foundation
 import Manifest
+import ShopState
+import Support
 
 /// What a check or a run came to, in the page's language. In Korean a status keeps the CLI's
 /// word beside it (`생성 예정 20 (would-create)`): the report and the terminal say that word.
@@ -45,5 +47,38 @@ extension ConsoleWords {
         case .restorePlan: "복원 미리보기"
         case .restore: "복원"
         }
+    }
+
+    /// A run's kind on the Runs page: `import`; `가져오기 (import)`.
+    static func runKind(_ kind: RunKind, _ language: Language) -> String {
+        guard language == .ko else { return kind.rawValue }
+        let korean = switch kind {
+        case .import: "가져오기"
+        case .feed: "피드"
+        case .restore: "복원"
+        case .migrate: "옮기기"
+        case .delete: "삭제"
+        case .undo: "되돌리기"
+        }
+        return "\(korean) (\(kind.rawValue))"
+    }
+
+    /// A run's counts on the Runs page: `20 created`; `생성됨 20 (created)`.
+    static func counts(_ counts: [String: Int], _ language: Language) -> String {
+        guard language == .ko else { return ListedRun.countsText(counts) }
+        return counts.sorted { $0.key < $1.key }.map { "\(statuses[$0.key] ?? $0.key) \($0.value) (\($0.key))" }.joined(separator: ", ")
+    }
+
+    /// A running job's line: `7/8 rows (87%), 4 in flight, 12.3/s, 1 s left, 0 failed`.
+    static func progressLine(_ progress: ConsoleJob.Progress, _ language: Language) -> String {
+        guard language == .ko else { return progress.line }
+        let percent = progress.total > 0 ? min(100, progress.done * 100 / progress.total) : 0
+        var parts = [progress.total > 0 ? "\(progress.done)/\(progress.total)행 (\(percent)%)" : "쇼핑몰 읽는 중"]
+        if let inFlight = progress.inFlight { parts.append("동시에 \(inFlight)개") }
+        if progress.rate > 0 { parts.append(String(format: "초당 %.1f개", progress.rate)) }
+        if let left = progress.secondsLeft { parts.append("남은 시간 \(DurationText.of(left))") }
+        parts.append("실패 \(progress.failed)")
+        if progress.stopping && !progress.ended { parts.append("멈추는 중: 보내고 있는 행은 끝냅니다") }
+        return parts.joined(separator: ", ")
     }
 }
