@@ -13,13 +13,11 @@ work=${WORK:-/tmp/openmarket-export-vs-import}
 rm -rf "$work"; mkdir -p "$work"
 source scripts/lib/sandbox.sh
 source scripts/lib/revision.sh
+source scripts/lib/rows.sh
 trap 'stop_sandboxes' EXIT
 bin=$(release_binary "")
-cp samples/images/TEA-003/1.jpg "$work/a.jpg"
-cp samples/images/SNK-002/1.jpg "$work/b.jpg"
-cp samples/images/TEA-004/1.jpg "$work/c.jpg"
-awk -v n="$ROWS" 'BEGIN { print "key,name,price,currency,stock,images"
-  for (i = 1; i <= n; i++) printf "E%d,Exported product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+sample_photos "$work"
+product_sheet "$ROWS" "$work/import.csv" E "a.jpg;b.jpg;c.jpg"
 row() { printf '| %5s | %10s | %10s | %8s | %14s |\n' "$@"; }
 {
   echo "$ROWS products × 3 photos at $LATENCY ms a request: import, then export of the same catalog with its photos; release build $(git rev-parse --short HEAD), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"

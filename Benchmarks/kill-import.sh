@@ -20,12 +20,11 @@ work=${WORK:-/tmp/openmarket-kill-import}
 rm -rf "$work"; mkdir -p "$work"
 source scripts/lib/sandbox.sh
 source scripts/lib/revision.sh
+source scripts/lib/rows.sh
 trap 'stop_sandboxes' EXIT
 bin=$(release_binary "")
-cp samples/images/TEA-003/1.jpg "$work/a.jpg"
-cp samples/images/SNK-002/1.jpg "$work/b.jpg"
-awk -v n="$ROWS" 'BEGIN { print "key,name,price,currency,stock,images"
-  for (i = 1; i <= n; i++) printf "K%d,Killed product %d,%d,KRW,%d,a.jpg;b.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+sample_photos "$work"
+product_sheet "$ROWS" "$work/import.csv" K "a.jpg;b.jpg"
 start_sandbox "$bin" "$work/data" --latency "$LATENCY" --drop-rate "$DROP"
 products() {  # every product's name, one a line (a dropped answer is asked again)
   python3 - "$url" <<'PY'

@@ -15,6 +15,7 @@ work=${WORK:-/tmp/openmarket-per-row}
 mkdir -p "$work"
 source scripts/lib/sandbox.sh
 source scripts/lib/revision.sh
+source scripts/lib/rows.sh
 trap 'stop_sandboxes' EXIT
 command -v strace >/dev/null || { echo "needs strace (apt install strace)" >&2; exit 1; }
 
@@ -22,11 +23,8 @@ bin=$(release_binary "")
 base_bin=""
 [ -z "$BASE" ] || base_bin=$(release_binary "$BASE")
 
-cp samples/images/TEA-003/1.jpg "$work/a.jpg"
-cp samples/images/SNK-002/1.jpg "$work/b.jpg"
-cp samples/images/TEA-004/1.jpg "$work/c.jpg"
-awk -v n="$ROWS" 'BEGIN { print "key,name,price,currency,stock,images"
-  for (i = 1; i <= n; i++) printf "R%d,Per-row product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+sample_photos "$work"
+product_sheet "$ROWS" "$work/import.csv" R "a.jpg;b.jpg;c.jpg"
 
 row() { printf '| %-22s | %7s | %7s | %7s | %7s | %7s | %7s | %8s | %8s |\n' "$@"; }
 per() { awk -v c="${1:-0}" -v n="$ROWS" 'BEGIN { printf "%.2f", c / n }'; }

@@ -15,12 +15,11 @@ work=${WORK:-/tmp/openmarket-row-cost}
 mkdir -p "$work"
 source scripts/lib/sandbox.sh
 source scripts/lib/revision.sh
+source scripts/lib/rows.sh
 trap 'stop_sandboxes' EXIT
 bin=$(release_binary "")
 
-cp samples/images/TEA-003/1.jpg "$work/a.jpg"
-cp samples/images/SNK-002/1.jpg "$work/b.jpg"
-cp samples/images/TEA-004/1.jpg "$work/c.jpg"
+sample_photos "$work"
 row() { printf '| %-8s | %10s | %9s | %11s | %12s |\n' "$@"; }
 {
   echo "What a row costs as the sheet grows: import of N products × 3 photos into a local sandbox, release build $(git rev-parse --short HEAD), $(nproc) cores, median of $ROUNDS, $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -29,8 +28,7 @@ row() { printf '| %-8s | %10s | %9s | %11s | %12s |\n' "$@"; }
   row "---:" "---:" "---:" "---:" "---:"
   first=""
   for n in $SIZES; do
-    awk -v n="$n" 'BEGIN { print "key,name,price,currency,stock,images"
-      for (i = 1; i <= n; i++) printf "R%d,Row-cost product %d,%d,KRW,%d,a.jpg;b.jpg;c.jpg\n", i, i, 1000 + i, i % 9 }' >"$work/import.csv"
+    product_sheet "$n" "$work/import.csv" R "a.jpg;b.jpg;c.jpg"
     cpus=() rates=() peak=0
     for _ in $(seq "$ROUNDS"); do
       rm -rf "$work/data" "$work/state" "$work/report"
