@@ -29,11 +29,10 @@ struct FeedTableReader {
         if let shipped = root["map"] {
             // A platform's export (a supplier who sells on Shopify): its shipped map reads the
             // file; the feed adds constants, protected fields and how it runs.
-            guard let name = shipped.string, let text = ShippedMaps.text(name) else {
+            guard let name = shipped.string, let base = ShippedMaps.feed(name) else {
                 throw fail("must be one of \(ShippedMaps.names.map { "\"\($0)\"" }.joined(separator: ", ")) (a map openmarket ships)", table: "", key: "map")
             }
             if root["columns"] != nil { throw fail("a feed with map = \"\(name)\" takes its columns from that map; drop [columns]", table: "columns") }
-            let base = try FeedFile.parse(text, url: URL(fileURLWithPath: "\(name.lowercased()).toml"))
             feed.columns = base.columns
             feed.values = base.values
             feed.layout = base.layout

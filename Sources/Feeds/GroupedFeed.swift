@@ -135,12 +135,13 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     /// The product's photos: its own first, then the group's in their order, each once, at
     /// most `most` (a note names the others); a saved copy in `--images-from` for an address.
     private func gather(_ rule: PhotoRule, own record: Record, group: [Record], into row: inout RawRow) {
-        var found: [(order: Double, index: Int, value: String)] = []
-        for (index, member) in group.enumerated() {
-            let order = Double(cell(member, rule.order)) ?? Double(Int.max)
-            for value in split(cell(member, rule.from), rule.split) { found.append((order, index * 100 + found.count, value)) }
+        // By their position; without one, as the file has them (the sort is stable on `seen`).
+        var found: [(order: Double, seen: Int, value: String)] = []
+        for member in group {
+            let order = Double(cell(member, rule.order)) ?? .infinity
+            for value in split(cell(member, rule.from), rule.split) { found.append((order, found.count, value)) }
         }
-        found.sort { ($0.order, $0.index) < ($1.order, $1.index) }
+        found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) }
         var photos = split(cell(record, rule.own), rule.split)
         for entry in found where !photos.contains(entry.value) { photos.append(entry.value) }
         if photos.count > rule.most {

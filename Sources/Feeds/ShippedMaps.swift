@@ -25,11 +25,22 @@ public enum ShippedMaps {
 
     /// One shipped map by name (`--map shopify`).
     public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil) -> ShippedMap? {
-        guard let text = text(name) else { return nil }
-        // The texts are the project's own, tested: a mistake in one is a bug, not input.
-        let feed = try! FeedFile.parse(text, url: URL(fileURLWithPath: "\(name.lowercased()).toml"))
+        guard let feed = feed(name) else { return nil }
         return ShippedMap(mapping: FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom))
     }
+
+    /// A shipped map read, by name: each text is parsed once (every check and plan asks for them).
+    static func feed(_ name: String) -> Feed? {
+        switch name.lowercased() {
+        case "shopify": shopifyFeed
+        case "woocommerce", "woo": wooCommerceFeed
+        default: nil
+        }
+    }
+
+    // The texts are the project's own, tested: a mistake in one is a bug, not input.
+    private static let shopifyFeed = try! FeedFile.parse(shopify, url: URL(fileURLWithPath: "shopify.toml"))
+    private static let wooCommerceFeed = try! FeedFile.parse(wooCommerce, url: URL(fileURLWithPath: "woocommerce.toml"))
 
     static let shopify = """
     # Shopify's product export (Shopify admin › Products › Export), read as openmarket's products.

@@ -24,6 +24,26 @@ enum JSONPieces {
 
     static let itemsPerPiece = 512
 
+    /// The pieces read and checked on `workers` threads; each piece's columns learned and its
+    /// rows handed to `deliver` here, in file order; a piece's failure thrown after its rows.
+    static func run(_ next: @escaping () -> [Item]?, workers: Int, file: String, reader: ManifestReader,
+                    check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+                    deliver: (RawRow, ManifestValidator.RowCheck) -> Void) throws(ManifestError) {
+        do {
+            try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
+                read(items, file: file, check: check)
+            }, deliver: { (output: Output) throws in
+                reader.learnColumns(output.keys)
+                for (raw, checked) in output.rows { deliver(raw, checked) }
+                if let failure = output.failure { throw failure }
+            })
+        } catch let error as ManifestError {
+            throw error
+        } catch {
+            throw ManifestError(file: file, message: "\(error)")
+        }
+    }
+
     /// The reader's items in pieces, or nil when this file is not read so (CSV, a map).
     static func pieces(_ reader: ManifestReader) -> (() -> [Item]?)? {
         guard reader.mapping == nil else { return nil }

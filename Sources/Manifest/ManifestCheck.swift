@@ -39,13 +39,7 @@ public enum ManifestCheck {
         onFileIssue: (RowIssue) -> Void,
         onRow: (RawRow, ProductDraft?, [RowIssue]) -> Void
     ) throws(ManifestError) -> ValidationSummary {
-        let reader: ManifestReader
-        do {
-            reader = try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet,
-                                        mapping: options.mapping, platformMaps: options.platformMaps)
-        }
-        catch let error as ManifestError { throw error }
-        catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
+        let reader = try open(url, format: format, encoding: encoding, delimiter: delimiter, options: options)
         var summary = ValidationSummary()
         onOpen(reader)
         let fileIssues = ManifestValidator.fileIssues(reader)
@@ -55,60 +49,52 @@ public enum ManifestCheck {
         }
         let validator = ManifestValidator(reader: reader, options: options)
         if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
-        func deliver(_ raw: RawRow, _ draft: ProductDraft?, _ found: [RowIssue]) {
-            summary.rows += 1
-            if raw.origin?.skipped != nil {
-                // Left out by the feed's filter: neither checked nor sent; the caller says why.
-                summary.skipped += 1
-                onRow(raw, nil, [])
-                return
-            }
-            // The file's own header of a column (a merchant's 이미지, a supplier's 재고수량) is in
-            // `header`, set by the validator: messages name both.
-            let issues = found
-            if issues.contains(where: { $0.severity == .error }) { summary.withErrors += 1 } else { summary.valid += 1 }
-            if issues.contains(where: { $0.severity == .warning }) { summary.withWarnings += 1 }
+        try readRows(reader, validator, file: url.lastPathComponent) { raw, draft, issues in
+            summary.count(raw, issues)
             onRow(raw, draft, issues)
+        }
+        // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
+        if !reader.format.hasHeaderRow && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
+            for issue in ManifestValidator.fileIssues(reader) where issue.rule == "column-unknown" { onFileIssue(issue) }
+        }
+        return summary
+    }
+
+    private static func open(_ url: URL, format: ManifestFormat?, encoding: TextEncoding?, delimiter: Character?,
+                             options: ValidationOptions) throws(ManifestError) -> ManifestReader {
+        do {
+            return try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet,
+                                      mapping: options.mapping, platformMaps: options.platformMaps)
+        }
+        catch let error as ManifestError { throw error }
+        catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
+    }
+
+    /// Every row checked, handed to `deliver` in file order (a row left out by a map with no
+    /// draft and no issues): CSV and JSON on all cores, the rules across rows here; any other
+    /// file row by row.
+    private static func readRows(_ reader: ManifestReader, _ validator: ManifestValidator, file: String,
+                                 deliver: (RawRow, ProductDraft?, [RowIssue]) -> Void) throws(ManifestError) {
+        func checked(_ raw: RawRow, _ check: ManifestValidator.RowCheck) {
+            if raw.origin?.skipped != nil { return deliver(raw, nil, []) }
+            let (draft, issues) = validator.acrossRows(check, row: raw.number)
+            deliver(raw, draft, issues)
         }
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 4)
         if workers > 1, let pieces = reader.takePieces() {
-            // CSV: pieces of the file are parsed and checked on all cores; the rules
-            // across rows and `onRow` run here, in row order.
             ParallelRows.run(workers: workers, next: pieces.next, delimiter: pieces.delimiter, reader: reader,
-                             check: validator.check) { raw, check in
-                if raw.origin?.skipped != nil { return deliver(raw, nil, []) }
-                let (draft, issues) = validator.acrossRows(check, row: raw.number)
-                deliver(raw, draft, issues)
-            }
-            return summary
+                             check: validator.check, deliver: checked)
+            return
         }
         if workers > 1, let next = JSONPieces.pieces(reader) {
-            // JSON and JSON Lines: items read and checked on all cores; columns learned, the
-            // rules across rows applied and rows delivered here, in file order.
-            let file = url.lastPathComponent
-            do {
-                try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
-                    JSONPieces.read(items, file: file, check: validator.check)
-                }, deliver: { (output: JSONPieces.Output) throws in
-                    reader.learnColumns(output.keys)
-                    for (raw, check) in output.rows {
-                        let (draft, issues) = validator.acrossRows(check, row: raw.number)
-                        deliver(raw, draft, issues)
-                    }
-                    if let failure = output.failure { throw failure }
-                })
-            } catch let error as ManifestError {
-                throw error
-            } catch {
-                throw ManifestError(file: file, message: "\(error)")
-            }
+            try JSONPieces.run(next, workers: workers, file: file, reader: reader, check: validator.check, deliver: checked)
         }
         while true {
             let next: RawRow?
             do { next = try reader.next() }
             catch let error as ManifestError { throw error }
-            catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }
-            guard let raw = next else { break }
+            catch { throw ManifestError(file: file, message: "\(error)") }
+            guard let raw = next else { return }
             if raw.origin?.skipped != nil {
                 deliver(raw, nil, [])
                 continue
@@ -116,11 +102,20 @@ public enum ManifestCheck {
             let (draft, issues) = validator.validate(raw)
             deliver(raw, draft, issues)
         }
-        // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
-        if !reader.format.hasHeaderRow && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
-            for issue in ManifestValidator.fileIssues(reader) where issue.rule == "column-unknown" { onFileIssue(issue) }
+    }
+}
+
+extension ValidationSummary {
+    /// One row counted: left out by a map's filter (neither checked nor sent), valid, with errors,
+    /// with warnings.
+    mutating func count(_ raw: RawRow, _ issues: [RowIssue]) {
+        rows += 1
+        if raw.origin?.skipped != nil {
+            skipped += 1
+            return
         }
-        return summary
+        if issues.contains(where: { $0.severity == .error }) { withErrors += 1 } else { valid += 1 }
+        if issues.contains(where: { $0.severity == .warning }) { withWarnings += 1 }
     }
 }
 
