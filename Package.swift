@@ -75,6 +75,9 @@ let package = Package(
         // the body keys, prices and timestamps. No transport: the sandbox and the manifest
         // rules share it without linking libcurl.
         .target(name: "OpenMarketContract", dependencies: ["Support"]),
+        // The words a merchant reads outside the terminal, in English and Korean: one table for
+        // the console's pages and the run's reports.
+        .target(name: "Words", dependencies: ["OpenMarketContract"]),
         // The libcurl client: transport, retries, errors, credentials (re-exports the contract).
         .target(
             name: "OpenMarketAPI",
@@ -113,7 +116,7 @@ let package = Package(
         .target(
             name: "FeedRuns",
             dependencies: [
-                "Feeds", "CatalogSync", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                "Feeds", "CatalogSync", "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support", "Words",
             ]
         ),
         // Backups: a repository of snapshots that keeps each photo once; diff, history,
@@ -137,7 +140,7 @@ let package = Package(
         .target(
             name: "CatalogSync",
             dependencies: [
-                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support",
+                "Manifest", "ImagePrep", "OpenMarketAPI", "ShopState", "Support", "Words",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.copy("Resources/report.html.mustache")]
@@ -164,7 +167,7 @@ let package = Package(
         .target(
             name: "WebConsole",
             dependencies: [
-                "Backups", "CatalogSync", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "LocalListener", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                "Backups", "CatalogSync", "CatalogExport", "FeedRuns", "Feeds", "ImagePrep", "LocalListener", "Manifest", "OpenMarketAPI", "ShopState", "Support", "Words",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,6 +239,7 @@ let package = Package(
                 "ImagePrep",
                 "Manifest",
                 "CatalogSync",
+                "Words",
                 "CatalogMigration",
                 "CatalogExport",
                 "Feeds",

@@ -72,10 +72,11 @@ public struct ManifestRows: RowSource {
                         return
                     }
                     guard fileErrors.isEmpty, let draft else {
-                        let message = (fileErrors + issues.filter { $0.severity == .error })
-                            .map { "\($0.columnLabel ?? "file"): \($0.message)\($0.value.map { " (\($0))" } ?? "") [\($0.rule)]" }
-                            .joined(separator: "; ")
-                        feed.reject(.failed(raw, message: message))
+                        let problems = (fileErrors + issues.filter { $0.severity == .error })
+                            .map { RowProblem(column: $0.columnLabel, value: $0.value, rule: $0.rule, message: $0.message) }
+                        var outcome = RowOutcome.failed(raw, message: problems.map { $0.text(.en) }.joined(separator: "; "))
+                        outcome.problems = problems
+                        feed.reject(outcome)
                         return
                     }
                     let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }

@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import Words
 
 /// `report.xlsx`: a first sheet a merchant can fix and import again (the failed rows,
 /// each with its values and what went wrong), and every row of report.csv on a second
@@ -11,14 +12,23 @@ enum ReportWorkbook {
 
     /// `headers`: the merchant's own header of a column (`상품코드` for key), so that the sheet
     /// to fix reads like the one they sent.
-    static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil, headers: [String: String] = [:]) throws {
-        let book = try SpreadsheetWriter(url: url, sheetName: "Fix and import")
+    ///
+    /// In Korean the sheets, their headers, the statuses (the CLI's word beside) and the broken
+    /// rules are Korean; the sheet to fix keeps headers `import` reads (`상품코드`, `가격`…) and
+    /// its values as they were.
+    static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil, headers: [String: String] = [:],
+                      language: Language = .en) throws {
+        let book = try SpreadsheetWriter(url: url, sheetName: WordTable.text("sheet_fix", language))
         let fix = book.currentSheet
         book.widths([16, 10, 30, 40, 12, 9, 16, 8, 40, 60, 8])
-        book.header(manifestColumns.map { headers[$0] ?? $0 } + [ManifestReader.errorsHeader, "row"])
-        let all = try book.addSheet("All rows")
+        func ours(_ column: String) -> String {
+            language == .ko ? (Column(rawValue: column)?.koreanName ?? column) : column
+        }
+        book.header(manifestColumns.map { headers[$0] ?? ours($0) }
+                    + [language == .ko ? WordTable.text("cell_errors", language) : ManifestReader.errorsHeader, WordTable.text("cell_row", language)])
+        let all = try book.addSheet(WordTable.text("sheet_all", language))
         book.widths([7, 16, 30, 12, 10, 40, 60, 8, 30])
-        book.header(rowColumns)
+        book.header(rowColumns.map { WordTable.text("cell_\($0)", language) })
         // Two passes over the row file: failed rows first, then the others.
         for failedPass in [true, false] {
             try eachRow(in: rowsFile) { object in
@@ -38,7 +48,7 @@ enum ReportWorkbook {
                         guard let value, !value.isEmpty else { cells.append(.empty); continue }
                         cells.append(["price", "discounted_price", "stock"].contains(column) ? .number(value) : .text(value))
                     }
-                    cells.append(.text(object["error"] as? String ?? ""))
+                    cells.append(.text(errorText(object, language)))
                     cells.append(number(object["row"]))
                     book.select(fix)
                     try book.write(cells)
@@ -47,12 +57,25 @@ enum ReportWorkbook {
                 try book.write(rowColumns.map { column -> SpreadsheetWriter.Cell in
                     switch column {
                     case "row", "product_id", "attempts": return number(object[column])
+                    case "status": return (object[column] as? String).map { .text(StatusWords.label($0, language)) } ?? .empty
+                    case "error": return object[column] == nil ? .empty : .text(errorText(object, language))
+                    case "changes": return (object[column] as? String).map { .text(StatusWords.changes($0, language)) } ?? .empty
                     default: return (object[column] as? String).map { .text($0) } ?? .empty
                     }
                 })
             }
         }
         try book.close()
+    }
+
+    /// A row's error in `language`: its broken rules, else the error as it is.
+    private static func errorText(_ object: [String: Any], _ language: Language) -> String {
+        let english = object["error"] as? String ?? ""
+        guard language != .en, let list = object["problems"] as? [[String: Any]], !list.isEmpty else { return english }
+        return list.compactMap { item -> String? in
+            guard let rule = item["rule"] as? String, let message = item["message"] as? String else { return nil }
+            return RowProblem(column: item["column"] as? String, value: item["value"] as? String, rule: rule, message: message).text(language)
+        }.joined(separator: "; ")
     }
 
     /// Relative file references made whole under `root` (URLs and absolute paths kept).

@@ -85,6 +85,7 @@ final class RowWork: Sendable {
         } catch let refusal as SyncPlanner.Refusal {
             var outcome = item.failed(refusal.message)
             outcome.priceGuarded = refusal.priceGuard
+            outcome.problems = refusal.problems
             return .done(outcome)
         } catch {
             return .done(item.failed("the shop could not be asked about this row (\(error)); nothing was sent for it: run again"))

@@ -3,6 +3,7 @@ import ImagePrep
 import Manifest
 import Mustache
 import Support
+import Words
 
 /// The run's report, written as the rows finish so that memory stays flat:
 /// `report.csv` and `report.json` (one line per row, in the order rows
@@ -44,6 +45,9 @@ public final class RunReport: @unchecked Sendable {
     /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
     /// so that report.html needs no server to show it. Called by `finish`.
     public var fetchThumbnail: (@Sendable (String) -> [UInt8]?)?
+    /// The language report.html and report.xlsx are written in (report.csv and report.json
+    /// keep the CLI's words, for scripts).
+    public var language: Language = .en
     /// Where product links point instead of the run's server (a server that stops with the
     /// command, the built-in sandbox: its pages as `openmarket sandbox` serves them later).
     public var productPages: (base: String, path: String)?
@@ -189,7 +193,7 @@ public final class RunReport: @unchecked Sendable {
         // Last: a workbook that cannot be written (a full disk) leaves the other three complete.
         file = "report.xlsx"
         try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot,
-                                 headers: columnHeaders)
+                                 headers: columnHeaders, language: language)
     }
 
     /// A JPEG at most `thumbnailEdge` pixels long, of a JPEG or PNG; nil for anything else.
@@ -273,31 +277,16 @@ public final class RunReport: @unchecked Sendable {
         return sectionOrder.firstIndex { $0.rawValue == status } ?? sectionOrder.count
     }
 
-    static func sectionTitle(_ status: RowOutcome.Status) -> String {
-        switch status {
-        case .wouldUpdate: "Would update"
-        case .updated: "Updated"
-        case .wouldRestore: "Would restore"
-        case .restored: "Restored"
-        case .wouldCreate: "Would create"
-        case .created: "Created"
-        case .replaced: "Replaced (new photos)"
-        case .wouldDelete: "Would delete"
-        case .deleted: "Deleted"
-        case .linked: "Linked to an existing product"
-        case .skipped: "Skipped"
-        case .notSent: "Not sent (the run stopped first: the same command again sends them)"
-        case .unchanged: "Unchanged"
-        case .failed: "Failed"
-        }
+    static func sectionTitle(_ status: RowOutcome.Status, _ language: Language = .en) -> String {
+        WordTable.text("section_\(status.rawValue)", language)
     }
 
-    static func htmlRow(_ row: RowOutcome, server: String, recordPath: String = "/api/products/") -> [String: Any] {
+    static func htmlRow(_ row: RowOutcome, server: String, recordPath: String = "/api/products/", language: Language = .en) -> [String: Any] {
         let images = zip(row.imagesBefore, row.imagesAfter).map { before, after in
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
-                                   "images": images, "changes": row.changes ?? "", "note": row.note ?? ""]
+                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": row.note ?? ""]
         if let id = row.productID {
             item["product_id"] = id
             // The server's own record of the product (the sandbox's catalog page links from there too).
@@ -314,9 +303,10 @@ public final class RunReport: @unchecked Sendable {
         }
         let template = try MustacheTemplate(string: text)
         let failed = failures.sorted { $0.row < $1.row }.map { row -> [String: Any] in
-            ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name, "error": row.error ?? "",
+            ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name, "error": row.errorText(language),
              "values": row.values.sorted { $0.key < $1.key }
-                .map { "\($0.key): \($0.value.count > 200 ? String($0.value.prefix(200)) + "…" : $0.value)" }.joined(separator: " · ")]
+                .map { "\(RowProblem.columnName($0.key, language)): \($0.value.count > 200 ? String($0.value.prefix(200)) + "…" : $0.value)" }
+                .joined(separator: " · ")]
         }
         var sections: [[String: Any]] = []
         for status in Self.sectionOrder {
@@ -325,34 +315,44 @@ public final class RunReport: @unchecked Sendable {
             let sorted = rows.sorted(by: RowOutcome.inSheetOrder)
             func section(_ title: String, _ rows: [RowOutcome], count: Int) -> [String: Any] {
                 ["title": title, "status": status.rawValue, "count": count, "collapsed": status == .unchanged || status == .skipped,
-                 "more": count > rows.count ? String(count - rows.count) : false,
+                 "more": count > rows.count ? WordTable.filled("report_more", language, String(count - rows.count)) : false,
                  "rows": rows.map { Self.htmlRow($0, server: productPages?.base ?? summary.server,
-                                                 recordPath: productPages?.path ?? summary.recordPath ?? "/api/products/") }]
+                                                 recordPath: productPages?.path ?? summary.recordPath ?? "/api/products/", language: language) }]
             }
             if status == .wouldDelete || status == .deleted {
                 // Products whose key left the sheet, apart from products no key ever named.
                 let keyed = sorted.filter { !$0.key.isEmpty }
                 let unkeyed = sorted.filter { $0.key.isEmpty }
-                let title = Self.sectionTitle(status)
-                if !keyed.isEmpty { sections.append(section("\(title): keys no longer in the file", keyed, count: keyed.count)) }
-                if !unkeyed.isEmpty { sections.append(section("\(title): products no key names", unkeyed, count: count - keyed.count)) }
+                let title = Self.sectionTitle(status, language)
+                if !keyed.isEmpty { sections.append(section(WordTable.filled("report_keys_gone", language, title), keyed, count: keyed.count)) }
+                if !unkeyed.isEmpty { sections.append(section(WordTable.filled("report_no_key", language, title), unkeyed, count: count - keyed.count)) }
             } else {
-                sections.append(section(Self.sectionTitle(status), sorted, count: count))
+                sections.append(section(Self.sectionTitle(status, language), sorted, count: count))
             }
         }
+        let words = language
+        func filled(_ key: String, _ value: String) -> String { WordTable.filled(key, words, value) }
+        var facts = [summary.server, filled("report_mode", summary.mode.rawValue), filled("report_rows", String(summary.rows)),
+                     filled("report_seconds", String(format: "%.1f", summary.seconds))]
+        if summary.written > 0 {
+            facts.append(filled("report_rate", String(format: "%.1f", summary.productsPerSecond))
+                         + (summary.inFlight.map { ", " + ($0.text(language)) } ?? ""))
+        }
+        if let stopped = summary.stopped { facts.append(filled("report_stopped", stopped)) }
+        let plainSource = source.replacingOccurrences(of: "undo of ", with: "")
         let context: [String: Any] = [
-            "manifest": source, "server": summary.server, "mode": summary.mode.rawValue,
-            "dry_run": summary.dryRun, "rows": summary.rows, "seconds": String(format: "%.1f", summary.seconds),
-            // Mustache takes an empty text as true: what is not there is false.
-            "rate": summary.written > 0 ? String(format: "%.1f products/s", summary.productsPerSecond) + (summary.inFlight.map { ", \($0.text)" } ?? "") : false,
-            "stopped": summary.stopped ?? false,
+            "lang": language.rawValue, "facts": facts.joined(separator: " · "),
+            "report_title": WordTable.text("report_title", language),
+            "plan_said": WordTable.text("report_plan", language),
             "counts": summary.counts.sorted { (Self.countOrder($0.key), $0.key) < (Self.countOrder($1.key), $1.key) }
-                .map { ["status": $0.key, "count": $0.value] },
-            "deletes_refused": summary.deletesRefused ?? false,
-            "has_failures": !failed.isEmpty, "failure_count": failureCount, "failures": failed,
-            "has_products": !sections.isEmpty, "product_count": productCount, "sections": sections,
-            "title": summary.undoes != nil ? "Undo of \(source.replacingOccurrences(of: "undo of ", with: ""))" : "Import of \(source)",
+                .map { ["status": $0.key, "count": $0.value, "label": StatusWords.label($0.key, language)] },
+            "deletes_refused": summary.deletesRefused.map { filled("report_deletes_refused", $0) } ?? false,
+            "has_failures": !failed.isEmpty, "failures": failed,
+            "failed_title": filled("report_failed_rows", String(failureCount)),
+            "has_products": !sections.isEmpty, "sections": sections,
+            "title": summary.undoes != nil ? filled("report_undo_of", plainSource) : filled("report_import_of", source),
             "plan": summary.dryRun,
+            "w": WordTable.words(language),
         ]
         return template.render(context)
     }

@@ -4,6 +4,7 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 import Support
+import Words
 
 /// What a door knows a merchant chose for a run: the command's flags, the console's buttons,
 /// a feed file's settings. Nothing here is derived: the run request derives the rest.
@@ -39,6 +40,8 @@ public struct RunChoices: Sendable {
     public var imagesRoot: URL?
     /// Where the report's product links point instead of the server (see `RunReport.productPages`).
     public var productPages: (base: String, path: String)?
+    /// The language of report.html and report.xlsx (`--lang`, the locale, the console's page).
+    public var language: Language = .en
     /// Ctrl-C and SIGTERM stop the run gracefully (off in the console and in tests).
     public var stopOnSignals = true
     /// The door already holds the account's run lock (a feed run takes it before fetching).

@@ -124,6 +124,7 @@ enum Sync {
         }
         report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
         report.productPages = choices.productPages
+        report.language = choices.language
         return report
     }
 

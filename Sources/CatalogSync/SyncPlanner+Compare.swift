@@ -37,7 +37,9 @@ extension SyncPlanner {
             if let delta = draft.stockDelta {
                 stock = product.stock + delta
                 if stock < 0 {
-                    throw Refusal(message: "stock \(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) would be \(stock): stock cannot go below 0")
+                    let change = "\(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) = \(stock)"
+                    throw Refusal(message: "stock \(product.stock) \(delta < 0 ? "-" : "+") \(abs(delta)) would be \(stock): stock cannot go below 0",
+                                  rule: "stock-below-zero", column: "stock", value: change, english: "stock cannot go below 0")
                 }
             }
             want(.stock) { $0.stock = stock }
@@ -66,8 +68,10 @@ extension SyncPlanner {
         guard !options.force, live > 0 else { return }
         let percent = Money.double((price.amount - live.amount) / live.amount * 100)
         if abs(percent) > options.maxPriceChange {
+            let change = "\(live) → \(price), \(String(format: "%+.0f", percent)) % > \(Self.number(options.maxPriceChange)) %"
             throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force",
-                          priceGuard: true)
+                          priceGuard: true, rule: "price-guard", column: "price", value: change,
+                          english: "a change of more than --max-price-change: check the sheet, or run with --force")
         }
     }
 

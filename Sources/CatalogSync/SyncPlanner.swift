@@ -91,6 +91,19 @@ final class SyncPlanner {
         var message: String
         /// Refused by `--max-price-change` (a door may offer to run it with `--force`).
         var priceGuard = false
+        /// The rules it broke, for the report in the reader's language.
+        var problems: [RowProblem]?
+
+        init(message: String, priceGuard: Bool = false, rule: String? = nil, column: String? = nil, value: String? = nil, english: String? = nil) {
+            self.message = message
+            self.priceGuard = priceGuard
+            if let rule { problems = [RowProblem(column: column, value: value, rule: rule, message: english ?? message)] }
+        }
+
+        init(message: String, problems: [RowProblem]) {
+            self.message = message
+            self.problems = problems
+        }
     }
 
     /// What the row does. Throws a refusal (the row fails with it) or, when the server
@@ -108,7 +121,8 @@ final class SyncPlanner {
             decision = found
         } else {
             if options.mode == .update {
-                throw Refusal(message: "no product of this vendor has this key or name, and --mode update only changes existing products")
+                throw Refusal(message: "no product of this vendor has this key or name, and --mode update only changes existing products",
+                              rule: "mode-update-missing", value: shown(identity))
             }
             decision = RowDecision(action: .create, link: link)
         }
@@ -117,13 +131,16 @@ final class SyncPlanner {
         case .create:
             if !draft.createProblems.isEmpty {
                 throw Refusal(message: "\(shown(identity)) is not in the shop, so this row would create a product: "
-                    + draft.createProblems.map { "\($0.columnLabel ?? ""): \($0.message) [\($0.rule)]" }.joined(separator: "; "))
+                    + draft.createProblems.map { "\($0.columnLabel ?? ""): \($0.message) [\($0.rule)]" }.joined(separator: "; "),
+                              problems: draft.createProblems.map { RowProblem(column: $0.columnLabel, value: $0.value, rule: $0.rule, message: $0.message) })
             }
             if let delta = draft.stockDelta, delta < 0 {
-                throw Refusal(message: "stock \(delta): a new product starts at 0 and cannot go below it")
+                throw Refusal(message: "stock \(delta): a new product starts at 0 and cannot go below it",
+                              rule: "stock-change-new", column: "stock", value: String(delta))
             }
             if let max = options.maxCreates, creates >= max {
-                throw Refusal(message: "not created: the run already created \(max) products (--max-creates \(max))")
+                throw Refusal(message: "not created: the run already created \(max) products (--max-creates \(max))",
+                              rule: "max-creates", value: String(max))
             }
             creates += 1
             // A new product's price made by a feed's rule says how (an update says it in its changes).
@@ -132,7 +149,8 @@ final class SyncPlanner {
             }
         case .update(let id, let changes):
             if let max = options.maxUpdates, updates >= max {
-                throw Refusal(message: "not updated (\(changes.text)): the run already updated \(max) products (--max-updates \(max))")
+                throw Refusal(message: "not updated (\(changes.text)): the run already updated \(max) products (--max-updates \(max))",
+                              rule: "max-updates", value: String(max))
             }
             updates += 1
             _ = id

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import ImagePrep
 import Manifest
 import OpenMarketAPI
@@ -128,6 +129,37 @@ public struct SyncOptions: Sendable {
     }
 }
 
+/// One rule a failed row broke: the column (as the sheet names it, with ours), the value, the
+/// rule's name and its English message.
+public struct RowProblem: Sendable, Codable, Equatable {
+    public var column: String?
+    public var value: String?
+    public var rule: String
+    public var message: String
+
+    public init(column: String?, value: String?, rule: String, message: String) {
+        self.column = column
+        self.value = value
+        self.rule = rule
+        self.message = message
+    }
+
+    /// `price: must be a number (12,000원) [price-format]`, the message in `language`.
+    public func text(_ language: Language) -> String {
+        let place = column.map { RowProblem.columnName($0, language) } ?? WordTable.text("report_file", language)
+        return "\(place): \(RuleWords.message(rule, english: message, language))\(value.map { " (\($0))" } ?? "") [\(rule)]"
+    }
+}
+
+extension RowProblem {
+    /// One of our columns as a merchant reading `language` calls it: `가격 (price)` in Korean;
+    /// the sheet's own header (`이미지 (images)`) and other names as they are.
+    public static func columnName(_ column: String, _ language: Language) -> String {
+        guard language == .ko, let korean = Column(rawValue: column)?.koreanName else { return column }
+        return "\(korean) (\(column))"
+    }
+}
+
 /// What became of one row.
 public struct RowOutcome: Sendable, Codable, Equatable {
     /// The sheet's order: by row, rows that are no sheet's (row 0: a delete) last, by product id.
@@ -196,11 +228,14 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     public var photo: Data?
     /// Where the report saved `preview`, relative to its folder.
     public var localThumbnail: String?
+    /// What failed, rule by rule, when the row broke rules (`error` says them in English):
+    /// the report says them in the reader's language.
+    public var problems: [RowProblem]?
 
     enum CodingKeys: String, CodingKey {
         case row, key, name, status
         case productID = "product_id"
-        case error, note, changes
+        case error, note, changes, problems
         case imagesBefore = "images_before"
         case imagesAfter = "images_after"
         case attempts, seconds, thumbnail, values
@@ -225,6 +260,12 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     }
 
     public var isFailure: Bool { status == .failed }
+
+    /// What went wrong, in `language`: each broken rule's message, else the error as it is.
+    public func errorText(_ language: Language) -> String {
+        guard let problems, !problems.isEmpty, language != .en else { return error ?? "" }
+        return problems.map { $0.text(language) }.joined(separator: "; ")
+    }
 
     /// A row with nothing to do (`migrate`: gone from the source).
     public static func skipped(row: Int, key: String, note: String) -> RowOutcome {
@@ -252,7 +293,13 @@ public struct InFlight: Sendable, Codable, Equatable {
     public var adaptive: Bool
 
     /// `4–18 in flight` (adaptive), `8 in flight` (fixed).
-    public var text: String { adaptive && lowest != highest ? "\(lowest)–\(highest) in flight" : "\(highest) in flight" }
+    public var text: String { text(.en) }
+
+    /// `4–18 in flight`; `동시에 4–18개`.
+    public func text(_ language: Language) -> String {
+        let count = adaptive && lowest != highest ? "\(lowest)–\(highest)" : "\(highest)"
+        return WordTable.filled("report_in_flight", language, count)
+    }
 }
 
 public struct SyncSummary: Sendable, Codable {

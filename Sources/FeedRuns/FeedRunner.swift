@@ -6,6 +6,7 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 import Support
+import Words
 
 /// `feed run`'s settings beyond the feed file.
 public struct FeedRunOptions: Sendable {
@@ -22,6 +23,8 @@ public struct FeedRunOptions: Sendable {
     public var cache: ImageCache?
     /// Ctrl-C and SIGTERM stop the run gracefully (`feed run` on a terminal or from a timer).
     public var stopOnSignals = false
+    /// The language of the run's report.html and report.xlsx.
+    public var language: Language = .en
     /// Sees the run request before it runs (the console follows its progress and stops it).
     public var watchSync: (@Sendable (inout RunRequest) -> Void)?
 
@@ -164,6 +167,7 @@ public final class FeedRunner: @unchecked Sendable {
         choices.stopOnSignals = self.options.stopOnSignals
         choices.holdsAccountLock = true
         choices.force = self.options.force
+        choices.language = self.options.language
         var request = RunRequest(shop: client, account: account, choices: choices)
         self.options.watchSync?(&request)
         let source = ManifestRows(file, kind: .feed, label: "\(feed.name) ← \(feed.run.source?.display ?? file.path)")

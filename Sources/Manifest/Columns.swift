@@ -39,9 +39,13 @@ public enum Column: String, CaseIterable, Sendable, Codable {
     /// one (`price (가격)`), since merchants' sheets use either.
     public static var known: String {
         allCases.map { column in
-            let korean = column.aliases.first { $0.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } }
-            return korean.map { "\(column.rawValue) (\($0))" } ?? column.rawValue
+            column.koreanName.map { "\(column.rawValue) (\($0))" } ?? column.rawValue
         }.joined(separator: ", ")
+    }
+
+    /// The first Korean header this column is read by (`가격` for price).
+    public var koreanName: String? {
+        aliases.first { $0.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } }
     }
 
     /// Lower case, without spaces, underscores, hyphens or a byte-order mark (also one read as

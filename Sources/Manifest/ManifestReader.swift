@@ -228,7 +228,7 @@ public final class ManifestReader {
     /// The column of report.xlsx that says what went wrong: ignored without a warning
     /// when that file is imported again.
     public static let errorsHeader = "errors"
-    private static let reportHeaders: Set<String> = [errorsHeader, "row"]
+    private static let reportHeaders: Set<String> = [errorsHeader, "row", "오류", "행"]
 
     func mapHeaders(_ headers: [(Int, String)]) throws {
         if mapping == nil, let chosen = platformMaps.first(where: { $0.matches(headers: headers.map(\.1)) }) {

@@ -96,13 +96,16 @@ struct ConsoleJobRoutes: ConsoleShopBound {
     /// refused (409) with a link to the one running.
     func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(),
                        _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Response {
-        switch jobs.start(kind, subject: subject, reading: reading, work) {
+        let language = ConsoleWords.language(of: request)
+        switch jobs.start(kind, subject: subject, reading: reading, language: language, work) {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
+            let korean = language == .ko
             return layout.response(request, ConsolePageModel(
-                title: "\(kind.rawValue) · \(URL(fileURLWithPath: subject).lastPathComponent)",
-                message: "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop"), status: .conflict)
+                title: "\(ConsoleWords.kind(kind, language)) · \(URL(fileURLWithPath: subject).lastPathComponent)",
+                message: korean ? "\(busy.job.subjectName) \(ConsoleWords.kind(busy.job.kind, language)) 작업이 진행 중입니다: 한 쇼핑몰에는 한 번에 하나씩 씁니다"
+                    : "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop"), status: .conflict)
         }
     }
 

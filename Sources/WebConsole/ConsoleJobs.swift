@@ -74,15 +74,20 @@ final class ConsoleJob: @unchecked Sendable {
     private var stopAsked = false
     private var endingValue: Ending?
 
-    init(id: String, kind: Kind, subject: String, reading: SheetReading = SheetReading()) {
+    /// The language of the page that started it: its report is written in it.
+    let language: ConsoleWords.Language
+
+    init(id: String, kind: Kind, subject: String, reading: SheetReading = SheetReading(), language: ConsoleWords.Language = .en) {
         self.id = id
         self.kind = kind
         self.subject = subject
         self.reading = reading
+        self.language = language
     }
 
     /// The hooks of the sync this job watches.
     func watch(_ request: inout RunRequest) {
+        request.choices.language = language
         request.onProgress = { [self] done, total, failed in count(done: done, total: total, failed: failed) }
         request.onStart = { [self] run in
             let stop = lock.withLock { () -> Bool in
@@ -151,7 +156,7 @@ final class ConsoleJobs: @unchecked Sendable {
 
     /// Starts `work` on a thread of its own; nil (and the job that writes) when `kind` writes and
     /// another write is running.
-    func start(_ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(),
+    func start(_ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(), language: ConsoleWords.Language = .en,
                _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Result<ConsoleJob, BusyError> {
         let job: ConsoleJob
         lock.lock()
@@ -159,7 +164,8 @@ final class ConsoleJobs: @unchecked Sendable {
             lock.unlock()
             return .failure(BusyError(job: busy))
         }
-        job = ConsoleJob(id: String(Self.numbers.add(1, ordering: .relaxed).newValue), kind: kind, subject: subject, reading: reading)
+        job = ConsoleJob(id: String(Self.numbers.add(1, ordering: .relaxed).newValue), kind: kind, subject: subject, reading: reading,
+                         language: language)
         jobs[job.id] = job
         order.append(job.id)
         lock.unlock()

@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
+import Words
 
-/// The console's words in English and Korean, as the CLI's reports are. The statuses stay the
-/// CLI's own (`would-create`, `created`, `deleted`, `unchanged`, `failed`): a merchant reading a
-/// report, a page and a terminal reads one word for one thing.
+/// The console's words: the page's language, and the one table of words (`WordTable`) the
+/// run's reports read too.
 enum ConsoleWords {
-    enum Language: String, Sendable { case en, ko }
+    typealias Language = Words.Language
 
     static let cookieName = "openmarket-console-language"
 
@@ -18,67 +18,12 @@ enum ConsoleWords {
         return accepted.lowercased().hasPrefix("ko") ? .ko : .en
     }
 
-    static func words(_ language: Language) -> [String: String] {
-        table.mapValues { language == .ko ? $0.ko : $0.en }
-    }
+    static func words(_ language: Language) -> [String: String] { WordTable.words(language) }
 
-    /// Every word of the page in both languages, side by side: a word cannot be in one and
-    /// missing from the other.
-    static let table: [String: (en: String, ko: String)] = [
-        "sheets": ("Sheets", "시트"),
-        "runs": ("Runs", "실행 기록"),
-        "check": ("Check", "검사"),
-        "plan": ("Plan", "미리보기"),
-        "apply": ("Apply", "적용"),
-        "undo": ("Undo", "되돌리기"),
-        "stop": ("Stop", "중지"),
-        "sheets_in": ("Sheets in", "시트 폴더"),
-        "sheet": ("sheet", "시트"),
-        "row": ("row", "행"),
-        "column": ("column", "열"),
-        "value": ("value", "값"),
-        "rule": ("rule", "규칙"),
-        "wrong": ("what is wrong", "문제"),
-        "what": ("what", "내용"),
-        "started": ("started", "시작"),
-        "kind": ("kind", "종류"),
-        "counts": ("counts", "결과"),
-        "report": ("Report with photos", "사진이 있는 보고서"),
-        "workbook": ("Report and rows to fix (.xlsx)", "보고서와 고칠 행 (.xlsx)"),
-        "csv": ("Report (.csv)", "보고서 (.csv)"),
-        "plan_undo": ("Plan the undo", "되돌리기 미리보기"),
-        "apply_again": ("Apply again", "다시 적용"),
-        "running": ("running now", "실행 중"),
-        "open": ("open", "열기"),
-        "export": ("Export the catalog (.csv)", "카탈로그 내보내기 (.csv)"),
-        "no_sheets": ("No sheets (CSV, Excel, JSON, JSON Lines) in this folder.", "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다."),
-        "no_runs": ("No runs yet on this account.", "이 계정의 실행 기록이 아직 없습니다."),
-        "report_short": ("report", "보고서"),
-        "feeds": ("Feeds", "공급처 피드"),
-        "feed": ("feed", "피드"),
-        "source": ("source", "출처"),
-        "schedule": ("schedule", "일정"),
-        "last_runs": ("last run on each shop", "쇼핑몰별 마지막 실행"),
-        "drop": ("Drop a sheet or a .zip of photos here, or pick files:", "시트나 사진 .zip 파일을 여기에 끌어다 놓거나 파일을 고르세요:"),
-        "backups": ("Backups", "백업"),
-        "no_repo": ("No backup folder yet: choose where the snapshots go (a new or empty folder, or one with backups).", "아직 백업 폴더가 없습니다: 스냅샷을 보관할 폴더를 고르세요 (새 폴더, 빈 폴더 또는 백업이 있는 폴더)."),
-        "backup_folder": ("Backup folder", "백업 폴더"),
-        "use_folder": ("Use this folder", "이 폴더 사용"),
-        "snapshot_now": ("Take a snapshot now", "지금 스냅샷 만들기"),
-        "diff": ("Diff", "비교"),
-        "snapshot": ("snapshot", "스냅샷"),
-        "products": ("products", "상품"),
-        "new_products": ("new", "신규"),
-        "added": ("added", "추가 용량"),
-        "plan_restore": ("Plan the restore", "복원 미리보기"),
-        "restore": ("Restore", "복원"),
-        "run_now": ("Run now", "지금 실행"),
-        "accept": ("Accept the held file and run", "보류된 파일 승인 후 실행"),
-        "accept_prices": ("Send the held price changes too", "보류된 가격 변경도 보내기"),
-        "ask_lead": ("This export does not say two things openmarket needs:", "이 파일에는 openmarket에 필요한 두 가지가 없습니다:"),
-        "ask_currency": ("Its prices are in", "가격 통화"),
-        "ask_stock": ("A new product sold without a count starts with", "수량 없이 판매 중인 새 상품의 재고"),
-        "ask_plan": ("Plan with these", "이대로 미리보기"),
-        "no_feeds": ("No feeds: put feed files (.toml) in the feeds folder.", "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요."),
-    ]
+    static var table: [String: (en: String, ko: String)] { WordTable.table }
+
+    /// validate's rule in the page's language (the rule's name stays beside it on the page).
+    static func ruleMessage(_ rule: String, english: String, _ language: Language) -> String {
+        RuleWords.message(rule, english: english, language)
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedRuns
 import Feeds
 import Foundation
+import Words
 import OpenMarketAPI
 import ImagePrep
 import ShopState
@@ -191,6 +192,7 @@ struct FeedRunCommand: OpenMarketCommand {
         options.transport.insecure = server.client.insecure
         options.transport.caFile = server.client.cacert
         options.cache = cache
+        options.language = server.client.reportLanguage
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)
         let result = try await Runner.onThread { runner.run() }
         await connection.close()

@@ -3,6 +3,7 @@ import CatalogSync
 import CatalogExport
 import CatalogMigration
 import Foundation
+import Words
 import ImagePrep
 import OpenMarketAPI
 import UserConfig
@@ -124,6 +125,7 @@ struct MigrateCommand: OpenMarketCommand {
         from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
         let shared = try Connection.state(state)
         from.state = shared
+        from.language = client.reportLanguage
         let configure = pace.configure
         var to: Connection
         do {
@@ -137,6 +139,7 @@ struct MigrateCommand: OpenMarketCommand {
         }
         to.naming = naming(server: self.to, profile: toProfile, identifier: toIdentifier, secret: toSecret)
         to.state = shared
+        to.language = client.reportLanguage
         do {
             let status = try await migrate(from: from, to: to, source: source, vendor: vendorChoice)
             await from.close()

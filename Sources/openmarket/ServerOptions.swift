@@ -8,6 +8,7 @@ import OpenMarketAPI
 import UserConfig
 import Sandbox
 import Support
+import Words
 
 /// Options of every command that talks to a server.
 struct ServerOptions: ParsableArguments {
@@ -45,6 +46,11 @@ extension ServerOptions {
     }
 }
 
+extension Language: ExpressibleByArgument {
+    public init?(argument: String) { self.init(named: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
 extension ServerGeneration: ExpressibleByArgument {
     public init?(argument: String) { self.init(option: argument) }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -56,6 +62,14 @@ struct ClientOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Config file (TOML; default ~/.config/openmarket/config.toml; must not be readable by others).", valueName: "path"))
     var config: String?
+
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "The language of the run's report.html and report.xlsx: en or ko (report.csv and report.json stay as scripts read them). Default: the locale's (LC_ALL, LC_MESSAGES, LANG).",
+        valueName: "en|ko"))
+    var language: Language?
+
+    /// `--lang`, else the locale's.
+    var reportLanguage: Language { language ?? .ofLocale() }
 
     @Flag(name: .long, help: "Do not verify TLS certificates (only for test servers you trust).")
     var insecure = false
@@ -84,6 +98,8 @@ struct Connection {
 
     /// The shared state's database (`--state`, `OPENMARKET_STATE`), if any.
     var state: URL?
+    /// The language of the reports of this connection's runs (`--lang`, the locale).
+    var language: Language = .ofLocale()
 
     /// Where what openmarket knows of this account is kept (links, journals).
     var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory, state: state) }
@@ -93,6 +109,7 @@ struct Connection {
     func request(_ choices: RunChoices = RunChoices()) -> RunRequest {
         var choices = choices
         if sandbox != nil { choices.productPages = (Connection.sandboxPages, "/products/") }
+        choices.language = language
         return RunRequest(shop: client, account: account, choices: choices)
     }
 
@@ -124,6 +141,7 @@ struct Connection {
         }
         connection.naming = options.naming
         connection.state = try state(options.state)
+        connection.language = options.client.reportLanguage
         return connection
     }
 

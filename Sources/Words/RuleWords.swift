@@ -1,15 +1,15 @@
 import Foundation
 import OpenMarketContract
 
-/// validate's rules said in Korean on the console's pages (the rule's name stays beside it, as
-/// the CLI prints it). A rule not here is shown in English.
-extension ConsoleWords {
-    static func ruleMessage(_ rule: String, english: String, _ language: Language) -> String {
-        guard language == .ko, let korean = ruleWords[rule] else { return english }
+/// validate's rules said in Korean, on the console's pages and in the reports (the rule's name
+/// stays beside it, as the CLI prints it). A rule not here is said in English.
+public enum RuleWords {
+    public static func message(_ rule: String, english: String, _ language: Language) -> String {
+        guard language == .ko, let korean = korean[rule] else { return english }
         return korean
     }
 
-    static let ruleWords: [String: String] = {
+    public static let korean: [String: String] = {
         let names = "\(ProductRules.nameLength.lowerBound)~\(ProductRules.nameLength.upperBound)자"
         let photos = "\(ProductRules.imageCount.lowerBound)~\(ProductRules.imageCount.upperBound)장"
         let currencies = ProductRules.sandboxCurrencies.joined(separator: ", ")
@@ -63,6 +63,11 @@ extension ConsoleWords {
             "photos-left-out": "사진이 5장을 넘어 나머지는 빼고 보냅니다",
             "row-left-out": "이 행은 보내지 않습니다 (변환 규칙의 필터)",
             "feed-column-absent": "변환 규칙의 열이 파일에 없습니다: 그 항목은 쇼핑몰 값 그대로 둡니다",
+            "price-guard": "가격이 허용 변경 폭(--max-price-change)보다 많이 바뀝니다: 시트를 확인하세요 (맞는 가격이면 --force, 콘솔에서는 '보류된 가격 변경도 보내기'로 보냅니다)",
+            "stock-below-zero": "재고가 0보다 적어질 수 없습니다",
+            "mode-update-missing": "이 상품코드나 상품명의 상품이 없습니다: --mode update는 있는 상품만 바꿉니다",
+            "max-creates": "이번 실행에서 만들 수 있는 상품 수(--max-creates)를 다 채워 만들지 않았습니다",
+            "max-updates": "이번 실행에서 바꿀 수 있는 상품 수(--max-updates)를 다 채워 바꾸지 않았습니다",
             "map-parent-missing": "상위 상품 행이 파일에 없습니다: 상위 상품의 정보 없이 읽습니다",
         ]
     }()

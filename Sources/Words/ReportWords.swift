@@ -1,0 +1,61 @@
+extension WordTable {
+    /// The report's words (report.html, report.xlsx). `{}` is where a number or a name goes
+    /// (`filled`).
+    static let report: [String: (en: String, ko: String)] = [
+        "report_title": ("openmarket report", "openmarket 보고서"),
+        "report_import_of": ("Import of {}", "{} 가져오기"),
+        "report_undo_of": ("Undo of {}", "{} 되돌리기"),
+        "report_plan": ("the plan (dry run: nothing was written)", "미리보기 (쇼핑몰에 아무것도 쓰지 않았습니다)"),
+        "report_mode": ("mode {}", "방식 {}"),
+        "report_rows": ("{} rows", "{}행"),
+        "report_seconds": ("{} s", "{}초"),
+        "report_rate": ("{} products/s", "초당 {}개"),
+        "report_in_flight": ("{} in flight", "동시에 {}개"),
+        "report_stopped": ("stopped: {}", "멈춤: {}"),
+        "report_deletes_refused": ("Nothing deleted: {}", "아무것도 지우지 않았습니다: {}"),
+        "report_failed_rows": ("Failed rows ({}) — fix these and run the same command again", "실패한 행 ({}) — 고친 뒤 같은 명령을 다시 실행하세요"),
+        "report_row": ("Row", "행"),
+        "report_key": ("Key", "상품코드"),
+        "report_name": ("Name", "상품명"),
+        "report_reason": ("Reason", "이유"),
+        "report_values": ("Values", "값"),
+        "report_product": ("Product", "상품"),
+        "report_changes": ("Changes", "변경 내용"),
+        "report_note": ("Note", "메모"),
+        "report_more": ("… and {} more: see report.csv.", "… 외 {}개: report.csv를 보세요."),
+        "report_keys_gone": ("{}: keys no longer in the file", "{}: 파일에 더 이상 없는 상품코드"),
+        "report_no_key": ("{}: products no key names", "{}: 상품코드가 없는 상품"),
+        "report_file": ("file", "파일"),
+        "section_would-update": ("Would update", "수정 예정"),
+        "section_updated": ("Updated", "수정됨"),
+        "section_would-restore": ("Would restore", "복원 예정"),
+        "section_restored": ("Restored", "복원됨"),
+        "section_would-create": ("Would create", "생성 예정"),
+        "section_created": ("Created", "생성됨"),
+        "section_replaced": ("Replaced (new photos)", "사진 교체됨 (새 상품으로)"),
+        "section_would-delete": ("Would delete", "삭제 예정"),
+        "section_deleted": ("Deleted", "삭제됨"),
+        "section_linked": ("Linked to an existing product", "기존 상품에 연결됨"),
+        "section_skipped": ("Skipped", "제외됨"),
+        "section_not-sent": ("Not sent (the run stopped first: the same command again sends them)", "보내지 않음 (실행이 먼저 멈춤: 같은 명령을 다시 실행하면 보냅니다)"),
+        "section_unchanged": ("Unchanged", "변경 없음"),
+        "section_failed": ("Failed", "실패"),
+        "sheet_fix": ("Fix and import", "고쳐서 가져오기"),
+        "sheet_all": ("All rows", "모든 행"),
+        "cell_row": ("row", "행"),
+        "cell_key": ("key", "상품코드"),
+        "cell_name": ("name", "상품명"),
+        "cell_status": ("status", "상태"),
+        "cell_product_id": ("product_id", "상품번호"),
+        "cell_changes": ("changes", "변경 내용"),
+        "cell_error": ("error", "오류"),
+        "cell_attempts": ("attempts", "시도 횟수"),
+        "cell_note": ("note", "메모"),
+        "cell_errors": ("errors", "오류"),
+    ]
+
+    /// A word with its blank filled: `filled("report_rows", .ko, "20")` is `20행`.
+    public static func filled(_ key: String, _ language: Language, _ value: String) -> String {
+        text(key, language).replacingOccurrences(of: "{}", with: value)
+    }
+}
