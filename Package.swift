@@ -281,13 +281,14 @@ let package = Package(
         // The import pipeline driven directly against the in-process sandbox.
         .testTarget(name: "CatalogSyncTests", dependencies: [
             "CatalogSync", "CatalogMigration", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
+            "Words",
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "Support", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "WebConsoleTests", dependencies: [
-            "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport",
+            "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport", "Words",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "CatalogSync", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
@@ -299,6 +300,7 @@ let package = Package(
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: [
             "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -25,6 +25,8 @@ final class CLIProcess: Sendable {
         process.arguments = arguments
         var env = startEnvironment
         for key in ["OPENMARKET_SERVER", "OPENMARKET_IDENTIFIER", "OPENMARKET_SECRET"] { env[key] = nil }
+        // The reports' language is the locale's: English unless a test names one.
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { env[key] = nil }
         // A home of its own, so that no real config file is read.
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-config-\(UUID().uuidString)").path
         // State (link stores, journals) of the test run's own, never the user's.

@@ -13,6 +13,8 @@ struct OpenConsole {
     let files: Scratch
     let console: ConsoleServer
     let client: OpenMarketClient
+    /// The browser's language (`Accept-Language`), when a test names one.
+    var language: String?
 
     /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
     /// second vendor, any other name fails to open (as a wrong secret would).
@@ -39,7 +41,7 @@ struct OpenConsole {
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
             return engine(try TestSupport.client(sandbox, sandbox.other))
         }
-        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops), client: client)
+        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops), client: client, language: nil)
     }
 
     /// A supplier's feed file in the console's feeds folder: `acme`, a 30 % markup on cost.
@@ -85,12 +87,14 @@ struct OpenConsole {
     var cookie: String { console.cookie }
 
     func get(_ path: String) async throws -> CurlResult {
-        try await curl(["-H", "Cookie: \(cookie)", console.url.absoluteString + path])
+        try await curl(["-H", "Cookie: \(cookie)"] + languageHeader + [console.url.absoluteString + path])
     }
 
     func post(_ path: String, _ form: String) async throws -> CurlResult {
-        try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data", form, console.url.absoluteString + path])
+        try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)"] + languageHeader + ["--data", form, console.url.absoluteString + path])
     }
+
+    private var languageHeader: [String] { language.map { ["-H", "Accept-Language: \($0)"] } ?? [] }
 
     /// A job started by a form: the page it sends the browser to.
     func start(_ path: String, _ form: String) async throws -> String {
