@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import Words
 import OpenMarketAPI
 import ShopState
 import Support
@@ -46,6 +47,8 @@ public struct FeedRecord: Sendable, Codable, Equatable {
     public var rows: Int?
     public var lastOutcome: FeedOutcome?
     public var lastMessage: String?
+    /// `lastMessage` by its words and numbers, for a reader of another language.
+    public var lastPhrase: Phrase?
     public var lastRun: Date?
     public var lastSuccess: Date?
     public var lastReport: String?

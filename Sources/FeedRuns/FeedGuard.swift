@@ -2,6 +2,7 @@ import Feeds
 import Foundation
 import Manifest
 import Support
+import Words
 
 /// The checks that hold a bad file before anything is sent: an HTML page instead of data,
 /// a column the feed needs gone, and the feed's `[checks]` against the last file that ran.
@@ -10,6 +11,8 @@ struct FeedGuard {
     struct Hold: Error, CustomStringConvertible {
         var check: String
         var message: String
+        /// The message by its words and numbers, said in the reader's language.
+        var phrase: Phrase?
         var description: String { "\(check): \(message)" }
     }
 
@@ -31,7 +34,8 @@ struct FeedGuard {
         let head = (try? FileHandle(forReadingFrom: file)).flatMap { try? $0.read(upToCount: 512) } ?? Data()
         let text = String(decoding: head, as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }.prefix(15).lowercased()
         if contentType?.lowercased().contains("text/html") == true || text.hasPrefix("<!doctype html") || text.hasPrefix("<html") {
-            throw Hold(check: "not data", message: "the source sent an HTML page, not a feed (a login or error page?); nothing was sent")
+            throw Hold(check: "not data", message: "the source sent an HTML page, not a feed (a login or error page?); nothing was sent",
+                       phrase: Phrase("feed_not_data"))
         }
     }
 
@@ -50,7 +54,7 @@ struct FeedGuard {
             reading.rows = summary.rows - summary.skipped
             reading.skipped = summary.skipped
         } catch {
-            throw Hold(check: "columns", message: error.description)
+            throw Hold(check: "columns", message: error.description, phrase: Phrase("feed_unreadable", error.description))
         }
         return reading
     }
@@ -59,17 +63,20 @@ struct FeedGuard {
     func check(_ reading: Reading, record: FeedRecord) throws(Hold) {
         // Unattended, every column of [columns] is required: a supplier's file that lost one is broken, not partial.
         if !reading.absent.isEmpty {
-            throw Hold(check: "columns", message: reading.absent.joined(separator: "; ") + "; nothing was sent")
+            throw Hold(check: "columns", message: reading.absent.joined(separator: "; ") + "; nothing was sent",
+                       phrase: Phrase("feed_columns", reading.absent.joined(separator: "; ")))
         }
         let checks = feed.run.checks
         if let minimum = checks.minRows, reading.rows < minimum {
-            throw Hold(check: "min_rows \(minimum)", message: "the file has \(reading.rows) rows; nothing was sent")
+            throw Hold(check: "min_rows \(minimum)", message: "the file has \(reading.rows) rows; nothing was sent",
+                       phrase: Phrase("feed_min_rows", String(reading.rows), String(minimum)))
         }
         if let limit = checks.maxDropPercent, let last = record.rows, last > 0, reading.rows < last {
             let drop = Double(last - reading.rows) / Double(last) * 100
             if drop > limit {
                 throw Hold(check: "max_drop_percent \(Self.number(limit))",
-                           message: "\(reading.rows) rows against \(last) in the last file that ran (-\(Self.number(drop.rounded())) %); nothing was sent")
+                           message: "\(reading.rows) rows against \(last) in the last file that ran (-\(Self.number(drop.rounded())) %); nothing was sent",
+                           phrase: Phrase("feed_max_drop", String(reading.rows), String(last), Self.number(drop.rounded()), Self.number(limit)))
             }
         }
         if let limit = checks.maxChangedPercent, let last = folder.lastFingerprints(), !last.isEmpty {
@@ -77,7 +84,9 @@ struct FeedGuard {
             let percent = Double(changed) / Double(max(last.count, reading.fingerprints.count)) * 100
             if percent > limit {
                 throw Hold(check: "max_changed_percent \(Self.number(limit))",
-                           message: "\(changed) of \(max(last.count, reading.fingerprints.count)) rows changed, new or gone since the last file that ran (\(Self.number(percent.rounded())) %); nothing was sent")
+                           message: "\(changed) of \(max(last.count, reading.fingerprints.count)) rows changed, new or gone since the last file that ran (\(Self.number(percent.rounded())) %); nothing was sent",
+                           phrase: Phrase("feed_max_changed", String(changed), String(max(last.count, reading.fingerprints.count)),
+                                          Self.number(percent.rounded()), Self.number(limit)))
             }
         }
     }

@@ -37,6 +37,9 @@ public struct FeedRunResult: Sendable {
     public var outcome: FeedOutcome
     /// One line: what happened, with the numbers.
     public var message: String
+    /// The message by its words and numbers (a hold's check, a run's counts), said in the
+    /// reader's language; nil: the message as it is.
+    public var phrase: Phrase?
     public var report: URL?
     public var summary: SyncSummary?
     /// Notifications that could not be sent (they never fail the run).
@@ -116,7 +119,9 @@ public final class FeedRunner: @unchecked Sendable {
             reading = try guarding.read(file, options: validation)
             if !options.accept { try guarding.check(reading, record: record) }
         } catch {
-            return FeedRunResult(feed: feed.name, outcome: .held, message: "the check \(error.check) failed: \(error.message)")
+            var held = FeedRunResult(feed: feed.name, outcome: .held, message: "the check \(error.check) failed: \(error.message)")
+            held.phrase = error.phrase
+            return held
         }
         let result = importRows(file, validation)
         if result.outcome == .done {
@@ -177,8 +182,14 @@ public final class FeedRunner: @unchecked Sendable {
             let failed = summary.failed > 0 || summary.stopped != nil || summary.deletesRefused != nil
             var message = Self.describe(summary)
             if let problem = result.reportProblem { message += "; \(problem.description)" }
-            return FeedRunResult(feed: feed.name, outcome: failed ? .rowsFailed : .done,
-                                 message: message, report: result.reportFolder, summary: summary)
+            var ran = FeedRunResult(feed: feed.name, outcome: failed ? .rowsFailed : .done,
+                                    message: message, report: result.reportFolder, summary: summary)
+            if summary.stopped == nil, summary.deletesRefused == nil, result.reportProblem == nil {
+                let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
+                ran.phrase = .counts(rows: summary.rows, summary.counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
+                    .map { (status: $0.key, count: $0.value) })
+            }
+            return ran
         } catch {
             return FeedRunResult(feed: feed.name, outcome: .failed, message: "\(error)", report: nil)
         }
@@ -190,6 +201,7 @@ public final class FeedRunner: @unchecked Sendable {
         let previous = record.notifiedState ?? .ok
         record.lastOutcome = result.outcome
         record.lastMessage = result.message
+        record.lastPhrase = result.phrase
         record.lastRun = now
         if result.outcome.state == .ok { record.lastSuccess = now }
         if let report = result.report { record.lastReport = report.path }

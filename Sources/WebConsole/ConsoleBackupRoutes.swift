@@ -1,5 +1,6 @@
 import Backups
 import Foundation
+import Words
 import Hummingbird
 import Support
 
@@ -54,7 +55,9 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let title = "diff \(from) → \(to)"
         do {
             let diff = try backups.diff(from: from, to: to)
-            var model = ConsolePageModel(title: title, summary: "\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
+            let said = WordTable.filled("backup_diff", ConsoleWords.language(of: request), String(diff.created.count), String(diff.deleted.count),
+                                        String(diff.changed.count))
+            var model = ConsolePageModel(title: title, summary: said)
             model.diff = diff.lines.joined(separator: "\n")
             return layout.response(request, model)
         } catch {
@@ -67,8 +70,8 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let backups = try Self.repository(engine)
         return starter.start(request, .backup, subject: backups.repository.url.path) { job in
             let info = try backups.backup(shop: engine.shop, account: engine.account, job: job)
-            return .nothing("snapshot \(info.id): \(info.products) products (\(info.newProducts) new, \(info.photosAdded) photos added), "
-                + "\(ByteCount.text(info.bytesAdded)) added in \(String(format: "%.1f", info.seconds)) s")
+            return .nothing(WordTable.filled("backup_done", job.language, info.id, String(info.products), String(info.newProducts),
+                                             String(info.photosAdded), ByteCount.text(info.bytesAdded), String(format: "%.1f", info.seconds)))
         }
     }
 

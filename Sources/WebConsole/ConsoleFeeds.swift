@@ -5,6 +5,7 @@ import ImagePrep
 import Foundation
 import OpenMarketAPI
 import Support
+import Words
 
 /// The feeds the console shows and runs: those `openmarket feed list` shows (the feeds folder
 /// and every feed run on this machine), each run by the one `FeedRunner` the CLI's `feed run`
@@ -25,7 +26,7 @@ public struct ConsoleFeeds: Sendable {
         var name: String
         var source: String
         var schedule: String
-        var shops: [(shop: String, outcome: String, message: String, when: Date?)]
+        var shops: [(shop: String, outcome: String, message: String, phrase: Phrase?, when: Date?)]
         /// A feed file with a mistake: what `feed test` would say.
         var mistake: String?
         /// Whether this console's shop's last run of it was held by a check.
@@ -43,7 +44,7 @@ public struct ConsoleFeeds: Sendable {
             let folders = FeedFolder.shops(of: feed, root: root, state: state)
             let shops = folders.map { folder in
                 let record = (try? folder.record()) ?? FeedRecord()
-                return (record.shop ?? "?", record.lastOutcome?.rawValue ?? "never run", record.lastMessage ?? "", record.lastRun)
+                return (record.shop ?? "?", record.lastOutcome?.rawValue ?? "never", record.lastMessage ?? "", record.lastPhrase, record.lastRun)
             }
             let here = (try? folders.first { $0.url.lastPathComponent == "shop-\(shopTag)" }?.record()) ?? FeedRecord()
             return Entry(file: url, name: feed.name, source: feed.run.source?.display ?? "no [source]",

@@ -1,5 +1,6 @@
 import CatalogSync
 import Foundation
+import Words
 import Hummingbird
 import NIOCore
 
@@ -143,7 +144,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             // Rows the price guard held: the way forward is a button, not a terminal flag.
             if held > 0, !stopped, job.kind == .apply || job.kind == .plan { shown.steps.append(.acceptPrices(sheet: job.subject, count: held)) }
         case .feed(let result)?:
-            model.summary = "\(result.feed): \(result.outcome.rawValue): \(result.message)"
+            model.summary = "\(result.feed): \(WordTable.text("outcome_\(result.outcome.rawValue)", language)): \(language == .en ? result.message : result.phrase?.text(language) ?? result.message)"
             shown.report = result.report != nil
             if result.outcome == .held { shown.steps.append(.accept(feed: job.subject)) }
             if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown.steps.append(.planUndo(run: folder.path)) }

@@ -52,7 +52,8 @@ struct ConsolePageModel {
         var schedule: String
         /// This shop's last run of it was held by a check: Accept is offered.
         var held: Bool
-        var shops: [(shop: String, outcome: String, message: String, when: String)]
+        /// Each shop's last run: the outcome (its CSS class) and its words, what it said, when.
+        var shops: [(shop: String, outcome: String, label: String, message: String, when: String)]
         /// What `feed test` would say of a feed file with a mistake.
         var mistake: String?
     }
@@ -171,7 +172,7 @@ struct ConsolePageModel {
         if let feeds {
             values["feeds"] = feeds.map { feed -> [String: Any] in
                 var item: [String: Any] = ["name": feed.name, "source": feed.source, "schedule": feed.schedule, "held": feed.held,
-                                           "shops": feed.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "message": $0.message, "when": $0.when] }]
+                                           "shops": feed.shops.map { ["shop": $0.shop, "outcome": $0.outcome, "label": $0.label, "message": $0.message, "when": $0.when] }]
                 if let mistake = feed.mistake { item["mistake"] = mistake }
                 return item
             }

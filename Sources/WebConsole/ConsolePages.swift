@@ -128,7 +128,7 @@ enum ConsolePages {
         {{#has_feeds}}
         <table id="feeds"><tr><th>{{w.feed}}</th><th class="wide">{{w.source}}</th><th class="wide">{{w.schedule}}</th><th>{{w.last_runs}}</th><th></th></tr>
         {{#feeds}}<tr><td data-label="{{w.feed}}">{{name}}</td><td class="wide address">{{source}}</td><td class="wide">{{schedule}}</td>
-        <td data-label="{{w.last_runs}}">{{#shops}}<div><span class="status {{outcome}}">{{outcome}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
+        <td data-label="{{w.last_runs}}">{{#shops}}<div><span class="status {{outcome}}">{{label}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
         <td>{{^mistake}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><button class="go">{{w.run_now}}</button></form>
         {{#held}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><input type="hidden" name="accept" value="1"><button>{{w.accept}}</button></form>{{/held}}{{/mistake}}</td></tr>{{/feeds}}
         </table>

@@ -4,6 +4,7 @@ import Hummingbird
 import Manifest
 import NIOCore
 import Support
+import Words
 
 /// The console's pages that read: the sheets, a check, the runs, the language. Plans, applies
 /// and undos are jobs (`ConsoleJobRoutes`).
@@ -43,10 +44,12 @@ struct ConsoleRoutes: ConsoleShopBound {
 
     func feeds(_ request: Request) -> Response {
         let formatter = Self.timeFormatter
+        let language = ConsoleWords.language(of: request)
         var model = ConsolePageModel(title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)")
         model.feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.state).map { entry in
             ConsolePageModel.FeedView(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
-                                      shops: entry.shops.map { ($0.shop, $0.outcome, $0.message, $0.when.map(formatter.string(from:)) ?? "") },
+                                      shops: entry.shops.map { ($0.shop, $0.outcome, WordTable.text("outcome_\($0.outcome)", language),
+                                                                language == .en ? $0.message : $0.phrase?.text(language) ?? $0.message, $0.when.map(formatter.string(from:)) ?? "") },
                                       mistake: entry.mistake)
         }
         return layout.response(request, model)

@@ -40,6 +40,30 @@ extension WordTable {
         "section_not-sent": ("Not sent (the run stopped first: the same command again sends them)", "보내지 않음 (실행이 먼저 멈춤: 같은 명령을 다시 실행하면 보냅니다)"),
         "section_unchanged": ("Unchanged", "변경 없음"),
         "section_failed": ("Failed", "실패"),
+        "nothing_to_do": ("nothing to do", "할 일 없음"),
+        "feed_not_data": ("the source sent an HTML page, not a feed (a login or error page?); nothing was sent",
+                          "공급처가 피드가 아닌 웹 페이지(로그인이나 오류 페이지?)를 보냈습니다; 아무것도 보내지 않았습니다"),
+        "feed_columns": ("the file lacks columns of the feed's [columns]: {}; nothing was sent",
+                         "파일에 피드의 [columns] 열이 없습니다: {}; 아무것도 보내지 않았습니다"),
+        "feed_unreadable": ("the file cannot be read: {}", "파일을 읽을 수 없습니다: {}"),
+        "feed_min_rows": ("the file has {} rows, fewer than min_rows {}; nothing was sent",
+                          "파일에 {}행뿐입니다 (min_rows {}보다 적음); 아무것도 보내지 않았습니다"),
+        "feed_max_drop": ("{} rows against {} in the last file that ran (-{} %), more than max_drop_percent {}; nothing was sent",
+                          "{}행입니다 (마지막으로 실행한 파일은 {}행, -{} %): max_drop_percent {}를 넘어 아무것도 보내지 않았습니다"),
+        "feed_max_changed": ("{} of {} rows changed, new or gone since the last file that ran ({} %), more than max_changed_percent {}; nothing was sent",
+                             "{}/{}행이 마지막으로 실행한 파일과 다릅니다 (바뀜, 새로 생김, 사라짐: {} %): max_changed_percent {}를 넘어 아무것도 보내지 않았습니다"),
+        "feed_unchanged": ("the source is the file that ran last time; nothing read or sent", "지난번에 실행한 파일과 같습니다; 읽거나 보낸 것이 없습니다"),
+        "outcome_done": ("done", "완료 (done)"),
+        "outcome_unchanged": ("unchanged", "변경 없음 (unchanged)"),
+        "outcome_rows-failed": ("rows-failed", "일부 행 실패 (rows-failed)"),
+        "outcome_held": ("held", "보류됨 (held)"),
+        "outcome_busy": ("busy", "다른 실행 중 (busy)"),
+        "outcome_unreachable": ("unreachable", "가져올 수 없음 (unreachable)"),
+        "outcome_failed": ("failed", "실패 (failed)"),
+        "outcome_never": ("never run", "아직 실행 안 함"),
+        "backup_done": ("snapshot {}: {} products ({} new, {} photos added), {} added in {} s",
+                        "스냅샷 {}: 상품 {}개 (신규 {}, 사진 {}장 추가), {} 추가, {}초"),
+        "backup_diff": ("{} created, {} deleted, {} changed", "생성 {}, 삭제 {}, 변경 {}"),
         "sheet_fix": ("Fix and import", "고쳐서 가져오기"),
         "sheet_all": ("All rows", "모든 행"),
         "cell_row": ("row", "행"),
@@ -54,8 +78,19 @@ extension WordTable {
         "cell_errors": ("errors", "오류"),
     ]
 
-    /// A word with its blank filled: `filled("report_rows", .ko, "20")` is `20행`.
-    public static func filled(_ key: String, _ language: Language, _ value: String) -> String {
-        text(key, language).replacingOccurrences(of: "{}", with: value)
+    /// A word with its blanks filled in order: `filled("report_rows", .ko, "20")` is `20행`.
+    public static func filled(_ key: String, _ language: Language, _ values: String...) -> String {
+        filled(key, language, values)
+    }
+
+    public static func filled(_ key: String, _ language: Language, _ values: [String]) -> String {
+        var text = Substring(text(key, language))
+        var said = ""
+        for value in values {
+            guard let blank = text.range(of: "{}") else { break }
+            said += text[..<blank.lowerBound] + value
+            text = text[blank.upperBound...]
+        }
+        return said + text
     }
 }

@@ -246,7 +246,7 @@ struct ConsoleTests {
 
     @Test("Feeds: listed with their last run; Run now holds a file the checks stop (the numbers said); Accept runs it once; the run is in runs")
     func feeds() async throws {
-        let open = try await OpenConsole.start(rows: 1)
+        var open = try await OpenConsole.start(rows: 1)
         let supplier = try await FeedSourceServer.start()
         let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 3))
         supplier.serve("code,title,cost,qty,photo\n" + (1...5).map { "S\($0),Tea \($0),\(1000 * $0),\($0),\(photo)\n" }.joined())
@@ -257,9 +257,17 @@ struct ConsoleTests {
         #expect(held.text.contains("acme: held: the check min_rows 10 failed: the file has 5 rows; nothing was sent") && held.text.contains("id=\"accept\""), "\(held.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
         #expect(try await open.products() == 0, "a held file sends nothing")
         #expect(try await open.get("feeds").text.contains("class=\"status held\""))
+        // In 한국어: the hold with its numbers, on the job's page and the Feeds page.
+        open.language = "ko"
+        let korean = try await open.run("feeds/run", "feed=acme")
+        #expect(korean.text.contains("acme: 보류됨 (held): 파일에 5행뿐입니다 (min_rows 10보다 적음); 아무것도 보내지 않았습니다"), "\(korean.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
+        let listed = try await open.get("feeds").text
+        #expect(listed.contains("class=\"status held\">보류됨 (held)</span>") && listed.contains("파일에 5행뿐입니다") && !listed.contains("nothing was sent"))
         let accepted = try await open.run("feeds/run", "feed=acme&accept=1")
-        #expect(accepted.text.contains("acme: done:") && accepted.text.contains("id=\"plan-undo\""), "\(accepted.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
+        #expect(accepted.text.contains("acme: 완료 (done): 5행: 생성됨 5 (created)") && accepted.text.contains("id=\"plan-undo\""), "\(accepted.text.split(separator: "<h2>").last?.prefix(700) ?? "")")
         #expect(try await open.products() == 5)
+        open.language = nil
+        #expect(try await open.get("feeds").text.contains("class=\"status done\">done</span>"))
         let runs = try await open.get("runs")
         #expect(runs.text.contains(">feed<"), "the feed's run is the account's run, as from the CLI")
         #expect(try await open.post("feeds/run", "feed=..%2Fetc").status == 400)
@@ -269,7 +277,7 @@ struct ConsoleTests {
 
     @Test("Backups: a snapshot taken, the shop emptied by an undo, a second snapshot, their diff; the restore planned (nothing written), then run; each product back once")
     func backups() async throws {
-        let open = try await OpenConsole.start()
+        var open = try await OpenConsole.start()
         let apply = try await open.run("apply", "sheet=products.csv")
         #expect(apply.text.contains("20 created"))
         let first = try await open.run("backups/snapshot", "")
@@ -283,6 +291,12 @@ struct ConsoleTests {
         #expect(list.text.contains(firstID) && list.text.contains(secondID) && list.text.contains("value=\"\(firstID)\""))
         let diff = try await open.get("backups/diff?from=\(firstID)&to=\(secondID)")
         #expect(diff.text.contains("0 created, 20 deleted, 0 changed"), "\(diff.text.suffix(900))")
+        // In 한국어: the diff's numbers, and a snapshot's.
+        open.language = "ko"
+        #expect(try await open.get("backups/diff?from=\(firstID)&to=\(secondID)").text.contains("생성 0, 삭제 20, 변경 0"))
+        let third = try await open.run("backups/snapshot", "")
+        #expect(third.text.contains(": 상품 0개 (신규 0, 사진 0장 추가)"), "\(third.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
+        open.language = nil
         let plan = try await open.run("backups/restore-plan", "snapshot=\(firstID)")
         #expect(plan.text.contains("20 rows: 20 would-") && plan.text.contains("id=\"restore\""), "\(plan.text.split(separator: "<h2>").last?.prefix(600) ?? "")")
         #expect(try await open.products() == 0, "a plan of the restore writes nothing")
