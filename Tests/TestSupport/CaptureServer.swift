@@ -67,3 +67,39 @@ public struct LocalServer: Sendable {
         return LocalServer(url: URL(string: "http://127.0.0.1:\(service.port)")!, stop: { await service.stop() })
     }
 }
+
+/// A local server on 127.0.0.1 that answers every page with a line of HTML and keeps the
+/// `Cookie` headers it was sent: another local program, as a browser visits it.
+public final class CookieWitness: @unchecked Sendable {
+    public private(set) var url: URL = URL(string: "http://127.0.0.1")!
+    private var server: LocalServer?
+    private let lock = NSLock()
+    private var seen: [String] = []
+    private var requests = 0
+
+    private init() {}
+
+    public static func start() async throws -> CookieWitness {
+        let witness = CookieWitness()
+        let router = Router()
+        @Sendable func answer(_ request: Request, _ context: BasicRequestContext) -> Response {
+            witness.lock.withLock {
+                witness.requests += 1
+                witness.seen.append(contentsOf: request.headers[values: .cookie])
+            }
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>another local app</title><p id=\"other\">another local app</p>")))
+        }
+        router.get("/", use: answer)
+        router.get("**", use: answer)
+        let server = try await LocalServer.start(router, label: "cookie-witness")
+        witness.server = server
+        witness.url = server.url
+        return witness
+    }
+
+    /// Every `Cookie` header received, and how many requests came.
+    public var cookies: (headers: [String], requests: Int) { lock.withLock { (seen, requests) } }
+
+    public func stop() async { await server?.stop() }
+}

@@ -259,4 +259,57 @@ struct BrowserTests {
             #expect(names.count == 120 && Set(names).count == 120, "each row once")
         }
     }
+
+    @Test("In Chromium: the console's token reaches no other local server the browser visits (127.0.0.1, localhost); //evil.example/?token=… stays on the console; a held feed is accepted from its page; an empty sheet's Check says it is empty")
+    func noDeadEndsNoLeak() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let other = try await CookieWitness.start()
+        let supplier = try await FeedSourceServer.start()
+        let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 5))
+        supplier.serve("code,title,cost,qty,photo\n" + (1...5).map { "S\($0),Tea \($0),\(1000 * $0),\($0),\(photo)\n" }.joined())
+        try open.writeFeed(source: supplier.feedURL, "[checks]\nmin_rows = 10")
+        try Data().write(to: open.files.directory.appendingPathComponent("empty.csv"))
+        let base = String(open.console.url.absoluteString.dropLast())
+        let consoleHost = try #require(open.console.url.host)
+        try await Self.session(open) { browser in
+            try await browser.go(open.console.entry.absoluteString)
+            _ = try await browser.find(Self.sheetRow)
+            // The browser holds the console's cookie; another local app, by address and by name, is sent none of it.
+            let port = try #require(other.url.port)
+            for address in ["http://127.0.0.1:\(port)/", "http://localhost:\(port)/", "http://127.0.0.1:\(port)/runs?x=1"] {
+                try await browser.go(address)
+                _ = try await browser.find("//p[@id='other']")
+            }
+            let seen = other.cookies
+            #expect(seen.requests >= 3, "the other server was visited")
+            #expect(!seen.headers.contains { $0.contains(open.console.token) }, "the token leaked: \(seen.headers)")
+            try await browser.go(open.console.url.absoluteString)
+            _ = try await browser.find(Self.sheetRow)
+
+            // A link that would leave the console with the token: the browser stays on the console.
+            for path in ["//evil.example/", "//evil.example/runs", "/\\evil.example/"] {
+                try await browser.go(base + path + "?token=" + open.console.token)
+                let now = try #require(URL(string: try await browser.currentURL))
+                #expect(now.host == consoleHost && !now.absoluteString.contains("evil") && !now.absoluteString.contains("token="), "\(path) → \(now)")
+            }
+
+            // A feed held by its check: the page shows the numbers and an Accept button; Accept runs it once.
+            try await browser.go(open.console.url.absoluteString + "feeds")
+            try await browser.click("//table[@id='feeds']//tr[td[text()='acme']]//button[text()='Run now']")
+            let held = try await browser.wait("//p[@id='summary']") { $0.contains("held") }
+            #expect(held.contains("min_rows 10") && held.contains("5 rows"), "\(held)")
+            #expect(try await open.products() == 0)
+            try await browser.click("//button[@id='accept']")
+            try await browser.wait("//p[@id='summary']") { $0.contains("done") }
+            #expect(try await open.products() == 5)
+
+            // An empty sheet: its Check is a page that says so, not an error.
+            try await browser.go(open.console.url.absoluteString)
+            try await browser.click("//tr[td[text()='empty.csv']]//button[text()='Check']")
+            let said = try await browser.text("//p[@id='summary']")
+            #expect(said.contains("empty.csv") && said.contains("the file is empty"), "\(said)")
+        }
+        await other.stop()
+        await supplier.stop()
+    }
 }
