@@ -129,11 +129,14 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             let stopped = result.summary.stopped != nil
             let held = result.summary.priceGuarded
             switch job.kind {
-            case .apply: shown.steps = [stopped ? .applyAgain(sheet: job.subject) : .planUndo(run: result.reportFolder.path)]
+            // Undo only where there is something to take back (an apply that changed nothing has none).
+            case .apply:
+                if stopped { shown.steps = [.applyAgain(sheet: job.subject)] }
+                if result.summary.written > 0 { shown.steps.append(.planUndo(run: result.reportFolder.path)) }
             case .plan: shown.steps = [.applyPlanned(sheet: job.subject)]
             case .undoPlan: shown.steps = [.undo(run: job.subject)]
             case .restorePlan: shown.steps = [.restore(snapshot: job.subject)]
-            case .restore: if !stopped { shown.steps = [.planUndo(run: result.reportFolder.path)] }
+            case .restore: if result.summary.written > 0 { shown.steps = [.planUndo(run: result.reportFolder.path)] }
             case .undo, .feed, .backup: break
             }
             shown.reading = job.reading

@@ -23,7 +23,7 @@ enum ConsolePages {
         button { font: inherit; padding: 4px 12px; margin: 2px; border: 1px solid #888; border-radius: 4px; background: #f6f6f6; cursor: pointer; }
         button.go { background: #15324a; color: #fff; border-color: #15324a; }
         .status, #progress { font-family: ui-monospace, monospace; }
-        .failed, .error, .held, .unreachable { color: #b00; } .not-sent { color: #666; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
+        .failed, .error, .held, .unreachable { color: #b00; } .not-sent, .muted { color: #666; } .created, .would-create { color: #060; } .deleted, .would-delete { color: #840; }
         .summary { font-weight: 600; margin: 12px 0; }
         .banner { background: #eef4f8; padding: 8px 12px; border-radius: 4px; }
         .links a { margin-right: 16px; }
@@ -128,7 +128,7 @@ enum ConsolePages {
         {{#has_feeds}}
         <table id="feeds"><tr><th>{{w.feed}}</th><th class="wide">{{w.source}}</th><th class="wide">{{w.schedule}}</th><th>{{w.last_runs}}</th><th></th></tr>
         {{#feeds}}<tr><td data-label="{{w.feed}}">{{name}}</td><td class="wide address">{{source}}</td><td class="wide">{{schedule}}</td>
-        <td data-label="{{w.last_runs}}">{{#shops}}<div><span class="status {{outcome}}">{{label}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
+        <td data-label="{{w.last_runs}}">{{^shops}}{{^mistake}}<span class="muted">{{w.outcome_never}}</span>{{/mistake}}{{/shops}}{{#shops}}<div><span class="status {{outcome}}">{{label}}</span> {{when}} · {{shop}}: {{message}}</div>{{/shops}}{{#mistake}}<span class="error">{{mistake}}</span>{{/mistake}}</td>
         <td>{{^mistake}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><button class="go">{{w.run_now}}</button></form>
         {{#held}}<form method="post" action="/feeds/run"><input type="hidden" name="feed" value="{{name}}"><input type="hidden" name="accept" value="1"><button>{{w.accept}}</button></form>{{/held}}{{/mistake}}</td></tr>{{/feeds}}
         </table>

@@ -184,7 +184,27 @@ struct BrowserTests {
                 try await browser.click(Self.sheetRow + "//form[@action='/plan']/button")
                 try await browser.wait("//p[@id='summary']") { $0.contains("3") }
                 try await fits("plan \(language)")
-                if language == "ko" { try await Self.inKorean("plan", browser, expect: ["미리보기 ·", "3행: 변경 없음 3 (unchanged)", "미리보기: 쇼핑몰에 아무것도 보내지 않았습니다"]) }
+                if language == "ko" {
+                    try await Self.inKorean("plan", browser, expect: ["미리보기 ·", "3행: 변경 없음 3 (unchanged)", "미리보기: 쇼핑몰에 아무것도 보내지 않았습니다"])
+                    try await camera.take("plan-phone-ko", browser)
+                    // The Apply's report, in the page's frame, is in Korean too.
+                    try await browser.click("//button[@id='apply']")
+                    try await browser.wait("//p[@id='summary']") { $0.contains("변경 없음 3") }
+                    try await fits("apply ko")
+                    #expect(try await !browser.source.contains("id=\"plan-undo\""), "an apply that changed nothing offers no undo")
+                    var inner = ""
+                    for _ in 0..<50 {
+                        inner = try await browser.run("""
+                            const inner = document.querySelector('iframe').contentDocument;
+                            return inner && inner.body && inner.documentElement.lang === 'ko' ? inner.body.innerText : '';
+                            """) as? String ?? ""
+                        if !inner.isEmpty { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(inner.contains("products.csv 가져오기") && inner.contains("변경 없음 (unchanged)") && inner.contains("3행"), "\(inner.prefix(600))")
+                    for english in ["Import of", " rows ·", "Unchanged", "mode sync"] { #expect(!inner.contains(english), "the report says \(english)") }
+                    try await camera.take("apply-phone-ko", browser)
+                }
                 if language == "en" {
                     try await browser.click("//button[@id='apply']")
                     try await browser.wait("//p[@id='summary']") { $0.contains("3 created") }
@@ -212,6 +232,7 @@ struct BrowserTests {
                         // The kind's column is left out at a phone's width; it is in the page.
                         #expect(try await browser.source.contains("가져오기 (import)"))
                     }
+                    if language == "ko" { try await camera.take("\(page)-phone-ko", browser) }
                 }
                 try await camera.take("backups-phone-\(language)", browser)
             }
