@@ -14,6 +14,8 @@ public struct AccountState: Sendable {
     /// The server as part of the account's name: the built-in sandbox listens on a new
     /// port each run, so it is named by its data folder (where this state lives anyway).
     public let serverName: String
+    /// How `serverName` names the built-in sandbox.
+    public static let builtInSandboxName = "built-in sandbox"
     public let identifier: String
     /// The shared state's database (`--state postgres://…`): the account's links, facts and
     /// runs live there for every machine that runs it. nil: in `folder`.
@@ -21,7 +23,7 @@ public struct AccountState: Sendable {
 
     public init(shop: any Shop, sandboxData: URL?, state: URL? = nil) {
         folder = sandboxData ?? StateFolder.url
-        serverName = sandboxData != nil ? "built-in sandbox" : shop.address
+        serverName = sandboxData != nil ? Self.builtInSandboxName : shop.address
         identifier = shop.writer?.account ?? ""
         self.state = state
     }

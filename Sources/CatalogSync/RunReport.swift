@@ -338,7 +338,7 @@ public final class RunReport: @unchecked Sendable {
             facts.append(filled("report_rate", String(format: "%.1f", summary.productsPerSecond))
                          + (summary.inFlight.map { ", " + ($0.text(language)) } ?? ""))
         }
-        if let stopped = summary.stopped { facts.append(filled("report_stopped", stopped)) }
+        if let stopped = summary.stopped { facts.append(filled("report_stopped", StatusWords.stopReason(stopped, language))) }
         let plainSource = source.replacingOccurrences(of: "undo of ", with: "")
         let context: [String: Any] = [
             "lang": language.rawValue, "facts": facts.joined(separator: " · "),

@@ -89,7 +89,7 @@ struct ConsoleRoutes: ConsoleShopBound {
         var model = ConsolePageModel(title: title, summary: text)
         let language = ConsoleWords.language(of: request)
         model.problems = problems.map {
-            ConsolePageModel.ProblemView(row: $0.row, column: $0.column, value: $0.value, rule: $0.rule,
+            ConsolePageModel.ProblemView(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
                                          message: ConsoleWords.ruleMessage($0.rule, english: $0.message, language), severity: $0.severity)
         }
         if let export, reading.currency == nil || reading.defaultStock == nil {
@@ -163,7 +163,8 @@ struct ConsolePage: ConsoleShopBound {
 
     func response(_ request: Request, _ model: ConsolePageModel, status: HTTPResponse.Status = .ok) -> Response {
         var values = model.values
-        values["shop"] = engine.account.serverName
+        let name = engine.account.serverName
+        values["shop"] = name == AccountState.builtInSandboxName ? WordTable.text("built_in_sandbox", ConsoleWords.language(of: request)) : name
         let shops = shop.menu
         if !shops.isEmpty {
             let chosen = ConsoleShops.chosen(request, among: shops)

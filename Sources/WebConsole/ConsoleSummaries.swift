@@ -16,7 +16,7 @@ extension ConsoleWords {
             .map { StatusWords.count($0.key, $0.value, .ko) }
         var line = "\(summary.rows)행: " + (counts.isEmpty ? "할 일 없음" : counts.joined(separator: ", "))
         if summary.dryRun { line += " (미리보기: 쇼핑몰에 아무것도 보내지 않았습니다)" }
-        if let stopped = summary.stopped { line += " — 멈춤 (\(stopped)); 남은 행은 다시 적용하면 처리됩니다" }
+        if let stopped = summary.stopped { line += " — 멈춤 (\(StatusWords.stopReason(stopped, .ko))); 남은 행은 다시 적용하면 처리됩니다" }
         return line
     }
 

@@ -38,4 +38,21 @@ public enum StatusWords {
             }.joined(separator: ", ")
         }.joined(separator: "; ")
     }
+
+    /// Why a run stopped, for the reasons openmarket itself gives (a reason with the server's
+    /// words stays as it is).
+    public static let stopReasons: [String: String] = [
+        "stopped from the console": "콘솔에서 멈춤",
+        "stopped by a signal": "신호(Ctrl-C 등)로 멈춤",
+    ]
+
+    public static func stopReason(_ english: String, _ language: Language) -> String {
+        guard language == .ko else { return english }
+        if let korean = stopReasons[english] { return korean }
+        if english.hasPrefix("stopped after "), english.contains("(--max-errors ") {
+            let failed = english.dropFirst("stopped after ".count).prefix { $0.isNumber }
+            return "실패한 행이 \(failed)개가 되어 멈춤 (--max-errors)"
+        }
+        return english
+    }
 }

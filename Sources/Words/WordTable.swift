@@ -21,6 +21,7 @@ public enum WordTable {
     /// The console's pages.
     static let page: [String: (en: String, ko: String)] = [
         "sheets": ("Sheets", "시트"),
+        "built_in_sandbox": ("built-in sandbox", "내장 샌드박스"),
         "runs": ("Runs", "실행 기록"),
         "check": ("Check", "검사"),
         "plan": ("Plan", "미리보기"),

@@ -244,6 +244,31 @@ struct ConsoleTests {
         await open.close()
     }
 
+    @Test("In 한국어: a running Apply's progress line (page and event stream), the refusal of a second write, the stop and the way on are said in Korean")
+    func koreanProgress() async throws {
+        var open = try await OpenConsole.start(rows: 40, latency: 150)
+        open.language = "ko"
+        let job = try await open.start("apply", "sheet=products.csv")
+        var line = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            line = try await open.get(job).text.firstMatch(of: /id="progress">([^<]*)</).map { String($0.1) } ?? ""
+            if let done = line.firstMatch(of: /^([0-9]+)\/40행/).flatMap({ Int($0.1) }), done >= 3 { break }
+        }
+        #expect(line.contains("/40행 (") && line.contains("실패 0") && !line.contains("rows") && !line.contains("failed"), "\(line)")
+        let busy = try await open.post("apply", "sheet=products.csv")
+        #expect(busy.status == 409 && busy.text.contains("한 번에 하나씩") && !busy.text.contains("one write at a time"), "\(busy.text.suffix(500))")
+        #expect(try await open.post(job + "/stop", "").status == 303)
+        let stopped = try await open.ended(job)
+        let said = stopped.text.firstMatch(of: /id="summary">([^<]*)</).map { String($0.1) } ?? ""
+        #expect(said.contains("멈춤 (콘솔에서 멈춤)") && said.contains("다시 적용하면") && !said.contains("stopped"), "\(said)")
+        #expect(stopped.text.contains("id=\"apply-again\""))
+        let events = try await open.get(job + "/events")
+        #expect(events.text.contains("\"ended\":true") && events.text.contains("행"), "\(events.text.prefix(300))")
+        await open.close()
+    }
+
     @Test("Feeds: listed with their last run; Run now holds a file the checks stop (the numbers said); Accept runs it once; the run is in runs")
     func feeds() async throws {
         var open = try await OpenConsole.start(rows: 1)
