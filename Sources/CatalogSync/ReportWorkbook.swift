@@ -60,6 +60,7 @@ enum ReportWorkbook {
                     case "status": return (object[column] as? String).map { .text(StatusWords.label($0, language)) } ?? .empty
                     case "error": return object[column] == nil ? .empty : .text(errorText(object, language))
                     case "changes": return (object[column] as? String).map { .text(StatusWords.changes($0, language)) } ?? .empty
+                    case "note": return (object[column] as? String).map { .text(NoteWords.say($0, language)) } ?? .empty
                     default: return (object[column] as? String).map { .text($0) } ?? .empty
                     }
                 })

@@ -286,7 +286,7 @@ public final class RunReport: @unchecked Sendable {
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
-                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": row.note ?? ""]
+                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": NoteWords.say(row.note ?? "", language)]
         if let id = row.productID {
             item["product_id"] = id
             // The server's own record of the product (the sandbox's catalog page links from there too).

@@ -137,6 +137,7 @@ enum ConsolePages {
         {{#choose_repository}}<form method="post" action="/backups/repository" id="choose-repository"><label>{{w.backup_folder}} <input name="folder" value="{{choose_repository}}" size="40" style="width: 100%; max-width: 32em"></label> <button class="go" id="use-folder">{{w.use_folder}}</button></form>{{/choose_repository}}
         {{#repository}}
         <form method="post" action="/backups/snapshot"><button class="go" id="snapshot">{{w.snapshot_now}}</button></form>
+        {{^has_snapshots}}<p id="no-snapshots">{{w.no_snapshots}}</p>{{/has_snapshots}}
         {{#has_snapshots}}
         <form method="get" action="/backups/diff">{{w.diff}}: <input name="from" value="{{diff_from}}" size="14"> → <input name="to" value="{{diff_to}}" size="14"> <button>{{w.diff}}</button></form>
         <table id="snapshots"><tr><th>{{w.snapshot}}</th><th>{{w.started}}</th><th>{{w.products}}</th><th class="wide">{{w.new_products}}</th><th class="wide">{{w.added}}</th><th></th></tr>

@@ -60,6 +60,8 @@ public enum WordTable {
         "no_repo": ("No backup folder yet: choose where the snapshots go (a new or empty folder, or one with backups).", "아직 백업 폴더가 없습니다: 스냅샷을 보관할 폴더를 고르세요 (새 폴더, 빈 폴더 또는 백업이 있는 폴더)."),
         "backup_folder": ("Backup folder", "백업 폴더"),
         "use_folder": ("Use this folder", "이 폴더 사용"),
+        "no_snapshots": ("No snapshots yet in this folder: the button takes the first (the shop's products and photos, kept once).",
+                         "이 폴더에 아직 스냅샷이 없습니다: 버튼을 누르면 첫 스냅샷을 만듭니다 (쇼핑몰의 상품과 사진, 한 번씩 보관)."),
         "snapshot_now": ("Take a snapshot now", "지금 스냅샷 만들기"),
         "diff": ("Diff", "비교"),
         "snapshot": ("snapshot", "스냅샷"),

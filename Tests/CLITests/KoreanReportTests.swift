@@ -41,18 +41,19 @@ struct KoreanReportTests {
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         for korean in ["<html lang=\"ko\">", "products.csv 가져오기", "방식 sync", "5행", "실패한 행 (2)", "생성됨 (created)", "실패 (failed)",
                        "가격 (price): 숫자가 아닙니다", "(abc) [price-format]", "이미지 (images): 사진 파일이 없습니다", "[image-missing]",
-                       "data-label=\"이유\"", "<th>상품코드</th>", "가격 1001 KRW, 재고 1"] {
+                       "data-label=\"이유\"", "<th>상품코드</th>", "가격 1001 KRW, 재고 1",
+                       "사진 1 (p.jpg): 48×36 픽셀뿐이라 구매자에게 흐리게 보입니다"] {
             #expect(html.contains(korean), "report.html lacks \(korean)")
         }
         for english in ["Failed rows", "Import of", " rows ·", ">Created", ">Reason<", ">Key<", "must be", "no such file", "fix these", "products/s",
-                        "price 1001", "stock 1"] {
+                        "price 1001", "stock 1", "buyers see it blurred"] {
             #expect(!html.contains(english), "report.html still says \(english)")
         }
 
         let workbook = folder.appendingPathComponent("report.xlsx")
         let cells = try Self.workbookText(workbook)
         for korean in ["고쳐서 가져오기", "모든 행", "상품코드", "상품명", "가격", "재고", "이미지", "오류", "상태", "생성됨 (created)", "실패 (failed)",
-                       "숫자가 아닙니다", "사진 파일이 없습니다"] {
+                       "숫자가 아닙니다", "사진 파일이 없습니다", "픽셀뿐이라"] {
             #expect(cells.contains(korean), "report.xlsx lacks \(korean)")
         }
         #expect(!cells.contains("Fix and import") && !cells.contains("All rows") && !cells.contains(">errors<"))
