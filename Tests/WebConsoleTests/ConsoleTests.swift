@@ -420,6 +420,26 @@ struct ConsoleTests {
         }
     }
 
+    @Test("Every rule the sheet readers, the feeds and the planner name has its Korean message")
+    func everyRuleInKorean() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Names of the same shape that are not rules: the OpenDocument's XML, encodings.
+        let notRules: Set<String> = ["boolean-value", "covered-table-cell", "date-value", "euc-kr", "line-break", "number-columns-repeated",
+                                     "number-rows-repeated", "style-name", "table-cell", "table-properties", "table-row", "value-type"]
+        var named = Set<String>()
+        for folder in ["Manifest", "Manifest/Workbook", "Feeds", "CatalogSync"] {
+            let files = try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: nil)
+            for file in files where file.pathExtension == "swift" && (folder != "CatalogSync" || file.lastPathComponent.hasPrefix("SyncPlanner")) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                named.formUnion(text.matches(of: /"([a-z]+(?:-[a-z]+)+)"/).map { String($0.1) })
+            }
+        }
+        named.subtract(notRules)
+        #expect(named.count > 50, "\(named.count)")
+        let missing = named.subtracting(RuleWords.korean.keys)
+        #expect(missing.isEmpty, "rules without Korean: \(missing.sorted())")
+    }
+
     @Test("A plan from a page in 한국어 writes its report in Korean (report.html and report.xlsx); the same plan from an English page, in English")
     func reportInPageLanguage() async throws {
         var open = try await OpenConsole.start(rows: 3)
