@@ -95,7 +95,9 @@ let package = Package(
         ),
         // Small parts with no dependencies, shared by the modules: the append-only log, FNV,
         // image formats by content, parallel work in order, bounded queues.
-        .target(name: "Support", dependencies: ["CCrypto"]),
+        .target(name: "Support", dependencies: ["CCrypto", "CSpawn"]),
+        // posix_spawn with the inherited descriptors closed by the C library (see ChildProcess).
+        .target(name: "CSpawn"),
         // Reading and writing manifests (CSV, JSON, JSON Lines, Excel workbooks), their
         // columns, encodings and validation rules.
         .target(
@@ -253,7 +255,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: [
-            "LocalListener", "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep",
+            "LocalListener", "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep", "Support",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

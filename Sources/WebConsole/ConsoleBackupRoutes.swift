@@ -44,7 +44,7 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         do {
             try engine.backupChoice.choose(form["folder"] ?? "")
         } catch {
-            return chooser(request, said: error.description, status: .unprocessableContent)
+            return chooser(request, said: error.phrase.text(ConsoleWords.language(of: request)), status: .unprocessableContent)
         }
         return Response(status: .seeOther, headers: [.location: "/backups"])
     }

@@ -1,6 +1,7 @@
 import Backups
 import CatalogSync
 import Foundation
+import Words
 import OpenMarketAPI
 import Support
 
@@ -53,8 +54,11 @@ public final class BackupChoice: @unchecked Sendable {
     /// Where a first repository goes unless the merchant says otherwise: `~/openmarket-backups`.
     static var suggested: String { UserFolders.home.appendingPathComponent("openmarket-backups").path }
 
+    /// Why a folder is not taken, by its words and path (said in the page's language).
     public struct Refused: Error, CustomStringConvertible {
-        public var description: String
+        public var phrase: Phrase
+        init(_ key: String, _ values: String...) { phrase = Phrase(key, values) }
+        public var description: String { phrase.text(.en) }
     }
 
     /// Uses `path` (an absolute path, or `~/…`) from now on: a folder `openmarket backup` made,
@@ -63,15 +67,15 @@ public final class BackupChoice: @unchecked Sendable {
     public func choose(_ path: String) throws(Refused) -> ConsoleBackups {
         let trimmed = path.trimmingCharacters(in: .whitespacesAndNewlines)
         let expanded = trimmed.hasPrefix("~/") ? UserFolders.home.appendingPathComponent(String(trimmed.dropFirst(2))).path : trimmed
-        guard expanded.hasPrefix("/") else { throw Refused(description: "give the folder's whole path (/… or ~/…), not \(trimmed.isEmpty ? "nothing" : "'\(trimmed)'")") }
+        guard expanded.hasPrefix("/") else { throw Refused("backup_whole_path", trimmed) }
         let url = URL(fileURLWithPath: expanded, isDirectory: true).standardizedFileURL
         let repository = BackupRepository(url: url)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw Refused(description: "\(url.path) is a file, not a folder") }
+            guard isFolder.boolValue else { throw Refused("backup_a_file", url.path) }
             let inside = (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.filter { !$0.hasPrefix(".") } ?? []
             guard inside.isEmpty || repository.config() != nil else {
-                throw Refused(description: "\(url.path) holds other files and no backups: pick an empty folder, a new one, or one `openmarket backup` made")
+                throw Refused("backup_other_files", url.path)
             }
         }
         do {
@@ -79,7 +83,7 @@ public final class BackupChoice: @unchecked Sendable {
             try FileManager.default.createDirectory(at: remembered.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((url.path + "\n").utf8).write(to: remembered, options: .atomic)
         } catch {
-            throw Refused(description: "cannot use \(url.path): \(error.localizedDescription)")
+            throw Refused("backup_cannot_use", url.path, error.localizedDescription)
         }
         let backups = ConsoleBackups(repository: repository)
         lock.withLock { chosen = backups }

@@ -61,7 +61,7 @@ struct ConsoleRoutes: ConsoleShopBound {
             let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
             return try Self.json(UploadAnswer(kept: kept), status: .ok)
         } catch let refused as ConsoleUpload.Refused {
-            return try Self.json(UploadAnswer(error: refused.description), status: .badRequest)
+            return try Self.json(UploadAnswer(error: refused.phrase.text(ConsoleWords.language(of: request))), status: .badRequest)
         } catch {
             return try Self.json(UploadAnswer(error: "\(error)"), status: .badRequest)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Hummingbird
 import NIOCore
 import ZIPFoundation
@@ -15,9 +16,11 @@ struct ConsoleUpload: Sendable {
     static let maxUnpacked: UInt64 = 4 << 30
     static let maxEntries = 100_000
 
+    /// Why a file was not kept, by its words and names (said in the page's language).
     struct Refused: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+        var phrase: Phrase
+        init(_ key: String, _ values: String...) { phrase = Phrase(key, values) }
+        var description: String { phrase.text(.en) }
     }
 
     /// The name a file is kept under, or why not.
@@ -25,7 +28,7 @@ struct ConsoleUpload: Sendable {
         let name = (given.replacingOccurrences(of: "\\", with: "/") as NSString).lastPathComponent
         let type = (name as NSString).pathExtension.lowercased()
         guard !name.isEmpty, !name.hasPrefix("."), ConsoleEngine.sheetExtensions.contains(type) || type == "zip" else {
-            throw Refused("\(given): drop a sheet (CSV, Excel, JSON, JSON Lines) or a .zip of photos")
+            throw Refused("upload_kind", given)
         }
         return name
     }
@@ -34,14 +37,14 @@ struct ConsoleUpload: Sendable {
     func receive(_ request: Request, named given: String) async throws -> [String] {
         let name = try name(for: given)
         let partial = folder.appendingPathComponent(".upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else { throw Refused("cannot write in \(folder.path)") }
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else { throw Refused("upload_cannot_write", folder.path) }
         defer { try? FileManager.default.removeItem(at: partial) }
         let handle = try FileHandle(forWritingTo: partial)
         var size = 0
         do {
             for try await buffer in request.body {
                 size += buffer.readableBytes
-                guard size <= Self.maxBytes else { throw Refused("\(name): larger than 1 GiB") }
+                guard size <= Self.maxBytes else { throw Refused("upload_too_large", name) }
                 try handle.write(contentsOf: buffer.readableBytesView)
             }
             try handle.close()
@@ -52,7 +55,7 @@ struct ConsoleUpload: Sendable {
         if (name as NSString).pathExtension.lowercased() == "zip" { return try unpack(partial, name: name) }
         // In place at once, replacing a sheet of that name (rename(2): no moment without one).
         guard rename(partial.path, folder.appendingPathComponent(name).path) == 0 else {
-            throw Refused("cannot keep \(name) in \(folder.path): \(String(cString: strerror(errno)))")
+            throw Refused("upload_cannot_keep", name, folder.path, String(cString: strerror(errno)))
         }
         return [name]
     }
@@ -60,23 +63,23 @@ struct ConsoleUpload: Sendable {
     /// The zip's files into the folder, each checked before a byte is written.
     func unpack(_ zip: URL, name: String) throws -> [String] {
         let archive: Archive
-        do { archive = try Archive(url: zip, accessMode: .read) } catch { throw Refused("\(name): not a zip file") }
+        do { archive = try Archive(url: zip, accessMode: .read) } catch { throw Refused("upload_not_zip", name) }
         var planned: [(Entry, String)] = []
         var total: UInt64 = 0
         for entry in archive {
-            guard planned.count < Self.maxEntries else { throw Refused("\(name): more than \(Self.maxEntries) files") }
+            guard planned.count < Self.maxEntries else { throw Refused("upload_too_many", name, String(Self.maxEntries)) }
             let parts = entry.path.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true || parts.last == ".DS_Store" { continue }
             switch entry.type {
             case .directory: continue
-            case .symlink: throw Refused("\(name): \(entry.path) is a link; only files are unpacked")
+            case .symlink: throw Refused("upload_link", name, entry.path)
             case .file: break
             }
             guard !entry.path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.isEmpty }) else {
-                throw Refused("\(name): \(entry.path) would land outside the folder")
+                throw Refused("upload_outside", name, entry.path)
             }
             total += entry.uncompressedSize
-            guard total <= Self.maxUnpacked else { throw Refused("\(name): unpacks to more than 4 GiB") }
+            guard total <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
             planned.append((entry, parts.joined(separator: "/")))
         }
         for (entry, path) in planned {

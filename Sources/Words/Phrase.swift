@@ -5,6 +5,10 @@ public struct Phrase: Sendable, Codable, Equatable {
     public var values: [String]
 
     public init(_ key: String, _ values: String...) {
+        self.init(key, values)
+    }
+
+    public init(_ key: String, _ values: [String]) {
         self.key = key
         self.values = values
     }

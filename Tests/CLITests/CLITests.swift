@@ -1,11 +1,12 @@
 import Foundation
+import Support
 import Synchronization
 import Testing
 import TestSupport
 
 /// The `openmarket` binary next to the test bundle, run as a child process.
 final class CLIProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let output = OutputBuffer()
     private let errors = OutputBuffer()
 
@@ -20,9 +21,6 @@ final class CLIProcess: Sendable {
         .appendingPathComponent("openmarket-test-state-\(ProcessInfo.processInfo.processIdentifier)")
 
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
         var env = startEnvironment
         for key in ["OPENMARKET_SERVER", "OPENMARKET_IDENTIFIER", "OPENMARKET_SECRET"] { env[key] = nil }
         // The reports' language is the locale's: English unless a test names one.
@@ -34,13 +32,12 @@ final class CLIProcess: Sendable {
         // And caches (shrunk photos, photo hashes): never the user's ~/.cache.
         env["XDG_CACHE_HOME"] = Self.stateHome.appendingPathComponent("cache").path
         env.merge(environment) { $1 }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(Self.binary.path, arguments, environment: env, directory: directory?.path,
+                                   output: out.fileHandleForWriting.fileDescriptor, error: err.fileHandleForWriting.fileDescriptor)
+        // The child has its own ends now: end of file comes when it (and what it started) exits.
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
         // A thread of its own per pipe, blocking in read(2) until end of file: a
         // readabilityHandler runs on a Dispatch queue, which a loaded test run can
         // starve for longer than any timeout (seen: 30 s with the child's first
@@ -81,12 +78,12 @@ final class CLIProcess: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return process.terminationStatus
+        return process.exitCode ?? -1
     }
 
-    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func signal(_ signal: Int32) { process.signal(signal) }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try CLIProcess(arguments, directory: directory, environment: environment)

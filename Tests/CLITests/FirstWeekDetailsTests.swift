@@ -91,13 +91,8 @@ struct FirstWeekDetailsTests {
                 "\(took) s: \(run.stderr)")
 
         let script = "{ '\(CLIProcess.binary.path)' list --server \(sandbox.url) 2>err.txt; echo $? > status.txt; } | true"
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", script]
-        shell.currentDirectoryURL = files.directory
-        shell.environment = startEnvironment
-        try shell.run()
-        while shell.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let folder = files.directory
+        _ = try await blocking { try runTool("/bin/sh", ["-c", script], directory: folder) }
         let status = try String(contentsOf: files.directory.appendingPathComponent("status.txt"), encoding: .utf8)
         let errors = try String(contentsOf: files.directory.appendingPathComponent("err.txt"), encoding: .utf8)
         #expect(status == "0\n" && !errors.contains("Broken pipe") && !errors.contains("cannot write"), "\(status) \(errors)")

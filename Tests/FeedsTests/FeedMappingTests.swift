@@ -110,13 +110,7 @@ struct FeedMappingTests {
         // Korean Excel writes the won sign as ￦ (U+FFE6): ₩ (U+20A9) is not in CP949.
         let utf8 = try files.write(acmeSheet.replacingOccurrences(of: "₩", with: "￦"), named: "utf8.csv")
         let converted = files.folder.appendingPathComponent("acme-cp949.csv")
-        let iconv = Process()
-        iconv.environment = startEnvironment
-        iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
-        iconv.arguments = ["-f", "UTF-8", "-t", "CP949", utf8.path, "-o", converted.path]
-        try iconv.run()
-        iconv.waitUntilExit()
-        try #require(iconv.terminationStatus == 0)
+        try #require(try runTool("/usr/bin/iconv", ["-f", "UTF-8", "-t", "CP949", utf8.path, "-o", converted.path]) == 0)
         #expect(String(data: try Data(contentsOf: converted), encoding: .utf8) == nil, "the fixture must not be UTF-8")
         let read = try files.read(converted, acmeFeed)
         #expect(read.summary.valid == 2 && read.summary.skipped == 2)

@@ -77,13 +77,7 @@ struct ReadingTests {
         defer { space.cleanup() }
         let utf8 = try space.write("상품명\t가격\t통화\t재고\t이미지\n녹차 라떼\t4500원\t원\t10\ta.jpg\n", named: "utf8.txt")
         let converted = space.directory.appendingPathComponent("products.txt")
-        let iconv = Process()
-        iconv.environment = startEnvironment
-        iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
-        iconv.arguments = ["-f", "UTF-8", "-t", encoding, utf8.path, "-o", converted.path]
-        try iconv.run()
-        iconv.waitUntilExit()
-        try #require(iconv.terminationStatus == 0)
+        try #require(try runTool("/usr/bin/iconv", ["-f", "UTF-8", "-t", encoding, utf8.path, "-o", converted.path]) == 0)
         let bytes = try Data(contentsOf: converted)
         if encoding == "CP949" { #expect(String(data: bytes, encoding: .utf8) == nil, "the fixture must not be UTF-8") }
         if encoding.hasPrefix("UTF-16") && encoding != "UTF-16" {

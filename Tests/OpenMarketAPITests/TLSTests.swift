@@ -62,17 +62,7 @@ struct TLSTests {
 
     /// The HTTP version curl negotiated with the server.
     static func httpVersion(_ url: String, ca: URL, extra: [String] = []) throws -> String {
-        let process = Process()
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_version}", "--cacert", ca.path] + extra + ["\(url)/healthChecker"]
-        let output = Pipe()
-        process.standardOutput = output
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        ended.wait()
-        return String(decoding: data, as: UTF8.self)
+        try runToolOutput("/usr/bin/curl", ["-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_version}", "--cacert", ca.path] + extra
+                          + ["\(url)/healthChecker"]).output
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A real OpenSSH server on 127.0.0.1 (Debian's openssh-server), for feeds fetched over
 /// SFTP: host and client keys made with ssh-keygen, a free port, the known_hosts line.
@@ -6,7 +7,7 @@ import Foundation
 public final class SSHServer: @unchecked Sendable {
     public let folder: URL
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     public static var available: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd")
@@ -41,13 +42,8 @@ public final class SSHServer: @unchecked Sendable {
         let hostKey = try String(contentsOf: folder.appendingPathComponent("host_key.pub"), encoding: .utf8).split(separator: " ").prefix(2)
         try Data("[127.0.0.1]:\(port) \(hostKey.joined(separator: " "))\n".utf8).write(to: folder.appendingPathComponent("known_hosts"))
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-        let process = Process()
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        process.arguments = ["-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess("/usr/sbin/sshd", ["-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path],
+                                       environment: startEnvironment)
         let server = SSHServer(folder: folder, port: port, process: process)
         // Ready when it accepts a connection.
         for _ in 0..<200 {
@@ -58,7 +54,7 @@ public final class SSHServer: @unchecked Sendable {
         throw TestFailure("sshd did not start on port \(port)")
     }
 
-    private init(folder: URL, port: Int, process: Process) {
+    private init(folder: URL, port: Int, process: ChildProcess) {
         self.folder = folder
         self.port = port
         self.process = process
@@ -74,7 +70,7 @@ public final class SSHServer: @unchecked Sendable {
 
     /// SIGKILL: a child started from a test thread may have SIGTERM blocked.
     public func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {

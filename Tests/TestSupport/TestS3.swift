@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// S3 on 127.0.0.1: moto's server (PyPI `moto[server]`: scripts/install-deps) with its
 /// authentication on, so a request signed wrongly is refused as AWS refuses it
@@ -8,7 +9,7 @@ public final class TestS3: @unchecked Sendable {
     public let port: Int
     public let accessKey: String
     public let secretKey: String
-    private let process: Process
+    private let process: ChildProcess
 
     public var endpoint: String { "http://127.0.0.1:\(port)" }
 
@@ -17,7 +18,7 @@ public final class TestS3: @unchecked Sendable {
         ["AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey, "AWS_REGION": "us-east-1"]
     }
 
-    private init(port: Int, accessKey: String, secretKey: String, process: Process) {
+    private init(port: Int, accessKey: String, secretKey: String, process: ChildProcess) {
         self.port = port
         self.accessKey = accessKey
         self.secretKey = secretKey
@@ -35,16 +36,10 @@ public final class TestS3: @unchecked Sendable {
             throw TestFailure("no moto_server: run scripts/install-deps --tests (moto[server] from PyPI)")
         }
         let port = try LocalPorts.free()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = ["-H", "127.0.0.1", "-p", String(port)]
         var environment = ProcessInfo.processInfo.environment
         // The four setup calls below go unauthenticated; everything after is checked.
         environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "4"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(server, ["-H", "127.0.0.1", "-p", String(port)], environment: environment)
         for _ in 0..<400 where !LocalPorts.canConnect(port) { Thread.sleep(forTimeInterval: 0.025) }
         guard LocalPorts.canConnect(port) else {
             process.terminate()
@@ -102,7 +97,7 @@ public final class TestS3: @unchecked Sendable {
         guard process.isRunning else { return }
         process.terminate()
         for _ in 0..<200 where process.isRunning { Thread.sleep(forTimeInterval: 0.025) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { process.signal(SIGKILL) }
     }
 
     private static func findInPath(_ tool: String) -> String? {

@@ -3,6 +3,7 @@ import ImagePrep
 import OpenMarketAPI
 import Sandbox
 import SandboxTLS
+import Support
 
 /// A sandbox started in-process on 127.0.0.1, port 0, in its own temporary folder.
 public struct TestSandbox: Sendable {
@@ -83,22 +84,14 @@ public func curl(_ arguments: [String]) async throws -> CurlResult {
     }
     let statusHandle = try FileHandle(forWritingTo: statusFile)
     defer { try? statusHandle.close() }
-    let process = Process()
-    process.environment = startEnvironment
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // A generous limit: the in-process sandbox runs unoptimised in debug test
     // builds (MultipartKit reads about 0.6 MB/s there, 40× below release), and
     // CI runs the whole suite at once on 2 cores. A lost answer is never what
     // a test means to wait for.
-    process.arguments = ["curl", "-sS", "--max-time", "120", "-o", bodyFile.path, "-D", headerFile.path,
-                         "-w", "%{http_code}"] + arguments
-    process.environment = startEnvironment
-    process.standardOutput = statusHandle
-    process.standardError = FileHandle.nullDevice
-    let exitCode: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
+    let child = try ChildProcess("/usr/bin/env", ["curl", "-sS", "--max-time", "120", "-o", bodyFile.path, "-D", headerFile.path,
+                                                  "-w", "%{http_code}"] + arguments,
+                                 environment: startEnvironment, output: statusHandle.fileDescriptor)
+    let exitCode = await child.ended()
     var headers: [String: String] = [:]
     if let raw = try? String(contentsOf: headerFile, encoding: .utf8) {
         for line in raw.split(whereSeparator: \.isNewline) {
@@ -275,18 +268,8 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 /// Runs a tool with its output discarded and returns its exit status. Waits on the
 /// termination handler, not `waitUntilExit` (which can spin on a cooperative-pool thread).
 @discardableResult
-public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.environment = startEnvironment
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    try process.run()
-    ended.wait()
-    return process.terminationStatus
+public func runTool(_ path: String, _ arguments: [String], directory: URL? = nil) throws -> Int32 {
+    try ChildProcess(path, arguments, environment: startEnvironment, directory: directory?.path).wait()
 }
 
 /// Runs a tool and returns its exit status and what it wrote (standard output and error together).
@@ -296,17 +279,8 @@ public func runToolOutput(_ path: String, _ arguments: [String]) throws -> (stat
     defer { try? FileManager.default.removeItem(at: file) }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
-    let process = Process()
-    process.environment = startEnvironment
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = handle
-    process.standardError = handle
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    try process.run()
-    ended.wait()
-    return (process.terminationStatus, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
+    let status = try ChildProcess(path, arguments, environment: startEnvironment, output: handle.fileDescriptor, error: handle.fileDescriptor).wait()
+    return (status, (try? String(contentsOf: file, encoding: .utf8)) ?? "")
 }
 
 public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil, transport: TransportSettings = TransportSettings()) throws -> OpenMarketClient {
@@ -365,24 +339,17 @@ public enum ImageMagick {
 
     /// Runs `convert arguments…`; throws with its error output when it fails.
     public static func convert(_ arguments: [String]) throws {
-        let process = Process()
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert"] + arguments
         let errors = Pipe()
-        process.standardError = errors
-        // Not waitUntilExit: on a thread of Swift's cooperative pool it can spin its run
-        // loop at full CPU long after the child is gone.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        let child = try ChildProcess("/usr/bin/env", ["convert"] + arguments, environment: startEnvironment,
+                                     error: errors.fileHandleForWriting.fileDescriptor)
+        try errors.fileHandleForWriting.close()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard exited.wait(timeout: .now() + 120) == .success else {
-            kill(process.processIdentifier, SIGKILL)  // it inherits a test thread's blocked SIGTERM
+        guard let status = child.wait(seconds: 120) else {
+            child.signal(SIGKILL)  // it inherits a test thread's blocked SIGTERM
             throw Failed(description: "convert \(arguments.joined(separator: " ")): still running after 120 s")
         }
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "convert \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(text)")
+        guard status == 0 else {
+            throw Failed(description: "convert \(arguments.joined(separator: " ")): exit \(status): \(text)")
         }
     }
 }

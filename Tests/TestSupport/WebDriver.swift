@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Debian's headless Chromium driven through `chromedriver`'s WebDriver (W3C, JSON over HTTP on
 /// 127.0.0.1), as a merchant's browser: it runs the page's script, follows its redirects, keeps
@@ -7,12 +8,12 @@ import Foundation
 public final class WebDriver: @unchecked Sendable {
     public static let driverPath = "/usr/bin/chromedriver"
 
-    private let process: Process
+    private let process: ChildProcess
     private let base: String
     private let session: String
     private let profile: URL
 
-    private init(process: Process, base: String, session: String, profile: URL) {
+    private init(process: ChildProcess, base: String, session: String, profile: URL) {
         self.process = process
         self.base = base
         self.session = session
@@ -25,13 +26,7 @@ public final class WebDriver: @unchecked Sendable {
             throw TestFailure("\(driverPath) is missing: run scripts/install-deps --tests (chromium, chromium-driver, fonts-noto-cjk)")
         }
         let port = try LocalPorts.free()
-        let process = Process()
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: driverPath)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(driverPath, ["--port=\(port)", "--allowed-ips=127.0.0.1"], environment: startEnvironment)
         let base = "http://127.0.0.1:\(port)"
         var ready = false
         for _ in 0..<400 where !ready {
@@ -122,14 +117,11 @@ public final class WebDriver: @unchecked Sendable {
         try? FileManager.default.removeItem(at: profile)
     }
 
-    /// chromedriver outlives a SIGTERM here: it is killed, and its end awaited without blocking
-    /// a thread (Foundation's `waitUntilExit` spins on Linux off the main thread).
-    private static func kill(_ process: Process) async {
+    /// chromedriver outlives a SIGTERM here: it is killed, and its end awaited without blocking a thread.
+    private static func kill(_ process: ChildProcess) async {
         guard process.isRunning else { return }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in done.resume() }
-            Foundation.kill(process.processIdentifier, SIGKILL)
-        }
+        process.signal(SIGKILL)
+        _ = await process.ended()
     }
 
     private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {

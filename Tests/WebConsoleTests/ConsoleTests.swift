@@ -121,7 +121,7 @@ struct ConsoleTests {
 
     @Test("without --repo the Backups page offers a folder to choose (no restart, no terminal): a file or a folder of other files refused, saying why; an empty one taken, a snapshot made there, and the next console opens it")
     func chooseBackupFolder() async throws {
-        let open = try await OpenConsole.start(rows: 2, backups: false)
+        var open = try await OpenConsole.start(rows: 2, backups: false)
         let page = try await open.get("backups")
         #expect(page.status == 200 && page.text.contains("id=\"choose-repository\"") && page.text.contains("openmarket-backups")
                 && !page.text.contains("--repo"), "\(page.text.suffix(800))")
@@ -131,6 +131,10 @@ struct ConsoleTests {
         let refused = try await open.post("backups/repository", "folder=" + other.path)
         #expect(refused.status == 422 && refused.text.contains("holds other files and no backups"), "\(refused.status) \(refused.text.suffix(500))")
         #expect(try await open.post("backups/repository", "folder=relative/path").text.contains("whole path"))
+        open.language = "ko"
+        let korean = try await open.post("backups/repository", "folder=" + other.path)
+        #expect(korean.status == 422 && korean.text.contains("백업이 아닌 다른 파일이 있습니다") && !korean.text.contains("holds other files"), "\(korean.text.suffix(500))")
+        open.language = nil
         let chosen = open.files.directory.appendingPathComponent("kept-backups")
         let taken = try await open.post("backups/repository", "folder=" + chosen.path)
         #expect(taken.status == 303 && taken.headers["location"] == "/backups")
@@ -338,7 +342,7 @@ struct ConsoleTests {
 
     @Test("A sheet and a .zip of its photos dropped on the page land in the folder and plan; names that leave the folder, links and other files are refused")
     func upload() async throws {
-        let open = try await OpenConsole.start(rows: 1)
+        var open = try await OpenConsole.start(rows: 1)
         let (sheet, zip) = try OpenConsole.zippedPhotos()
         let photos = try await open.upload("photos.zip", zip)
         #expect(photos.status == 200 && photos.text.contains("photos/z1.jpg") && !photos.text.contains("MACOSX"), "\(photos.text)")
@@ -354,6 +358,12 @@ struct ConsoleTests {
         #expect(try await open.upload(".bashrc", Data("x".utf8)).status == 400)
         #expect(try await open.upload("tool.exe", Data("x".utf8)).status == 400)
         #expect(try await open.upload("broken.zip", Data("not a zip".utf8)).text.contains("not a zip file"))
+        // In 한국어, the refusals too.
+        open.language = "ko"
+        let korean = try await open.upload("evil.zip", try OpenConsole.zip([("../outside.txt", Data("x".utf8))]))
+        #expect(korean.status == 400 && korean.text.contains("evil.zip: ../outside.txt이(가) 폴더 밖으로 풀립니다"), "\(korean.text)")
+        #expect(try await open.upload("tool.exe", Data("x".utf8)).text.contains("tool.exe: 시트(CSV, Excel, JSON, JSON Lines)나 사진 .zip 파일을 놓으세요"))
+        open.language = nil
         let foreign = try await curl(["-H", "Cookie: \(open.cookie)", "-H", "Origin: http://evil.example", "--data-binary", "x",
                                       open.console.url.absoluteString + "upload?name=x.csv"])
         #expect(foreign.status == 403)

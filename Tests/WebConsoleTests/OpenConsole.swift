@@ -79,7 +79,7 @@ struct OpenConsole {
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
-        return try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)", "--data-binary", "@" + file.path,
+        return try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)"] + languageHeader + ["--data-binary", "@" + file.path,
                                console.url.absoluteString + "upload?name=" + encoded])
     }
 
