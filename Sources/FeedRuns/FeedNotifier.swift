@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import Support
 import OpenMarketAPI
 
 /// Tells a feed's `[notify]` what happened: a webhook (a JSON POST, `{"text": …}` as Slack
@@ -27,24 +28,22 @@ struct FeedNotifier {
     }
 
     private func run(_ command: String, input: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
         let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        do { try process.run() } catch { return "the notify command could not start: \(error.localizedDescription)" }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess("/bin/sh", ["-c", command], input: stdin.fileHandleForReading.fileDescriptor)
+        } catch {
+            return "the notify command could not start: \(error)"
+        }
+        try? stdin.fileHandleForReading.close()
         // A command that does not read its input must not end this process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         try? stdin.fileHandleForWriting.write(contentsOf: Data((input + "\n").utf8))
         try? stdin.fileHandleForWriting.close()
-        if ended.wait(timeout: .now() + commandTimeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
+        guard let status = process.wait(seconds: commandTimeout) else {
+            process.signal(SIGKILL)
             return "the notify command did not end within \(Int(commandTimeout)) s: stopped"
         }
-        return process.terminationStatus == 0 ? nil : "the notify command ended with status \(process.terminationStatus)"
+        return status == 0 ? nil : "the notify command ended with status \(status)"
     }
 }

@@ -62,10 +62,7 @@ struct ConsoleCommand: ShopCommand {
         let environment = ProcessInfo.processInfo.environment
         if !noOpen, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
            FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") {
-            let browser = Process()
-            browser.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
-            browser.arguments = [console.entry.absoluteString]
-            try? browser.run()
+            _ = try? ChildProcess("/usr/bin/xdg-open", [console.entry.absoluteString])
         }
         try await console.wait()
         return .ok

@@ -215,10 +215,7 @@ struct OpenCommand: OpenMarketCommand {
         let environment = ProcessInfo.processInfo.environment
         guard !noBrowser, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
               FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") else { return .ok }
-        let browser = Process()
-        browser.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
-        browser.arguments = [catalog]
-        try? browser.run()
+        _ = try? ChildProcess("/usr/bin/xdg-open", [catalog])
         return .ok
     }
 }

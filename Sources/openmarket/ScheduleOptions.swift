@@ -70,11 +70,7 @@ struct ScheduleOptions: ParsableArguments {
     }
 
     static func systemctl(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-        process.arguments = ["--user"] + arguments
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let process = try? ChildProcess("/usr/bin/systemctl", ["--user"] + arguments) else { return false }
+        return process.wait() == 0
     }
 }
