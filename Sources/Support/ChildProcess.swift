@@ -3,7 +3,7 @@ import Foundation
 
 /// A program run as a child process, with posix_spawn. Not Foundation's `Process`: on Linux its
 /// `run()` reads /proc/self/fd with a copy that runs past short directory records, and crashes
-/// the whole program now and then (swift-corelibs-foundation #5472; seen here in 2 of 5 runs of
+/// the whole program now and then (swift-corelibs-foundation #5472; seen here in 2 of 4 runs of
 /// the test suite, which starts a child for every CLI run and every curl).
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
