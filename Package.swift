@@ -262,7 +262,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         // (Not HummingbirdTesting: it brings async-http-client, and with it swift-crypto's
         // BoringSSL, into every test build; the router is tested over loopback HTTP.)
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "Support", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: [
             "Manifest", "OpenMarketContract", "TestSupport", .product(name: "CSV", package: "CSV.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),

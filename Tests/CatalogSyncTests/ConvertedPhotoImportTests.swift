@@ -8,20 +8,14 @@ import TestSupport
 
 /// A static file server on 127.0.0.1 (Python's http.server), for photos given by URL.
 final class FileServer {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
-    private let exited = DispatchSemaphore(value: 0)
 
     init(directory: URL) throws {
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        process = try ChildProcess("/usr/bin/env", ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path],
+                                   environment: startEnvironment, output: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
         // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
         var text = ""
         while !text.contains("\n") {
@@ -30,7 +24,7 @@ final class FileServer {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard let range = text.range(of: "port "), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw CocoaError(.fileReadUnknown)
         }
         self.port = port
@@ -40,11 +34,10 @@ final class FileServer {
 
     /// Stops the server and waits (a bounded time) for it to be gone. SIGKILL: a child
     /// started from a test thread inherits its blocked signals, SIGTERM among them (seen:
-    /// servers left running after the suite). Not waitUntilExit, which can spin on a
-    /// thread of Swift's cooperative pool.
+    /// servers left running after the suite).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        _ = exited.wait(timeout: .now() + 10)
+        process.signal(SIGKILL)
+        _ = process.wait(seconds: 10)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import OpenMarketAPI
 import Sandbox
 import Testing
@@ -121,23 +122,17 @@ struct ServerTests {
         // more than 3 within some second.
         let headers = FileManager.default.temporaryDirectory.appendingPathComponent("rate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: headers) }
-        let process = Process()
-        process.environment = startEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-D", headers.path, "-w", "%{http_code}\n"]
-            + Array(repeating: ["-o", "/dev/null", "\(sandbox.url)/api/products"], count: 60).flatMap { $0 }
         // The codes go to a file, not a pipe: Foundation's pipe reading traps on an interrupted read.
         let codes = headers.appendingPathExtension("codes")
         defer { try? FileManager.default.removeItem(at: codes) }
         guard FileManager.default.createFile(atPath: codes.path, contents: nil) else { throw TestFailure("cannot create \(codes.path)") }
         let output = try FileHandle(forWritingTo: codes)
-        process.standardOutput = output
         let clock = ContinuousClock()
         let start = clock.now
-        let exit: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let process = try ChildProcess("/usr/bin/env", ["curl", "-s", "-D", headers.path, "-w", "%{http_code}\n"]
+                                           + Array(repeating: ["-o", "/dev/null", "\(sandbox.url)/api/products"], count: 60).flatMap { $0 },
+                                       environment: startEnvironment, output: output.fileDescriptor)
+        let exit = await process.ended()
         try output.close()
         #expect(exit == 0)
         let text = try String(contentsOf: codes, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A throwaway PostgreSQL server on 127.0.0.1 and a free port, its data in a temporary folder,
 /// started by the tests (Debian's `postgresql` package: scripts/install-deps). PostgreSQL
@@ -6,14 +7,14 @@ import Foundation
 public final class TestPostgres: @unchecked Sendable {
     public let folder: URL
     public let port: Int
-    private var process: Process
+    private var process: ChildProcess
     /// How the server is started again (`restart`): the same data, port and settings.
-    private var launch: () throws -> Process = { Process() }
+    private var launch: () throws -> ChildProcess = { throw TestFailure("not started") }
 
     /// `postgresql://openmarket@127.0.0.1:PORT/postgres`: trust for the local test user only.
     public var address: URL { URL(string: "postgresql://openmarket@127.0.0.1:\(port)/postgres")! }
 
-    private init(folder: URL, port: Int, process: Process) {
+    private init(folder: URL, port: Int, process: ChildProcess) {
         self.folder = folder
         self.port = port
         self.process = process
@@ -55,16 +56,7 @@ public final class TestPostgres: @unchecked Sendable {
         let port = try LocalPorts.free()
         let (postgres, serverArguments) = command("postgres", ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", folder.path,
                                                                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
-        let launch = {
-            let server = Process()
-            server.executableURL = postgres
-            server.arguments = serverArguments
-            server.environment = startEnvironment
-            server.standardOutput = FileHandle.nullDevice
-            server.standardError = FileHandle.nullDevice
-            try server.run()
-            return server
-        }
+        let launch = { try ChildProcess(postgres.path, serverArguments, environment: startEnvironment) }
         let started = TestPostgres(folder: folder, port: port, process: try launch())
         started.launch = launch
         // Ready when it accepts sessions, not only connections ("the database system is starting up").

@@ -5,8 +5,6 @@ import OpenMarketAPI
 import Testing
 import TestSupport
 @testable import WebConsole
-import Words
-import ZIPFoundation
 
 /// The console over loopback HTTP, against a sandbox, as a browser would drive it (forms
 /// posted with the console's own Origin and cookie); the engine is the CLI's.
@@ -248,31 +246,6 @@ struct ConsoleTests {
         await open.close()
     }
 
-    @Test("In 한국어: a running Apply's progress line (page and event stream), the refusal of a second write, the stop and the way on are said in Korean")
-    func koreanProgress() async throws {
-        var open = try await OpenConsole.start(rows: 40, latency: 150)
-        open.language = "ko"
-        let job = try await open.start("apply", "sheet=products.csv")
-        var line = ""
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            line = try await open.get(job).text.firstMatch(of: /id="progress">([^<]*)</).map { String($0.1) } ?? ""
-            if let done = line.firstMatch(of: /^([0-9]+)\/40행/).flatMap({ Int($0.1) }), done >= 3 { break }
-        }
-        #expect(line.contains("/40행 (") && line.contains("실패 0") && !line.contains("rows") && !line.contains("failed"), "\(line)")
-        let busy = try await open.post("apply", "sheet=products.csv")
-        #expect(busy.status == 409 && busy.text.contains("한 번에 하나씩") && !busy.text.contains("one write at a time"), "\(busy.text.suffix(500))")
-        #expect(try await open.post(job + "/stop", "").status == 303)
-        let stopped = try await open.ended(job)
-        let said = stopped.text.firstMatch(of: /id="summary">([^<]*)</).map { String($0.1) } ?? ""
-        #expect(said.contains("멈춤 (콘솔에서 멈춤)") && said.contains("다시 적용하면") && !said.contains("stopped"), "\(said)")
-        #expect(stopped.text.contains("id=\"apply-again\""))
-        let events = try await open.get(job + "/events")
-        #expect(events.text.contains("\"ended\":true") && events.text.contains("행"), "\(events.text.prefix(300))")
-        await open.close()
-    }
-
     @Test("Feeds: listed with their last run; Run now holds a file the checks stop (the numbers said); Accept runs it once; the run is in runs")
     func feeds() async throws {
         var open = try await OpenConsole.start(rows: 1)
@@ -395,92 +368,6 @@ struct ConsoleTests {
         let retired = try await curl(["-H", "Cookie: \(open.cookie); openmarket-console-shop=retired", open.console.url.absoluteString])
         #expect(retired.status == 502 && retired.text.contains("cannot open the profile retired"), "\(retired.text.suffix(600))")
         #expect(!first.text.contains(open.sandbox.other.secret) && !page.contains(open.sandbox.other.secret))
-        await open.close()
-    }
-
-    @Test("Every word the page names is in the table, in English and Korean")
-    func words() {
-        let named = Set(ConsolePages.layout.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
-        #expect(named.count > 20)
-        #expect(named.subtracting(ConsoleWords.table.keys).isEmpty, "missing: \(named.subtracting(ConsoleWords.table.keys))")
-        #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty && $0.en != $0.ko })
-    }
-
-    @Test("One table for the pages and the reports: every word the report's template and the code name is in it, in both languages, with the same blanks; every status has its section and its Korean word")
-    func reportWords() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let template = try String(contentsOf: root.appendingPathComponent("Sources/CatalogSync/Resources/report.html.mustache"), encoding: .utf8)
-        var named = Set(template.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
-        // And every key the code looks up by name.
-        for folder in ["CatalogSync", "WebConsole", "Words"] {
-            let files = try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: nil)
-            for file in files where file.pathExtension == "swift" {
-                let text = try String(contentsOf: file, encoding: .utf8)
-                named.formUnion(text.matches(of: /(?:WordTable\.text|WordTable\.filled|filled)\("([a-z_-]+)"/).map { String($0.1) })
-            }
-        }
-        #expect(named.count > 25, "\(named)")
-        #expect(named.subtracting(WordTable.table.keys).isEmpty, "missing: \(named.subtracting(WordTable.table.keys))")
-        for (key, pair) in WordTable.table {
-            #expect(pair.en.components(separatedBy: "{}").count == pair.ko.components(separatedBy: "{}").count, "\(key): the blanks differ")
-        }
-        for status in ["created", "updated", "unchanged", "skipped", "failed", "replaced", "linked", "deleted", "restored",
-                       "would-create", "would-update", "would-delete", "would-restore", "not-sent"] {
-            #expect(WordTable.table["section_\(status)"] != nil && StatusWords.korean[status] != nil, "\(status)")
-        }
-    }
-
-    @Test("Every rule the sheet readers, the feeds and the planner name has its Korean message")
-    func everyRuleInKorean() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        // Names of the same shape that are not rules: the OpenDocument's XML, encodings.
-        let notRules: Set<String> = ["boolean-value", "covered-table-cell", "date-value", "euc-kr", "line-break", "number-columns-repeated",
-                                     "number-rows-repeated", "style-name", "table-cell", "table-properties", "table-row", "value-type"]
-        var named = Set<String>()
-        for folder in ["Manifest", "Manifest/Workbook", "Feeds", "CatalogSync"] {
-            let files = try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: nil)
-            for file in files where file.pathExtension == "swift" && (folder != "CatalogSync" || file.lastPathComponent.hasPrefix("SyncPlanner")) {
-                let text = try String(contentsOf: file, encoding: .utf8)
-                named.formUnion(text.matches(of: /"([a-z]+(?:-[a-z]+)+)"/).map { String($0.1) })
-            }
-        }
-        named.subtract(notRules)
-        #expect(named.count > 50, "\(named.count)")
-        let missing = named.subtracting(RuleWords.korean.keys)
-        #expect(missing.isEmpty, "rules without Korean: \(missing.sorted())")
-    }
-
-    @Test("A plan from a page in 한국어 writes its report in Korean (report.html and report.xlsx); the same plan from an English page, in English")
-    func reportInPageLanguage() async throws {
-        var open = try await OpenConsole.start(rows: 3)
-        open.language = "ko"
-        let korean = try await open.run("plan", "sheet=products.csv")
-        #expect(korean.text.contains("생성 예정 3"), "\(korean.text.prefix(800))")
-        func newestReport() throws -> URL {
-            let folder = open.files.directory.appendingPathComponent("reports")
-            let all = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
-            return try #require(all.filter { $0.lastPathComponent.hasPrefix("plan") }.max {
-                (try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
-                    < (try $1.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
-            })
-        }
-        let first = try newestReport()
-        let html = try String(contentsOf: first.appendingPathComponent("report.html"), encoding: .utf8)
-        #expect(html.contains("<html lang=\"ko\">") && html.contains("products.csv 가져오기 — 미리보기") && html.contains("생성 예정 (would-create)"))
-        #expect(!html.contains("Would create") && !html.contains("Import of"))
-        let book = try Archive(url: first.appendingPathComponent("report.xlsx"), accessMode: .read)
-        var sheets = Data()
-        _ = try book.extract(try #require(book["xl/workbook.xml"])) { sheets.append($0) }
-        let names = String(decoding: sheets, as: UTF8.self)
-        #expect(names.contains("고쳐서 가져오기") && names.contains("모든 행") && !names.contains("All rows"), "\(names)")
-        try await Task.sleep(for: .seconds(1.1))   // a report folder of its own (named by the second)
-        open.language = "en"
-        let english = try await open.run("plan", "sheet=products.csv")
-        #expect(english.text.contains("3 would-create"))
-        let second = try newestReport()
-        #expect(second != first)
-        let text = try String(contentsOf: second.appendingPathComponent("report.html"), encoding: .utf8)
-        #expect(text.contains("<html lang=\"en\">") && text.contains("Would create") && !text.contains("생성 예정"))
         await open.close()
     }
 
