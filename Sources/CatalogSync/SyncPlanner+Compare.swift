@@ -69,7 +69,8 @@ extension SyncPlanner {
         let percent = Money.double((price.amount - live.amount) / live.amount * 100)
         if abs(percent) > options.maxPriceChange {
             let change = "\(live) → \(price), \(String(format: "%+.0f", percent)) % > \(Self.number(options.maxPriceChange)) %"
-            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or run with --force",
+            let way = options.validation.answersOnPage ? "send it with the page's button for held price changes" : "run with --force"
+            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or \(way)",
                           priceGuard: true, rule: "price-guard", column: "price", value: change,
                           english: "a change of more than --max-price-change: check the sheet, or run with --force")
         }

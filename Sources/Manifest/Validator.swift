@@ -45,6 +45,9 @@ public struct ValidationOptions: Sendable {
     public var keepHTML = false
     /// No id column is read (`--ignore-id`): rows are matched by key or name only.
     public var ignoreID = false
+    /// The merchant answers on a page, not with flags (the console): a message names the page's
+    /// form or button where the command line's names a flag.
+    public var answersOnPage = false
 
     public init() {}
 }
@@ -80,10 +83,14 @@ public final class ManifestValidator: @unchecked Sendable {
         if let export = reader.mapping?.export {
             options.htmlExpected = true
             if options.defaultStock == nil {
-                options.stockUnstated = "a stock count: \(export.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
+                options.stockUnstated = options.answersOnPage
+                    ? "a stock count: \(export.title) says it is available without a count; choose above what a new product starts with"
+                    : "a stock count: \(export.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
             }
             if options.currency == nil, export.asksCurrency {
-                options.currencyUnstated = "needs a currency: \(export.title) does not say it; run with --currency USD (the currency its prices are in)"
+                options.currencyUnstated = options.answersOnPage
+                    ? "needs a currency: \(export.title) does not say it; choose above the currency its prices are in"
+                    : "needs a currency: \(export.title) does not say it; run with --currency USD (the currency its prices are in)"
             }
         }
         self.options = options

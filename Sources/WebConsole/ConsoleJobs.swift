@@ -88,6 +88,8 @@ final class ConsoleJob: @unchecked Sendable {
     /// The hooks of the sync this job watches.
     func watch(_ request: inout RunRequest) {
         request.choices.language = language
+        // The merchant answers on the page: messages name its forms and buttons, not flags.
+        request.choices.validation.answersOnPage = true
         request.onProgress = { [self] done, total, failed in count(done: done, total: total, failed: failed) }
         request.onStart = { [self] run in
             let stop = lock.withLock { () -> Bool in

@@ -32,6 +32,7 @@ struct SheetReading: Sendable, Equatable {
     }
 
     func apply(_ options: inout ValidationOptions) {
+        options.answersOnPage = true
         if let currency { options.currency = currency }
         if let defaultStock { options.defaultStock = defaultStock }
     }

@@ -103,6 +103,13 @@ struct ConsoleTests {
                 "the held change has its button: \(plan.text.suffix(1500))")
         let apply = try await open.run("apply", "sheet=products.csv")
         #expect(apply.text.contains("1 updated") && apply.text.contains("1 failed") && apply.text.contains("id=\"accept-prices\""), "\(apply.text.prefix(600))")
+        // The run's report names the page's button, not a terminal flag.
+        let reports = open.files.directory.appendingPathComponent("reports")
+        let written = try FileManager.default.contentsOfDirectory(atPath: reports.path).compactMap {
+            try? String(contentsOf: reports.appendingPathComponent($0).appendingPathComponent("report.html"), encoding: .utf8)
+        }.filter { $0.contains("max-price-change") }
+        #expect(!written.isEmpty && written.allSatisfy { $0.contains("the page&#39;s button") || $0.contains("the page's button") }
+                && !written.contains { $0.contains("--force") }, "\(written.map { $0.components(separatedBy: "max-price-change").dropFirst().first?.prefix(160) ?? "" })")
         func prices() async throws -> [String: Money] {
             try await blocking { [client = open.client] in
                 Dictionary(uniqueKeysWithValues: try client.allProducts().products.map { ($0.name, $0.price) })
@@ -389,6 +396,9 @@ struct ConsoleTests {
         let check = try await open.post("check", "sheet=products_export.csv")
         #expect(check.status == 200 && check.text.contains("a Shopify product export") && check.text.contains("id=\"ask\"")
                 && check.text.contains("currency-unstated"), "\(check.text.suffix(1200))")
+        // The page asks; it names no terminal flag.
+        #expect(check.text.contains("choose above the currency") && !check.text.contains("--currency") && !check.text.contains("--default-stock"),
+                "\(check.text.suffix(1500))")
         // Planned without them: every row says what is missing, and the page asks for it.
         let unasked = try await open.run("plan", "sheet=products_export.csv")
         #expect(unasked.text.contains("id=\"ask\"") && unasked.text.contains("6 failed"), "\(unasked.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
