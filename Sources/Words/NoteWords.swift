@@ -52,5 +52,15 @@ public enum NoteWords {
         (#"^already as before the run$"#, "이미 실행 전과 같습니다"),
         (#"^product ([0-9]+) is no longer in the shop: nothing to restore$"#, "상품 $1이(가) 쇼핑몰에 없습니다: 복원할 것이 없습니다"),
         (#"^product ([0-9]+) is still in the shop: the run did not delete it$"#, "상품 $1은(는) 아직 쇼핑몰에 있습니다: 실행이 지우지 않았습니다"),
+        (#"^already created as product ([0-9]+) in an earlier run; the row has changed since: run without --mode create to update it$"#,
+         "이전 실행에서 이미 상품 $1(으)로 만들었고, 그 뒤 행이 바뀌었습니다: --mode create 없이 실행하면 수정합니다"),
+        (#"^product ([0-9]+) made again as ([0-9]+) by an earlier attempt of this undo$"#, "상품 $1은(는) 이 되돌리기의 이전 시도에서 $2(으)로 다시 만들어졌습니다"),
+        (#"^product ([0-9]+) made again as ([0-9]+) with its ([0-9]+) saved photos$"#, "상품 $1을(를) 저장해 둔 사진 $3장과 함께 $2(으)로 다시 만들었습니다"),
+        (#"^product ([0-9]+) made again as ([0-9]+) \(.*\)$"#, "상품 $1을(를) $2(으)로 다시 만들었습니다 (이전 시도의 응답은 잃었지만 서버에서 찾음)"),
+        (#"^it had replaced deleted product ([0-9]+)$"#, "삭제된 상품 $1을(를) 대신하던 상품입니다"),
+        (#"^product ([0-9]+) is named twice$"#, "상품 $1의 이름이 두 번 있습니다"),
+        (#"^deleted once$"#, "한 번만 지웠습니다"),
+        (#"^updated, but (.*)$"#, "수정했지만 $1"),
+        (#"^not linked: (.*)$"#, "연결하지 않음: $1"),
     ].map { (try! NSRegularExpression(pattern: $0.0), $0.1) }
 }
