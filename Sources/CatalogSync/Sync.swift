@@ -3,6 +3,7 @@ import ImagePrep
 import Manifest
 import OpenMarketAPI
 import ShopState
+import Words
 import Support
 
 /// Rows that are no file's: each handed over as a draft (or, when it cannot be one, as a
@@ -140,7 +141,7 @@ enum Sync {
             told?(outcome)
         }
         request.onStart?(run)
-        let signals = request.choices.stopOnSignals ? SignalStop.install { run.stop("stopped by a signal") } : []
+        let signals = request.choices.stopOnSignals ? SignalStop.install { run.stop(StatusWords.stoppedBySignal) } : []
         defer { signals.forEach { $0.cancel() } }
         try source.rows(into: run)
         var summary = run.summary()

@@ -72,7 +72,7 @@ extension SyncPlanner {
             let way = options.validation.answersOnPage ? "send it with the page's button for held price changes" : "run with --force"
             throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or \(way)",
                           priceGuard: true, rule: "price-guard", column: "price", value: change,
-                          english: "a change of more than --max-price-change: check the sheet, or run with --force")
+                          english: "a change of more than --max-price-change: check the sheet, or \(way)")
         }
     }
 

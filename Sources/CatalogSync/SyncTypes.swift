@@ -380,10 +380,17 @@ public struct SyncSummary: Sendable, Codable {
         return "\(countsLine) in \(String(format: "%.1f", seconds)) s\(rate)\(dryRun ? " — dry run, nothing was written" : "")"
     }
 
-    /// The counts as the summary line says them (`3 created, 1 failed`), in `Status.summaryOrder`.
-    public var countsText: String {
+    /// The counts in `Status.summaryOrder`: what was done (or would be), then what was not.
+    public var orderedCounts: [(status: String, count: Int)] {
         let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
-        return counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
-            .map { "\($0.value) \($0.key == RowOutcome.Status.notSent.rawValue ? "not sent" : $0.key)" }.joined(separator: ", ")
+        return counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }.map { (status: $0.key, count: $0.value) }
     }
+
+    /// The counts as the summary line says them (`3 created, 1 failed`).
+    public var countsText: String {
+        orderedCounts.map { StatusWords.count($0.status, $0.count, .en) }.joined(separator: ", ")
+    }
+
+    /// `20 rows: 18 created, 2 failed`, to be said later in the reader's language.
+    public var countsPhrase: Phrase { .counts(rows: rows, orderedCounts) }
 }

@@ -185,9 +185,7 @@ public final class FeedRunner: @unchecked Sendable {
             var ran = FeedRunResult(feed: feed.name, outcome: failed ? .rowsFailed : .done,
                                     message: message, report: result.reportFolder, summary: summary)
             if summary.stopped == nil, summary.deletesRefused == nil, result.reportProblem == nil {
-                let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
-                ran.phrase = .counts(rows: summary.rows, summary.counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
-                    .map { (status: $0.key, count: $0.value) })
+                ran.phrase = summary.countsPhrase
             }
             return ran
         } catch {

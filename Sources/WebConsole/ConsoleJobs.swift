@@ -3,6 +3,7 @@ import FeedRuns
 import Foundation
 import Support
 import Synchronization
+import Words
 
 /// A plan, an apply or an undo the console is running: its progress as the CLI's line counts it
 /// (rows done, failed, in flight, rate, time left), read by the page while it goes, and a stop
@@ -108,7 +109,7 @@ final class ConsoleJob: @unchecked Sendable {
         }
     }
 
-    static let stopReason = "stopped from the console"
+    static let stopReason = StatusWords.stoppedFromConsole
 
     /// Asks the run to stop: no new row starts; those in flight finish and are recorded.
     func stop() {

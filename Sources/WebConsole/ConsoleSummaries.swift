@@ -11,10 +11,7 @@ extension ConsoleWords {
     /// `20 rows: 20 would-create (a plan: nothing was sent)`; `20행: 생성 예정 20 (would-create) (미리보기: …)`.
     static func pageLine(_ summary: SyncSummary, _ language: Language) -> String {
         guard language == .ko else { return summary.pageLine }
-        let rank = Dictionary(uniqueKeysWithValues: RowOutcome.Status.summaryOrder.enumerated().map { ($1.rawValue, $0) })
-        let counts = summary.counts.sorted { (rank[$0.key] ?? 99, $0.key) < (rank[$1.key] ?? 99, $1.key) }
-            .map { StatusWords.count($0.key, $0.value, .ko) }
-        var line = "\(summary.rows)행: " + (counts.isEmpty ? "할 일 없음" : counts.joined(separator: ", "))
+        var line = summary.countsPhrase.text(.ko)
         if summary.dryRun { line += " (미리보기: 쇼핑몰에 아무것도 보내지 않았습니다)" }
         if let stopped = summary.stopped { line += " — 멈춤 (\(StatusWords.stopReason(stopped, .ko))); 남은 행은 다시 적용하면 처리됩니다" }
         return line

@@ -41,9 +41,11 @@ public enum StatusWords {
 
     /// Why a run stopped, for the reasons openmarket itself gives (a reason with the server's
     /// words stays as it is).
-    public static let stopReasons: [String: String] = [
-        "stopped from the console": "콘솔에서 멈춤",
-        "stopped by a signal": "신호(Ctrl-C 등)로 멈춤",
+    public static let stoppedFromConsole = "stopped from the console"
+    public static let stoppedBySignal = "stopped by a signal"
+    static let stopReasons: [String: String] = [
+        stoppedFromConsole: "콘솔에서 멈춤",
+        stoppedBySignal: "신호(Ctrl-C 등)로 멈춤",
     ]
 
     public static func stopReason(_ english: String, _ language: Language) -> String {
