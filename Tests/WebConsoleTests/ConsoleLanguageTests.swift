@@ -93,15 +93,15 @@ struct ConsoleLanguageTests {
         open.language = "ko"
         let korean = try await open.run("plan", "sheet=products.csv")
         #expect(korean.text.contains("생성 예정 3"), "\(korean.text.prefix(800))")
-        func newestReport() throws -> URL {
+        // The plans' report folders, each a folder of its own.
+        func plans() throws -> Set<URL> {
             let folder = open.files.directory.appendingPathComponent("reports")
-            let all = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
-            return try #require(all.filter { $0.lastPathComponent.hasPrefix("plan") }.max {
-                (try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
-                    < (try $1.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantPast)
-            })
+            return Set(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.lastPathComponent.hasPrefix("plan") })
         }
-        let first = try newestReport()
+        let before = try plans()
+        let first = try #require(before.first)
+        #expect(before.count == 1)
         let html = try String(contentsOf: first.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<html lang=\"ko\">") && html.contains("products.csv 가져오기 — 미리보기") && html.contains("생성 예정 (would-create)"))
         #expect(!html.contains("Would create") && !html.contains("Import of"))
@@ -110,12 +110,12 @@ struct ConsoleLanguageTests {
         _ = try book.extract(try #require(book["xl/workbook.xml"])) { sheets.append($0) }
         let names = String(decoding: sheets, as: UTF8.self)
         #expect(names.contains("고쳐서 가져오기") && names.contains("모든 행") && !names.contains("All rows"), "\(names)")
-        try await Task.sleep(for: .seconds(1.1))   // a report folder of its own (named by the second)
         open.language = "en"
         let english = try await open.run("plan", "sheet=products.csv")
         #expect(english.text.contains("3 would-create"))
-        let second = try newestReport()
-        #expect(second != first)
+        let made = try plans().subtracting(before)
+        #expect(made.count == 1)
+        let second = try #require(made.first)
         let text = try String(contentsOf: second.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(text.contains("<html lang=\"en\">") && text.contains("Would create") && !text.contains("생성 예정"))
         await open.close()
