@@ -71,6 +71,9 @@ extension RowWork {
             vendor.learn(product.vendorId)
         }
         outcome.attempts = registered.attempts
+        if let mismatch = Self.buyerPriceMismatch(wanted: Self.newProduct(item.draft), answered: product) {
+            outcome.note = [outcome.note, mismatch].compactMap { $0 }.joined(separator: "; ")
+        }
         outcome.productID = product.id
         outcome.thumbnail = product.thumbnail
         do {
@@ -100,6 +103,9 @@ extension RowWork {
             return item.failed("\(changes.text): \(error.message)", attempts: 1)
         }
         WorkItem.describe(&outcome, changes)
+        if let before, let mismatch = Self.buyerPriceMismatch(wanted: before.applying(changes.body), answered: updated.summary) {
+            outcome.note = [outcome.note, mismatch].compactMap { $0 }.joined(separator: "; ")
+        }
         outcome.thumbnail = updated.summary.thumbnail
         item.notePhotos(&outcome)
         do {
@@ -189,6 +195,14 @@ extension RowWork {
         full.stockDelta = nil
         full.given = ProductDraft.allFields
         return full
+    }
+
+    /// What the buyer pays as the shop answered the write, when it is not what the sheet says.
+    static func buyerPriceMismatch(wanted: Product, answered: ProductSummary) -> String? {
+        let sheet = wanted.price - wanted.discountedPrice
+        let shop = answered.price - answered.discountedPrice
+        guard sheet != shop else { return nil }
+        return "the shop answered price \(answered.price), discount \(answered.discountedPrice): the buyer pays \(shop), the sheet says \(sheet); check the product"
     }
 
     static func newProduct(_ draft: ProductDraft) -> Product {

@@ -54,8 +54,11 @@ extension SyncPlanner {
             }
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
+        if changes.lines.contains(where: { $0.field == .price || $0.field == .discountedPrice }) {
+            // Guarded is what the buyer pays (price less discount), not the list price alone.
+            try checkPriceChange(from: now, to: wanted)
+        }
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
-            try checkPriceChange(from: product.price, to: draft.fields.price)
             changes.lines[index].reason = draft.explanations[.price]
         }
         changes.body = ProductPatch(changes.lines, to: wanted)
@@ -63,17 +66,22 @@ extension SyncPlanner {
                            live: product)
     }
 
-    /// A price moved by more than `--max-price-change` is refused (a misplaced digit), unless `--force`.
-    func checkPriceChange(from live: Money, to price: Money) throws {
-        guard !options.force, live > 0 else { return }
-        let percent = Money.double((price.amount - live.amount) / live.amount * 100)
-        if abs(percent) > options.maxPriceChange {
-            let change = "\(live) → \(price), \(String(format: "%+.0f", percent)) % > \(Self.number(options.maxPriceChange)) %"
-            let way = options.validation.answersOnPage ? "send it with the page's button for held price changes" : "run with --force"
-            throw Refusal(message: "price \(live) → \(price) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or \(way)",
-                          priceGuard: true, rule: "price-guard", column: "price", value: change,
-                          english: "a change of more than --max-price-change: check the sheet, or \(way)")
-        }
+    /// What the buyer pays (price less discount) moved by more than `--max-price-change` is
+    /// refused (a misplaced digit), unless `--force`; the message says the buyer's price and the
+    /// list price both.
+    func checkPriceChange(from live: Product, to wanted: Product) throws {
+        let before = live.price - live.discountedPrice
+        let after = wanted.price - wanted.discountedPrice
+        guard !options.force, before > 0, before != after else { return }
+        let percent = Money.double((after.amount - before.amount) / before.amount * 100)
+        guard abs(percent) > options.maxPriceChange else { return }
+        let way = options.validation.answersOnPage ? "send it with the page's button for held price changes" : "run with --force"
+        let moved = "\(before) → \(after), \(String(format: "%+.0f", percent)) % > \(Self.number(options.maxPriceChange)) %"
+        let list = live.price == wanted.price && live.discountedPrice == 0 && wanted.discountedPrice == 0 ? ""
+            : " (price \(live.price) → \(wanted.price), discount \(live.discountedPrice) → \(wanted.discountedPrice))"
+        throw Refusal(message: "the buyer's price \(before) → \(after)\(list) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or \(way)",
+                      priceGuard: true, rule: "price-guard", column: "price", value: moved,
+                      english: "a change of more than --max-price-change: check the sheet, or \(way)")
     }
 
     /// `50` for 50.0, `12.5` as it is.

@@ -22,7 +22,10 @@ public struct FeedMapping: HeaderMapping {
     }
 
     public var export: ExportKind? {
-        feed.detect.map { ExportKind(title: $0.title, asksCurrency: $0.asksCurrency && feed.constants[.currency] == nil) }
+        feed.detect.map { detect in
+            let key = detect.needsKey ? feed.columns.first { $0.field == .key }?.source.description : nil
+            return ExportKind(title: detect.title, asksCurrency: detect.asksCurrency && feed.constants[.currency] == nil, keyHeader: key)
+        }
     }
 
     public func knows(header: String) -> Bool {

@@ -41,7 +41,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             if case .column(let ref) = spec, let index = resolved[ref] { return headers.first { $0.0 == index }?.1 }
             return spec.description
         }
-        if column == .images, let photos = feed.photos { return photos.from.description }
+        if column == .images, let photos = feed.photos { return photos.from.map(\.description).joined(separator: ", ") }
         let ref = column == .price && costIndex != nil ? feed.cost : feed.columns.first { $0.field == column }?.source
         guard let ref, let index = resolved[ref] else { return nil }
         return headers.first { $0.0 == index }?.1 ?? ref.description

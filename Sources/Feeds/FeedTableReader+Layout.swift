@@ -21,7 +21,7 @@ extension FeedTableReader {
         guard let table = value.table else {
             throw fail("must be a header, a text of fields, a list or a table", table: "columns", key: key)
         }
-        let known = ["value", "text", "when_above", "when_below", "when_set", "else", "map", "quiet"]
+        let known = ["value", "text", "when_above", "when_below", "when_set", "else", "map", "quiet", "unit", "percent_of"]
         for name in table.keys where !known.contains(name) {
             throw fail("unknown key \(name); a value's table has \(known.joined(separator: ", "))", table: "columns", key: key)
         }
@@ -45,6 +45,13 @@ extension FeedTableReader {
         } else if table["else"] != nil {
             throw fail("else needs a test: when_above, when_below or when_set", table: "columns", key: key)
         }
+        if table["unit"] != nil || table["percent_of"] != nil {
+            guard let unit = table["unit"], let base = table["percent_of"] else {
+                throw fail("an amount in won or percent needs both unit = \"its unit's header\" and percent_of = \"the header of the amount a percent is of\"",
+                           table: "columns", key: key)
+            }
+            result = .percent(PercentAmount(value: result, unit: try spec(unit, key: key), base: try spec(base, key: key)))
+        }
         if let map = table["map"] {
             let words = try self.table(map, "columns", key: key)
             var entries: [String: String] = [:]
@@ -58,7 +65,7 @@ extension FeedTableReader {
     }
 
     func readLayout(_ table: TOMLTable) throws(FeedFileError) -> RowLayout {
-        let known = ["group_by", "parent", "parent_ids", "fill_down", "products", "blank"]
+        let known = ["group_by", "parent", "parent_ids", "fill_down", "products", "blank", "not_rows"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [rows] has \(known.joined(separator: ", "))", table: "rows", key: key)
         }
@@ -70,6 +77,12 @@ extension FeedTableReader {
         layout.products = try headers(table, "products", in: "rows")
         if let blank = table["blank"] {
             layout.blank = try tests(try self.table(blank, "rows", key: "blank"), table: "rows", key: "blank", item: 0)
+        }
+        if let words = table["not_rows"] {
+            guard let list = words.array, !list.isEmpty, list.allSatisfy({ $0.string != nil }) else {
+                throw fail("must be a list of words in quotes (the cells of a row that is no product)", table: "rows", key: "not_rows")
+            }
+            layout.notRows = Set(list.compactMap(\.string))
         }
         if layout.groupBy != nil && layout.parent != nil { throw fail("group_by or parent, not both", table: "rows", key: "parent") }
         if layout.parent != nil && layout.parentIDs.isEmpty {
@@ -83,11 +96,18 @@ extension FeedTableReader {
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [photos] has \(known.joined(separator: ", "))", table: "photos", key: key)
         }
-        guard let from = try header(table, "from", in: "photos") else { throw fail("[photos] needs from = \"their photo column\"", table: "photos") }
+        let from = try headers(table, "from", in: "photos")
+        guard !from.isEmpty else { throw fail("[photos] needs from = \"their photo column\" (or a list of them, in order)", table: "photos") }
         var rule = PhotoRule(from: from)
         rule.order = try header(table, "order", in: "photos")
         rule.own = try header(table, "own", in: "photos")
-        rule.split = table["split"]?.string
+        if let split = table["split"] {
+            if let text = split.string { rule.split = [text] } else if let list = split.array, list.allSatisfy({ $0.string != nil }) {
+                rule.split = list.compactMap(\.string)
+            } else {
+                throw fail("must be a separator in quotes (\"|\"), or a list of them ([\"\\n\", \",\"])", table: "photos", key: "split")
+            }
+        }
         rule.wholeGroup = table["whole_group"]?.bool ?? false
         if let most = table["most"] {
             guard let count = most.int, count >= 1 else { throw fail("must be a count, 1 or more", table: "photos", key: "most") }
@@ -97,7 +117,7 @@ extension FeedTableReader {
     }
 
     func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
-        let known = ["headers", "title", "asks_currency"]
+        let known = ["headers", "any", "title", "asks_currency", "needs_key"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [detect] has \(known.joined(separator: ", "))", table: "detect", key: key)
         }
@@ -105,6 +125,8 @@ extension FeedTableReader {
         guard !list.isEmpty else { throw fail("needs headers = [the headers that make a file this platform's]", table: "detect", key: "headers") }
         var detection = MapDetection(headers: list, title: table["title"]?.string ?? "a sheet with \(list.joined(separator: ", "))")
         detection.asksCurrency = table["asks_currency"]?.bool ?? false
+        detection.needsKey = table["needs_key"]?.bool ?? false
+        detection.any = (table["any"]?.array ?? []).compactMap(\.string)
         return detection
     }
 

@@ -48,7 +48,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     }
 
     func assemble(_ rows: [RawRow]) -> [RawRow] {
-        var records = rows.map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
+        // The notes row of an upload form (`필수`, `비필수` under each header) is no product.
+        var records = rows.filter { !layout.isNotRow($0.origin?.record ?? []) }
+            .map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
         blankOut(&records)
         let heads = groupHeads(records)
         var members: [Int: [Int]] = [:]
@@ -139,7 +141,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         var found: [(order: Double, seen: Int, value: String)] = []
         for member in group {
             let order = Double(cell(member, rule.order)) ?? .infinity
-            for value in split(cell(member, rule.from), rule.split) { found.append((order, found.count, value)) }
+            for column in rule.from {
+                for value in split(cell(member, column), rule.split) { found.append((order, found.count, value)) }
+            }
         }
         found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) }
         var photos = split(cell(record, rule.own), rule.split)
@@ -155,10 +159,15 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         row.values[.images] = nil
     }
 
-    private func split(_ text: String, _ separator: String?) -> [String] {
+    /// A cell's list, on any of the separators (a line break also as Excel writes it, `\r\n`).
+    private func split(_ text: String, _ separators: [String]) -> [String] {
         guard !text.isEmpty else { return [] }
-        guard let separator, !separator.isEmpty else { return [text] }
-        return text.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var pieces = [text]
+        for separator in separators where !separator.isEmpty {
+            let ways = separator == "\n" ? ["\r\n", "\n", "\r"] : [separator]
+            for way in ways { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
+        }
+        return pieces.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// A photo's address as a file of `--images-from` when one has its name (the address's

@@ -11,7 +11,9 @@ import Manifest
 /// - `fill_down = ["Title", …]`: a blank cell of these takes the head's;
 /// - `products = ["Option1 Value", "Variant Price"]`: a row is a product when one of these
 ///   is not blank; the others are rows of the group's photos (default: every row);
-/// - `blank = { "Option1 Value" = "Default Title" }`: cells read as blank.
+/// - `blank = { "Option1 Value" = "Default Title" }`: cells read as blank;
+/// - `not_rows = ["필수", "비필수"]`: a row whose every cell that is not blank is one of these
+///   words is no product (the notes row of a platform's upload form, under its header).
 public struct RowLayout: Sendable {
     public var groupBy: HeaderRef?
     public var parent: HeaderRef?
@@ -19,39 +21,59 @@ public struct RowLayout: Sendable {
     public var fillDown: [HeaderRef] = []
     public var products: [HeaderRef] = []
     public var blank: [CellTest] = []
+    public var notRows: Set<String> = []
 
     public init() {}
+
+    /// Whether a row's cells are only the words of `not_rows` (and blanks).
+    func isNotRow(_ cells: [String]) -> Bool {
+        guard !notRows.isEmpty else { return false }
+        var words = 0
+        for cell in cells {
+            let text = cell.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { continue }
+            guard notRows.contains(text) else { return false }
+            words += 1
+        }
+        return words > 0
+    }
 
     var headers: [HeaderRef] {
         [groupBy, parent].compactMap { $0 } + parentIDs + fillDown + products + blank.map(\.source)
     }
 }
 
-/// Where a product's photos are (`[photos]` of a map file): the `from` column, of the
-/// product's row (`group = false`) or of every row of its group in `order`; `own` first
-/// (a variant's photo); `split` a cell holding a list; at most `most`, a note naming the others.
+/// Where a product's photos are (`[photos]` of a map file): the `from` columns in their order
+/// (Cafe24's main photo, then its further ones), of the product's row (`group = false`) or of
+/// every row of its group in `order`; `own` first (a variant's photo); `split` the separators
+/// of a cell holding a list (`|`, or a line break and a comma); at most `most`, a note naming
+/// the others.
 public struct PhotoRule: Sendable {
-    public var from: HeaderRef
+    public var from: [HeaderRef]
     public var order: HeaderRef?
     public var own: HeaderRef?
-    public var split: String?
+    public var split: [String] = []
     public var wholeGroup = false
     public var most = 5
 
-    public init(from: HeaderRef) {
+    public init(from: [HeaderRef]) {
         self.from = from
     }
 
-    var headers: [HeaderRef] { [from] + [order, own].compactMap { $0 } }
+    var headers: [HeaderRef] { from + [order, own].compactMap { $0 } }
 }
 
 /// How a map file is chosen by a sheet's header, with no flag (`[detect]`): every one of
-/// `headers` is in the header row. `title` is what the note calls the file ("a Shopify
-/// product export"); `asks_currency` when such a file states no currency.
+/// `headers` is in the header row, and one of `any` when it names some. `title` is what the
+/// note calls the file ("a Shopify product export"); `asks_currency` when such a file states
+/// no currency; `needs_key` when a row without the merchant's key must not be matched by its
+/// name (the platform's own code is beside it, and is no key of this shop).
 public struct MapDetection: Sendable {
     public var headers: [String]
+    public var any: [String] = []
     public var title: String
     public var asksCurrency = false
+    public var needsKey = false
 
     public init(headers: [String], title: String) {
         self.headers = headers
@@ -61,5 +83,6 @@ public struct MapDetection: Sendable {
     func matches(_ header: [String]) -> Bool {
         let present = Set(header.map(HeaderMatch.normalise))
         return headers.allSatisfy { present.contains(HeaderMatch.normalise($0)) }
+            && (any.isEmpty || any.contains { present.contains(HeaderMatch.normalise($0)) })
     }
 }

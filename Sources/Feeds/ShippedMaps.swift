@@ -4,16 +4,18 @@ import Manifest
 /// The maps openmarket ships for other platforms' product exports, chosen by a sheet's
 /// header with no flag (`[detect]`). Each is a map file in the feed file's language; `openmarket
 /// template --map NAME` writes it out to read or to change. What they map, and what they
-/// leave out and why: docs/shopify.md, docs/woocommerce.md.
+/// leave out and why: docs/shopify.md, docs/woocommerce.md, docs/cafe24.md, docs/smartstore.md.
 public enum ShippedMaps {
     /// The maps' names, as `--map` takes them.
-    public static let names = ["shopify", "woocommerce"]
+    public static let names = ["shopify", "woocommerce", "cafe24", "smartstore"]
 
     /// A shipped map's file text, by name.
     public static func text(_ name: String) -> String? {
         switch name.lowercased() {
         case "shopify": shopify
         case "woocommerce", "woo": wooCommerce
+        case "cafe24": KoreanMaps.cafe24
+        case "smartstore", "naver": KoreanMaps.smartStore
         default: nil
         }
     }
@@ -34,6 +36,8 @@ public enum ShippedMaps {
         switch name.lowercased() {
         case "shopify": shopifyFeed
         case "woocommerce", "woo": wooCommerceFeed
+        case "cafe24": cafe24Feed
+        case "smartstore", "naver": smartStoreFeed
         default: nil
         }
     }
@@ -41,6 +45,8 @@ public enum ShippedMaps {
     // The texts are the project's own, tested: a mistake in one is a bug, not input.
     private static let shopifyFeed = try! FeedFile.parse(shopify, url: URL(fileURLWithPath: "shopify.toml"))
     private static let wooCommerceFeed = try! FeedFile.parse(wooCommerce, url: URL(fileURLWithPath: "woocommerce.toml"))
+    private static let cafe24Feed = try! FeedFile.parse(KoreanMaps.cafe24, url: URL(fileURLWithPath: "cafe24.toml"))
+    private static let smartStoreFeed = try! FeedFile.parse(KoreanMaps.smartStore, url: URL(fileURLWithPath: "smartstore.toml"))
 
     static let shopify = """
     # Shopify's product export (Shopify admin › Products › Export), read as openmarket's products.
@@ -132,6 +138,8 @@ public struct ShippedMap: PlatformMap {
         switch mapping.feed.name {
         case "shopify": "Shopify"
         case "woocommerce": "WooCommerce"
+        case "cafe24": "Cafe24"
+        case "smartstore": "Naver SmartStore"
         default: mapping.feed.name
         }
     }

@@ -13,7 +13,10 @@ import OpenMarketContract
 ///   `when_below`, and `when_set`: when that cell is not empty), else the `else` value (or
 ///   nothing); a note says when A was given but not taken, unless `quiet = true`;
 /// - `{ value = "In stock?", map = { "1" = "", "0" = "0" } }`: the supplier's words for values;
-/// - `{ text = "available" }`: a fixed text.
+/// - `{ text = "available" }`: a fixed text;
+/// - `{ value = "즉시할인 값", unit = "즉시할인 단위", percent_of = "판매가" }`: an amount, or,
+///   when the unit cell says `%`, that percent of another column's amount (SmartStore's
+///   discount in 원 or %).
 public indirect enum ValueSpec: Sendable, CustomStringConvertible {
     case column(HeaderRef)
     case text(String)
@@ -21,6 +24,7 @@ public indirect enum ValueSpec: Sendable, CustomStringConvertible {
     case first([ValueSpec])
     case choice(ValueChoice)
     case mapped(ValueSpec, ValueMap)
+    case percent(PercentAmount)
 
     public enum TemplatePart: Sendable, Equatable {
         case literal(String)
@@ -54,6 +58,7 @@ public indirect enum ValueSpec: Sendable, CustomStringConvertible {
         case .first(let list): list.flatMap(\.headers)
         case .choice(let choice): choice.value.headers + [choice.test.header] + (choice.otherwise?.headers ?? [])
         case .mapped(let inner, _): inner.headers
+        case .percent(let percent): percent.value.headers + percent.unit.headers + percent.base.headers
         }
     }
 
@@ -71,6 +76,7 @@ public indirect enum ValueSpec: Sendable, CustomStringConvertible {
         case .first(let list): list.map(\.description).joined(separator: " or ")
         case .choice(let choice): choice.value.description
         case .mapped(let inner, _): inner.description
+        case .percent(let percent): percent.value.description
         }
     }
 
@@ -91,6 +97,7 @@ public indirect enum ValueSpec: Sendable, CustomStringConvertible {
         case .mapped(let inner, let map):
             let value = inner.value(cell, note: note)
             return map.apply(value) ?? value
+        case .percent(let percent): return percent.value(cell, note: note)
         }
     }
 
@@ -173,5 +180,34 @@ public struct ValueChoice: Sendable {
             note("\(value) \(given) \(relation) \(test.header) \(other)\(instead)")
         }
         return fallback
+    }
+}
+
+/// `{ value = A, unit = U, percent_of = B }`: A as an amount when U is blank or says won (`원`,
+/// `KRW`); when U says percent (`%`, `퍼센트`, `정률`), A percent of B's amount, to the unit of
+/// B's currency below (a discount never takes off more than the percent says). Another unit
+/// is kept beside the number, so that the row fails naming it.
+public struct PercentAmount: Sendable {
+    public var value: ValueSpec
+    public var unit: ValueSpec
+    public var base: ValueSpec
+
+    static let percentWords: Set<String> = ["%", "％", "퍼센트", "percent", "정률", "율"]
+    static let amountWords: Set<String> = ["", "원", "krw", "won", "₩", "정액", "금액"]
+
+    func value(_ cell: (HeaderRef) -> String, note: (String) -> Void) -> String {
+        let given = value.value(cell, note: note)
+        guard !given.isEmpty else { return "" }
+        let unit = self.unit.value(cell, note: note).trimmingCharacters(in: .whitespaces)
+        if Self.amountWords.contains(unit.lowercased()) { return given }
+        guard Self.percentWords.contains(unit.lowercased()) else { return "\(given) \(unit)" }
+        guard case .success(let rate) = Money.parse(given.hasSuffix("%") ? String(given.dropLast()) : given) else { return "\(given) %" }
+        guard case .success(let amount) = Money.parse(base.value(cell, note: note)) else { return "" }
+        var exact = amount.amount * rate.amount / 100
+        var whole = Decimal()
+        // Won and yen have no smaller unit; others are kept to the cent.
+        let digits = amount.decimals > 0 ? 2 : 0
+        NSDecimalRound(&whole, &exact, digits, .down)
+        return Money.text(whole)
     }
 }

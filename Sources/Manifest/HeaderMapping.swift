@@ -24,10 +24,14 @@ extension HeaderMapping {
 public struct ExportKind: Sendable {
     public var title: String
     public var asksCurrency: Bool
+    /// The header of the merchant's own code, when a row without it must not be matched by its
+    /// name (the platform's own code stands beside it: Cafe24's `상품코드`).
+    public var keyHeader: String?
 
-    public init(title: String, asksCurrency: Bool) {
+    public init(title: String, asksCurrency: Bool, keyHeader: String? = nil) {
         self.title = title
         self.asksCurrency = asksCurrency
+        self.keyHeader = keyHeader
     }
 }
 

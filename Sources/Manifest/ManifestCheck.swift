@@ -14,6 +14,12 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
     public var fileWarnings = 0
     /// Rows a feed's filter leaves out (counted in `rows`, not in `valid`).
     public var skipped = 0
+    /// Rows without an error that only an update can take: as a new product each lacks
+    /// something (photos, a stock, a key as typed), so import fails them unless the shop has
+    /// their product. Counted apart from `valid`, by rule in `newProductNeeds`.
+    public var updateOnly = 0
+    /// The rules those rows break as new products, with how many rows break each.
+    public var newProductNeeds: [String: Int] = [:]
 
     enum CodingKeys: String, CodingKey {
         case rows, valid
@@ -22,6 +28,8 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
         case fileErrors = "file_errors"
         case fileWarnings = "file_warnings"
         case skipped
+        case updateOnly = "update_only"
+        case newProductNeeds = "new_product_needs"
     }
 
     public init() {}
@@ -50,7 +58,7 @@ public enum ManifestCheck {
         let validator = ManifestValidator(reader: reader, options: options)
         if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
         try readRows(reader, validator, file: url.lastPathComponent) { raw, draft, issues in
-            summary.count(raw, issues)
+            summary.count(raw, draft, issues)
             onRow(raw, draft, issues)
         }
         // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
@@ -108,13 +116,21 @@ public enum ManifestCheck {
 extension ValidationSummary {
     /// One row counted: left out by a map's filter (neither checked nor sent), valid, with errors,
     /// with warnings.
-    mutating func count(_ raw: RawRow, _ issues: [RowIssue]) {
+    mutating func count(_ raw: RawRow, _ draft: ProductDraft?, _ issues: [RowIssue]) {
         rows += 1
         if raw.origin?.skipped != nil {
             skipped += 1
             return
         }
-        if issues.contains(where: { $0.severity == .error }) { withErrors += 1 } else { valid += 1 }
+        if issues.contains(where: { $0.severity == .error }) {
+            withErrors += 1
+        } else if let needs = draft?.createProblems, !needs.isEmpty {
+            // Import would fail it as a new product: never counted valid.
+            updateOnly += 1
+            for rule in Set(needs.map(\.rule)) { newProductNeeds[rule, default: 0] += 1 }
+        } else {
+            valid += 1
+        }
         if issues.contains(where: { $0.severity == .warning }) { withWarnings += 1 }
     }
 }

@@ -131,7 +131,8 @@ extension Money {
     public static func check(_ amount: Decimal, decimals: Int? = nil, currency: String, field: String = "price") -> Problem? {
         if amount < 0 { return Problem(rule: "\(field)-negative", message: "must be 0 or more") }
         let digits = decimals ?? fractionDigits(of: amount)
-        if (currency == "KRW" || currency == "JPY") && digits > 0 {
+        // `12900.00` is a whole amount: money columns formatted with two decimals write it so.
+        if (currency == "KRW" || currency == "JPY") && digits > 0 && fractionDigits(of: amount) > 0 {
             return Problem(rule: "\(field)-fraction", message: "\(currency) has no fractional part; write a whole number")
         }
         if currency == "USD" && digits > 2 {

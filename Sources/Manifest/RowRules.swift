@@ -49,8 +49,13 @@ struct RowRules {
             }
         }
         let key = text(.key)
+        if key == nil, let reason = options.keyUnstated {
+            issue(.key, nil, "key-missing", reason)
+        }
         if let key, let damage = Self.excelDamage(key) {
-            issue(.key, key, "key-excel", damage, .warning)
+            // Never a new product of a key Excel rewrote: its product would be one nobody meant.
+            createProblems.append(RowIssue(file: file, row: raw.number, column: Column.key.rawValue, value: key, severity: .error,
+                                           rule: "key-excel", message: "a new product needs a key as typed, and this one \(damage.prefix(1).lowercased())\(damage.dropFirst())"))
         }
         return (key, id)
     }
@@ -204,6 +209,10 @@ struct RowRules {
             }
         }
         let discount = discount(price: price, currency: currency, newProductCurrency: final)
+        // What the buyer pays is the price less the discount: a price the sheet gives with no
+        // discount beside it is what the buyer pays, so the shop's discount goes with it (else
+        // 15,000 → 12,900 under a kept discount of 2,100 would sell at 10,800).
+        if given.contains(.price), !given.contains(.discountedPrice) { given.insert(.discountedPrice) }
         if options.wholeAmounts, !issues.contains(where: { $0.column == Column.price.rawValue }) {
             if let amount = price, !Money.isWhole(amount) {
                 issue(.price, raw.values[.price], "price-whole", "the server (2021 generation) takes whole amounts only, got \(Money.text(amount))")
@@ -298,8 +307,15 @@ struct RowRules {
     /// failed row); an update keeps the shop's stock.
     mutating func stock() -> (count: Int, change: Int?) {
         guard let cell = text(.stock) else {
-            guard raw.values[.stock] != nil else { return (0, nil) }
             if let count = options.defaultStock { return (count, nil) }
+            guard raw.values[.stock] != nil else {
+                // No stock column: an update keeps the shop's stock; a new product has none given,
+                // and nothing given is not 0 (a whole sheet on sale sold out).
+                let way = options.answersOnPage ? "choose above what a new product starts with"
+                    : "add a stock column, or run with --default-stock N (what a new product starts with)"
+                needed(.stock, nil, "stock-missing", "a stock count, and the sheet has no stock column: \(way)")
+                return (0, nil)
+            }
             if let reason = options.stockUnstated {
                 needed(.stock, nil, "stock-empty", reason)
                 return (0, nil)

@@ -45,6 +45,11 @@ public struct ValidationOptions: Sendable {
     public var keepHTML = false
     /// No id column is read (`--ignore-id`): rows are matched by key or name only.
     public var ignoreID = false
+    /// A row without the merchant's key, in a platform's file whose own code stands beside it
+    /// (Cafe24, SmartStore), is matched by its name (`--key-by name`); otherwise it fails.
+    public var keyByName = false
+    /// Why a row without a key fails (set from the file: a platform's file that needs its key column).
+    var keyUnstated: String?
     /// The merchant answers on a page, not with flags (the console): a message names the page's
     /// form or button where the command line's names a flag.
     public var answersOnPage = false
@@ -86,6 +91,13 @@ public final class ManifestValidator: @unchecked Sendable {
                 options.stockUnstated = options.answersOnPage
                     ? "a stock count: \(export.title) says it is available without a count; choose above what a new product starts with"
                     : "a stock count: \(export.title) says it is available without a count; run with --default-stock N (what a new product starts with)"
+            }
+            if let header = export.keyHeader, !options.keyByName {
+                let absent = reader.columns.contains(.key) ? "is empty" : "is not in the file"
+                let way = options.answersOnPage
+                    ? "fill it with your own product codes and check the sheet again"
+                    : "fill it with your own product codes, or run with --key-by name to match such rows by their name"
+                options.keyUnstated = "\(header) (your own product code) \(absent): the platform's own product number is not a product of this shop and never a key; \(way)"
             }
             if options.currency == nil, export.asksCurrency {
                 options.currencyUnstated = options.answersOnPage

@@ -21,7 +21,9 @@ extension ConsoleWords {
     static func checkLine(_ summary: ValidationSummary, _ language: Language) -> String {
         switch language {
         case .en: "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+            + (summary.updateOnly > 0 ? ", \(summary.updateOnly) only as updates (as new products they lack what the warnings say)" : "")
         case .ko: "\(summary.rows)행: 정상 \(summary.valid), 오류 \(summary.withErrors), 경고 \(summary.withWarnings)"
+            + (summary.updateOnly > 0 ? ", 수정만 가능 \(summary.updateOnly) (새 상품이 되려면 경고에 적힌 것이 필요합니다)" : "")
         }
     }
 

@@ -34,12 +34,12 @@ struct ManifestOptions: ParsableArguments {
     var feed: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How to read the sheet's columns: shopify or woocommerce (their product exports, otherwise recognised by their header), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
+        "How to read the sheet's columns: shopify, woocommerce, cafe24 or smartstore (their product files, otherwise recognised by their header), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
         valueName: "name|file"))
     var map: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The currency of rows that state none (default: KRW; a Shopify or WooCommerce export states none, so its new products need this).",
+        "The currency of rows that state none (default: KRW, as Cafe24's and SmartStore's files are; a Shopify or WooCommerce export states none, so its new products need this).",
         valueName: "code"))
     var currency: String?
 
@@ -53,13 +53,22 @@ struct ManifestOptions: ParsableArguments {
     var imagesFrom: String?
 
     @Option(name: .customLong("default-stock"), help: ArgumentHelp(
-        "What an empty stock cell means for a new product (default: nothing: the row fails, since an empty cell is not 0). An update with an empty stock cell keeps the shop's stock.",
+        "The stock a new product starts with where the sheet gives none: an empty stock cell, or no stock column at all (Cafe24's product file has none). Default: nothing: the row fails, since nothing given is not 0. An update keeps the shop's stock.",
         valueName: "N"))
     var defaultStock: Int?
 
     @Flag(name: .customLong("keep-html"), help: ArgumentHelp(
         "Send descriptions in HTML as they are (default: as the text a buyer reads: paragraphs and <br> become line breaks, tags are dropped, &amp; becomes &)."))
     var keepHTML = false
+
+    @Option(name: .customLong("key-by"), help: ArgumentHelp(
+        "name: in a Cafe24 or SmartStore file whose rows lack the merchant's own code (자체 상품코드, 판매자 상품코드), match those rows by their name (default: such a row fails naming the column; the platform's own code is never a key).",
+        valueName: "name"))
+    var keyBy: KeyBy?
+
+    enum KeyBy: String, ExpressibleByArgument, CaseIterable {
+        case key, name
+    }
 
     @Flag(name: .customLong("ignore-id"), help: ArgumentHelp(
         "Read no id column: rows are matched by key, or name, only. Without it an id is used only where this account linked it to the row's key (or the product has the row's name)."))
@@ -139,6 +148,7 @@ struct ManifestOptions: ParsableArguments {
         options.defaultStock = defaultStock
         options.keepHTML = keepHTML
         options.ignoreID = ignoreID
+        options.keyByName = keyBy == .name
         return options
     }
 }

@@ -19,6 +19,10 @@ struct ValidateCommand: OpenMarketCommand {
             spells it composed or decomposed (Korean names from a Mac), and when only letter \
             case differs from the one file on disk (a warning says so).
 
+            A row that could only update a product already in the shop (as a new product it lacks \
+            photos, a stock, a key as typed…) is not counted valid: the summary counts it apart, \
+            by the rule a new product would break, as import would fail it for a product it makes.
+
             Exit codes: 0 every row is valid; 1 some rows have errors; 2 the file cannot be read.
 
             --format xlsx writes the manifest as a workbook to fix (--out, default NAME-checked.xlsx \
@@ -168,6 +172,7 @@ extension ValidateCommand {
     /// `products.csv: 20 rows, 18 valid, 1 with errors, 1 with warnings, 2 skipped by the feed's filter`.
     static func summaryLine(_ url: URL, _ summary: ValidationSummary) -> String {
         "\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
+            + (summary.updateOnly > 0 ? ", \(summary.updateOnly) only as updates of products already in the shop (as new products they fail: \(summary.newProductNeeds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))" : "")
             + (summary.skipped > 0 ? ", \(summary.skipped) skipped by the feed's filter" : "")
             + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file \(summary.fileErrors == 1 ? "error" : "errors")" : "")
             + (summary.fileWarnings > 0 ? ", \(summary.fileWarnings) file \(summary.fileWarnings == 1 ? "warning" : "warnings") (above)" : "")
