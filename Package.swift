@@ -301,7 +301,7 @@ let package = Package(
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: [
-            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support",
+            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support", "Manifest",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
     ],

@@ -25,7 +25,7 @@ enum KoreanMaps {
     name = "상품명"
     description = ["{상품 상세설명}", "{모바일 상품 상세설명}", "{상품 간략설명}", "{상품 요약설명}"]
     # 판매가 is what the buyer pays; a 소비자가 above it is the list price, and the difference the discount.
-    price = { value = "소비자가", when_above = "판매가", else = "판매가" }
+    price = { value = "소비자가", when_above = "판매가", else = "판매가", quiet = true }
     sale_price = { value = "판매가", when_below = "소비자가", quiet = true }
 
     # 판매상태 N is not on sale: left out unless --include-inactive.

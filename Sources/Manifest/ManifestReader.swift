@@ -125,7 +125,9 @@ public final class ManifestReader {
             // A workbook is XML in a zip: UTF-8 by definition, no delimiter.
             self.encoding = .utf8
             self.delimiter = ","
-            let sheet = try SheetManifest(url: url, choice: choice, knows: mapping.map { map in { map.knows(header: $0) } })
+            let maps = self.platformMaps
+            let sheet = try SheetManifest(url: url, choice: choice, knows: mapping.map { map in { map.knows(header: $0) } },
+                                          isPlatformHeader: maps.isEmpty ? nil : { headers in maps.contains { $0.matches(headers: headers) } })
             try mapHeaders(sheet.header)
             if !sheet.skippedSheets.isEmpty {
                 let skipped = sheet.skippedSheets.map { "'\($0)'" }.joined(separator: ", ")

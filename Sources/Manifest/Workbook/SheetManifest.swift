@@ -31,9 +31,17 @@ final class SheetManifest {
     /// Whether a header is one the reader knows (a feed's map knows the supplier's).
     private let knows: (String) -> Bool
 
-    init(url: URL, choice: SheetChoice, knows: ((String) -> Bool)? = nil) throws(ManifestError) {
+    /// Whether a row is another platform's header (its section row above may name two of our
+    /// columns too: SmartStore's `이미지`, `할인`).
+    private let isPlatformHeader: (([String]) -> Bool)?
+    /// How far below a row naming two of our columns a platform's header is looked for.
+    static let platformHeaderLookahead = 5
+
+    init(url: URL, choice: SheetChoice, knows: ((String) -> Bool)? = nil,
+         isPlatformHeader: (([String]) -> Bool)? = nil) throws(ManifestError) {
         file = url.lastPathComponent
         self.knows = knows ?? { Column(header: $0) != nil }
+        self.isPlatformHeader = knows == nil ? isPlatformHeader : nil
         let workbook = try Workbook(url: url)
         let sheet = try Self.choose(choice.sheet, in: workbook)
         // No sheet named: the first visible sheet with a header (a workbook may open on its instructions).
@@ -48,7 +56,12 @@ final class SheetManifest {
                 rows = SheetRows(workbook: workbook, sheet: candidate)
             }
             do {
-                try findHeader(choice.headerRow)
+                if let fallback = try findHeader(choice.headerRow) {
+                    // No platform's header below the first row naming two columns: that row, read again.
+                    rows.close()
+                    rows = SheetRows(workbook: workbook, sheet: candidate)
+                    try findHeader(fallback)
+                }
                 break
             } catch let error as ManifestError {
                 rows.close()
@@ -91,22 +104,37 @@ final class SheetManifest {
         throw ManifestError(file: workbook.file, message: "no sheet named '\(wanted)' (sheets: \(names))")
     }
 
-    private func findHeader(_ given: Int?) throws {
+    /// Finds the header row; returns the row to read again as the header when a first row
+    /// naming two columns was passed over looking for a platform's header below it.
+    @discardableResult
+    private func findHeader(_ given: Int?) throws -> Int? {
+        var firstKnown: Int?
         while let row = try rows.next() {
             if let given {
                 if row.number < given { continue }
                 guard row.number == given else { break }
             } else {
-                let known = row.cells.filter { knows($0.text.trimmingCharacters(in: .whitespaces)) }.count
-                guard known >= 2 else {
-                    if row.number >= Self.headerSearchRows { break }
-                    continue
+                if let firstKnown, row.number > firstKnown + Self.platformHeaderLookahead { return firstKnown }
+                let texts = row.cells.map { $0.text.trimmingCharacters(in: .whitespaces) }
+                if let isPlatformHeader, isPlatformHeader(texts) {
+                    // Another platform's header: taken even below a section row that names our columns.
+                } else {
+                    let known = texts.filter(knows).count
+                    guard known >= 2 else {
+                        if row.number >= Self.headerSearchRows { break }
+                        continue
+                    }
+                    if isPlatformHeader != nil {
+                        if firstKnown == nil { firstKnown = row.number }
+                        continue
+                    }
                 }
             }
             header = row.cells.map { ($0.column, $0.text) }
             headerRow = row.number
-            return
+            return nil
         }
+        if let firstKnown { return firstKnown }
         if let given {
             throw ManifestError(file: file, message: "sheet '\(sheetName)', row \(given) (--header-row) is empty or missing")
         }
