@@ -77,7 +77,7 @@ extension SyncPlanner {
         guard abs(percent) > options.maxPriceChange else { return }
         let way = options.validation.answersOnPage ? "send it with the page's button for held price changes" : "run with --force"
         let moved = "\(before) → \(after), \(String(format: "%+.0f", percent)) % > \(Self.number(options.maxPriceChange)) %"
-        let list = live.price == wanted.price && live.discountedPrice == 0 && wanted.discountedPrice == 0 ? ""
+        let list = live.discountedPrice == 0 && wanted.discountedPrice == 0 ? ""
             : " (price \(live.price) → \(wanted.price), discount \(live.discountedPrice) → \(wanted.discountedPrice))"
         throw Refusal(message: "the buyer's price \(before) → \(after)\(list) is a change of \(String(format: "%+.0f", percent)) %, more than --max-price-change \(Self.number(options.maxPriceChange)) %: check the sheet, or \(way)",
                       priceGuard: true, rule: "price-guard", column: "price", value: moved,

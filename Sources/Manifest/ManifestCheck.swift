@@ -61,6 +61,14 @@ public enum ManifestCheck {
             summary.count(raw, draft, issues)
             onRow(raw, draft, issues)
         }
+        if let rows = summary.newProductNeeds["stock-missing"] {
+            // Known once the rows are read (JSON names its columns row by row); said once.
+            let way = options.answersOnPage ? "choose above what a new product starts with"
+                : "add a stock column, or run with --default-stock N (what a new product starts with)"
+            summary.fileWarnings += 1
+            onFileIssue(RowIssue(file: url.lastPathComponent, row: 1, column: Column.stock.rawValue, value: nil, severity: .warning, rule: "stock-missing",
+                                 message: "the sheet has no stock column, and nothing given is not 0: \(rows == 1 ? "1 row" : "\(rows) rows") can only update a product already in the shop (it keeps its stock), not make one; \(way)"))
+        }
         // JSON and JSON Lines name their columns row by row: unknown ones are known only now.
         if !reader.format.hasHeaderRow && !fileIssues.contains(where: { $0.rule == "column-unknown" }) {
             for issue in ManifestValidator.fileIssues(reader) where issue.rule == "column-unknown" { onFileIssue(issue) }

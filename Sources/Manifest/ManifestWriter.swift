@@ -123,7 +123,7 @@ public final class ManifestWriter {
         switch format {
         case .csv:
             let product = entry.fields
-            let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", product.name, product.description,
+            let cells = [entry.id.map(String.init) ?? "", entry.key ?? "", product.name, ManifestValidator.descriptionCell(product.description),
                          Self.number(product.price), product.currency, Self.number(product.discountedPrice),
                          String(product.stock), entry.images.joined(separator: ";")]
                 + (columns.contains(.vendor) ? [entry.vendor.map(String.init) ?? ""] : [])
@@ -131,7 +131,7 @@ public final class ManifestWriter {
         case .json, .jsonl:
             let product = entry.fields
             var object: [String: Any] = [
-                "name": product.name, "description": product.description, "price": NSDecimalNumber(decimal: product.price.amount),
+                "name": product.name, "description": ManifestValidator.descriptionCell(product.description), "price": NSDecimalNumber(decimal: product.price.amount),
                 "currency": product.currency, "discounted_price": NSDecimalNumber(decimal: product.discountedPrice.amount),
                 "stock": product.stock, "images": entry.images,
             ]
@@ -146,7 +146,7 @@ public final class ManifestWriter {
         case .xlsx:
             // Keys and ids as text (leading zeros, long digits stay), amounts and counts as numbers.
             try sheet?.write([entry.id.map { .text(String($0)) } ?? .empty, entry.key.map { .text($0) } ?? .empty,
-                              .text(entry.fields.name), .text(entry.fields.description), .number(Self.number(entry.fields.price)),
+                              .text(entry.fields.name), .text(ManifestValidator.descriptionCell(entry.fields.description)), .number(Self.number(entry.fields.price)),
                               .text(entry.fields.currency), .number(Self.number(entry.fields.discountedPrice)),
                               .number(String(entry.fields.stock)), .text(entry.images.joined(separator: ";"))]
                               + (columns.contains(.vendor) ? [entry.vendor.map { .number(String($0)) } ?? .empty] : []))

@@ -53,9 +53,15 @@ struct RowRules {
             issue(.key, nil, "key-missing", reason)
         }
         if let key, let damage = Self.excelDamage(key) {
-            // Never a new product of a key Excel rewrote: its product would be one nobody meant.
-            createProblems.append(RowIssue(file: file, row: raw.number, column: Column.key.rawValue, value: key, severity: .error,
-                                           rule: "key-excel", message: "a new product needs a key as typed, and this one \(damage.prefix(1).lowercased())\(damage.dropFirst())"))
+            if key.contains("/") || key.uppercased().contains("E+") {
+                // Never a new product of a key Excel surely rewrote (its digits gone, or a date in
+                // the sheet's locale): its product would be one nobody meant.
+                createProblems.append(RowIssue(file: file, row: raw.number, column: Column.key.rawValue, value: key, severity: .error,
+                                               rule: "key-excel", message: "a new product needs a key as typed, and this one \(damage.prefix(1).lowercased())\(damage.dropFirst())"))
+            } else {
+                // `2024-03-05` may be a key as typed (export writes it so): said, not refused.
+                issue(.key, key, "key-excel", damage, .warning)
+            }
         }
         return (key, id)
     }
@@ -138,11 +144,17 @@ struct RowRules {
 
     /// The description; `[clear]` empties the live one, a blank cell keeps it.
     mutating func description() -> String {
-        var description = raw.values[.description].map { restore(ManifestValidator.trimmed($0)) } ?? ""
-        if description == ManifestValidator.clearMarker {
+        let cell = raw.values[.description].map(ManifestValidator.trimmed) ?? ""
+        var description = cell
+        if ManifestValidator.isMarker(cell, escaped: false) {
             description = ""
             given.insert(.description)
+        } else if cell.hasPrefix("'"), ManifestValidator.isMarker(cell, escaped: true) {
+            // `'[clear]`: the text [clear] (as export writes it), not the marker.
+            description = String(cell.dropFirst())
+            given.insert(.description)
         } else if !description.isEmpty {
+            description = restore(cell)
             given.insert(.description)
             garbled(.description, description)
             if !options.keepHTML, HTMLText.looksLikeHTML(description) {

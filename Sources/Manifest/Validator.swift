@@ -225,6 +225,21 @@ public final class ManifestValidator: @unchecked Sendable {
     /// The value that clears a description (a blank cell keeps the live one).
     public static let clearMarker = "[clear]"
 
+    /// A description as a cell holds it: a text that reads as the clear marker (`[clear]`, or
+    /// it after apostrophes) is written with one apostrophe more, so that import reads it back
+    /// as that text, never as "empty the description". Every format the same.
+    public static func descriptionCell(_ text: String) -> String {
+        let trimmed = trimmed(text)
+        return isMarker(trimmed, escaped: true) ? "'" + trimmed : text
+    }
+
+    /// Whether a trimmed cell is the marker (`escaped`: with one or more apostrophes before it).
+    static func isMarker(_ cell: String, escaped: Bool) -> Bool {
+        guard escaped else { return cell == clearMarker }
+        let rest = cell.drop { $0 == "'" }
+        return rest == clearMarker[...]
+    }
+
     /// The rules of one row on its own. Thread-safe: rows can be checked on several threads.
     ///
     /// A value that is there must be right (an error otherwise). A value that is not
@@ -247,7 +262,9 @@ public final class ManifestValidator: @unchecked Sendable {
 
         let hasError = rules.issues.contains { $0.severity == .error }
         // validate shows what a new product would lack, as warnings after the errors.
-        var shown = rules.issues + rules.createProblems.map { var warning = $0; warning.severity = .warning; return warning }
+        // A sheet with no stock column is said once for the file (`ManifestCheck`), not on every row.
+        var shown = rules.issues + rules.createProblems.filter { $0.rule != "stock-missing" }
+            .map { var warning = $0; warning.severity = .warning; return warning }
         if !headers.isEmpty {
             for index in shown.indices { shown[index].header = shown[index].column.flatMap { headers[$0] } }
             for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }

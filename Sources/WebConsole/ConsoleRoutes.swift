@@ -92,8 +92,11 @@ struct ConsoleRoutes: ConsoleShopBound {
             ConsolePageModel.ProblemView(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
                                          message: ConsoleWords.ruleMessage($0.rule, english: $0.message, language), severity: $0.severity)
         }
-        if let export, reading.currency == nil || reading.defaultStock == nil {
-            model.ask = ConsolePageModel.AskView(sheet: sheet.lastPathComponent, said: export.title, reading: reading)
+        // What the sheet leaves open is asked on the page: another platform's currency and stock,
+        // and the stock of a sheet that has no stock column (Cafe24's), never 0 by default.
+        let stockOpen = reading.defaultStock == nil && summary.newProductNeeds.keys.contains { $0.hasPrefix("stock-") }
+        if let said = export?.title ?? (stockOpen ? sheet.lastPathComponent : nil), reading.currency == nil || reading.defaultStock == nil {
+            model.ask = ConsolePageModel.AskView(sheet: sheet.lastPathComponent, said: said, reading: reading)
         }
         return layout.response(request, model)
     }

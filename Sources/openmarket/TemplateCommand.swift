@@ -14,8 +14,8 @@ struct TemplateCommand: OpenMarketCommand {
             `openmarket validate` and `openmarket import` it as it is.
 
             --format feed writes a commented feed file instead: how a supplier's own columns \
-            and cost prices become your products (see `openmarket feed`). --map shopify or \
-            --map woocommerce writes the map openmarket reads that platform's product export \
+            and cost prices become your products (see `openmarket feed`). --map shopify, \
+            --map woocommerce, --map cafe24 or --map smartstore writes the map openmarket reads that platform's product export \
             with, to read or to change (then `import --map FILE`).
 
             Examples:
@@ -38,7 +38,7 @@ struct TemplateCommand: OpenMarketCommand {
 
     func validate() throws {
         if let map, ShippedMaps.text(map) == nil {
-            throw ValidationError("--map \(map): openmarket ships \(ShippedMaps.names.joined(separator: " and "))")
+            throw ValidationError("--map \(map): openmarket ships \(ShippedMaps.names.joined(separator: ", "))")
         }
         if (format ?? outFormat) == .xlsx, out == nil { throw ValidationError("an Excel template needs --out FILE") }
     }

@@ -418,7 +418,7 @@ struct ImportExtrasTests {
             .send().decode(ProductDetail.self)
         let url = try #require(seed.images?.first?.url)
         let manifest = files.directory.appendingPathComponent("urls.csv")
-        try "name,price,images\nFrom a URL,1000,\(url)\nBroken URL,1000,\(sandbox.url)/images/999999.jpg\n"
+        try "name,price,stock,images\nFrom a URL,1000,1,\(url)\nBroken URL,1000,1,\(sandbox.url)/images/999999.jpg\n"
             .write(to: manifest, atomically: true, encoding: .utf8)
         let result = try await CLIProcess.run(importArguments(manifest, sandbox, ["--max-bytes", "40000"]))
         #expect(result.status == 1)

@@ -22,7 +22,8 @@ struct ValidateCommandTests {
         let text = try await CLIProcess.run(["validate", path])
         #expect(text.status == 1)
         #expect(text.stdout.contains("row 2:\n  error name 'ab': must be 3 to 100 characters, has 2 [name-length]"))
-        #expect(text.stdout.contains("14 rows, 2 valid, 12 with errors, 2 with warnings"))
+        // The row without photos is not counted valid: import would fail it as a new product.
+        #expect(text.stdout.contains("14 rows, 1 valid, 12 with errors, 2 with warnings, 1 only as updates of products already in the shop (as new products they fail: images-count 1)"), "\(text.stdout)")
         // A row without photos could still update a product: what a new one needs is a warning.
         #expect(text.stdout.contains("row 12:\n  warning images: a new product needs 1 to 5 photos"))
 

@@ -96,6 +96,36 @@ struct DecisionTests {
         }
     }
 
+    @Test("the price guard judges what the buyer pays: a list price up 66 % over the same buyer's price passes; a buyer's price more than halved is held, both prices said")
+    func priceGuardOnBuyersPrice() throws {
+        let shop = InMemoryShop()
+        let tea = shop.add("Green tea", price: 12900)
+        let planner = try Self.planner(shop, links: [Self.linked("T1", tea)], vendor: 1)
+        // 12,900 before; now 21,400 with a discount of 8,500: the buyer pays 12,900 still.
+        var listed = Self.draft(2, key: "T1", name: "Green tea", price: 21400)
+        listed.fields.discountedPrice = 8500
+        guard case .update(tea, let changes) = try planner.decide(listed, identity: "T1").action else { Issue.record("no update"); return }
+        #expect(Set(changes.fields) == ["price", "discounted_price"], "\(changes.fields)")
+        var halved = Self.draft(2, key: "T1", name: "Green tea", price: 12900)
+        halved.fields.discountedPrice = 6900
+        do {
+            _ = try planner.decide(halved, identity: "T1")
+            Issue.record("a buyer's price more than halved was not held")
+        } catch let refusal as SyncPlanner.Refusal {
+            #expect(refusal.message.contains("the buyer's price 12900 → 6000") && refusal.message.contains("discount 0 → 6900"), "\(refusal.message)")
+        }
+    }
+
+    @Test("a price given without a discount takes the shop's discount off with it: what the buyer pays is what the sheet says")
+    func priceWithoutDiscount() throws {
+        let shop = InMemoryShop()
+        let tea = shop.add("Green tea", price: 15000, discountedPrice: 2100)
+        let planner = try Self.planner(shop, links: [Self.linked("T1", tea)], vendor: 1)
+        let row = Self.draft(2, key: "T1", name: "Green tea", price: 12900, given: [.price, .discountedPrice])
+        guard case .update(tea, let changes) = try planner.decide(row, identity: "T1").action else { Issue.record("no update"); return }
+        #expect(changes.body.price == 12900 && changes.body.discountedPrice == 0, "\(changes.body)")
+    }
+
     @Test("an unlinked product of the same name is adopted; two of that name are a refusal that names them")
     func adoptByName() throws {
         let shop = InMemoryShop()

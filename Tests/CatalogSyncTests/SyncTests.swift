@@ -107,7 +107,7 @@ struct SyncTests {
         _ = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 2)))
         let wrong = try shop.sheet("products.csv", Shop.sheetText(rows: 5, priceOf: { $0 == 1 ? 25 : 1000 + $0 }))
         let guarded = try await shop.run(wrong) { $0.maxCreates = 2 }
-        #expect(guarded.row(2)?.status == .failed && guarded.row(2)?.error?.contains("1001 → 25 is a change of -98 %") == true,
+        #expect(guarded.row(2)?.status == .failed && guarded.row(2)?.error?.contains("the buyer's price 1001 → 25 is a change of -98 %") == true,
                 "\(guarded.row(2)?.error ?? "")")
         #expect(guarded.summary.counts["created"] == 2 && guarded.row(6)?.error?.contains("--max-creates 2") == true)
         #expect(try await shop.products()["Item 1"]?.first?.price == 1001)

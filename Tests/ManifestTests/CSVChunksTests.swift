@@ -181,8 +181,8 @@ struct JSONStreamTests {
         let workspace = try Workspace()
         defer { workspace.cleanup() }
         let url = try workspace.write("""
-        [{"name": "Green tea", "price": 1, "images": "a.jpg"},
-         {"name": "Black tea", "price": 2, "images": "a.jpg", "colour": "black"}]
+        [{"name": "Green tea", "price": 1, "stock": 1, "images": "a.jpg"},
+         {"name": "Black tea", "price": 2, "stock": 1, "images": "a.jpg", "colour": "black"}]
         """, named: "p.json")
         let result = try workspace.check(url)
         #expect(result.issues.map(\.rule) == ["column-unknown"] && result.issues.first?.value == "colour")

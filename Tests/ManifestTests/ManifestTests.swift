@@ -44,10 +44,10 @@ struct ReadingTests {
     func rfc4180() throws {
         let space = try Workspace()
         defer { space.cleanup() }
-        let csv = "\u{FEFF}name,description,price,images\r\n"
-            + "\"Tea, green\",\"She said \"\"fresh\"\"\",4500,a.jpg\r\n"
-            + "\"Two\nlines\",\"line one\nline two\",5000,b.png\r\n"
-            + "Third one,,6000,a.jpg\r\n"
+        let csv = "\u{FEFF}name,description,price,stock,images\r\n"
+            + "\"Tea, green\",\"She said \"\"fresh\"\"\",4500,1,a.jpg\r\n"
+            + "\"Two\nlines\",\"line one\nline two\",5000,2,b.png\r\n"
+            + "Third one,,6000,3,a.jpg\r\n"
         let result = try space.check(space.write(csv))
         #expect(result.issues.isEmpty, "\(result.issues)")
         #expect(result.drafts.map(\.fields.name) == ["Tea, green", "Two\nlines", "Third one"])
@@ -142,7 +142,7 @@ struct ReadingTests {
         #expect(result.summary.fileErrors == 1 && result.summary.hasErrors)
         // A partial file (name and photos, no price) is fine: it can update; a create would need the price.
         let partial = try space.check(space.write("name,images\nOne product,a.jpg\n", named: "partial.csv"))
-        #expect(!partial.summary.hasErrors && partial.issues.map(\.rule) == ["price-missing"])
+        #expect(!partial.summary.hasErrors && partial.issues.map(\.rule) == ["price-missing", "stock-missing"], "\(partial.issues)")
         #expect(partial.issues.allSatisfy { $0.severity == .warning })
     }
 
@@ -177,7 +177,7 @@ struct ReadingTests {
         defer { space.cleanup() }
         let array = try space.write("""
         [{"name": "Green tea", "price": 4500, "currency": "KRW", "images": ["a.jpg", "b.png"], "stock": 3},
-         {"상품명": "Black tea", "가격": "$12.50", "이미지": "a.jpg", "sku": "BT-1"}]
+         {"상품명": "Black tea", "가격": "$12.50", "이미지": "a.jpg", "sku": "BT-1", "재고": 4}]
         """, named: "products.json")
         let fromArray = try space.check(array)
         #expect(fromArray.issues.isEmpty, "\(fromArray.issues)")
@@ -185,9 +185,9 @@ struct ReadingTests {
         #expect(fromArray.drafts[1].fields.price == Money(exactly: "12.5") && fromArray.drafts[1].fields.currency == "USD" && fromArray.drafts[1].key == "BT-1")
 
         let lines = try space.write("""
-        {"name": "Green tea", "price": 4500, "images": "a.jpg"}
+        {"name": "Green tea", "price": 4500, "stock": 1, "images": "a.jpg"}
 
-        {"name": "x", "price": 1, "images": "a.jpg"}
+        {"name": "x", "price": 1, "stock": 1, "images": "a.jpg"}
         """, named: "products.jsonl")
         let fromLines = try space.check(lines)
         #expect(fromLines.drafts.map(\.fields.name) == ["Green tea"])
@@ -206,7 +206,7 @@ struct ReadingTests {
         let space = try Workspace()
         defer { space.cleanup() }
         let big = String(repeating: "가", count: 10 * 1024 * 1024 / 3)
-        let result = try space.check(space.write("name,description,price,images\nBig one,\"\(big)\",1000,a.jpg\nSmall one,,1000,a.jpg\n"))
+        let result = try space.check(space.write("name,description,price,stock,images\nBig one,\"\(big)\",1000,1,a.jpg\nSmall one,,1000,1,a.jpg\n"))
         #expect(result.issues.map(\.rule) == ["description-length"])
         #expect(result.drafts.map(\.fields.name) == ["Small one"])
     }

@@ -31,7 +31,7 @@ struct PhotoNameTests {
             let names = try Self.namesOnDisk(space.directory.appendingPathComponent("photos"))
             #expect(names == [Array(onDisk.utf8)], "the disk keeps the form it was given")
             #expect(Array(onDisk.utf8) != Array(inSheet.utf8))
-            let result = try space.check(space.write("key,name,price,images\nT1,Green tea,4500,photos/\(inSheet)\n"))
+            let result = try space.check(space.write("key,name,price,stock,images\nT1,Green tea,4500,1,photos/\(inSheet)\n"))
             #expect(result.issues.isEmpty, "\(result.issues)")
             let source = try #require(result.drafts.first?.images.first)
             guard case .file(let url) = source else { Issue.record("not a file: \(source)"); continue }
@@ -49,10 +49,10 @@ struct PhotoNameTests {
         let key = "녹차-1"
         try copyPhoto(space, to: "\(key.decomposedStringWithCanonicalMapping)/1.jpg")
         try copyPhoto(space, to: "\("사진".decomposedStringWithCanonicalMapping)/\(Self.decomposed)")
-        let noImagesColumn = try space.check(space.write("key,name,price\n\(key),Green tea,4500\n"))
+        let noImagesColumn = try space.check(space.write("key,name,price,stock\n\(key),Green tea,4500,1\n"))
         #expect(noImagesColumn.issues.isEmpty, "\(noImagesColumn.issues)")
         #expect(noImagesColumn.drafts.first?.images.count == 1)
-        let inPath = try space.check(space.write("key,name,price,images\nT2,Black tea,4500,사진/\(Self.composed)\n", named: "b.csv"))
+        let inPath = try space.check(space.write("key,name,price,stock,images\nT2,Black tea,4500,1,사진/\(Self.composed)\n", named: "b.csv"))
         #expect(inPath.issues.isEmpty, "\(inPath.issues)")
         #expect(inPath.drafts.count == 1)
     }
@@ -99,7 +99,7 @@ struct PhotoNameTests {
         _ = try space.files.write(heic, named: "IMG_0002.HEIC")
         _ = try space.files.write(webp, named: "web.webp")
         _ = try space.files.write(Array("hello".utf8), named: "note.jpg")
-        let result = try space.check(space.write("key,name,price,images\nT1,Tea,4500,IMG_0002.HEIC;web.webp\nT2,Tea two,4500,note.jpg\n"))
+        let result = try space.check(space.write("key,name,price,stock,images\nT1,Tea,4500,1,IMG_0002.HEIC;web.webp\nT2,Tea two,4500,1,note.jpg\n"))
         #expect(result.drafts.map(\.key) == ["T1"])
         #expect(result.issues.map(\.rule) == ["image-format"])
         #expect(result.issues.first?.message.contains("HEIC") == true)

@@ -90,17 +90,17 @@ struct RuleTests {
     func salePrice() throws {
         let space = try Workspace()
         defer { space.cleanup() }
-        let korean = try space.check(space.write("상품명,판매가,할인가,이미지\n녹차 라떼,10000,8500,a.jpg\n"))
+        let korean = try space.check(space.write("상품명,판매가,할인가,재고,이미지\n녹차 라떼,10000,8500,3,a.jpg\n"))
         #expect(korean.issues.isEmpty, "\(korean.issues)")
         #expect(korean.drafts.first?.fields.discountedPrice == 1500 && korean.drafts.first?.fields.price == 10000)
         #expect(korean.drafts.first?.given.contains(.discountedPrice) == true)
         let english = try space.check(space.write("name,price,currency,sale_price,images\nGreen tea,24.50,USD,19.99,a.jpg\n"))
         #expect(english.drafts.first?.fields.discountedPrice == Money(exactly: "4.51"), "\(english.issues)")
-        let over = try space.check(space.write("name,price,sale_price,images\nGreen tea,1000,1200,a.jpg\n"))
+        let over = try space.check(space.write("name,price,sale_price,stock,images\nGreen tea,1000,1200,1,a.jpg\n"))
         #expect(over.issues.map(\.rule) == ["sale-price-over-price"] && over.drafts.isEmpty)
         let alone = try space.check(space.write("key,sale_price\nK1,900\n"))
         #expect(alone.issues.filter { $0.severity == .error }.map(\.rule) == ["sale-price-without-price"], "\(alone.issues)")
-        let both = try space.check(space.write("name,price,discounted_price,sale_price,images\nGreen tea,1000,300,800,a.jpg\n"))
+        let both = try space.check(space.write("name,price,discounted_price,sale_price,stock,images\nGreen tea,1000,300,800,1,a.jpg\n"))
         #expect(both.issues.map(\.rule) == ["sale-price-disagrees"], "\(both.issues)")
         // The merchant's own header is named in messages beside ours.
         #expect(over.issues.first?.columnLabel == "sale_price")
@@ -179,7 +179,7 @@ struct RuleTests {
                                                    withDestinationPath: space.directory.appendingPathComponent("a.jpg").path)
         var options = ValidationOptions()
         options.imagesDirectory = photos
-        let csv = "name,price,images\nInside,1000,in.jpg\nParent,1000,../a.jpg\nLinked,1000,out.jpg\nSneaky,1000,sub/../../a.jpg\n"
+        let csv = "name,price,stock,images\nInside,1000,1,in.jpg\nParent,1000,1,../a.jpg\nLinked,1000,1,out.jpg\nSneaky,1000,1,sub/../../a.jpg\n"
         let result = try space.check(space.write(csv), options: options)
         #expect(result.drafts.map(\.fields.name) == ["Inside"])
         #expect(result.issues.map(\.rule) == ["image-path-escape", "image-path-escape", "image-path-escape"])
@@ -194,7 +194,7 @@ struct RuleTests {
         for name in ["2-side.jpg", "1-front.jpg"] {
             try FileManager.default.copyItem(at: space.directory.appendingPathComponent("a.jpg"), to: folder.appendingPathComponent(name))
         }
-        let result = try space.check(space.write("sku,name,price\nTEA-1,Green tea,4500\nTEA-2,Black tea,4500\n"))
+        let result = try space.check(space.write("sku,name,price,stock\nTEA-1,Green tea,4500,1\nTEA-2,Black tea,4500,1\n"))
         #expect(result.drafts.first?.images.map { ($0.display as NSString).lastPathComponent } == ["1-front.jpg", "2-side.jpg"])
         #expect(result.issues.map(\.rule) == ["images-folder"])
     }
@@ -203,7 +203,7 @@ struct RuleTests {
     func duplicates() throws {
         let space = try Workspace()
         defer { space.cleanup() }
-        let csv = "key,name,price,images\nK1,Green tea,1000,a.jpg\nK2,Green tea,1000,a.jpg\nK1,Other tea,1000,a.jpg\n"
+        let csv = "key,name,price,stock,images\nK1,Green tea,1000,1,a.jpg\nK2,Green tea,1000,1,a.jpg\nK1,Other tea,1000,1,a.jpg\n"
         let result = try space.check(space.write(csv))
         #expect(result.issues.map(\.rule) == ["name-duplicate", "key-duplicate"])
         #expect(result.issues[0].severity == .warning && result.issues[0].message.contains("row 2"))
