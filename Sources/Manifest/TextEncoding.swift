@@ -125,6 +125,31 @@ struct UTF8Validator {
     func finish(at end: Int) -> Int? { pending > 0 ? sequenceStart : nil }
 }
 
+extension TextEncoding {
+    /// Bytes in CP949 (Korean Windows: zip entry names, old CSV files) as text; nil when they
+    /// are not valid CP949.
+    public static func cp949Text(_ bytes: [UInt8]) -> String? {
+        guard !bytes.isEmpty else { return "" }
+        let cd = iconv_open("UTF-8", "CP949")
+        guard cd != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(cd) }
+        var input = bytes
+        var output = [CChar](repeating: 0, count: bytes.count * 2 + 4)
+        var inLeft = input.count
+        var outLeft = output.count
+        let result = input.withUnsafeMutableBufferPointer { inPtr in
+            output.withUnsafeMutableBufferPointer { outPtr in
+                var inCursor: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPtr.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var outCursor: UnsafeMutablePointer<CChar>? = outPtr.baseAddress
+                return iconv(cd, &inCursor, &inLeft, &outCursor, &outLeft)
+            }
+        }
+        guard result != -1, inLeft == 0 else { return nil }
+        let produced = output.count - outLeft
+        return String(decoding: output.prefix(produced).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
 /// Conversion to UTF-8 with glibc's iconv, in chunks.
 enum Transcoder {
     static func iconvName(_ encoding: TextEncoding) -> String {

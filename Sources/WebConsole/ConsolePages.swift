@@ -85,18 +85,23 @@ enum ConsolePages {
         {{/ended}}
         {{/job}}
         {{#upload}}
-        <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept=".csv,.xlsx,.json,.jsonl,.tsv,.txt,.zip"></div>
+        <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept=".csv,.tsv,.txt,.xlsx,.xlsm,.ods,.json,.jsonl,.zip"></div>
         <p id="upload-status"></p>
         <script>
         async function upload(files) {
           const status = document.getElementById("upload-status");
+          const notes = [];
           for (const file of files) {
             status.className = ""; status.textContent = "… " + file.name;
             const answer = await fetch("/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
             const said = await answer.json();
             if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
+            notes.push(...(said.notes || []));
           }
-          location.reload();
+          if (notes.length === 0) { location.reload(); return; }
+          status.textContent = "";
+          for (const note of notes) { const line = document.createElement("div"); line.textContent = note; status.appendChild(line); }
+          const again = document.createElement("a"); again.href = ""; again.textContent = "{{w.upload_show}}"; status.appendChild(again);
         }
         document.getElementById("files").addEventListener("change", (event) => upload(event.target.files));
         const drop = document.getElementById("drop");

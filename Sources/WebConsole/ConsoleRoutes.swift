@@ -58,8 +58,8 @@ struct ConsoleRoutes: ConsoleShopBound {
     func upload(_ request: Request) async throws -> Response {
         let upload = ConsoleUpload(folder: engine.folder)
         do {
-            let kept = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
-            return try Self.json(UploadAnswer(kept: kept), status: .ok)
+            let received = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
+            return try Self.json(UploadAnswer(received, ConsoleWords.language(of: request)), status: .ok)
         } catch let refused as ConsoleUpload.Refused {
             return try Self.json(UploadAnswer(error: refused.phrase.text(ConsoleWords.language(of: request))), status: .badRequest)
         } catch {
@@ -145,10 +145,32 @@ struct ConsoleRoutes: ConsoleShopBound {
 
     private func words(_ request: Request) -> [String: String] { ConsoleWords.words(ConsoleWords.language(of: request)) }
 
-    /// What an upload answers the page's script: the files kept, or why not.
+    /// What an upload answers the page's script: the files kept, what went where when a name
+    /// was taken, how names were read, in the page's words; or why not.
     struct UploadAnswer: Encodable {
         var kept: [String]?
+        var renamed: [ConsoleUpload.Renamed]?
+        var same: [String]?
+        var decoded: [ConsoleUpload.Decoded]?
+        var notes: [String]?
         var error: String?
+
+        init(error: String) { self.error = error }
+
+        init(_ received: ConsoleUpload.Received, _ language: Language) {
+            kept = received.kept
+            renamed = received.renamed
+            same = received.same
+            decoded = received.decoded
+            var notes = received.renamed.map { WordTable.filled("upload_renamed", language, $0.wanted, $0.kept) }
+            notes += received.same.map { WordTable.filled("upload_same", language, $0) }
+            for encoding in Set(received.decoded.map(\.encoding)).sorted() {
+                let names = received.decoded.filter { $0.encoding == encoding }.map(\.name)
+                notes.append(WordTable.filled("upload_decoded", language, encoding.uppercased(),
+                                              names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " …" : "")))
+            }
+            self.notes = notes
+        }
     }
 
     static func json(_ answer: some Encodable, status: HTTPResponse.Status) throws -> Response {

@@ -1,14 +1,19 @@
 import Foundation
+import Manifest
 import Words
 import Hummingbird
 import NIOCore
 import ZIPFoundation
 
-/// Files dropped on the console's page into its folder: a sheet is kept under its own name
-/// (an updated sheet replaces the one of that name); a .zip of photos (and sheets) is unpacked
-/// there, its folders kept, so that a sheet's image names find them. Nothing leaves the folder:
-/// a name is its last part only; a zip entry that climbs out (`..`, an absolute path) or is a
-/// link is refused; the Mac's `__MACOSX/` and `._` files are skipped.
+/// Files dropped on the console's page into its folder: a sheet under its own name, a .zip of
+/// photos (and sheets) unpacked there with its folders, so that a sheet's image names find them.
+///
+/// What the merchant has is theirs: nothing in the folder is ever removed or replaced. A file
+/// whose name is taken is kept beside it under a new one (`products (2).csv`), unless it has the
+/// same bytes (then nothing is written); the answer says what went where. Nothing leaves the
+/// folder: a name is its last part only; a zip entry that climbs out (`..`, an absolute path) or
+/// is a link is refused; the Mac's `__MACOSX/` and `._` files are skipped. Limits count the bytes
+/// really written, not what a zip's headers claim; a refused zip leaves nothing behind.
 struct ConsoleUpload: Sendable {
     let folder: URL
 
@@ -23,6 +28,28 @@ struct ConsoleUpload: Sendable {
         var description: String { phrase.text(.en) }
     }
 
+    /// What an upload did, as the page shows it.
+    struct Received: Sendable, Equatable {
+        /// Every file now in the folder from this upload, by the name it has there.
+        var kept: [String] = []
+        /// Names that were taken: kept beside, under another.
+        var renamed: [Renamed] = []
+        /// Already there with the same bytes: nothing written.
+        var same: [String] = []
+        /// Zip names not written in UTF-8, and how they were read (`cp949`, `cp437`).
+        var decoded: [Decoded] = []
+    }
+
+    struct Renamed: Sendable, Equatable, Encodable {
+        var wanted: String
+        var kept: String
+    }
+
+    struct Decoded: Sendable, Equatable, Encodable {
+        var name: String
+        var encoding: String
+    }
+
     /// The name a file is kept under, or why not.
     func name(for given: String) throws -> String {
         let name = (given.replacingOccurrences(of: "\\", with: "/") as NSString).lastPathComponent
@@ -33,8 +60,8 @@ struct ConsoleUpload: Sendable {
         return name
     }
 
-    /// The body of the request into the folder; what was kept (the sheet, or the zip's files).
-    func receive(_ request: Request, named given: String) async throws -> [String] {
+    /// The body of the request into the folder.
+    func receive(_ request: Request, named given: String) async throws -> Received {
         let name = try name(for: given)
         let partial = folder.appendingPathComponent(".upload-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else { throw Refused("upload_cannot_write", folder.path) }
@@ -53,40 +80,131 @@ struct ConsoleUpload: Sendable {
             throw error
         }
         if (name as NSString).pathExtension.lowercased() == "zip" { return try unpack(partial, name: name) }
-        // In place at once, replacing a sheet of that name (rename(2): no moment without one).
-        guard rename(partial.path, folder.appendingPathComponent(name).path) == 0 else {
-            throw Refused("upload_cannot_keep", name, folder.path, String(cString: strerror(errno)))
-        }
-        return [name]
+        var received = Received()
+        try place(partial, at: name, into: &received)
+        return received
     }
 
-    /// The zip's files into the folder, each checked before a byte is written.
-    func unpack(_ zip: URL, name: String) throws -> [String] {
+    /// The zip's files into the folder: each name checked, then every file written into a
+    /// hidden folder of its own while its real bytes are counted, then put in place.
+    func unpack(_ zip: URL, name: String) throws -> Received {
         let archive: Archive
         do { archive = try Archive(url: zip, accessMode: .read) } catch { throw Refused("upload_not_zip", name) }
+        var received = Received()
         var planned: [(Entry, String)] = []
-        var total: UInt64 = 0
+        var declared: UInt64 = 0
         for entry in archive {
             guard planned.count < Self.maxEntries else { throw Refused("upload_too_many", name, String(Self.maxEntries)) }
-            let parts = entry.path.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let (path, encoding) = Self.decodedPath(entry)
+            let parts = path.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true || parts.last == ".DS_Store" { continue }
             switch entry.type {
             case .directory: continue
-            case .symlink: throw Refused("upload_link", name, entry.path)
+            case .symlink: throw Refused("upload_link", name, path)
             case .file: break
             }
-            guard !entry.path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.isEmpty }) else {
-                throw Refused("upload_outside", name, entry.path)
+            guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.isEmpty }) else {
+                throw Refused("upload_outside", name, path)
             }
-            total += entry.uncompressedSize
-            guard total <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
+            declared += entry.uncompressedSize
+            guard declared <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
+            if let encoding { received.decoded.append(Decoded(name: parts.joined(separator: "/"), encoding: encoding)) }
             planned.append((entry, parts.joined(separator: "/")))
         }
-        for (entry, path) in planned {
-            let target = folder.appendingPathComponent(path)
-            try? FileManager.default.removeItem(at: target)
-            _ = try archive.extract(entry, to: target)
+        // Written apart first: a refusal half-way leaves nothing in the folder.
+        let staging = folder.appendingPathComponent(".unpack-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        var written: UInt64 = 0
+        for (index, (entry, path)) in planned.enumerated() {
+            let staged = staging.appendingPathComponent(String(index))
+            guard FileManager.default.createFile(atPath: staged.path, contents: nil), let output = try? FileHandle(forWritingTo: staged) else {
+                throw Refused("upload_cannot_write", folder.path)
+            }
+            defer { try? output.close() }
+            var own: UInt64 = 0
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    own += UInt64(chunk.count)
+                    written += UInt64(chunk.count)
+                    // The real bytes, not the header's word: an entry that inflates past what it
+                    // declares is refused at once, and so is the whole past the cap.
+                    guard own <= entry.uncompressedSize else { throw Refused("upload_entry_lies", name, path, String(entry.uncompressedSize)) }
+                    guard written <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
+                    try output.write(contentsOf: chunk)
+                }
+            } catch let refused as Refused {
+                throw refused
+            } catch {
+                throw Refused("upload_entry_damaged", name, path)
+            }
         }
-        return planned.map(\.1)
+        for (index, (_, path)) in planned.enumerated() {
+            try place(staging.appendingPathComponent(String(index)), at: path, into: &received)
+        }
+        return received
+    }
+
+    /// Moves a received file to `path` (relative to the folder) without replacing anything: a
+    /// taken name gets ` (2)`, ` (3)`… before its extension; a folder on the way that is a file
+    /// gets one too. The same bytes already there: nothing moves.
+    func place(_ file: URL, at path: String, into received: inout Received) throws {
+        let manager = FileManager.default
+        var parts = path.split(separator: "/").map(String.init)
+        var base = folder
+        for index in parts.indices.dropLast() {
+            var isFolder: ObjCBool = false
+            var component = parts[index]
+            var number = 1
+            while manager.fileExists(atPath: base.appendingPathComponent(component).path, isDirectory: &isFolder), !isFolder.boolValue {
+                number += 1
+                component = "\(parts[index]) (\(number))"
+            }
+            parts[index] = component
+            base = base.appendingPathComponent(component)
+            if !manager.fileExists(atPath: base.path) {
+                do { try manager.createDirectory(at: base, withIntermediateDirectories: false) } catch {
+                    throw Refused("upload_cannot_keep", path, folder.path, "\(error)")
+                }
+            }
+        }
+        let wanted = parts.last ?? path
+        var candidate = wanted
+        var number = 1
+        while true {
+            let target = base.appendingPathComponent(candidate)
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: target.path, isDirectory: &isFolder) {
+                if !isFolder.boolValue, manager.contentsEqual(atPath: target.path, andPath: file.path) {
+                    received.same.append((parts.dropLast() + [candidate]).joined(separator: "/"))
+                    return
+                }
+            } else if link(file.path, target.path) == 0 {
+                // link(2) never replaces: a name taken meanwhile fails with EEXIST and the next is tried.
+                unlink(file.path)
+                let kept = (parts.dropLast() + [candidate]).joined(separator: "/")
+                received.kept.append(kept)
+                if kept != path { received.renamed.append(Renamed(wanted: path, kept: kept)) }
+                return
+            } else if errno != EEXIST {
+                throw Refused("upload_cannot_keep", path, folder.path, String(cString: strerror(errno)))
+            }
+            number += 1
+            let stem = (wanted as NSString).deletingPathExtension
+            let type = (wanted as NSString).pathExtension
+            candidate = type.isEmpty ? "\(wanted) (\(number))" : "\(stem) (\(number)).\(type)"
+        }
+    }
+
+    /// An entry's name as the machine that made the zip wrote it: UTF-8 (flagged or not), else
+    /// CP949 (Korean Windows' own zip), else the zip standard's CP437. The encoding is said
+    /// when it is not UTF-8.
+    static func decodedPath(_ entry: Entry) -> (String, String?) {
+        // Latin-1 maps each byte to one character: the name's own bytes, whatever the flag says.
+        let bytes = entry.path(using: .isoLatin1).unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
+        if let text = TextEncoding.cp949Text(bytes) { return (text, "cp949") }
+        let standard = entry.path
+        return (standard.isEmpty ? String(decoding: bytes, as: UTF8.self) : standard, "cp437")
     }
 }

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+import ZIPFoundation
+
+/// What a merchant drops on the console's page is unpacked without touching what they have:
+/// over real HTTP, into a real folder.
+@Suite("The console's uploads keep what the merchant has", .serialized)
+struct ConsoleUploadTests {
+    /// The names in `folder`, walked (hidden work folders would show here too).
+    static func tree(_ folder: URL) -> Set<String> {
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        var names = Set<String>()
+        while let next = walker?.nextObject() as? String { names.insert(next) }
+        return names
+    }
+
+    @Test("a zip holding a file named like a folder, and a sheet named like the folder's own: both kept beside, nothing removed or replaced, the answer says where")
+    func nothingReplaced() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let folder = open.files.directory
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for n in 1...3 { try Data(try Fixtures.jpeg(width: 30, height: 20, seed: UInt64(n))).write(to: images.appendingPathComponent("\(n).jpg")) }
+        let sheet = try Data(contentsOf: folder.appendingPathComponent("products.csv"))
+
+        let zip = try OpenConsole.zip([("images", Data("a file, not the folder".utf8)),
+                                       ("products.csv", Data("key,name,price,stock,images\nX,Other tea,1000,1,p.jpg\n".utf8))])
+        let answer = try await open.upload("photos.zip", zip)
+        #expect(answer.status == 200, "\(answer.text)")
+        let said = try answer.json()
+        let renamed = (said["renamed"] as? [[String: String]]) ?? []
+        #expect(renamed.contains { $0["wanted"] == "images" && $0["kept"] == "images (2)" }, "\(answer.text)")
+        #expect(renamed.contains { $0["wanted"] == "products.csv" && $0["kept"] == "products (2).csv" }, "\(answer.text)")
+        #expect((said["notes"] as? [String])?.contains { $0.contains("products.csv was already in the folder") } == true, "\(answer.text)")
+        // The folder and its photos, the sheet: as they were.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted() == ["1.jpg", "2.jpg", "3.jpg"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("products.csv")) == sheet)
+        #expect(try String(contentsOf: folder.appendingPathComponent("images (2)"), encoding: .utf8) == "a file, not the folder")
+        // The same zip again: the same bytes are there, nothing more is written.
+        let again = try await open.upload("photos.zip", zip)
+        let keptAgain = try again.json()["kept"] as? [String]
+        #expect(again.status == 200 && keptAgain == [], "\(again.text)")
+        // A sheet dropped on its own under a taken name: kept beside too.
+        let dropped = try await open.upload("products.csv", Data("key,name,price,stock,images\nY,Third tea,1000,1,p.jpg\n".utf8))
+        #expect(dropped.status == 200 && dropped.text.contains("products (3).csv"), "\(dropped.text)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("products.csv")) == sheet)
+        await open.close()
+    }
+
+    @Test("a zip whose headers declare 1,000 bytes for an entry that inflates to 20 MB: refused at once, nothing left behind")
+    func lyingSizes() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let before = Self.tree(open.files.directory)
+        var zip = try OpenConsole.zip([("photos/big.jpg", Data(count: 20 << 20)), ("photos/small.jpg", Data("ok".utf8))])
+        #expect(zip.count < 100_000, "\(zip.count) bytes")
+        Self.declare(&zip, uncompressedSize: 1000, ofFirstEntry: true)
+        let answer = try await open.upload("photos.zip", zip)
+        #expect(answer.status == 400 && answer.text.contains("unpacks to more than the 1000 bytes its header says"), "\(answer.text)")
+        // Nothing kept, no work folder left, and far less than 50 MB ever written (the file is gone).
+        #expect(Self.tree(open.files.directory).subtracting(before).filter { !$0.hasPrefix(".to-send") }.isEmpty,
+                "\(Self.tree(open.files.directory).subtracting(before))")
+        await open.close()
+    }
+
+    @Test("Korean names in a zip made on Korean Windows (CP949, no UTF-8 flag) land as 사진/녹차.jpg; the answer says how they were read")
+    func cp949Names() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let photo = Data(try Fixtures.jpeg(width: 30, height: 20, seed: 5))
+        // 사진/녹차.jpg in CP949.
+        let name: [UInt8] = [0xBB, 0xE7, 0xC1, 0xF8, 0x2F, 0xB3, 0xEC, 0xC2, 0xF7, 0x2E, 0x6A, 0x70, 0x67]
+        let zip = Self.storedZip([(name, photo)])
+        let answer = try await open.upload("사진.zip", zip)
+        #expect(answer.status == 200, "\(answer.text)")
+        let kept = open.files.directory.appendingPathComponent("사진").appendingPathComponent("녹차.jpg")
+        #expect(try Data(contentsOf: kept) == photo, "\(Self.tree(open.files.directory))")
+        let decoded = (try answer.json()["decoded"] as? [[String: String]]) ?? []
+        #expect(decoded == [["name": "사진/녹차.jpg", "encoding": "cp949"]], "\(answer.text)")
+        await open.close()
+    }
+
+    /// Rewrites the uncompressed size the zip's headers give its first entry (local and central).
+    static func declare(_ zip: inout Data, uncompressedSize: UInt32, ofFirstEntry: Bool) {
+        func put(_ value: UInt32, at offset: Int) {
+            for byte in 0..<4 { zip[zip.startIndex + offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte))) }
+        }
+        let bytes = [UInt8](zip)
+        // The local header of the first entry is at 0; its uncompressed size at 22.
+        put(uncompressedSize, at: 22)
+        // The first central directory header (PK\u{1}\u{2}); its uncompressed size at 24.
+        if let central = (0..<(bytes.count - 4)).first(where: { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x01 && bytes[$0 + 3] == 0x02 }) {
+            put(uncompressedSize, at: central + 24)
+        }
+    }
+
+    /// A zip of stored entries with names given as bytes, no UTF-8 flag: as Windows' own zip writes them.
+    static func storedZip(_ entries: [([UInt8], Data)]) -> Data {
+        var out = [UInt8]()
+        var central = [UInt8]()
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+        for (name, data) in entries {
+            let crc = crc32([UInt8](data))
+            let offset = UInt32(out.count)
+            let common = le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count)) + le16(name.count) + le16(0)
+            out += [0x50, 0x4B, 0x03, 0x04] + common + name + [UInt8](data)
+            central += [0x50, 0x4B, 0x01, 0x02] + le16(20) + common + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset) + name
+        }
+        let start = UInt32(out.count)
+        out += central
+        out += [0x50, 0x4B, 0x05, 0x06] + le16(0) + le16(0) + le16(entries.count) + le16(entries.count) + le32(UInt32(central.count)) + le32(start) + le16(0)
+        return Data(out)
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
