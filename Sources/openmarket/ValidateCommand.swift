@@ -3,6 +3,7 @@ import Foundation
 import Support
 import OpenMarketAPI
 import Manifest
+import CatalogSync
 
 struct ValidateCommand: OpenMarketCommand {
     static let configuration = CommandConfiguration(
@@ -23,6 +24,10 @@ struct ValidateCommand: OpenMarketCommand {
             photos, a stock, a key as typed…) is not counted valid: the summary counts it apart, \
             by the rule a new product would break, as import would fail it for a product it makes.
 
+            Given the shop (--server or --profile), every row is decided as import decides it, \
+            against the shop's products: would-create, would-update with each change, or failed \
+            with the rule (nothing is written; import --dry-run is the same run).
+
             Exit codes: 0 every row is valid; 1 some rows have errors; 2 the file cannot be read.
 
             --format xlsx writes the manifest as a workbook to fix (--out, default NAME-checked.xlsx \
@@ -42,10 +47,13 @@ struct ValidateCommand: OpenMarketCommand {
     @Option(name: .long, help: "text, json, or xlsx (a workbook to fix, see above).")
     var format: String = "text"
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Check for this generation of server too: 2021 takes whole prices only (import checks it against the server it finds).",
-        valueName: "generation"))
-    var api: ServerGeneration?
+    @OptionGroup(title: "The shop (optional: to decide each row as import would)") var server: ServerOptions
+
+    /// `--api 2021`: a 2021 server takes whole prices only (import checks it against the server it finds).
+    var api: ServerGeneration? { server.api }
+
+    /// Whether the merchant named a shop to check against.
+    var shopGiven: Bool { server.server != nil || server.profile != nil }
 
     @Option(name: .long, help: ArgumentHelp("For --format xlsx: the workbook to write.", valueName: "file"))
     var out: String?
@@ -53,17 +61,30 @@ struct ValidateCommand: OpenMarketCommand {
     func validate() throws {
         guard ["text", "json", "xlsx"].contains(format) else { throw ValidationError("--format must be text, json or xlsx") }
         if out != nil, format != "xlsx" { throw ValidationError("--out is for --format xlsx") }
+        if shopGiven, format == "xlsx" { throw ValidationError("--format xlsx checks the file alone: without --server or --profile") }
     }
 
     func execute() async throws -> ExitStatus {
         var options = try reading.validation()
         options.wholeAmounts = api == .v2021
         let url = try SheetSource.local(manifest, options: &options)
+        if shopGiven { return try await decide(url, options) }
         if format == "xlsx" { return try writeWorkbook(url, options) }
         let output = IssueOutput(json: format == "json")
         let summary = try check(url, options, output)
         output.end(summary, line: Self.summaryLine(url, summary))
         return summary.hasErrors ? .someFailed : .ok
+    }
+
+    /// Every row decided against the shop, as import decides it: the one sync, dry.
+    private func decide(_ url: URL, _ options: ValidationOptions) async throws -> ExitStatus {
+        try await Connection.using(server) { connection in
+            var choices = RunChoices()
+            choices.validation = options
+            choices.dryRun = true
+            let result = try await Runner.sync(ManifestRows(url), connection.request(choices))
+            return await Runner.conclude(result, json: format == "json", command: "validate", connection: connection, printsUndo: false)
+        }
     }
 
     /// Every row checked as import checks it, each issue said as it is found.
