@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import HTTPTypes
 
 /// What stands before every route of the console: it answers only to itself. A request whose
 /// `Host` is not the console's own address is refused (DNS rebinding: a page of another site
@@ -15,13 +16,34 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
     let address: ConsoleAddress
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await guarded(request, context: context, next: next)
+        Self.secure(&response.headers, framedBySelf: request.uri.path.hasSuffix("/report.html"))
+        return response
+    }
+
+    /// What every answer of the console says to the browser: scripts, styles, pictures and
+    /// forms from the console itself only (no inline script: the pages' script is /console.js;
+    /// pictures may be the shop's), framed by no other page (a run's report by the console's
+    /// own page only), no address of the console passed on to a link's site, no guessed types.
+    static func secure(_ headers: inout HTTPFields, framedBySelf: Bool) {
+        headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; "
+            + "connect-src 'self'; form-action 'self'; frame-src 'self'; base-uri 'none'; frame-ancestors \(framedBySelf ? "'self'" : "'none'")"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.xContentTypeOptions] = "nosniff"
+        if !framedBySelf { headers[HTTPField.Name("X-Frame-Options")!] = "DENY" }
+    }
+
+    private func guarded(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let own = address.authorities
         let host = request.head.authority ?? ""
         guard own.contains(host) else { return Self.refused("this console answers only at \(own.first ?? "its own address")") }
         if request.method != .get && request.method != .head {
-            guard let origin = request.headers[.origin], own.map({ "http://" + $0 }).contains(origin) else {
-                return Self.refused("a write from another page")
-            }
+            // Under `Referrer-Policy: no-referrer` a browser names the origin of its own page's
+            // form `null`; it says then, in Sec-Fetch-Site, that the form is the console's own.
+            let origin = request.headers[.origin]
+            let ownPage = origin.map { own.map({ "http://" + $0 }).contains($0) } ?? false
+                || (origin == "null" && request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin")
+            guard ownPage else { return Self.refused("a write from another page") }
         }
         if let given = request.uri.queryParameters.get("token") {
             guard given == token else { return Self.refused("a wrong token") }

@@ -43,10 +43,10 @@ enum ConsolePages {
           td[data-label]::before { content: attr(data-label) " · "; color: #666; font-size: 13px; }
           header { gap: 10px; }
         }
-        </style></head>
+        </style><script src="/console.js" defer></script></head>
         <body>
         <header><strong>openmarket console</strong>{{^profiles}}<span>{{shop}}</span>{{/profiles}}
-        {{#has_profiles}}<form method="get" action="/shop"><select name="name" id="profile" onchange="this.form.submit()">{{#profiles}}<option value="{{name}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>{{/profiles}}</select><noscript><button>OK</button></noscript></form>{{/has_profiles}}<a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a><a href="/backups">{{w.backups}}</a>
+        {{#has_profiles}}<form method="get" action="/shop"><select name="name" id="profile">{{#profiles}}<option value="{{name}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>{{/profiles}}</select><noscript><button>OK</button></noscript></form>{{/has_profiles}}<a href="/">{{w.sheets}}</a><a href="/runs">{{w.runs}}</a><a href="/feeds">{{w.feeds}}</a><a href="/backups">{{w.backups}}</a>
         <a href="/export">{{w.export}}</a>
         <span class="language"><a href="/language/en">English</a> · <a href="/language/ko">한국어</a></span></header>
         {{#writing}}<p class="banner">{{kind}} · {{subject}} · {{w.running}}: <a href="/jobs/{{id}}">{{w.open}}</a></p>{{/writing}}
@@ -56,18 +56,8 @@ enum ConsolePages {
         {{#job}}
         <p id="progress">{{progress}}</p>
         {{#running}}
-        <progress id="bar" max="{{total}}" value="{{done}}"></progress>
+        <progress id="bar" max="{{total}}" value="{{done}}" data-events="/jobs/{{id}}/events"></progress>
         <form method="post" action="/jobs/{{id}}/stop"><button id="stop">{{w.stop}}</button></form>
-        <script>
-        const events = new EventSource("/jobs/{{id}}/events");
-        events.onmessage = (event) => {
-          const progress = JSON.parse(event.data);
-          document.getElementById("progress").textContent = progress.line;
-          const bar = document.getElementById("bar");
-          bar.max = Math.max(progress.total, 1); bar.value = progress.done;
-          if (progress.ended) { events.close(); location.reload(); }
-        };
-        </script>
         <noscript><meta http-equiv="refresh" content="2"></noscript>
         {{/running}}
         {{#ended}}
@@ -86,29 +76,7 @@ enum ConsolePages {
         {{/job}}
         {{#upload}}
         <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept=".csv,.tsv,.txt,.xlsx,.xlsm,.ods,.json,.jsonl,.zip"></div>
-        <p id="upload-status"></p>
-        <script>
-        async function upload(files) {
-          const status = document.getElementById("upload-status");
-          const notes = [];
-          for (const file of files) {
-            status.className = ""; status.textContent = "… " + file.name;
-            const answer = await fetch("/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
-            const said = await answer.json();
-            if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
-            notes.push(...(said.notes || []));
-          }
-          if (notes.length === 0) { location.reload(); return; }
-          status.textContent = "";
-          for (const note of notes) { const line = document.createElement("div"); line.textContent = note; status.appendChild(line); }
-          const again = document.createElement("a"); again.href = ""; again.textContent = "{{w.upload_show}}"; status.appendChild(again);
-        }
-        document.getElementById("files").addEventListener("change", (event) => upload(event.target.files));
-        const drop = document.getElementById("drop");
-        drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
-        drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-        drop.addEventListener("drop", (event) => { event.preventDefault(); drop.classList.remove("over"); upload(event.dataTransfer.files); });
-        </script>
+        <p id="upload-status" data-show="{{w.upload_show}}"></p>
         {{/upload}}
         {{#no_sheets}}<p>{{w.no_sheets}}</p>{{/no_sheets}}
         {{#has_sheets}}
@@ -177,4 +145,49 @@ enum ConsolePages {
         values["lang"] = language.rawValue
         return template.render(values)
     }
+}
+
+/// The console's one script, served as a file (`/console.js`): the pages carry no inline script,
+/// so that their Content-Security-Policy allows scripts from the console itself only. It acts
+/// on what a page has: the profile menu, a running job's progress, the drop zone.
+enum ConsoleScript {
+    static let text = """
+    "use strict";
+    const profile = document.getElementById("profile");
+    if (profile) profile.addEventListener("change", () => profile.form.submit());
+
+    const bar = document.getElementById("bar");
+    if (bar && bar.dataset.events) {
+      const events = new EventSource(bar.dataset.events);
+      events.onmessage = (event) => {
+        const progress = JSON.parse(event.data);
+        document.getElementById("progress").textContent = progress.line;
+        bar.max = Math.max(progress.total, 1); bar.value = progress.done;
+        if (progress.ended) { events.close(); location.reload(); }
+      };
+    }
+
+    async function upload(files) {
+      const status = document.getElementById("upload-status");
+      const notes = [];
+      for (const file of files) {
+        status.className = ""; status.textContent = "… " + file.name;
+        const answer = await fetch("/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
+        const said = await answer.json();
+        if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
+        notes.push(...(said.notes || []));
+      }
+      if (notes.length === 0) { location.reload(); return; }
+      status.textContent = "";
+      for (const note of notes) { const line = document.createElement("div"); line.textContent = note; status.appendChild(line); }
+      const again = document.createElement("a"); again.href = ""; again.textContent = status.dataset.show; status.appendChild(again);
+    }
+    const drop = document.getElementById("drop");
+    if (drop) {
+      document.getElementById("files").addEventListener("change", (event) => upload(event.target.files));
+      drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
+      drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+      drop.addEventListener("drop", (event) => { event.preventDefault(); drop.classList.remove("over"); upload(event.dataTransfer.files); });
+    }
+    """
 }

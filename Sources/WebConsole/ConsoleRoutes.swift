@@ -22,6 +22,10 @@ struct ConsoleRoutes: ConsoleShopBound {
                 .location: "/", .setCookie: "\(ConsoleWords.cookieName)=\(language.rawValue); SameSite=Strict; Path=/",
             ])
         }
+        router.get("/console.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(string: ConsoleScript.text)))
+        }
         router.post("/upload") { request, context in try await Self(context).upload(request) }
         router.post("/check") { request, context in try await Self(context).check(request) }
         ConsoleJobRoutes.add(to: router)

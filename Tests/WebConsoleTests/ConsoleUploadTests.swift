@@ -121,3 +121,36 @@ struct ConsoleUploadTests {
         return ~crc
     }
 }
+
+@Suite("The console's headers", .serialized)
+struct ConsoleHeaderTests {
+    @Test("every page says: scripts from the console only (none inline), framed by no page, no referrer, no sniffing; its report framed by itself only")
+    func securityHeaders() async throws {
+        let open = try await OpenConsole.start(rows: 2)
+        for path in ["", "runs", "feeds", "backups"] {
+            let page = try await open.get(path)
+            #expect(page.status == 200, "/\(path)")
+            let policy = page.headers["content-security-policy"] ?? ""
+            #expect(policy.contains("script-src 'self';") && policy.contains("frame-ancestors 'none'"), "/\(path): \(policy)")
+            #expect(!policy.contains("script-src 'self' 'unsafe-inline'"), "/\(path): \(policy)")
+            #expect(page.headers["referrer-policy"] == "no-referrer" && page.headers["x-content-type-options"] == "nosniff", "/\(path): \(page.headers)")
+            // No inline script or handler: the one script is a file.
+            let inline = page.text.components(separatedBy: "<script").dropFirst().filter { !$0.hasPrefix(" src=") }
+            #expect(inline.isEmpty && !page.text.contains("onchange=") && !page.text.contains("onclick="), "/\(path)")
+        }
+        let script = try await open.get("console.js")
+        #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true && script.text.contains("EventSource"))
+        // With no referrer, the browser's own form says Origin null and Sec-Fetch-Site same-origin;
+        // another site's form says cross-site, and is refused.
+        let cross = try await curl(["-H", "Cookie: \(open.cookie)", "-H", "Origin: null", "-H", "Sec-Fetch-Site: cross-site",
+                                    "--data", "sheet=products.csv", open.console.url.absoluteString + "check"])
+        #expect(cross.status == 403, "\(cross.text)")
+        let own = try await curl(["-H", "Cookie: \(open.cookie)", "-H", "Origin: null", "-H", "Sec-Fetch-Site: same-origin",
+                                  "--data", "sheet=products.csv", open.console.url.absoluteString + "check"])
+        #expect(own.status == 200 && own.text.contains("2 rows"), "\(own.text.prefix(300))")
+        // A refusal carries them too.
+        let refused = try await curl([open.console.url.absoluteString])
+        #expect(refused.status == 403 && refused.headers["x-content-type-options"] == "nosniff")
+        await open.close()
+    }
+}
