@@ -146,6 +146,10 @@ public struct ConsoleEngine: Sendable {
     /// The shop's catalog as a sheet `import` reads back (CSV, photos as the server's addresses,
     /// this account's keys): its own products when it has credentials, as `openmarket export`.
     func export(into folder: URL) throws -> (sheet: URL, summary: ExportSummary) {
+        // The shop's own products need the shop to accept the credentials: a refusal is said,
+        // never an export of nothing.
+        do { _ = try shop.health() } catch { throw ExportRefusal.unreachable(shop.address) }
+        if shop.writer != nil, case .refused(let status)? = try? shop.checkCredentials() { throw ExportRefusal.refused(status: status) }
         var options = ExportOptions(directory: folder)
         options.images = .none
         options.filter = CatalogFilter(vendor: shop.writer == nil ? nil : .me)
@@ -179,4 +183,10 @@ public struct ConsoleEngine: Sendable {
             }
         }
     }
+}
+
+/// Why the console gives no export: the shop refused the credentials, or did not answer.
+enum ExportRefusal: Error {
+    case refused(status: Int)
+    case unreachable(String)
 }

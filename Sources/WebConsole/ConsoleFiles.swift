@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import CatalogExport
 import Support
+import Words
 
 /// Files the console hands out: a run's report (its page with the thumbnails beside it, the
 /// workbook with the rows to fix, the CSV) for a job of this console or any recorded run of the
@@ -32,20 +34,43 @@ struct ConsoleFiles: ConsoleShopBound {
                 return try routes.thumbnail(in: folder(routes)(context), context.parameters.require("file"))
             }
         }
-        router.get("/export") { _, context in try await Self(context).export() }
+        router.get("/export") { request, context in try await Self(context).export(request) }
     }
 
-    /// The catalog as a sheet `import` reads back, as a download.
-    private func export() async throws -> Response {
+    /// The catalog as a sheet `import` reads back, as a download (UTF-8 with a byte-order mark,
+    /// which Excel needs to open Korean text as such). A shop that refuses the credentials, or
+    /// does not answer, or an export that does not finish, is a console page saying so in the
+    /// page's language, never an empty file.
+    private func export(_ request: Request) async throws -> Response {
         let engine = self.engine
+        let language = ConsoleWords.language(of: request)
+        let title = WordTable.text("export", language)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-console-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
+        let sheet: URL
+        let summary: ExportSummary
+        do {
+            (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
+        } catch ExportRefusal.refused(let status) {
+            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_refused", language, "HTTP \(status)")),
+                                   status: .badGateway)
+        } catch ExportRefusal.unreachable(let address) {
+            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_unreachable", language, address)),
+                                   status: .badGateway)
+        } catch {
+            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_failed", language, "\(error)")), status: .badGateway)
+        }
         guard summary.stopped == nil, summary.failed.isEmpty else {
-            throw HTTPError(.badGateway, message: "the export did not finish: \(summary.stopped ?? "\(summary.failed.count) products failed")")
+            let why = summary.stopped ?? "\(summary.failed.count) products failed"
+            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_failed", language, why)), status: .badGateway)
         }
         let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
-        return try file(sheet, type: "text/csv; charset=utf-8", download: "catalog-\(stamp).csv")
+        guard let data = FileManager.default.contents(atPath: sheet.path) else { throw HTTPError(.notFound) }
+        var body = ByteBuffer(bytes: [0xEF, 0xBB, 0xBF])
+        body.writeBytes(data)
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                                               .contentDisposition: "attachment; filename=\"catalog-\(stamp).csv\""],
+                        body: .init(byteBuffer: body))
     }
 
     private func jobFolder(_ context: ConsoleContext) throws -> URL {

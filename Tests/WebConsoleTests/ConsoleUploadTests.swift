@@ -154,3 +154,24 @@ struct ConsoleHeaderTests {
         await open.close()
     }
 }
+
+@Suite("The console's export", .serialized)
+struct ConsoleExportTests {
+    @Test("a shop that refuses the credentials: a page saying so in the page's language, never an empty 200 file; a good export starts with a BOM")
+    func refusedAndBOM() async throws {
+        var refused = try await OpenConsole.start(rows: 2, wrongSecret: true)
+        let english = try await refused.get("export")
+        #expect(english.status == 502 && english.headers["content-disposition"] == nil, "\(english.status) \(english.headers)")
+        #expect(english.text.contains("The shop refused this profile") && english.text.contains("HTTP 4"), "\(english.text.suffix(800))")
+        refused.language = "ko"
+        let korean = try await refused.get("export")
+        #expect(korean.status == 502 && korean.text.contains("쇼핑몰이 이 프로필의 자격 증명"), "\(korean.text.prefix(600))")
+        await refused.close()
+
+        let open = try await OpenConsole.start(rows: 2)
+        _ = try await open.run("apply", "sheet=products.csv")
+        let export = try await open.get("export")
+        #expect(export.status == 200 && export.body.starts(with: [0xEF, 0xBB, 0xBF]), "\(export.body.prefix(8).map { $0 })")
+        await open.close()
+    }
+}

@@ -22,12 +22,14 @@ struct OpenConsole {
     /// the console's TLS settings (`--cacert`).
     static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil,
                       state: URL? = nil, transport: TransportSettings = TransportSettings(),
-                      sandboxPages: Bool = false, backups: Bool = true) async throws -> OpenConsole {
+                      sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
         // The shop's client with the console's TLS settings, as `openmarket console --cacert` makes it.
-        let client = try TestSupport.client(sandbox, sandbox.demo, transport: transport)
+        var vendor = sandbox.demo
+        if wrongSecret { vendor.secret = "not-the-secret" }
+        let client = try TestSupport.client(sandbox, vendor, transport: transport)
         let folder = files.directory
         @Sendable func engine(_ client: OpenMarketClient) -> ConsoleEngine {
             ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state"), state: state),
