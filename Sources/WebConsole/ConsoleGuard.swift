@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Hummingbird
 import NIOCore
 import HTTPTypes
@@ -36,17 +37,17 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
     private func guarded(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let own = address.authorities
         let host = request.head.authority ?? ""
-        guard own.contains(host) else { return Self.refused("this console answers only at \(own.first ?? "its own address")") }
+        guard own.contains(host) else { return Self.refused(request, "refused_host", own.first ?? "") }
         if request.method != .get && request.method != .head {
             // Under `Referrer-Policy: no-referrer` a browser names the origin of its own page's
             // form `null`; it says then, in Sec-Fetch-Site, that the form is the console's own.
             let origin = request.headers[.origin]
             let ownPage = origin.map { own.map({ "http://" + $0 }).contains($0) } ?? false
                 || (origin == "null" && request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin")
-            guard ownPage else { return Self.refused("a write from another page") }
+            guard ownPage else { return Self.refused(request, "refused_origin") }
         }
         if let given = request.uri.queryParameters.get("token") {
-            guard given == token else { return Self.refused("a wrong token") }
+            guard given == token else { return Self.refused(request, "refused_token") }
             // The token leaves the address bar: a cookie for this console carries it from now on.
             return Response(status: .seeOther, headers: [
                 .location: Self.ownPath(request.uri.path),
@@ -54,7 +55,7 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
             ])
         }
         guard Cookies.value(request, named: address.cookieName) == token else {
-            return Self.refused("no token: open the address openmarket console printed")
+            return Self.refused(request, "refused_no_token")
         }
         return try await next(request, context)
     }
@@ -66,9 +67,25 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
         return path
     }
 
-    static func refused(_ why: String) -> Response {
-        Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: "403 refused: \(why)\n")))
+    /// A refusal, as a page in the reader's language (nothing of the console's shop on it).
+    static func refused(_ request: Request, _ key: String, _ values: String...) -> Response {
+        let language = ConsoleWords.language(of: request)
+        return plainPage(status: .forbidden, title: "403 · " + WordTable.text("refused_title", language),
+                         message: WordTable.filled(key, language, values))
+    }
+
+    /// A page of its own, for an answer given before the console knows whose page it is.
+    static func plainPage(status: HTTPResponse.Status, title: String, message: String) -> Response {
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        let html = """
+            <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
+            <title>\(escaped(title))</title></head><body style="font-family: sans-serif; max-width: 40em; margin: 2em auto; padding: 0 1em">\
+            <h2>\(escaped(title))</h2><p id="message">\(escaped(message))</p></body></html>
+            """
+        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }
 

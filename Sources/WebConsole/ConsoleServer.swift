@@ -49,6 +49,7 @@ public final class ConsoleServer: Sendable {
         let router = Router(context: ConsoleContext.self)
         router.add(middleware: ConsoleGuard(token: token, address: address))
         router.add(middleware: ConsoleShopChoice(shops: shops))
+        router.add(middleware: ConsoleErrorPages())
         ConsoleRoutes.add(to: router)
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning

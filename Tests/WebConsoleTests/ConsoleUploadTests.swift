@@ -175,3 +175,28 @@ struct ConsoleExportTests {
         await open.close()
     }
 }
+
+@Suite("The console's error pages", .serialized)
+struct ConsoleErrorPageTests {
+    @Test("an unknown page or job, a bad form, a refusal: each a console page in the page's language, never a blank one")
+    func errorPages() async throws {
+        var open = try await OpenConsole.start(rows: 1)
+        let unknown = try await open.get("jobs/no-such-job")
+        #expect(unknown.status == 404 && unknown.text.contains("404 · not found") && unknown.text.contains("There is no such page here"), "\(unknown.text.suffix(600))")
+        #expect(unknown.text.contains("href=\"/runs\""), "the menu is there: a way on")
+        let report = try await open.get("runs/nothing/report.html")
+        #expect(report.status == 404 && report.text.contains("There is no such page here"))
+        let badForm = try await open.post("check", "sheet=../../etc/passwd")
+        #expect(badForm.status == 400 && badForm.text.contains("cannot use"), "\(badForm.text.suffix(400))")
+        open.language = "ko"
+        let korean = try await open.get("jobs/no-such-job")
+        #expect(korean.status == 404 && korean.text.contains("그런 페이지가 없습니다"), "\(korean.text.suffix(600))")
+        // Refused before the console knows whose page it is: a page of its own, in the reader's language.
+        let noToken = try await curl(["-H", "Accept-Language: ko-KR,ko;q=0.9", open.console.url.absoluteString])
+        #expect(noToken.status == 403 && noToken.headers["content-type"]?.hasPrefix("text/html") == true
+                && noToken.text.contains("콘솔의 키가 필요합니다"), "\(noToken.text)")
+        let english = try await curl([open.console.url.absoluteString + "?token=wrong"])
+        #expect(english.status == 403 && english.text.contains("is not this console"), "\(english.text)")
+        await open.close()
+    }
+}
