@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Hummingbird
 import Synchronization
 
@@ -95,7 +96,9 @@ struct ConsoleShopChoice: RouterMiddleware {
         let shop: ConsoleShop
         do { shop = try await shops.shop(for: request) } catch {
             let name = ConsoleShops.chosen(request, among: shops.profiles)
-            let model = ConsolePageModel(title: "profile \(name)", message: "cannot open the profile \(name): \(error); pick another shop above")
+            let language = ConsoleWords.language(of: request)
+            let model = ConsolePageModel(title: WordTable.filled("profile_title", language, name),
+                                         message: WordTable.filled("profile_cannot_open", language, name, "\(error)"))
             return ConsolePage(shop: shops.first).response(request, model, status: .badGateway)
         }
         var context = context
