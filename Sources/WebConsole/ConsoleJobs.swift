@@ -73,6 +73,8 @@ final class ConsoleJob: @unchecked Sendable {
     private var firstRow: Date?
     private var run: SyncRun?
     private var stopAsked = false
+    /// Rows done and in flight when Stop was asked.
+    private var stoppedAt: (done: Int, inFlight: Int)?
     private var endingValue: Ending?
 
     /// The language of the page that started it: its report is written in it.
@@ -115,6 +117,7 @@ final class ConsoleJob: @unchecked Sendable {
     func stop() {
         let run = lock.withLock { () -> SyncRun? in
             stopAsked = true
+            if stoppedAt == nil { stoppedAt = (counts.done, self.run?.concurrency.last ?? 0) }
             return self.run
         }
         run?.stop(Self.stopReason)
@@ -127,6 +130,13 @@ final class ConsoleJob: @unchecked Sendable {
     var progress: Progress {
         lock.withLock {
             var progress = Progress(done: counts.done, total: counts.total, failed: counts.failed)
+            if case .finished(let result)? = endingValue {
+                // Rows a stop left are counted through by the run, not done: the page says what was.
+                progress.done = max(0, counts.done - result.summary.count(.notSent))
+            } else if let stoppedAt {
+                // After Stop only the rows in flight finish; the rest are counted through unsent.
+                progress.done = min(counts.done, stoppedAt.done + stoppedAt.inFlight)
+            }
             progress.inFlight = endingValue == nil ? run?.concurrency.last : nil
             progress.stopping = stopAsked
             progress.ended = endingValue != nil
