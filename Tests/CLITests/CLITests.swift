@@ -83,6 +83,16 @@ final class CLIProcess: Sendable {
 
     func signal(_ signal: Int32) { process.signal(signal) }
 
+    /// After SIGKILL: until the process is gone (its output is not waited for: under a loaded
+    /// suite, a pipe's end can outlive it in a process spawned meanwhile by another test).
+    func killed(timeout: Duration = .seconds(120)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw CLIFailure("did not die in time after a kill") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     var pid: Int32 { process.pid }
 
     static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {

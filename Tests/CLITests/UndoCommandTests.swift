@@ -17,7 +17,7 @@ struct UndoCommandTests {
         while try await !progressed(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         try await Task.sleep(for: .milliseconds(Int(generator.next() % 500)))
         child.signal(SIGKILL)
-        _ = try await child.exit()
+        try await child.killed()
     }
 
     @Test("kill -9 during undo, then the same command again: exactly once; an undo of the undo too; runs lists them newest first")
