@@ -95,9 +95,10 @@ final class CLIProcess: Sendable {
 
     var pid: Int32 { process.pid }
 
-    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
+                    timeout: Duration = .seconds(120)) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try CLIProcess(arguments, directory: directory, environment: environment)
-        let status = try await child.exit()
+        let status = try await child.exit(timeout: timeout)
         return (status, child.stdout, child.stderr)
     }
 }

@@ -29,7 +29,10 @@ struct UndoCommandTests {
         let created = files.directory.appendingPathComponent("report-created")
         // One write at a time: a run of some seconds, long enough for progress lines (a run over
         // in under a second prints only its end).
-        let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--jobs", "1", "--report", created.path] + Self.account(sandbox))
+        // One write at a time is slow on a machine the whole suite loads at its start: minutes, not a hang.
+        let slow = Duration.seconds(480)
+        let first = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--jobs", "1", "--report", created.path] + Self.account(sandbox),
+                                             timeout: slow)
         #expect(first.status == 0 && first.stdout.contains("To take this run back: openmarket undo \(created.path)"), "\(first.stdout)\(first.stderr)")
         #expect(try await allProducts(sandbox).count == 120)
         // Not a terminal: a progress line per 10 % on stderr, with the rate and the time left.
@@ -49,7 +52,7 @@ struct UndoCommandTests {
             left.append(try await allProducts(sandbox).count)
         }
         #expect(left.contains { $0 > 0 && $0 < 120 }, "a kill landed in the middle of the undo: \(left)")
-        let finished = try await CLIProcess.run(undo)
+        let finished = try await CLIProcess.run(undo, timeout: slow)
         #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
         #expect(finished.stdout.contains("deleted"), "\(finished.stdout)")
         #expect(try await allProducts(sandbox).isEmpty, "every product the import made is gone")
@@ -64,7 +67,7 @@ struct UndoCommandTests {
             let names = try await allProducts(sandbox).map(\.name)
             #expect(Set(names).count == names.count, "no product made twice after a kill")
         }
-        let remade = try await CLIProcess.run(redo)
+        let remade = try await CLIProcess.run(redo, timeout: slow)
         #expect(remade.status == 0, "\(remade.stdout)\(remade.stderr)")
         let products = try await allProducts(sandbox)
         #expect(products.count == 120 && Set(products.map(\.name)).count == 120, "\(products.count) products")
