@@ -293,7 +293,7 @@ let package = Package(
             "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport", "Words",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .testTarget(name: "BackupsTests", dependencies: ["Backups", "CatalogSync", "OpenMarketAPI", "Sandbox", "Support", "TestSupport"]),
+        .testTarget(name: "BackupsTests", dependencies: ["Backups", "CatalogSync", "OpenMarketAPI", "Sandbox", "ShopState", "Support", "TestSupport"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Manifest", "TestSupport"]),
         .testTarget(name: "FeedRunsTests", dependencies: [

@@ -60,10 +60,10 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
     }
 
     /// The source account's links by product id, from its link store (none when it has none).
-    public static func links(at url: URL?) throws -> [Int: ProductLink] {
-        guard let url, FileManager.default.fileExists(atPath: url.path) else { return [:] }
+    public static func links(at store: StoreAddress?) throws -> [Int: ProductLink] {
+        guard let store, store.exists else { return [:] }
         var byID: [Int: ProductLink] = [:]
-        for link in try LinkStore(url: url).all().values where link.state == .linked {
+        for link in try LinkStore.open(store).all().values where link.state == .linked {
             if let id = link.productID { byID[id] = link }
         }
         return byID

@@ -17,33 +17,34 @@ public struct AccountState: Sendable {
     /// How `serverName` names the built-in sandbox.
     public static let builtInSandboxName = "built-in sandbox"
     public let identifier: String
-    /// The shared state's database (`--state postgres://…`): the account's links, facts and
-    /// runs live there for every machine that runs it. nil: in `folder`.
-    public let state: URL?
+    /// Where the account's links, facts, runs and locks live: this machine (`folder`), or a
+    /// database shared between machines (`--state postgres://…`), chosen once by the command.
+    public let place: StatePlace
 
-    public init(shop: any Shop, sandboxData: URL?, state: URL? = nil) {
+    public init(shop: any Shop, sandboxData: URL?, place: StatePlace = .machine) {
         folder = sandboxData ?? StateFolder.url
         serverName = sandboxData != nil ? Self.builtInSandboxName : shop.address
         identifier = shop.writer?.account ?? ""
-        self.state = state
+        self.place = place
     }
+
+    /// The account's name in its place: a hash of the server and the identifier, so that a
+    /// file's name does not show the identifier.
+    public var tag: String { FNV.tag(serverName + "|" + identifier) }
 
     /// The account's link store (merchant key → product): a file whose name does not show the
     /// identifier, or the account's rows in the shared database.
-    public var links: URL {
-        state.map { LinkStore.location(inDatabase: $0, server: serverName, identifier: identifier) }
-            ?? LinkStore.location(in: folder, server: serverName, identifier: identifier)
+    public var links: StoreAddress { place.store(tag: tag, folder: folder) }
+
+    /// The merchant keys this account's imports linked to products, by product id (export's key
+    /// column); none when the account never imported.
+    public func linkedKeys() throws -> [Int: String] {
+        guard links.exists else { return [:] }
+        return try LinkStore.open(links).keysByProductID()
     }
 
     /// One journal per manifest name and account. It only carries runs of that file through
     /// crashes: identity is in the link store.
-    /// The merchant keys this account's imports linked to products, by product id (export's key
-    /// column); none when the account never imported.
-    public func linkedKeys() throws -> [Int: String] {
-        guard LinkStore.exists(links) else { return [:] }
-        return try LinkStore(url: links).keysByProductID()
-    }
-
     public func journal(for manifest: URL) -> URL {
         let account = serverName + "|" + identifier
         return folder.appendingPathComponent("journals")
@@ -72,29 +73,24 @@ public struct AccountState: Sendable {
         return "\(server.absoluteString) answered its health check with HTTP \(status): it is not ready to be written to"
     }
 
-    /// The lock of the account whose link store is `links`: `FOLDER/locks/<tag>.lock`, one run
-    /// that writes at a time (import, feed runs, migrate, restore, delete, undo).
-    public static func lockURL(links: URL) -> URL {
-        guard links.isFileURL else { return StateFolder.url.appendingPathComponent("locks/\(LinkStore.accountTag(links)).lock") }
-        return links.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("locks/\(links.deletingPathExtension().lastPathComponent).lock")
-    }
+    /// The account's lock file on this machine (`FOLDER/locks/<tag>.lock`): one run that writes
+    /// at a time (import, feed runs, migrate, restore, delete, undo). A shared account is locked
+    /// in its database instead.
+    public var lockURL: URL { links.lockFile ?? folder.appendingPathComponent("locks/\(tag).lock") }
 
-    public var lockURL: URL { Self.lockURL(links: links) }
-
-    /// Takes the account's run lock at once, or stops (exit 5) naming the run that holds it.
-    /// Without a link store (tests that keep none) there is nothing to lock.
-    public static func lock(links: URL?, holder: String, shard: ShardRun? = nil) throws(SyncStop) -> (any HeldLock)? {
+    /// Takes the lock of the account whose store is `links` at once, or stops (exit 5) naming
+    /// the run that holds it. Without a link store (tests that keep none) there is nothing to lock.
+    public static func lock(links: StoreAddress?, holder: String, shard: ShardRun? = nil) throws(SyncStop) -> (any HeldLock)? {
         guard let links else { return nil }
         do {
-            if let shard { return try AccountLocks.take(links: links, holder: holder, run: shard.run, part: shard.shard.description) }
-            return try AccountLocks.take(links: links, file: lockURL(links: links), holder: holder)
+            if let shard { return try AccountLocks.take(links, holder: holder, run: shard.run, part: shard.shard.description) }
+            return try AccountLocks.take(links, holder: holder)
         } catch let unshared as AccountLocks.NotShared {
             throw SyncStop(unshared.description, cause: .input)
         } catch let busy as RunLock.Busy {
             throw SyncStop("\(busy.description): wait for it to finish, then run this again", cause: .busy)
         } catch {
-            let place = links.isFileURL ? lockURL(links: links).path : "in the shared state"
+            let place = links.lockFile?.path ?? "in the shared state"
             throw SyncStop("cannot take the account's lock \(place): \(error)", cause: .input)
         }
     }

@@ -16,13 +16,13 @@ public enum MoveGuard {
     /// The target's runs that made the copies `targets` (the migration's runs; `current`
     /// first), each marked with `deletes` (a run of the source account, `deletesLinks`); in the
     /// order they ran.
-    public static func markCopies(of targets: Set<Int>, current: URL, links: URL?, deletes: URL, deletesLinks: URL?) -> [URL] {
+    public static func markCopies(of targets: Set<Int>, current: URL, links: StoreAddress?, deletes: URL, deletesLinks: StoreAddress?) -> [URL] {
         var candidates = [(current, Date.distantFuture)]
-        if let links, let runs = try? LinkStore(url: links).runs(limit: 1000) {
+        if let links, let runs = try? LinkStore.open(links).runs(limit: 1000) {
             candidates += runs.filter { $0.kind == .migrate }.map { (URL(fileURLWithPath: $0.folder), $0.started) }
         }
         // The source account by its tag (never its address: a database's has its password).
-        let mark = deletes.path + (deletesLinks.map { "\t" + LinkStore.accountTag($0) } ?? "")
+        let mark = deletes.path + (deletesLinks.map { "\t" + $0.tag } ?? "")
         var seen = Set<String>()
         var found: [(URL, Date)] = []
         for (folder, started) in candidates where seen.insert(folder.standardizedFileURL.path).inserted {
@@ -41,11 +41,11 @@ public enum MoveGuard {
     /// Source deletes a copy run's products stand in for that are not undone yet, if any: each
     /// read where the source account keeps records (its shared state's, found beside the copy
     /// account's `links` by its tag, or the folder's).
-    static func pendingDeletes(of folder: URL, links: URL?) -> (folder: URL, server: String?)? {
+    static func pendingDeletes(of folder: URL, links: StoreAddress?) -> (folder: URL, server: String?)? {
         let marked = ((try? String(contentsOf: folder.appendingPathComponent(markerName), encoding: .utf8)) ?? "")
-            .split(separator: "\n").map { line -> (URL, URL?) in
+            .split(separator: "\n").map { line -> (URL, StoreAddress?) in
                 let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-                let account = parts.count > 1 ? links.map { LinkStore.location(of: parts[1], besides: $0) } : nil
+                let account = parts.count > 1 ? links.map { $0.sibling(parts[1]) } : nil
                 return (URL(fileURLWithPath: parts[0], isDirectory: true), account)
             }
         for (deletes, account) in marked + [(folder.appendingPathComponent(sourceDeletes, isDirectory: true), nil)] {
@@ -59,7 +59,7 @@ public enum MoveGuard {
     }
 
     /// The undo of a copy run is refused while the source's products it stands in for are deleted.
-    static func refuseCopiesBeforeSource(_ folder: URL, links: URL?) throws(SyncStop) {
+    static func refuseCopiesBeforeSource(_ folder: URL, links: StoreAddress?) throws(SyncStop) {
         guard let (deletes, recorded) = pendingDeletes(of: folder, links: links) else { return }
         let server = recorded ?? "the source's server"
         throw SyncStop("this run copied products in a move (migrate --then-delete-source), and the source's products deleted after "

@@ -99,9 +99,9 @@ public enum RunRecords {
     /// The record of the run whose report folder is `folder`, where it is: a shared account's
     /// in its state (a run made on any machine), else the folder's own (an account kept here,
     /// or a run recorded before the account was shared); nil when neither has one.
-    public static func find(_ folder: URL, links: URL?) throws -> (any RunRecordStore)? {
-        if let links, LinkStore.isShared(links) {
-            let shared = SharedRecord(store: try LinkStore(url: links), run: LinkStore.recordName(folder: folder), part: "whole")
+    public static func find(_ folder: URL, links: StoreAddress?) throws -> (any RunRecordStore)? {
+        if let links, links.isShared {
+            let shared = SharedRecord(store: try LinkStore.open(links), run: LinkStore.recordName(folder: folder), part: "whole")
             if try !shared.lines().isEmpty { return shared }
         }
         let here = FolderRecord(folder)
@@ -109,7 +109,7 @@ public enum RunRecords {
     }
 
     /// The last run recorded in `folder`'s place (see `find`); nil when there is none.
-    public static func read(_ folder: URL, links: URL?) throws -> [RunEntry]? {
+    public static func read(_ folder: URL, links: StoreAddress?) throws -> [RunEntry]? {
         guard let record = try find(folder, links: links) else { return nil }
         return try RunRecorder.read(record)
     }

@@ -82,7 +82,7 @@ extension RunRequest {
 
     /// "already undone: …" when the undo of the run recorded in `record` ended (its own record,
     /// found by `undoFolder`, and this run's, not an earlier run's of a folder given again); nil otherwise.
-    static func undone(_ record: any RunRecordStore, undoFolder: URL, links: URL?) -> String? {
+    static func undone(_ record: any RunRecordStore, undoFolder: URL, links: StoreAddress?) -> String? {
         guard let mine = (try? RunRecords.read(undoFolder, links: links)) ?? nil, mine.contains(where: { $0.event == .end }) else { return nil }
         let started = ((try? RunRecorder.read(record)) ?? nil)?.first(where: { $0.event == .begin })?.header?.started ?? 0
         guard (mine.first?.header?.started ?? 0) >= started else { return nil }
@@ -101,10 +101,10 @@ extension RunRequest {
 
     /// The account's shared state, where a sharded run is recorded.
     private func sharedStore(for name: String) throws -> LinkStore {
-        guard account.state != nil else {
+        guard links.isShared else {
             throw SyncStop("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", cause: .input)
         }
-        do { return try LinkStore(url: links) } catch { throw SyncStop("\(error)", cause: .unreachable) }
+        do { return try LinkStore.open(links) } catch { throw SyncStop("\(error)", cause: .unreachable) }
     }
 
     /// The record of the run reported in `folder`, wherever the account keeps it; nil: none.
@@ -116,14 +116,14 @@ extension RunRequest {
     /// or, for a run another machine made (its folder is not here), a folder of this machine.
     private func undoFolder(of folder: URL) -> URL {
         let here = FileManager.default.fileExists(atPath: folder.path)
-            ? folder : sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(folder.path))")
+            ? folder : sharedRuns.appendingPathComponent("\(links.tag)-\(FNV.tag(folder.path))")
         return here.appendingPathComponent("undo", isDirectory: true)
     }
 
     /// Where one shard attempt (`part`: `I/N ATTEMPT`) of a sharded run is taken back on this
     /// machine: its undo's report and record beside it.
     private func shardFolder(run name: String, part: String) -> URL {
-        sharedRuns.appendingPathComponent("\(LinkStore.accountTag(links))-\(FNV.tag(name))")
+        sharedRuns.appendingPathComponent("\(links.tag)-\(FNV.tag(name))")
             .appendingPathComponent("shard-" + part.replacingOccurrences(of: "/", with: "of").replacingOccurrences(of: " ", with: "-"))
     }
 

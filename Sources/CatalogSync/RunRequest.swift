@@ -31,7 +31,7 @@ public struct RunChoices: Sendable {
     public var useCaches = true
     /// `--journal FILE`, `--links FILE`: instead of the account's.
     public var journal: URL?
-    public var links: URL?
+    public var links: StoreAddress?
     /// `--report DIR` (`.given`: a folder given again keeps earlier runs' records), or where
     /// the door keeps its reports (`.new`: the console's, a feed's); nil: a new folder beside
     /// the sheet, else in the current folder.
@@ -90,7 +90,7 @@ public struct RunRequest: Sendable {
     }
 
     /// The account's link store for this run (`--links` over the account's).
-    public var links: URL { choices.links ?? account.links }
+    public var links: StoreAddress { choices.links ?? account.links }
 
     /// The rows of `source` made into the shop. Blocking: call from a thread of its own.
     public func run(_ source: some RowSource) throws -> SyncResult {

@@ -62,7 +62,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         self.report = report
         self.client = client
         do {
-            self.links = try options.links.map { url throws(LinkStore.Failure) in try LinkStore(url: url) }
+            self.links = try options.links.map { address throws(LinkStore.Failure) in try LinkStore.open(address) }
         } catch {
             throw SyncStop(error.description)
         }
@@ -110,8 +110,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     }
 
     /// The account an undo must be run against: the link store's file name.
-    public static func accountTag(_ links: URL?) -> String {
-        links.map(LinkStore.accountTag) ?? ""
+    public static func accountTag(_ links: StoreAddress?) -> String {
+        links?.tag ?? ""
     }
 
     /// The rows the run will have (for progress and the summary).
@@ -285,7 +285,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         lock.lock()
         var result = SyncSummary(server: client.address, recordPath: client.recordPath, mode: options.mode,
                                    dryRun: options.dryRun, journal: journal.place)
-        result.links = options.links.map(LinkStore.shown)
+        result.links = options.links?.description
         result.counts = counts
         result.fieldsChanged = fieldsChanged
         result.stockToZero = stockToZero

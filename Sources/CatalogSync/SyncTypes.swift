@@ -79,7 +79,7 @@ public struct SyncOptions: Sendable {
     /// The journal (crash recovery of this manifest's runs).
     public var journal: URL
     /// The account's link store (merchant key → product); nil: none is kept.
-    public var links: URL?
+    public var links: StoreAddress?
     public var images = ImagePrepSettings()
     public var cache: ImageCache?
     /// Photo files' hashes by fingerprint, so that an unchanged photo of an existing

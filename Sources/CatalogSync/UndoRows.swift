@@ -14,7 +14,7 @@ public struct UndoOptions: Sendable {
     /// Report what undo would do; nothing is written.
     public var dryRun = false
     /// The account's link store.
-    public var links: URL?
+    public var links: StoreAddress?
     /// The undo's journal (a shard's part of a run names its own); nil: `undo-FOLDER`.
     public var journalName: String?
 

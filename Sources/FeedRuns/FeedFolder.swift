@@ -89,16 +89,16 @@ public struct FeedFolder: Sendable {
 
     /// Every shop this feed ran against on this machine (none: never run); with the shared
     /// state's database (`state`), each shop's memory is read from there.
-    public static func shops(of feed: Feed, root: URL = FeedFolder.defaultRoot, state: URL? = nil) -> [FeedFolder] {
+    public static func shops(of feed: Feed, root: URL = FeedFolder.defaultRoot, state: StatePlace = .machine) -> [FeedFolder] {
         let folder = feedFolder(feed, root: root)
         return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.lastPathComponent.hasPrefix("shop-") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
             .map { url in
                 var shop = FeedFolder(url: url)
-                if let state {
+                if state.isShared {
                     let tag = String(url.lastPathComponent.dropFirst("shop-".count))
-                    shop.memory = try? LinkStore(url: LinkStore.location(of: tag, besides: state))
+                    shop.memory = try? LinkStore.open(state.store(tag: tag, folder: url))
                 }
                 return shop
             }

@@ -81,7 +81,7 @@ public final class FeedRunner: @unchecked Sendable {
     /// Runs the feed once. Blocking: call from a thread of its own.
     public func run() -> FeedRunResult {
         let lock: any HeldLock
-        do { lock = try AccountLocks.take(links: account.links, file: lockURL, holder: "feed \(feed.name)") } catch {
+        do { lock = try AccountLocks.take(account.links, holder: "feed \(feed.name)") } catch {
             return FeedRunResult(feed: feed.name, outcome: .busy, message: "\(error)")
         }
         defer { lock.release() }
@@ -89,7 +89,7 @@ public final class FeedRunner: @unchecked Sendable {
         var record: FeedRecord
         do {
             // Shared state: the feed's memory is the account's, wherever this run is.
-            if account.state != nil { folder.memory = try LinkStore(url: account.links) }
+            if account.place.isShared { folder.memory = try LinkStore.open(account.links) }
             record = try folder.record()
         } catch {
             return FeedRunResult(feed: feed.name, outcome: .failed, message: "the feed's record cannot be read: \(error)")
@@ -136,27 +136,7 @@ public final class FeedRunner: @unchecked Sendable {
     /// How a feed's file is read: through its map, its relative photo names beside it — a
     /// dropped file's in its folder, a fetched file's at its URL, as a browser resolves a
     /// page's links — or where `[source] images` says.
-    public static func validationOptions(_ feed: Feed) -> ValidationOptions {
-        var validation = ValidationOptions()
-        validation.mapping = FeedMapping(feed: feed)
-        switch feed.run.source {
-        case .path(let path, _)?: validation.imagesDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        case .url(let address, _, _)?:
-            if let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? "") { validation.imagesBaseURL = url }
-        case nil: break
-        }
-        if let images = feed.run.images {
-            if images.contains("://") {
-                var base = images
-                if !base.hasSuffix("/") { base += "/" }
-                validation.imagesBaseURL = URL(string: base)
-            } else {
-                validation.imagesBaseURL = nil
-                validation.imagesDirectory = URL(fileURLWithPath: images, isDirectory: true)
-            }
-        }
-        return validation
-    }
+    public static func validationOptions(_ feed: Feed) -> ValidationOptions { SheetReading(feed: feed).options }
 
     /// The file through the one sync: the feed's run gets what an import gets (the caches,
     /// the run record for undo and `runs`, the report with its thumbnails, a stop on a signal).

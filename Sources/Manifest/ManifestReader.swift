@@ -4,17 +4,37 @@ import Foundation
 public enum ManifestFormat: String, Sendable, CaseIterable {
     case csv, json, jsonl, xlsx
 
-    /// By extension: `.json`, `.jsonl`/`.ndjson`, `.xlsx`/`.xlsm`/`.ods` (a workbook), anything else is CSV
-    /// (or TSV), unless it starts as a zip archive does (a workbook saved under another name).
+    /// The sheets openmarket reads, by extension, in the order help and pages list them: the
+    /// one list the reader, the console's upload field and sheet list, the feeds and the help use.
+    public static let extensions: [(name: String, format: ManifestFormat)] = [
+        ("csv", .csv), ("tsv", .csv), ("txt", .csv), ("xlsx", .xlsx), ("xlsm", .xlsx), ("ods", .xlsx),
+        ("json", .json), ("jsonl", .jsonl), ("ndjson", .jsonl),
+    ]
+
+    /// The format a file's extension names; nil: not a sheet's extension.
+    public static func named(_ url: URL) -> ManifestFormat? {
+        let given = url.pathExtension.lowercased()
+        return extensions.first { $0.name == given }?.format
+    }
+
+    /// Whether a file of this name is a sheet openmarket reads (by its extension).
+    public static func isSheet(_ url: URL) -> Bool { named(url) != nil }
+
+    /// The extensions as help says them: `.csv, .tsv, … or .ndjson`.
+    public static var extensionsSaid: String {
+        let names = extensions.map { "." + $0.name }
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// By extension (`extensions`); anything else is CSV (or TSV), unless it starts as a zip
+    /// archive does (a workbook saved under another name).
     public init(url: URL) {
-        switch url.pathExtension.lowercased() {
-        case "json": self = .json
-        case "jsonl", "ndjson": self = .jsonl
-        case "xlsx", "xlsm", "ods": self = .xlsx
-        default:
-            let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 4) }
-            self = head == Data([0x50, 0x4B, 0x03, 0x04]) ? .xlsx : .csv
+        if let known = Self.named(url), known != .csv {
+            self = known
+            return
         }
+        let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 4) }
+        self = head == Data([0x50, 0x4B, 0x03, 0x04]) ? .xlsx : .csv
     }
 
     /// Formats whose first row (CSV) or found header row (a sheet) names the columns.
@@ -363,7 +383,8 @@ extension ManifestReader {
     /// Lines in the file (less the header) when it is a CSV/TSV/JSON Lines file over `above` bytes.
     public static func lineCount(_ url: URL, above: Int) -> Int? {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > above, ["csv", "tsv", "txt", "jsonl", "ndjson"].contains(url.pathExtension.lowercased()),
+        let format = ManifestFormat.named(url)
+        guard size > above, format == .csv || format == .jsonl,
               let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         var lines = 0
@@ -379,6 +400,6 @@ extension ManifestReader {
                 return found
             }
         }
-        return url.pathExtension.lowercased() == "jsonl" || url.pathExtension.lowercased() == "ndjson" ? lines : max(0, lines - 1)
+        return format == .jsonl ? lines : max(0, lines - 1)
     }
 }

@@ -9,17 +9,22 @@ import Synchronization
 /// its `flock`; PostgreSQL ends its session (at once for a closed socket, within about a
 /// minute through the keepalives for a machine that vanished) and the lock with it.
 public enum AccountLocks {
-    /// Takes the account's lock at once, or throws `RunLock.Busy` naming the holder.
-    public static func take(links: URL, file: URL, holder: String) throws -> any HeldLock {
-        PostgresLinks.handles(links) ? try PostgresLock(links: links, holder: holder, part: nil) : try RunLock(url: file, holder: holder)
+    /// Takes the lock of the account whose store is `store` at once, or throws `RunLock.Busy`
+    /// naming the holder: the file `store.lockFile` on this machine, a database session's lock
+    /// for a shared store.
+    public static func take(_ store: StoreAddress, holder: String) throws -> any HeldLock {
+        switch store {
+        case .file: try RunLock(url: store.lockFile ?? URL(fileURLWithPath: "/"), holder: holder)
+        case .database(let database, let account): try PostgresLock(database: database, account: account, holder: holder, part: nil)
+        }
     }
 
     /// The lock of one shard of a sharded run: the account shared with the run's other shards
     /// (a run that is not theirs is refused, and refuses them), the shard itself exclusive (the
     /// same shard started twice, a restarted pod while the old one lives, is refused).
-    public static func take(links: URL, holder: String, run: String, part: String) throws -> any HeldLock {
-        guard PostgresLinks.handles(links) else { throw NotShared() }
-        return try PostgresLock(links: links, holder: holder, part: (run, part))
+    public static func take(_ store: StoreAddress, holder: String, run: String, part: String) throws -> any HeldLock {
+        guard case .database(let database, let account) = store else { throw NotShared() }
+        return try PostgresLock(database: database, account: account, holder: holder, part: (run, part))
     }
 
     public struct NotShared: Error, CustomStringConvertible {
@@ -41,11 +46,11 @@ final class PostgresLock: HeldLock, @unchecked Sendable {
     private let fact: String
     private let shardKey: String?
 
-    init(links: URL, holder: String, part: (run: String, shard: String)?) throws {
+    init(database: URL, account: String, holder: String, part: (run: String, shard: String)?) throws {
         // The tables (its `fact` row names the holder), through the store's own opening.
-        let store = try PostgresLinks(links)
-        account = store.account
-        key = String(Int64(bitPattern: FNV.hash("openmarket account lock|" + account)))
+        let store = try PostgresLinks(database: database, account: account)
+        self.account = store.account
+        key = String(Int64(bitPattern: FNV.hash("openmarket account lock|" + store.account)))
         // A session of its own: the lock lives exactly as long as it does.
         connection = try PostgresConnection(store.address)
         fact = part.map { "running \($0.run) \($0.shard)" } ?? "running"

@@ -31,7 +31,7 @@ public final class FeedRound: @unchecked Sendable {
         self.name = name
         do {
             // The tables through the store's own opening (the migrations run once).
-            let store = try PostgresLinks(Self.addressed(state))
+            let store = try PostgresLinks(database: state, account: "feed-rounds")
             connection = try PostgresConnection(store.address)
             for feed in feeds {
                 try connection.execute("INSERT INTO feed_round (round, feed) VALUES ($1, $2) ON CONFLICT (round, feed) DO NOTHING", [name, feed])
@@ -39,14 +39,6 @@ public final class FeedRound: @unchecked Sendable {
         } catch {
             throw Failure(description: "the feeds' round \(name) in \(PostgresConnection.shown(state.absoluteString)): \(LinkStore.reason(error))")
         }
-    }
-
-    /// The state's address as the store opens it (the round is the database's, not an account's).
-    private static func addressed(_ state: URL) -> URL {
-        guard var parts = URLComponents(url: state, resolvingAgainstBaseURL: false) else { return state }
-        let kept = (parts.queryItems ?? []).filter { $0.name != "account" }
-        parts.queryItems = kept + [URLQueryItem(name: "account", value: "feed-rounds")]
-        return parts.url ?? state
     }
 
     /// The next feed of the round that no machine has finished or is running, held for this

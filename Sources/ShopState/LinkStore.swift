@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Synchronization
 
 /// The identity of one vendor account's products: merchant key → product id, with what was
 /// last pushed; the account's facts and its runs. Kept in one SQLite file per account (server +
@@ -8,75 +9,58 @@ import Support
 /// (`LinkBackend`). Every change is one transaction, durable when it returns, so that a crash
 /// never loses a product's link.
 public final class LinkStore: @unchecked Sendable {
-    public let url: URL
+    public let address: StoreAddress
     private let backend: any LinkBackend
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    public init(url: URL) throws(Failure) {
-        self.url = url
+    private init(address: StoreAddress) throws(Failure) {
+        self.address = address
         do {
-            backend = PostgresLinks.handles(url) ? try PostgresLinks(url) : try SQLiteLinks(url)
+            backend = switch address {
+            case .file(let url): try SQLiteLinks(url)
+            case .database(let url, let account): try PostgresLinks(database: url, account: account)
+            }
         } catch {
-            let place = PostgresLinks.handles(url) ? PostgresConnection.shown(url.absoluteString) : url.path
-            throw Failure(description: "cannot open the link store \(place): \(Self.reason(error))")
+            throw Failure(description: "cannot open the link store \(address): \(Self.reason(error))")
+        }
+    }
+
+    private struct Opened: @unchecked Sendable {
+        weak var store: LinkStore?
+        /// The file's device and inode when opened: a file removed and made again (a sandbox
+        /// cleared under a console) is a new store.
+        var identity: FileIdentity?
+    }
+
+    private static let opened = Mutex<[StoreAddress: Opened]>([:])
+
+    /// The account's store: the one this process has open at `address`, else opened now (one
+    /// SQLite queue per file while anyone holds it, as GRDB asks; one connection per database).
+    public static func open(_ address: StoreAddress) throws(Failure) -> LinkStore {
+        let identity = address.file.flatMap { FileIdentity(path: $0.path) }
+        if let known = opened.withLock({ table -> LinkStore? in
+            table = table.filter { $0.value.store != nil }
+            guard let entry = table[address], entry.identity == identity else { return nil }
+            return entry.store
+        }) { return known }
+        let made = try LinkStore(address: address)
+        let madeIdentity = address.file.flatMap { FileIdentity(path: $0.path) }
+        return opened.withLock { table in
+            if let first = table[address], let store = first.store, first.identity == madeIdentity { return store }
+            table[address] = Opened(store: made, identity: madeIdentity)
+            return made
         }
     }
 
     /// Whether the account's state is shared between machines (a PostgreSQL database).
-    public var isShared: Bool { PostgresLinks.handles(url) }
-
-    /// Whether the store at `url` is shared between machines (a PostgreSQL database's address).
-    public static func isShared(_ url: URL) -> Bool { PostgresLinks.handles(url) }
+    public var isShared: Bool { address.isShared }
 
     /// The name a run's record has in the shared state when the run is not a shard's: its
     /// report folder's path, as `runs` lists it (the same everywhere).
     public static func recordName(folder: URL) -> String { "folder \(folder.standardizedFileURL.path)" }
-
-    /// The store of an account: `folder/links/<hash of server and identifier>.sqlite`.
-    /// The file name does not show the identifier.
-    public static func location(in folder: URL, server: String, identifier: String) -> URL {
-        folder.appendingPathComponent("links", isDirectory: true)
-            .appendingPathComponent("\(FNV.tag(server + "|" + identifier)).sqlite")
-    }
-
-    /// The store of an account in a shared PostgreSQL database (`--state postgres://…`): the
-    /// database's address with the account's tag, the one a SQLite store's file name has.
-    public static func location(inDatabase database: URL, server: String, identifier: String) -> URL {
-        location(of: FNV.tag(server + "|" + identifier), besides: database)
-    }
-
-    /// The store of the account tagged `tag` in the same place as the store at `url`: the same
-    /// database, or the same folder.
-    public static func location(of tag: String, besides url: URL) -> URL {
-        guard PostgresLinks.handles(url) else { return url.deletingLastPathComponent().appendingPathComponent("\(tag).sqlite") }
-        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
-        parts.queryItems = (parts.queryItems ?? []).filter { $0.name != "account" } + [URLQueryItem(name: "account", value: tag)]
-        return parts.url ?? url
-    }
-
-    /// Whether there is a store at `url` to read (a SQLite file made by a run; a database is
-    /// always there: an account that never ran has no rows in it).
-    public static func exists(_ url: URL) -> Bool {
-        PostgresLinks.handles(url) || FileManager.default.fileExists(atPath: url.path)
-    }
-
-    /// A store's address as reports and messages may show it: a file's path, or a database's
-    /// address without its password, with the account.
-    public static func shown(_ url: URL) -> String {
-        PostgresLinks.handles(url) ? "\(PostgresConnection.shown(url.absoluteString)) (account \(accountTag(url)))" : url.path
-    }
-
-    /// The account a store belongs to: the tag in its file name or its address, the same
-    /// for one account in either place (so that a run recorded with one reads with the other).
-    public static func accountTag(_ url: URL) -> String {
-        if PostgresLinks.handles(url) {
-            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "account" }?.value ?? ""
-        }
-        return url.deletingPathExtension().lastPathComponent
-    }
 
     public func link(_ key: String) throws(Failure) -> ProductLink? {
         try links(key: key).first

@@ -3,8 +3,8 @@ import Synchronization
 
 /// One account's links in a shared PostgreSQL database: the tables of the SQLite store with an
 /// `account` column, so that every pod, shard and machine that reaches the database sees one
-/// account's links, facts and runs. Addressed as `postgres://…/DB?account=TAG` (TAG: the
-/// account's tag, as a SQLite store's file name). One connection per database per process,
+/// account's links, facts and runs. Its account is named by TAG (the account's tag, as a SQLite
+/// store's file name). One connection per database per process,
 /// shared by the stores opened on it; the migrations run once per database, under a lock held
 /// in the database, so that pods starting together do not race to make the tables.
 final class PostgresLinks: LinkBackend, @unchecked Sendable {
@@ -13,21 +13,10 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
     /// The database's address without the account (what libpq is given).
     let address: String
 
-    static func handles(_ url: URL) -> Bool { ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") }
-
-    struct Unaddressed: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(_ url: URL) throws {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let account = parts.queryItems?.first(where: { $0.name == "account" })?.value, !account.isEmpty else {
-            throw Unaddressed(description: "\(PostgresConnection.shown(url.absoluteString)) names no account (?account=TAG)")
-        }
-        parts.queryItems = parts.queryItems?.filter { $0.name != "account" }
-        if parts.queryItems?.isEmpty == true { parts.queryItems = nil }
+    /// The rows of account `account` in the database at `database`.
+    init(database: URL, account: String) throws {
         self.account = account
-        address = parts.string ?? url.absoluteString
+        address = database.absoluteString
         connection = try Self.connection(address)
     }
 

@@ -14,29 +14,36 @@ import TOMLKit
 /// server = "https://old.example"
 /// identifier = "…"
 /// secret = "…"
+/// state = "postgres://…"       # optional: this account's state in a shared database
 /// ```
 public struct OpenMarketConfig: Decodable, Sendable, Equatable {
     public struct Profile: Decodable, Sendable, Equatable {
         public var server: String?
         public var identifier: String?
         public var secret: String?
+        /// Where the account's state lives (`postgres://…`: shared between machines).
+        public var state: String?
 
-        public init(server: String? = nil, identifier: String? = nil, secret: String? = nil) {
+        public init(server: String? = nil, identifier: String? = nil, secret: String? = nil, state: String? = nil) {
             self.server = server
             self.identifier = identifier
             self.secret = secret
+            self.state = state
         }
     }
 
     public var server: String?
     public var identifier: String?
     public var secret: String?
+    public var state: String?
     public var profiles: [String: Profile]?
 
-    public init(server: String? = nil, identifier: String? = nil, secret: String? = nil, profiles: [String: Profile]? = nil) {
+    public init(server: String? = nil, identifier: String? = nil, secret: String? = nil, state: String? = nil,
+                profiles: [String: Profile]? = nil) {
         self.server = server
         self.identifier = identifier
         self.secret = secret
+        self.state = state
         self.profiles = profiles
     }
 
@@ -76,6 +83,10 @@ public struct OpenMarketConfig: Decodable, Sendable, Equatable {
 public struct ConnectionSettings: Sendable, Equatable {
     public var server: URL?
     public var credentials: VendorCredentials?
+    /// The `state` of the profile named, and of the config file's top (the door weighs them
+    /// against `--state` and `OPENMARKET_STATE` in `StatePlace.chosen`).
+    public var profileState: String?
+    public var configState: String?
 
     public static func resolve(
         server: String?, identifier: String?, secret: String?, profile: String?,
@@ -102,18 +113,20 @@ public struct ConnectionSettings: Sendable, Equatable {
             }
             url = parsed
         }
+        var settings = ConnectionSettings(server: url, credentials: nil, profileState: named?.state, configState: config?.state)
         switch (id, key) {
         case let (id?, key?):
-            return ConnectionSettings(server: url, credentials: VendorCredentials(identifier: id, secret: key))
+            settings.credentials = VendorCredentials(identifier: id, secret: key)
         case (nil, nil):
-            return ConnectionSettings(server: url, credentials: nil)
+            break
         case let (nil, key?):
             // A 2021 server's items take a password and no identifier; a 2022 server says
             // at the first write that it needs the identifier too.
-            return ConnectionSettings(server: url, credentials: VendorCredentials(identifier: "", secret: key))
+            settings.credentials = VendorCredentials(identifier: "", secret: key)
         case (_, nil):
             throw ConfigError("an identifier was given without a secret (--secret or OPENMARKET_SECRET)")
         }
+        return settings
     }
 }
 

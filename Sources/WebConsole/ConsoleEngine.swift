@@ -50,12 +50,10 @@ public struct ConsoleEngine: Sendable {
     /// This account as the feeds' memory names it.
     var shopTag: String { FeedRunner.shopTag(account) }
 
-    static let sheetExtensions: Set<String> = ["csv", "xlsx", "xlsm", "ods", "json", "jsonl", "tsv", "txt"]
-
     /// The sheets in the folder, by name.
     public func sheets() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { Self.sheetExtensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }.sorted()
+        return names.filter { ManifestFormat.isSheet(URL(fileURLWithPath: $0)) && !$0.hasPrefix(".") }.sorted()
     }
 
     /// A sheet of the folder by its name; nil for any other name (no path leaves the folder).
@@ -75,12 +73,9 @@ public struct ConsoleEngine: Sendable {
     }
 
     /// Every row checked as import checks it.
-    func check(_ url: URL, reading: SheetReading = SheetReading()) throws -> (summary: ValidationSummary, problems: [Problem], export: ExportKind?) {
+    func check(_ url: URL, reading: PageAnswers = PageAnswers()) throws -> (summary: ValidationSummary, problems: [Problem], export: ExportKind?) {
         var problems: [Problem] = []
-        var options = ValidationOptions()
-        options.imagesDirectory = folder
-        options.platformMaps = ShippedMaps.all()
-        reading.apply(&options)
+        let options = sheetReading(reading).options
         var export: ExportKind?
         let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: options,
             onOpen: { export = $0.mapping?.export },
@@ -113,14 +108,21 @@ public struct ConsoleEngine: Sendable {
 
     /// The sheet through the one sync: a plan (nothing written) or the run itself; with
     /// `force`, the price changes the price guard holds are sent too.
-    func sync(_ url: URL, dryRun: Bool, force: Bool = false, reading: SheetReading = SheetReading(), job: ConsoleJob? = nil) throws -> SyncResult {
+    func sync(_ url: URL, dryRun: Bool, force: Bool = false, reading: PageAnswers = PageAnswers(), job: ConsoleJob? = nil) throws -> SyncResult {
         var request = request(dryRun: dryRun, job: job)
         request.choices.force = force
-        request.choices.validation.imagesDirectory = folder
-        // Another platform's export is read with its map, as `import` reads it.
-        request.choices.validation.platformMaps = ShippedMaps.all()
-        reading.apply(&request.choices.validation)
+        request.choices.validation = sheetReading(reading).options
         return try request.run(ManifestRows(url))
+    }
+
+    /// How the console reads a sheet of its folder, for Check, Plan and Apply alike: as
+    /// `import` reads it (another platform's export with its map), its photos in the folder,
+    /// with what the page answered.
+    func sheetReading(_ answers: PageAnswers) -> SheetReading {
+        var reading = SheetReading()
+        reading.imagesFolder = folder
+        answers.apply(&reading)
+        return reading
     }
 
     /// A run taken back through the one sync, or its plan (nothing written), found as `openmarket
@@ -170,15 +172,15 @@ public struct ConsoleEngine: Sendable {
     final class OpenedStore: @unchecked Sendable {
         private let lock = NSLock()
         private var kept: LinkStore?
-        private let url: URL
+        private let address: StoreAddress
 
-        init(_ url: URL) { self.url = url }
+        init(_ address: StoreAddress) { self.address = address }
 
         func opened() throws -> LinkStore? {
             try lock.withLock {
                 if let kept { return kept }
-                guard LinkStore.exists(url) else { return nil }
-                kept = try LinkStore(url: url)
+                guard address.exists else { return nil }
+                kept = try LinkStore.open(address)
                 return kept
             }
         }

@@ -4,6 +4,7 @@ import Feeds
 import ImagePrep
 import Foundation
 import OpenMarketAPI
+import ShopState
 import Support
 import Words
 
@@ -34,7 +35,7 @@ public struct ConsoleFeeds: Sendable {
     }
 
     /// `state`: the accounts' shared database, where each feed's memory is then kept.
-    func entries(shopTag: String, state: URL? = nil) -> [Entry] {
+    func entries(shopTag: String, state: StatePlace = .machine) -> [Entry] {
         FeedFolder.watched(in: folder, root: root).map { url in
             let feed: Feed
             do { feed = try FeedFile.load(url) } catch {
@@ -55,7 +56,7 @@ public struct ConsoleFeeds: Sendable {
 
     /// The feed file of that name among those listed; nil for any other.
     func file(named name: String, shopTag: String) -> URL? {
-        entries(shopTag: shopTag, state: nil).first { $0.name == name && $0.mistake == nil }?.file
+        entries(shopTag: shopTag).first { $0.name == name && $0.mistake == nil }?.file
     }
 
     /// A feed run from the page, as `feed run` makes it: the console's TLS settings (`--cacert`,

@@ -37,7 +37,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let dryRun = kind == .plan
         // The price changes the guard held, sent after the merchant saw them (the button after a plan or an apply).
         let force = form["force"] == "1"
-        let reading = try SheetReading(form: form)
+        let reading = try PageAnswers(form: form)
         return start(request, kind, subject: sheet.lastPathComponent, reading: reading) { job in
             .finished(try engine.sync(sheet, dryRun: dryRun, force: force, reading: reading, job: job))
         }
@@ -95,7 +95,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
 
     /// Starts the job and sends the browser to its page; a second write while one runs is
     /// refused (409) with a link to the one running.
-    func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(),
+    func start(_ request: Request, _ kind: ConsoleJob.Kind, subject: String, reading: PageAnswers = PageAnswers(),
                        _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Response {
         let language = ConsoleWords.language(of: request)
         switch jobs.start(kind, subject: subject, reading: reading, language: language, work) {

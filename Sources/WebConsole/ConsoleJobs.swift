@@ -65,7 +65,7 @@ final class ConsoleJob: @unchecked Sendable {
     let subject: String
     let started = Date()
     /// How the sheet is read (the currency and stock another platform's export cannot say).
-    let reading: SheetReading
+    let reading: PageAnswers
     /// The subject as the page names it: a sheet's name, a run folder's last part.
     var subjectName: String { URL(fileURLWithPath: subject).lastPathComponent }
     private let lock = NSLock()
@@ -80,7 +80,7 @@ final class ConsoleJob: @unchecked Sendable {
     /// The language of the page that started it: its report is written in it.
     let language: ConsoleWords.Language
 
-    init(id: String, kind: Kind, subject: String, reading: SheetReading = SheetReading(), language: ConsoleWords.Language = .en) {
+    init(id: String, kind: Kind, subject: String, reading: PageAnswers = PageAnswers(), language: ConsoleWords.Language = .en) {
         self.id = id
         self.kind = kind
         self.subject = subject
@@ -169,7 +169,7 @@ final class ConsoleJobs: @unchecked Sendable {
 
     /// Starts `work` on a thread of its own; nil (and the job that writes) when `kind` writes and
     /// another write is running.
-    func start(_ kind: ConsoleJob.Kind, subject: String, reading: SheetReading = SheetReading(), language: ConsoleWords.Language = .en,
+    func start(_ kind: ConsoleJob.Kind, subject: String, reading: PageAnswers = PageAnswers(), language: ConsoleWords.Language = .en,
                _ work: @escaping @Sendable (ConsoleJob) throws -> ConsoleJob.Ending) -> Result<ConsoleJob, BusyError> {
         let job: ConsoleJob
         lock.lock()

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import OpenMarketContract
 
 /// What one console page shows, typed: the route that owns a page fills the parts it has (a
@@ -11,6 +12,8 @@ struct ConsolePageModel {
     var job: JobView?
     /// The sheets folder's upload box.
     var upload = false
+    /// What the upload box takes: every sheet openmarket reads, and a zip of photos.
+    static let accept = (ManifestFormat.extensions.map { "." + $0.name } + [".zip"]).joined(separator: ",")
     var sheets: [String]?
     var problems: [ProblemView]?
     var feeds: [FeedView]?
@@ -33,7 +36,7 @@ struct ConsolePageModel {
         var sheet: String
         /// How the sheet was read ("a Shopify product export: read with the Shopify map").
         var said: String
-        var reading: SheetReading
+        var reading: PageAnswers
     }
 
     /// A row of a check: a rule a cell breaks.
@@ -93,7 +96,7 @@ struct ConsolePageModel {
         var total: Int
         var report = false
         /// How the job's sheet was read: its next steps read it so too.
-        var reading = SheetReading()
+        var reading = PageAnswers()
         var steps: [NextStep] = []
     }
 
@@ -141,7 +144,7 @@ struct ConsolePageModel {
 
     /// The template's names for this page.
     var values: [String: Any] {
-        var values: [String: Any] = ["title": title, "upload": upload]
+        var values: [String: Any] = ["title": title, "upload": upload, "accept": Self.accept]
         if let summary { values["summary"] = summary }
         if let message { values["message"] = message }
         if let diff { values["diff"] = diff }

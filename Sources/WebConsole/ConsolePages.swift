@@ -75,7 +75,7 @@ enum ConsolePages {
         {{/ended}}
         {{/job}}
         {{#upload}}
-        <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept=".csv,.tsv,.txt,.xlsx,.xlsm,.ods,.json,.jsonl,.zip"></div>
+        <div id="drop" class="drop">{{w.drop}} <input type="file" id="files" multiple accept="{{accept}}"></div>
         <p id="upload-status" data-show="{{w.upload_show}}"></p>
         {{/upload}}
         {{#no_sheets}}<p>{{w.no_sheets}}</p>{{/no_sheets}}

@@ -50,7 +50,7 @@ struct ConsoleRoutes: ConsoleShopBound {
         let formatter = Self.timeFormatter
         let language = ConsoleWords.language(of: request)
         var model = ConsolePageModel(title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)")
-        model.feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.state).map { entry in
+        model.feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.place).map { entry in
             ConsolePageModel.FeedView(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
                                       shops: entry.shops.map { ($0.shop, $0.outcome, WordTable.text("outcome_\($0.outcome)", language),
                                                                 language == .en ? $0.message : $0.phrase?.text(language) ?? $0.message, $0.when.map(formatter.string(from:)) ?? "") },
@@ -75,7 +75,7 @@ struct ConsoleRoutes: ConsoleShopBound {
         let engine = self.engine
         let form = try await ConsoleForm.read(request)
         let sheet = try sheet(in: form)
-        let reading = try SheetReading(form: form)
+        let reading = try PageAnswers(form: form)
         let title = "\(words(request)["check"] ?? "") · \(sheet.lastPathComponent)"
         let summary: ValidationSummary
         let problems: [ConsoleEngine.Problem]

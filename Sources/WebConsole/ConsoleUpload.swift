@@ -54,7 +54,7 @@ struct ConsoleUpload: Sendable {
     func name(for given: String) throws -> String {
         let name = (given.replacingOccurrences(of: "\\", with: "/") as NSString).lastPathComponent
         let type = (name as NSString).pathExtension.lowercased()
-        guard !name.isEmpty, !name.hasPrefix("."), ConsoleEngine.sheetExtensions.contains(type) || type == "zip" else {
+        guard !name.isEmpty, !name.hasPrefix("."), ManifestFormat.isSheet(URL(fileURLWithPath: name)) || type == "zip" else {
             throw Refused("upload_kind", given)
         }
         return name

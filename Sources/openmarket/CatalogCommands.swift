@@ -195,8 +195,8 @@ struct ShowCommand: ShopCommand {
 
 extension ShowCommand {
     /// The product a name means, as `delete` reads names (a linked key, `#ID`, a bare number).
-    static func productID(_ name: String, links url: URL) throws -> Int {
-        let store = LinkStore.exists(url) ? try LinkStore(url: url) : nil
+    static func productID(_ name: String, links address: StoreAddress) throws -> Int {
+        let store = address.exists ? try LinkStore.open(address) : nil
         switch try DeleteRows.productID(named: name, link: { try store?.link($0) }) {
         case .success(let found): return found.id
         case .failure(let unknown): throw CommandFailure(unknown.message, exitCode: .badInput)

@@ -49,7 +49,8 @@ struct ConsoleCommand: ShopCommand {
         // The config file's other profiles, in a menu; each connected when first picked.
         let config = try? OpenMarketConfig.load(path: server.client.config)
         let profiles = (config?.profiles.map { Array($0.keys) } ?? []).filter { $0 != server.profile }
-        let options = ProfileOpening(config: server.client.config, insecure: server.client.insecure, cacert: server.client.cacert)
+        let options = ProfileOpening(config: server.client.config, insecure: server.client.insecure, cacert: server.client.cacert,
+                                     state: server.state)
         let cache = try sharedCache.imageCache(transport: TransportSettings())
         let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, cache: cache, connection), profiles: profiles) { name in
             Self.engine(folder: folder, repo: repo, cache: cache, try await options.connect(profile: name))
@@ -80,16 +81,22 @@ struct ConsoleCommand: ShopCommand {
 }
 
 /// How a profile picked in the console's menu is connected: as `--profile NAME` with the
-/// command's config file and TLS options (its credentials from the config file, never the page).
+/// command's config file, TLS options and state (its credentials from the config file, never
+/// the page; its state the command's `--state` or `OPENMARKET_STATE`, else the profile's own).
 struct ProfileOpening: Sendable {
     var config: String?
     var insecure: Bool
     var cacert: String?
+    /// The command's `--state`.
+    var state: String?
 
     func connect(profile: String) async throws -> Connection {
         let settings = try ConnectionSettings.resolve(server: nil, identifier: nil, secret: nil, profile: profile,
                                                       environment: [:], config: try OpenMarketConfig.load(path: config))
+        let place = try Connection.place(flag: state, settings: settings)
         let cacert = self.cacert
-        return try await Connection.connect(settings, insecure: insecure, verbose: false) { $0.transport.caFile = cacert }
+        var connection = try await Connection.connect(settings, insecure: insecure, verbose: false) { $0.transport.caFile = cacert }
+        connection.place = place
+        return connection
     }
 }

@@ -47,7 +47,7 @@ struct FeedTestCommand: OpenMarketCommand {
     @Argument(help: ArgumentHelp("The feed file: a path, or a name in ~/.config/openmarket/feeds/.", valueName: "FEED"))
     var feed: String
 
-    @Argument(help: ArgumentHelp("The supplier's file: .csv, .tsv, .json, .jsonl, .xlsx (default: fetched from the feed's [source], recording nothing).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The supplier's file: \(ManifestFormat.extensionsSaid) (default: fetched from the feed's [source], recording nothing).", valueName: "FILE"))
     var file: String?
 
     @Option(name: .long, help: ArgumentHelp("How many rows to show whole.", valueName: "N"))
@@ -110,13 +110,13 @@ struct FeedTestCommand: OpenMarketCommand {
     /// As `feed run` reads the feed's file (photos beside it: at its URL, in its folder, or
     /// where [source] images says) when it was fetched; else beside FILE, or --images.
     private func readingOptions(_ feed: Feed, fetched: Bool) -> ValidationOptions {
-        var options = fetched ? FeedRunner.validationOptions(feed) : ValidationOptions()
-        options.mapping = nil
+        var reading = fetched ? SheetReading(feed: feed) : SheetReading()
+        reading.map = .none
         if let images {
-            options.imagesDirectory = URL(fileURLWithPath: images)
-            options.imagesBaseURL = nil
+            reading.imagesFolder = URL(fileURLWithPath: images)
+            reading.imagesAddress = nil
         }
-        return options
+        return reading.options
     }
 
     /// What a dry run of the feed's sync would do, by row: the one sync, against the feed's

@@ -17,7 +17,7 @@ struct FeedStateOption: ParsableArguments {
         valueName: "address"))
     var state: String?
 
-    func database() throws -> URL? { try Connection.state(state) }
+    func place() throws -> StatePlace { try Connection.place(flag: state) }
 }
 
 struct FeedSelection: ParsableArguments {
@@ -106,7 +106,7 @@ struct FeedRunCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         var worst: Int32 = 0
         let cache = try sharedCache.imageCache(transport: TransportSettings())
-        if selection.all, let state = try Connection.state(server.state) {
+        if selection.all, let state = try server.place().database {
             return try await runRound(try selection.files(requireSome: true), state: state, cache: cache)
         }
         for url in try selection.files(requireSome: true) {
@@ -218,7 +218,7 @@ struct FeedListCommand: OpenMarketCommand {
 
     func execute() async throws -> ExitStatus {
         let files = try selection.watched()
-        let database = try state.database()
+        let place = try state.place()
         if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path), and none has run (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
@@ -229,7 +229,7 @@ struct FeedListCommand: OpenMarketCommand {
             if schedule != "not scheduled" && !ScheduleOptions.userSystemd() {
                 schedule += " (written, not enabled: no user systemd here; only the crontab line runs it)"
             }
-            let shops = FeedFolder.shops(of: feed, state: database)
+            let shops = FeedFolder.shops(of: feed, state: place)
             Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)\(shops.isEmpty ? "  never run" : "")")
             if url.deletingLastPathComponent().standardizedFileURL.path != FeedSelection.folder.standardizedFileURL.path {
                 Console.line("    file: \(url.path)")
@@ -279,7 +279,7 @@ struct FeedStatusCommand: OpenMarketCommand {
             Console.line("No feeds to watch: none in \(FeedSelection.folder.path), and none has run on this machine.")
             return .someFailed
         }
-        let (late, watched) = try check(files, limit: limit, state: state.database())
+        let (late, watched) = try check(files, limit: limit, state: state.place())
         if late > 0 { return .someFailed }
         guard watched > 0 else {
             Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
@@ -291,7 +291,7 @@ struct FeedStatusCommand: OpenMarketCommand {
 
     /// Says each feed whose last success is older than `limit`; returns how many are late,
     /// and how many feeds were watched.
-    private func check(_ files: [URL], limit: Double, state: URL?) -> (late: Int, watched: Int) {
+    private func check(_ files: [URL], limit: Double, state: StatePlace) -> (late: Int, watched: Int) {
         var late = 0
         var watched = 0
         for url in files {

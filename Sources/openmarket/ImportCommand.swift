@@ -84,7 +84,7 @@ struct ImportCommand: ShopCommand {
               openmarket import backup/products.csv --mode create   (restore into an empty account)
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm or .ods.")
+    @Argument(help: ArgumentHelp("The manifest: \(ManifestFormat.extensionsSaid)."))
     var manifest: String
 
     @OptionGroup var server: ServerOptions

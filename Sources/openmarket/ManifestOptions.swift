@@ -114,8 +114,11 @@ struct ManifestOptions: ParsableArguments {
     }
 
     /// How to read the manifest; with `--feed`, through the feed file (its mistakes are exit 2).
-    func validation() throws -> ValidationOptions {
-        var options = ValidationOptions()
+    func validation() throws -> ValidationOptions { try reading().options }
+
+    /// How to read the manifest, as these flags say.
+    func reading() throws -> SheetReading {
+        var reading = SheetReading()
         let saved = imagesFrom.map { URL(fileURLWithPath: $0, isDirectory: true) }
         if let saved {
             var isFolder: ObjCBool = false
@@ -123,32 +126,32 @@ struct ManifestOptions: ParsableArguments {
                 throw CommandFailure("--images-from \(saved.path): no such folder", exitCode: .badInput)
             }
         }
+        reading.imagesFrom = saved
+        reading.includeInactive = includeInactive
         if let path = feed ?? map.flatMap({ ShippedMaps.text($0) == nil && $0 != "none" ? $0 : nil }) {
             do {
-                options.mapping = FeedMapping(feed: try FeedFile.load(FeedFile.locate(path)), includeInactive: includeInactive, imagesFrom: saved)
+                reading.map = .feed(try FeedFile.load(FeedFile.locate(path)))
             } catch {
                 throw CommandFailure(error.description, exitCode: .badInput)
             }
-        } else if let map, map != "none" {
-            options.mapping = ShippedMaps.named(map, includeInactive: includeInactive, imagesFrom: saved)?.mapping
-        } else if map == nil {
-            options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: saved)
+        } else if let map {
+            reading.map = map == "none" ? .none : .shipped(map)
         }
-        options.currency = currency?.uppercased()
+        reading.currency = currency
         if let images, S3Objects.isAddress(images) {
             // Photos on S3-compatible storage: relative names under that folder.
-            options.imagesBaseURL = URL(string: images.hasSuffix("/") ? images : images + "/")
+            reading.imagesAddress = URL(string: images.hasSuffix("/") ? images : images + "/")
         } else {
-            options.imagesDirectory = images.map { URL(fileURLWithPath: $0) }
+            reading.imagesFolder = images.map { URL(fileURLWithPath: $0) }
         }
-        options.currencies = currencies.map { $0.uppercased() }
-        options.encoding = encoding?.encoding
-        options.delimiter = delimiter?.character
-        options.sheet = SheetChoice(sheet: sheet, headerRow: headerRow)
-        options.defaultStock = defaultStock
-        options.keepHTML = keepHTML
-        options.ignoreID = ignoreID
-        options.keyByName = keyBy == .name
-        return options
+        reading.currencies = currencies
+        reading.encoding = encoding?.encoding
+        reading.delimiter = delimiter?.character
+        reading.sheet = SheetChoice(sheet: sheet, headerRow: headerRow)
+        reading.defaultStock = defaultStock
+        reading.keepHTML = keepHTML
+        reading.ignoreID = ignoreID
+        reading.keyByName = keyBy == .name
+        return reading
     }
 }

@@ -92,7 +92,7 @@ struct MigrateCommand: OpenMarketCommand {
     var journal: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where both accounts' state lives for every machine that runs them: a PostgreSQL database (postgres://USER@HOST/DB; or $OPENMARKET_STATE). Default: this machine's state folder.",
+        "Where both accounts' state lives for every machine that runs them: a PostgreSQL database (postgres://USER@HOST/DB; else each profile's state, $OPENMARKET_STATE). Default: this machine's state folder.",
         valueName: "url"))
     var state: String?
 
@@ -123,8 +123,8 @@ struct MigrateCommand: OpenMarketCommand {
         let cacert = client.cacert
         var from = try await Connection.connect(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
         from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
-        let shared = try Connection.state(state)
-        from.state = shared
+        // Each side's state: --state (or OPENMARKET_STATE) for both, else each profile's own.
+        from.place = try Connection.place(flag: state, settings: source)
         from.language = client.reportLanguage
         let configure = pace.configure
         var to: Connection
@@ -138,7 +138,7 @@ struct MigrateCommand: OpenMarketCommand {
             throw error
         }
         to.naming = naming(server: self.to, profile: toProfile, identifier: toIdentifier, secret: toSecret)
-        to.state = shared
+        to.place = try Connection.place(flag: state, settings: target)
         to.language = client.reportLanguage
         do {
             let status = try await migrate(from: from, to: to, source: source, vendor: vendorChoice)

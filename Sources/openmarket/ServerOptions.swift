@@ -7,6 +7,7 @@ import Logging
 import OpenMarketAPI
 import UserConfig
 import Sandbox
+import ShopState
 import Support
 import Words
 
@@ -31,7 +32,7 @@ struct ServerOptions: ParsableArguments {
     var api: ServerGeneration?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where the account's state lives for every machine that runs it: a PostgreSQL database (postgres://USER@HOST/DB; or $OPENMARKET_STATE). Default: this machine's state folder.",
+        "Where the account's state lives for every machine that runs it: a PostgreSQL database (postgres://USER@HOST/DB; else the profile's state, $OPENMARKET_STATE, the config file's state). Default: this machine's state folder.",
         valueName: "url"))
     var state: String?
 
@@ -39,6 +40,22 @@ struct ServerOptions: ParsableArguments {
 }
 
 extension ServerOptions {
+    /// The server, credentials and state these options name with the config file and the
+    /// environment (a config or profile that cannot be used: exit 2).
+    func settings() throws -> ConnectionSettings {
+        do {
+            let config = try OpenMarketConfig.load(path: client.config)
+            return try ConnectionSettings.resolve(server: server, identifier: identifier, secret: secret, profile: profile,
+                                                  environment: ProcessInfo.processInfo.environment, config: config)
+        } catch {
+            throw CommandFailure(error.description, exitCode: .badInput)
+        }
+    }
+
+    /// Where the account's state lives: the one choice, for commands that need it before (or
+    /// without) connecting.
+    func place() throws -> StatePlace { try Connection.place(flag: state, settings: try settings()) }
+
     /// These options as a later command names the same account (no secret).
     var naming: AccountArguments {
         AccountArguments(server: server, profile: profile, config: client.config, api: api?.rawValue, cacert: client.cacert,
@@ -96,13 +113,14 @@ struct Connection {
     /// Where `openmarket sandbox` serves the built-in sandbox's data (its default address).
     static let sandboxPages = "http://127.0.0.1:\(SandboxConfiguration().port)"
 
-    /// The shared state's database (`--state`, `OPENMARKET_STATE`), if any.
-    var state: URL?
+    /// Where the account's state lives, chosen once (`--state`, the profile's `state`,
+    /// `OPENMARKET_STATE`, the config file's `state`; else this machine).
+    var place: StatePlace = .machine
     /// The language of the reports of this connection's runs (`--lang`, the locale).
     var language: Language = .ofLocale()
 
     /// Where what openmarket knows of this account is kept (links, journals).
-    var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory, state: state) }
+    var account: AccountState { AccountState(shop: client, sandboxData: sandbox?.configuration.dataDirectory, place: place) }
 
     /// A run of this account with the command's choices (the built-in sandbox stops with the
     /// command: the report links its pages where `openmarket sandbox` serves the same data).
@@ -113,25 +131,17 @@ struct Connection {
         return RunRequest(shop: client, account: account, choices: choices)
     }
 
-    /// `--state`, else `$OPENMARKET_STATE`: a PostgreSQL address, or a clear error.
-    static func state(_ given: String?) throws -> URL? {
-        guard let text = given ?? ProcessInfo.processInfo.environment["OPENMARKET_STATE"], !text.isEmpty else { return nil }
-        guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") else {
-            throw CommandFailure("--state / OPENMARKET_STATE: give a PostgreSQL address, postgres://USER@HOST[:PORT]/DB (got a \(URL(string: text)?.scheme ?? "plain") address)", exitCode: .badInput)
-        }
-        return url
+    /// The state's place from `--state` (`flag`), the settings' profile and config file, and
+    /// `OPENMARKET_STATE`; a wrong address is a clear error (exit 2).
+    static func place(flag: String?, settings: ConnectionSettings? = nil,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StatePlace {
+        do {
+            return try StatePlace.chosen(flag: flag, profile: settings?.profileState, environment: environment, config: settings?.configState)
+        } catch { throw CommandFailure(error.description, exitCode: .badInput) }
     }
 
     static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
-        let settings: ConnectionSettings
-        do {
-            let config = try OpenMarketConfig.load(path: options.client.config)
-            settings = try ConnectionSettings.resolve(
-                server: options.server, identifier: options.identifier, secret: options.secret,
-                profile: options.profile, environment: ProcessInfo.processInfo.environment, config: config)
-        } catch {
-            throw CommandFailure(error.description, exitCode: .badInput)
-        }
+        let settings = try options.settings()
         let cacert = options.client.cacert, http2 = options.client.http2, api = options.api
         var connection = try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
             $0.transport.caFile = cacert
@@ -140,7 +150,7 @@ struct Connection {
             configure(&$0)
         }
         connection.naming = options.naming
-        connection.state = try state(options.state)
+        connection.place = try place(flag: options.state, settings: settings)
         connection.language = options.client.reportLanguage
         return connection
     }

@@ -3,6 +3,7 @@ import CatalogSync
 import Foundation
 import ImagePrep
 import OpenMarketAPI
+import ShopState
 import Support
 
 // Options that several commands take, declared once: the same name, help and check
@@ -28,10 +29,10 @@ struct LinksOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The link store of the account (default: in the state folder).", valueName: "path"))
     var links: String?
 
-    /// `--links`, as a run's choice (nil: the account's).
-    var given: URL? { links.map { URL(fileURLWithPath: $0) } }
+    /// `--links`, as a run's choice (nil: the account's): a file on this machine.
+    var given: StoreAddress? { links.map { .file(URL(fileURLWithPath: $0)) } }
 
-    func url(default account: URL) -> URL { given ?? account }
+    func address(default account: StoreAddress) -> StoreAddress { given ?? account }
 }
 
 /// `--quiet`: for logs and schedulers.

@@ -39,7 +39,7 @@ struct ValidateCommand: OpenMarketCommand {
               openmarket validate shop.xlsx --sheet 상품 --format xlsx
             """)
 
-    @Argument(help: "The manifest: .csv, .tsv, .json, .jsonl, .xlsx, .xlsm, .ods.")
+    @Argument(help: ArgumentHelp("The manifest: \(ManifestFormat.extensionsSaid)."))
     var manifest: String
 
     @OptionGroup var reading: ManifestOptions

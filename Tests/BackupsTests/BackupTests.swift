@@ -2,6 +2,7 @@ import Backups
 import CatalogSync
 import Foundation
 import OpenMarketAPI
+import ShopState
 import Support
 import Testing
 import TestSupport
@@ -12,7 +13,7 @@ struct BackedShop {
     let files: Scratch
     let sandbox: TestSandbox
     var repository: BackupRepository { BackupRepository(url: files.directory.appendingPathComponent("repo")) }
-    var links: URL { files.directory.appendingPathComponent("state/links.sqlite") }
+    var links: StoreAddress { .file(files.directory.appendingPathComponent("state/links.sqlite")) }
 
     static func open(products: Int) async throws -> BackedShop {
         let files = try Scratch()
@@ -94,7 +95,7 @@ struct BackupTests {
         lock.release()
         _ = try await shop.backup()
         let other = BackupRun(repository: shop.repository, client: try client(shop.sandbox, shop.sandbox.other),
-                              links: shop.files.directory.appendingPathComponent("state/other.sqlite"))
+                              links: .file(shop.files.directory.appendingPathComponent("state/other.sqlite")))
         await #expect(throws: BackupError.self) { _ = try await blocking { try other.run() } }
         await shop.close()
     }

@@ -82,7 +82,7 @@ struct ExportTests {
             var importOptions = SyncOptions(manifest: exportA.appendingPathComponent(options.manifestName),
                                               journal: files.directory.appendingPathComponent("journal-\(format)"))
             importOptions.mode = .create
-            let links = files.directory.appendingPathComponent("links-\(format).sqlite")
+            let links = StoreAddress.file(files.directory.appendingPathComponent("links-\(format).sqlite"))
             importOptions.links = links
             let b = try client(sandbox, sandbox.other)
             let settings = importOptions
@@ -94,7 +94,7 @@ struct ExportTests {
             options.directory = exportB
             options.filter.vendor = .id(sandbox.other.id)
             options.filter.search = nil
-            options.keys = try LinkStore(url: links).keysByProductID()
+            options.keys = try LinkStore.open(links).keysByProductID()
             let second = try await export(options, b)
             #expect(second.exported == tricky.count + 3)
 

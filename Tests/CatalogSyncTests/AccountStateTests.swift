@@ -17,7 +17,7 @@ struct AccountStateTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("account-\(UUID().uuidString)")
         let built = AccountState(shop: demo, sandboxData: data)
         #expect(built.folder == data && built.serverName == "built-in sandbox")
-        #expect(built.links.path.hasPrefix(data.path) && !built.links.path.contains(sandbox.demo.identifier))
+        #expect(built.links.description.hasPrefix(data.path) && !built.links.description.contains(sandbox.demo.identifier))
         let remote = AccountState(shop: demo, sandboxData: nil)
         #expect(remote.serverName == sandbox.server.url.absoluteString && remote.links != built.links)
         let elsewhere = AccountState(shop: other, sandboxData: data)

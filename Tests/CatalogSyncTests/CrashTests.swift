@@ -58,7 +58,7 @@ struct CrashTests {
         // As if a run sent K1 and crashed before the answer came back: the link is pending,
         // the product exists.
         let ids = try await seed(shop.sandbox, shop.sandbox.demo, count: 1, prefix: "Seeded")
-        let links = try LinkStore(url: shop.links)
+        let links = try LinkStore.open(shop.links)
         try links.save(ProductLink(key: "K1", byName: false, productID: nil, state: .pending, pushed: nil, photos: nil))
         let result = try await shop.run(try shop.sheet("renamed.csv",
             "key,name,description,price,currency,stock,images\nK1,Seeded 0,seeded 0,1000,KRW,0,p.jpg\n"))

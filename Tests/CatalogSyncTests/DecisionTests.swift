@@ -226,7 +226,7 @@ struct UndoDecisionTests {
     }
 
     /// The account the recorded run was made on (undo refuses another).
-    static func links(_ folder: URL) -> URL { folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-links.sqlite") }
+    static func links(_ folder: URL) -> StoreAddress { .file(folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-links.sqlite")) }
 
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("undo-memory-\(UUID().uuidString)")
@@ -286,7 +286,7 @@ struct MemoryImportTests {
         let manifest = folder.appendingPathComponent(name)
         try Data(sheet.utf8).write(to: manifest)
         var options = SyncOptions(manifest: manifest, journal: folder.appendingPathComponent("journals/\(name).journal"))
-        options.links = folder.appendingPathComponent("links.sqlite")
+        options.links = .file(folder.appendingPathComponent("links.sqlite"))
         options.jobs = 2
         configure(&options)
         return try SyncRun(options: options, client: shop, report: nil).run()

@@ -13,7 +13,7 @@ struct Shop {
     let files: Scratch
     let sandbox: TestSandbox
     var state: URL { files.directory.appendingPathComponent("state") }
-    var links: URL { state.appendingPathComponent("links.sqlite") }
+    var links: StoreAddress { .file(state.appendingPathComponent("links.sqlite")) }
 
     static func open() async throws -> Shop {
         let files = try Scratch()

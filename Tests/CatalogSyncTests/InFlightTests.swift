@@ -19,7 +19,7 @@ struct InFlightTests {
         let sheet = files.directory.appendingPathComponent("flight.csv")
         try Data(csv.utf8).write(to: sheet)
         var options = SyncOptions(manifest: sheet, journal: files.directory.appendingPathComponent("journal"))
-        options.links = files.directory.appendingPathComponent("links.sqlite")
+        options.links = .file(files.directory.appendingPathComponent("links.sqlite"))
         options.adaptiveJobs = true
         var configuration = ClientConfiguration(server: sandbox.server.url,
                                                 credentials: VendorCredentials(identifier: sandbox.demo.identifier, secret: sandbox.demo.secret))

@@ -15,12 +15,12 @@ struct JournalStoreTests {
         defer { files.cleanup() }
         let folder = files.directory
         let sheetJournal = folder.appendingPathComponent("journals/products.csv-abc.journal")
-        let shared = URL(string: postgres.address.absoluteString + "?account=shop-a")!
+        let shared = StoreAddress.database(postgres.address, account: "shop-a")
         let places: [(String, @Sendable () throws -> any JournalStore)] = [
             ("file", { try FileJournal(url: folder.appendingPathComponent("journals/own.journal")) }),
-            ("sqlite", { SharedJournal(store: try LinkStore(url: folder.appendingPathComponent("links.sqlite")), journal: sheetJournal) }),
-            ("postgres", { SharedJournal(store: try LinkStore(url: shared), journal: sheetJournal) }),
-            ("postgres shard", { SharedJournal(store: try LinkStore(url: shared), run: "night-1", shard: Shard(index: 1, count: 2)!) }),
+            ("sqlite", { SharedJournal(store: try LinkStore.open(.file(folder.appendingPathComponent("links.sqlite"))), journal: sheetJournal) }),
+            ("postgres", { SharedJournal(store: try LinkStore.open(shared), journal: sheetJournal) }),
+            ("postgres shard", { SharedJournal(store: try LinkStore.open(shared), run: "night-1", shard: Shard(index: 1, count: 2)!) }),
         ]
         for (name, open) in places {
             let first = try await blocking { try Journal(store: try open()) }
@@ -41,7 +41,7 @@ struct JournalStoreTests {
             #expect(Set(again.doneIDs) == [7, 9] && again.state(of: "K5") == nil, "\(name)")
         }
         // The shard's part and the whole sheet's journal are apart in the one database.
-        let whole = try await blocking { try Journal(store: SharedJournal(store: try LinkStore(url: shared), run: "night-1", shard: Shard(index: 0, count: 2)!)) }
+        let whole = try await blocking { try Journal(store: SharedJournal(store: try LinkStore.open(shared), run: "night-1", shard: Shard(index: 0, count: 2)!)) }
         #expect(whole.state(of: "K1") == nil, "another shard's part")
         // A shared journal is the only copy: no file beside the one kept here.
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("journals").path)

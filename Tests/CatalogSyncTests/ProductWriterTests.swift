@@ -38,7 +38,7 @@ struct ProductWriterTests {
 
         init() throws {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            links = try LinkStore(url: folder.appendingPathComponent("links.sqlite"))
+            links = try LinkStore.open(.file(folder.appendingPathComponent("links.sqlite")))
             recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: "", server: "memory", source: "s.csv"),
                                        client: shop)
             var fast = ProductWriter.lostAnswers

@@ -16,14 +16,14 @@ struct RunRecordStoreTests {
         let files = try Scratch()
         defer { files.cleanup() }
         let reports = files.directory.appendingPathComponent("reports/run-1")
-        let sqlite = files.directory.appendingPathComponent("links.sqlite")
-        let shared = URL(string: postgres.address.absoluteString + "?account=shop-a")!
+        let sqlite = StoreAddress.file(files.directory.appendingPathComponent("links.sqlite"))
+        let shared = StoreAddress.database(postgres.address, account: "shop-a")
         let places: [(String, @Sendable () throws -> any RunRecordStore)] = [
             ("folder", { FolderRecord(reports) }),
-            ("sqlite", { SharedRecord(store: try LinkStore(url: sqlite),
+            ("sqlite", { SharedRecord(store: try LinkStore.open(sqlite),
                                       run: LinkStore.recordName(folder: reports), part: "whole") }),
-            ("postgres", { SharedRecord(store: try LinkStore(url: shared), run: LinkStore.recordName(folder: reports), part: "whole") }),
-            ("postgres shard", { SharedRecord(store: try LinkStore(url: shared), run: "night-1", part: "1/2 a1b2c3d4") }),
+            ("postgres", { SharedRecord(store: try LinkStore.open(shared), run: LinkStore.recordName(folder: reports), part: "whole") }),
+            ("postgres shard", { SharedRecord(store: try LinkStore.open(shared), run: "night-1", part: "1/2 a1b2c3d4") }),
         ]
         let shop = InMemoryShop()
         let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 30, height: 20, seed: 7)), filename: "a.jpg", mimeType: "image/jpeg")
@@ -62,7 +62,7 @@ struct RunRecordStoreTests {
         let written = try FileManager.default.subpathsOfDirectory(atPath: reports.path).sorted()
         #expect(written.filter { !$0.hasPrefix("deleted") } == ["run.jsonl"], "\(written)")
         #expect(written.filter { $0.hasPrefix("deleted/") && $0.hasSuffix(".jpg") }.count == 2, "the folder's own two photos only: \(written)")
-        let database = try LinkStore(url: shared)
+        let database = try LinkStore.open(shared)
         #expect(try database.record(run: "night-1").keys.sorted() == ["1/2 a1b2c3d4"])
         #expect(try database.savedPhotos(run: "night-1").count == 2 && database.savedPhotos(run: LinkStore.recordName(folder: reports)).count == 2)
         // Readers find a shared account's record in its state, an account kept here in the folder.

@@ -26,7 +26,7 @@ struct SyncInMemoryTests {
     /// A run of the shop's account kept in `folder/state`, as a door asks for one (no caches, no signals).
     static func request(_ shop: any OpenMarketAPI.Shop, in folder: URL, report name: String? = nil) -> RunRequest {
         var choices = RunChoices()
-        choices.links = folder.appendingPathComponent("state/links.sqlite")
+        choices.links = .file(folder.appendingPathComponent("state/links.sqlite"))
         choices.report = name.map { .given(folder.appendingPathComponent($0)) }
         choices.useCaches = false
         choices.stopOnSignals = false

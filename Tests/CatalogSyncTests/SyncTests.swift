@@ -86,7 +86,7 @@ struct SyncTests {
         #expect(ambiguous.error?.contains("\(ids[0])") == true)
         #expect(try await shop.products()["Seeded 0"]?.count == 3, "nothing created for the ambiguous row")
         // The links hold: the next run finds them by key, even under another name.
-        let links = try LinkStore(url: shop.links)
+        let links = try LinkStore.open(shop.links)
         let (s1, s2) = (try links.link("S1"), try links.link("S2"))
         #expect(s1?.productID == ids[1] && s2?.productID == ids[2])
         let again = try await shop.run(try shop.sheet("copy.csv",
@@ -121,14 +121,14 @@ struct SyncTests {
         let shop = try await Shop.open()
         _ = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 3)))
         let before = shop.writes
-        let linksBefore = try LinkStore(url: shop.links).all()
+        let linksBefore = try LinkStore.open(shop.links).all()
         let plan = try await shop.run(try shop.sheet("plan.csv", Shop.sheetText(rows: 4, priceOf: { $0 == 2 ? 990 : 1000 + $0 }))) {
             $0.dryRun = true
         }
         #expect(plan.summary.counts == ["would-update": 1, "would-create": 1, "unchanged": 2], "\(plan.summary.counts)")
         #expect(plan.row(3)?.changes == "price 1002 → 990 (-1.2 %)")
         #expect(shop.writes == before)
-        #expect(try LinkStore(url: shop.links).all() == linksBefore)
+        #expect(try LinkStore.open(shop.links).all() == linksBefore)
         await shop.close()
     }
 
@@ -151,7 +151,7 @@ struct ExportLinkTests {
         _ = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 5)))
         var options = ExportOptions(directory: shop.files.directory.appendingPathComponent("backup"))
         options.filter.vendor = .me
-        options.keys = try LinkStore(url: shop.links).keysByProductID()
+        options.keys = try LinkStore.open(shop.links).keysByProductID()
         let reader = try client(shop.sandbox, shop.sandbox.demo)
         let settings = options
         let exported = try await blocking { try CatalogExporter(options: settings, client: reader).run() }
@@ -166,7 +166,7 @@ struct ExportLinkTests {
         let restored = try await shop.run(manifest)
         #expect(restored.summary.counts == ["unchanged": 5], "\(restored.summary.counts) \(restored.rows.map { $0.error ?? $0.note ?? "" })")
         #expect(shop.writes == before)
-        let links = try LinkStore(url: shop.links).all()
+        let links = try LinkStore.open(shop.links).all()
         #expect(Set(links.keys) == Set((1...5).map { "K\($0)" }) && links.values.allSatisfy { $0.state == .linked })
         // And a sheet under yet another name finds them by key.
         let renamed = try await shop.run(try shop.sheet("renamed.csv", Shop.sheetText(rows: 5, priceOf: { 1100 + $0 })))
@@ -192,7 +192,7 @@ struct ReplacePhotosTests {
         // A crash in the middle of R2's replacement: the new product was made, the old one not
         // yet deleted, the link still pending on the old one.
         let square = try #require(try await shop.products()["Square vase"]?.first?.id)
-        let links = try LinkStore(url: shop.links)
+        let links = try LinkStore.open(shop.links)
         var pending = try #require(try links.link("R2"))
         pending.state = .pending
         try links.save(pending)

@@ -11,7 +11,7 @@ struct UndoTests {
     func plan() async throws {
         let shop = try await Shop.open()
         let first = try await shop.run(try shop.sheet("products.csv", Shop.sheetText(rows: 4)))
-        let links = try LinkStore(url: shop.links).all()
+        let links = try LinkStore.open(shop.links).all()
         let writes = shop.writes
         // K2's price edited, K4 left out, K9 new.
         let text = Shop.sheetText(rows: 3, priceOf: { $0 == 2 ? 990 : 1000 + $0 }) + "K9,New item,5000,KRW,0,1,p.jpg\n"
@@ -23,8 +23,8 @@ struct UndoTests {
         #expect(plan.summary.deletesRefused?.contains("more than --max-deletes 0") == true, "a real run would be refused")
 
         #expect(shop.writes == writes, "a plan sends no POST, PATCH or DELETE")
-        #expect(try LinkStore(url: shop.links).all() == links, "a plan does not touch the link store")
-        #expect(try LinkStore(url: shop.links).runs().count == 1, "a plan is not a run to undo")
+        #expect(try LinkStore.open(shop.links).all() == links, "a plan does not touch the link store")
+        #expect(try LinkStore.open(shop.links).runs().count == 1, "a plan is not a run to undo")
         #expect(!FileManager.default.fileExists(atPath: plan.folder.appendingPathComponent("run.jsonl").path))
         let products = try await shop.products()
         #expect(products["Item 2"]?.first?.price == 1002 && products["Item 4"]?.count == 1 && products["New item"] == nil)
@@ -55,7 +55,7 @@ struct UndoTests {
         let products = try await shop.products()
         #expect(products["Item 1"]?.first?.price == 1001 && products["Item 1"]?.first?.stock == 1)
         #expect(products["Item 2"]?.first?.price == 1002)
-        let link = try #require(try LinkStore(url: shop.links).link("K1"))
+        let link = try #require(try LinkStore.open(shop.links).link("K1"))
         #expect(link.pushed?.price == 1001 && link.pushed?.stock == 1)
 
         // The shop is as the first sheet says again.
@@ -81,7 +81,7 @@ struct UndoTests {
         var products = try await shop.products()
         #expect(products.keys.sorted() == ["Item 1", "Item 2", "Item 3"])
         #expect(products["Item 1"]?.first?.price == 1001 && products["Item 1"]?.first?.id == first.row(2)?.productID)
-        let store = try LinkStore(url: shop.links)
+        let store = try LinkStore.open(shop.links)
         #expect(try store.link("K4") == nil && store.link("K5") == nil && store.link("K1")?.productID == first.row(2)?.productID)
 
         // The undo is a run too: taken back, the two products are made again (with their photos) and linked.
@@ -125,7 +125,7 @@ struct UndoTests {
         #expect(undo.summary.counts == ["created": 2], "\(undo.summary.counts) \(undo.rows)")
         let products = try await shop.products()
         #expect(products.count == 4)
-        let store = try LinkStore(url: shop.links)
+        let store = try LinkStore.open(shop.links)
         for (old, photos) in originals {
             let again = try #require(products[old.name]?.first)
             #expect(products[old.name]?.count == 1 && again.id != old.id)
@@ -203,7 +203,7 @@ struct UndoTests {
         #expect(within.rows.first { $0.productID == byHand.id }?.note?.contains("not linked to any key") == true)
         let products = try await shop.products()
         #expect(products.keys.sorted() == ["Item 1", "Item 2", "Item 3", "Someone else's"])
-        #expect(try LinkStore(url: shop.links).link("K4") == nil)
+        #expect(try LinkStore.open(shop.links).link("K4") == nil)
         await shop.close()
     }
 

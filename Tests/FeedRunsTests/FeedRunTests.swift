@@ -149,7 +149,7 @@ struct FeedRunTests {
         func pod(_ name: String) throws -> FeedRunner {
             let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
             let account = AccountState(shop: client, sandboxData: night.files.directory.appendingPathComponent("state-\(name)"),
-                                       state: postgres.address)
+                                       place: .database(postgres.address))
             var options = FeedRunOptions()
             options.jobs = 1
             return FeedRunner(feed: feed, client: client, account: account,
@@ -181,7 +181,7 @@ struct FeedRunTests {
         func pod(_ name: String) throws -> FeedRunner {
             let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
             let account = AccountState(shop: client, sandboxData: night.files.directory.appendingPathComponent("state-\(name)"),
-                                       state: postgres.address)
+                                       place: .database(postgres.address))
             return FeedRunner(feed: feed, client: client, account: account, root: night.files.directory.appendingPathComponent("feeds-\(name)"))
         }
         func run(_ runner: FeedRunner) async throws -> FeedRunResult { try await blocking { runner.run() } }
@@ -204,7 +204,7 @@ struct FeedRunTests {
         let monday = night.files.directory.appendingPathComponent("feeds-monday")
         let kept = try FileManager.default.subpathsOfDirectory(atPath: monday.path)
         #expect(!kept.contains { $0.hasSuffix("state.json") || $0.hasSuffix("rows.json") }, "\(kept)")
-        let listed = try #require(FeedFolder.shops(of: feed, root: monday, state: postgres.address).first)
+        let listed = try #require(FeedFolder.shops(of: feed, root: monday, state: .database(postgres.address)).first)
         #expect(try listed.record().lastOutcome == .held, "the last run (friday's), read from the state")
         #expect(try FeedFolder.shops(of: feed, root: monday).first?.record().lastOutcome == nil, "nothing kept in the folder")
         await postgres.stop()
@@ -246,7 +246,7 @@ struct FeedRunTests {
         let record = try folder.record()
         #expect(record.lastOutcome == .done && record.rows == 3 && record.lastSuccess != nil)
         let client = try TestSupport.client(night.sandbox, night.sandbox.demo)
-        let runs = try LinkStore(url: night.account(client).links).runs()
+        let runs = try LinkStore.open(night.account(client).links).runs()
         #expect(runs.count == 3 && runs.allSatisfy { $0.kind == .feed && $0.source == "acme ← \(night.supplier.feedURL)" }, "\(runs)")
         await night.close()
     }

@@ -33,8 +33,8 @@ final class OpenStore: @unchecked Sendable {
 
     /// The store of an account (`tag`), new or already there.
     func store(account tag: String = "shop-a") throws -> LinkStore {
-        guard let server else { return try LinkStore(url: folder.appendingPathComponent("\(tag).sqlite")) }
-        return try LinkStore(url: URL(string: server.address.absoluteString + "?account=\(tag)")!)
+        guard let server else { return try LinkStore.open(.file(folder.appendingPathComponent("\(tag).sqlite"))) }
+        return try LinkStore.open(.database(server.address, account: tag))
     }
 
     /// SQL run straight on the account's rows; `ACCOUNT` stands for the PostgreSQL account condition.
@@ -94,7 +94,7 @@ struct LinkStoreTests {
         #expect(try store.all().count == 3 && store.link("WAIT")?.productID == 43)
         try store.remove("WAIT")
         #expect(try store.link("WAIT") == nil && store.all().count == 2)
-        #expect(try LinkStore(url: store.url).link("TEA-1b")?.productID == 41, "another opening reads what this one wrote")
+        #expect(try LinkStore.open(store.address) === store, "one open store per account in the process")
         await open.close()
     }
 
@@ -239,32 +239,27 @@ struct LinkStoreTests {
     func sharedLock() async throws {
         let open = try await OpenStore.open(.postgres)
         defer { open.closeSoon() }
-        let a = try open.store(account: "shop-a").url, b = try open.store(account: "shop-b").url
-        let unused = URL(fileURLWithPath: "/nonexistent/lock")
-        let first = try AccountLocks.take(links: a, file: unused, holder: "import products.csv")
+        let a = try open.store(account: "shop-a").address, b = try open.store(account: "shop-b").address
+        let first = try AccountLocks.take(a, holder: "import products.csv")
         do {
-            _ = try AccountLocks.take(links: a, file: unused, holder: "feed acme")
+            _ = try AccountLocks.take(a, holder: "feed acme")
             Issue.record("two runs of one account at once")
         } catch let busy as RunLock.Busy {
             #expect(busy.holder.contains("pid \(getpid())") && busy.holder.contains("import products.csv"), "\(busy)")
         }
-        let other = try AccountLocks.take(links: b, file: unused, holder: "import other.csv")
+        let other = try AccountLocks.take(b, holder: "import other.csv")
         other.release()
         first.release()
-        let again = try AccountLocks.take(links: a, file: unused, holder: "feed acme")
+        let again = try AccountLocks.take(a, holder: "feed acme")
         again.release()
         // A holder that vanished: its session's lock is gone with it (as when its process is killed).
-        let address = try #require(URLComponents(url: a, resolvingAgainstBaseURL: false).map { parts -> String in
-            var parts = parts
-            parts.queryItems = nil
-            return parts.string ?? ""
-        })
+        let address = try #require(a.place.database).absoluteString
         var vanished: PostgresConnection? = try PostgresConnection(address)
         let key = String(Int64(bitPattern: FNV.hash("openmarket account lock|shop-a")))
         #expect(try vanished?.execute("SELECT pg_try_advisory_lock($1)", [key]).first?.first == "t")
-        #expect(throws: RunLock.Busy.self) { try AccountLocks.take(links: a, file: unused, holder: "import") }
+        #expect(throws: RunLock.Busy.self) { try AccountLocks.take(a, holder: "import") }
         vanished = nil
-        try AccountLocks.take(links: a, file: unused, holder: "import").release()
+        try AccountLocks.take(a, holder: "import").release()
         await open.close()
     }
 }

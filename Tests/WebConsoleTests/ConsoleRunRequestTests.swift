@@ -21,7 +21,7 @@ struct ConsoleRunRequestTests {
             choices.useCaches = false
             choices.stopOnSignals = false
             let home = open.files.directory.appendingPathComponent("pod-\(index)")
-            let request = RunRequest(shop: open.client, account: AccountState(shop: open.client, sandboxData: home, state: postgres.address),
+            let request = RunRequest(shop: open.client, account: AccountState(shop: open.client, sandboxData: home, place: .database(postgres.address)),
                                      choices: choices)
             let result = try await blocking { try request.run(ManifestRows(sheet)) }
             #expect(result.summary.failed == 0 && result.summary.count(.created) > 0, "\(result.summary.counts)")

@@ -15,6 +15,20 @@ struct ConsoleUploadTests {
         return names
     }
 
+    @Test("every sheet the reader reads is one the page takes: the upload field accepts .xlsm and .ods (the one list of extensions), an .ods dropped is kept and listed; a .pdf is refused")
+    func everySheetFormat() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let page = try await open.get("")
+        let accept = try #require(page.text.firstMatch(of: /accept="([^"]+)"/).map { String($0.1) })
+        #expect(Set(accept.split(separator: ",")) == [".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".ods", ".json", ".jsonl", ".ndjson", ".zip"], "\(accept)")
+        let ods = try await open.upload("from-libreoffice.ods", Data("PK\u{3}\u{4} not really a workbook".utf8))
+        #expect(ods.status == 200, "\(ods.status) \(ods.text)")
+        #expect(try await open.get("").text.contains("from-libreoffice.ods"), "listed among the sheets")
+        let pdf = try await open.upload("catalog.pdf", Data("%PDF-1.4".utf8))
+        #expect(pdf.status == 400, "\(pdf.status) \(pdf.text)")
+        await open.close()
+    }
+
     @Test("a zip holding a file named like a folder, and a sheet named like the folder's own: both kept beside, nothing removed or replaced, the answer says where")
     func nothingReplaced() async throws {
         let open = try await OpenConsole.start(rows: 1)

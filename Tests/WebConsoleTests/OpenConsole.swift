@@ -32,7 +32,7 @@ struct OpenConsole {
         let client = try TestSupport.client(sandbox, vendor, transport: transport)
         let folder = files.directory
         @Sendable func engine(_ client: OpenMarketClient) -> ConsoleEngine {
-            ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state"), state: state),
+            ConsoleEngine(folder: folder, shop: client, account: AccountState(shop: client, sandboxData: folder.appendingPathComponent("state"), place: state.map { .database($0) } ?? .machine),
                           reports: folder.appendingPathComponent("reports"), feeds: ConsoleFeeds(
                               folder: folder.appendingPathComponent("feeds"), root: folder.appendingPathComponent("feed-state")),
                           backups: backups ? ConsoleBackups(repository: BackupRepository(url: folder.appendingPathComponent("backup"))) : nil,

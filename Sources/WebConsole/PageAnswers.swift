@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Feeds
 import Manifest
 import OpenMarketContract
 
@@ -7,7 +8,7 @@ import OpenMarketContract
 /// of the CLI): the currency its prices are in and the stock of an item available with no
 /// count. Carried by the forms of a sheet's Check, Plan and Apply, and by the next steps of
 /// their pages, so that an apply reads the sheet as its plan did.
-struct SheetReading: Sendable, Equatable {
+struct PageAnswers: Sendable, Equatable {
     var currency: String?
     var defaultStock: Int?
 
@@ -31,10 +32,10 @@ struct SheetReading: Sendable, Equatable {
         }
     }
 
-    func apply(_ options: inout ValidationOptions) {
-        options.answersOnPage = true
-        if let currency { options.currency = currency }
-        if let defaultStock { options.defaultStock = defaultStock }
+    func apply(_ reading: inout SheetReading) {
+        reading.answersOnPage = true
+        if let currency { reading.currency = currency }
+        if let defaultStock { reading.defaultStock = defaultStock }
     }
 
     /// The hidden fields a next step's form carries.
