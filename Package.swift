@@ -181,7 +181,7 @@ let package = Package(
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "OpenMarketContract", "Support"],
+            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "OpenMarketContract", "Support", "Words"],
             // The pixel loops (resize, colour, the quality search's distance) are optimised in
             // debug builds too: unoptimised, the README's first import took 20 s for 20 photos.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -267,7 +267,7 @@ let package = Package(
             "Manifest", "OpenMarketContract", "TestSupport", .product(name: "CSV", package: "CSV.swift"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "CTurboJPEG", "CPNG", "CHeif", "TestSupport"]),
+        .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "Words", "CTurboJPEG", "CPNG", "CHeif", "TestSupport"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
             "OpenMarketAPI", "Sandbox", "ImagePrep", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import OpenMarketAPI
 import ShopState
 import Support
@@ -77,7 +78,7 @@ extension SyncRun {
             switch Self.resolve(name, links: planner.links, live: planner.live) {
             case .success(let found):
                 guard seen.insert(found.product.id).inserted else {
-                    finish(.skipped(row: index + 1, key: name, note: "product \(found.product.id) is named twice; deleted once"))
+                    finish(.skipped(row: index + 1, key: name, notes: [Phrase("n_named_twice", String(found.product.id))]))
                     continue
                 }
                 targets.append(MissingProduct(product: found.product, link: found.link,

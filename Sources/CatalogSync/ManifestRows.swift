@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import ShopState
 
@@ -79,8 +80,8 @@ public struct ManifestRows: RowSource {
                         feed.reject(outcome)
                         return
                     }
-                    let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { "photo '\($0.value ?? "")': \($0.message)" }
-                    feed.submit(draft, note: nameNotes.isEmpty ? nil : nameNotes.joined(separator: "; "))
+                    let nameNotes = issues.filter { $0.rule == "image-name-case" }.map { Phrase("n_photo_name_case", $0.value ?? "", $0.message) }
+                    feed.submit(draft, notes: nameNotes)
                 })
         }
     }

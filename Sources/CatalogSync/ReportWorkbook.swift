@@ -60,13 +60,20 @@ enum ReportWorkbook {
                     case "status": return (object[column] as? String).map { .text(StatusWords.label($0, language)) } ?? .empty
                     case "error": return object[column] == nil ? .empty : .text(errorText(object, language))
                     case "changes": return (object[column] as? String).map { .text(StatusWords.changes($0, language)) } ?? .empty
-                    case "note": return (object[column] as? String).map { .text(NoteWords.say($0, language)) } ?? .empty
+                    case "note": return (object[column] as? String).map { .text(Self.notes(object, language) ?? $0) } ?? .empty
                     default: return (object[column] as? String).map { .text($0) } ?? .empty
                     }
                 })
             }
         }
         try book.close()
+    }
+
+    /// A row's notes in `language`, from report.json's `notes` (nil: none kept there).
+    private static func notes(_ object: [String: Any], _ language: Language) -> String? {
+        guard let list = object["notes"], let data = try? JSONSerialization.data(withJSONObject: list),
+              let phrases = try? JSONDecoder().decode([Phrase].self, from: data) else { return nil }
+        return phrases.text(language)
     }
 
     /// A row's error in `language`: its broken rules, else the error as it is.

@@ -1,5 +1,6 @@
 import Support
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -28,7 +29,7 @@ struct WorkItem: Sendable {
     var photoHashes: [String]?
     var photosDiffer = false
     /// What preparing the photos found worth telling (a photo too small to look sharp).
-    var photoNotes: [String] = []
+    var photoNotes: [Phrase] = []
 }
 
 /// Every outcome of a row is assembled here, from the row as it went through the stages.
@@ -43,7 +44,7 @@ extension WorkItem {
     func unchangedOutcome() -> RowOutcome {
         var outcome = outcome(decision.adopted ? .linked : .unchanged)
         outcome.productID = decision.action.productID
-        outcome.note = decision.note
+        outcome.notes = decisionNotes
         notePhotos(&outcome)
         return outcome
     }
@@ -51,14 +52,16 @@ extension WorkItem {
     func notePhotos(_ outcome: inout RowOutcome) {
         guard photosDiffer else { return }
         outcome.photosDiffer = true
-        let text = "photos differ from the ones the product was created with: the API cannot replace photos, the product keeps its own"
-        outcome.note = [outcome.note, text].compactMap { $0 }.joined(separator: "; ")
+        outcome.notes.append(Phrase("n_photos_differ"))
     }
 
+    /// The planner's notes of the row (how it was matched).
+    var decisionNotes: [Phrase] { decision.notes }
+
     /// The run stopped before the row was sent: not a failure, not among the rows to fix.
-    func notSent(_ why: String = RowOutcome.notSentNote) -> RowOutcome {
+    func notSent(_ why: Phrase = RowOutcome.notSentNote) -> RowOutcome {
         var outcome = outcome(.notSent)
-        outcome.note = [decision.note, why].compactMap { $0 }.joined(separator: "; ")
+        outcome.notes = decisionNotes + [why]
         outcome.productID = decision.action.productID
         return outcome
     }
@@ -104,8 +107,7 @@ extension WorkItem {
             parts.append("stock \(max(0, full.stockDelta ?? full.fields.stock))")
             outcome.changes = parts.joined(separator: ", ")
         }
-        let notes = [decision.note].compactMap { $0 } + photoNotes
-        outcome.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        outcome.notes = decisionNotes + photoNotes
         outcome.imagesBefore = before
         outcome.imagesAfter = after
         outcome.photo = images.first?.data

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -68,11 +69,11 @@ public protocol RowSink: AnyObject, Sendable {
 
 /// Hands one source's rows to the sync.
 public struct RowFeed {
-    let submitDraft: (ProductDraft, String?) -> Void
+    let submitDraft: (ProductDraft, [Phrase]) -> Void
     let rejectRow: (RowOutcome) -> Void
 
-    /// A row to make into a product; `note` joins its note in the report.
-    public func submit(_ draft: ProductDraft, note: String? = nil) { submitDraft(draft, note) }
+    /// A row to make into a product; `notes` join its notes in the report.
+    public func submit(_ draft: ProductDraft, notes: [Phrase] = []) { submitDraft(draft, notes) }
     /// A row that cannot be one: its outcome (failed, or left out by a feed's filter).
     public func reject(_ outcome: RowOutcome) { rejectRow(outcome) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -27,7 +28,7 @@ extension RowWork {
             var outcome = item.outcome(.wouldUpdate)
             outcome.productID = id
             WorkItem.describe(&outcome, changes)
-            outcome.note = item.decision.note
+            outcome.notes = item.decision.notes
             item.notePhotos(&outcome)
             return outcome
         case .unchanged:
@@ -35,7 +36,7 @@ extension RowWork {
         case .replace(let oldID):
             var outcome = item.outcome(.wouldCreate)
             outcome.productID = oldID
-            outcome.note = "would replace product \(oldID): a new product with the row's photos, then \(oldID) deleted"
+            outcome.notes = [Phrase("n_would_replace", String(oldID))]
             return outcome
         }
     }
@@ -59,20 +60,20 @@ extension RowWork {
                 pending: ProductLink(key: item.key, byName: item.byName, productID: nil, state: .pending, pushed: nil,
                                      photos: item.photoHashes))
         } catch {
-            if error.kind == .notSent { return item.notSent(error.message) }
+            if error.kind == .notSent { return item.notSent(.verbatim(error.message)) }
             return item.failed(error.message, attempts: error.attempts)
         }
         let product = registered.product
         if registered.found {
-            outcome.note = registered.attempts == 0
+            outcome.notes.append(.verbatim(registered.attempts == 0
                 ? "found on the server from an earlier run whose answer was lost; not sent again"
-                : "the answer was lost; found on the server instead of sending again"
+                : "the answer was lost; found on the server instead of sending again"))
         } else {
             vendor.learn(product.vendorId)
         }
         outcome.attempts = registered.attempts
         if let mismatch = Self.buyerPriceMismatch(wanted: Self.newProduct(item.draft), answered: product) {
-            outcome.note = [outcome.note, mismatch].compactMap { $0 }.joined(separator: "; ")
+            outcome.notes.append(.verbatim(mismatch))
         }
         outcome.productID = product.id
         outcome.thumbnail = product.thumbnail
@@ -83,7 +84,7 @@ extension RowWork {
                               durableLink: !pendingSaved)
         } catch {
             let done = registered.found ? "but " : "created, but "
-            outcome.note = [outcome.note, done + error.message].compactMap { $0 }.joined(separator: "; ")
+            outcome.notes.append(.verbatim(done + error.message))
         }
         return item.timed(outcome)
     }
@@ -91,7 +92,7 @@ extension RowWork {
     private func update(_ item: WorkItem, id: Int, changes: FieldChanges) -> RowOutcome {
         var outcome = item.outcome(.updated)
         outcome.productID = id
-        outcome.note = item.decision.note
+        outcome.notes = item.decision.notes
         outcome.attempts = 1
         let before = item.decision.live.map(Product.init)
         let updated: ProductDetail
@@ -99,12 +100,12 @@ extension RowWork {
             updated = try writer.edit(id: id, changes.body, for: subject(item),
                                       recording: before.map { ($0, $0.applying(changes.body)) })
         } catch {
-            if error.kind == .notSent { return item.notSent(error.message) }
+            if error.kind == .notSent { return item.notSent(.verbatim(error.message)) }
             return item.failed("\(changes.text): \(error.message)", attempts: 1)
         }
         WorkItem.describe(&outcome, changes)
         if let before, let mismatch = Self.buyerPriceMismatch(wanted: before.applying(changes.body), answered: updated.summary) {
-            outcome.note = [outcome.note, mismatch].compactMap { $0 }.joined(separator: "; ")
+            outcome.notes.append(.verbatim(mismatch))
         }
         outcome.thumbnail = updated.summary.thumbnail
         item.notePhotos(&outcome)
@@ -112,7 +113,7 @@ extension RowWork {
             try writer.settle(subject(item), id: id, pushed: Product(updated.summary), photos: item.decision.link?.photos,
                               created: false)
         } catch {
-            outcome.note = [outcome.note, "updated, but \(error.message)"].compactMap { $0 }.joined(separator: "; ")
+            outcome.notes.append(Phrase("n_updated_but", error.message))
         }
         return item.timed(outcome)
     }
@@ -127,7 +128,7 @@ extension RowWork {
             try writer.settle(subject(item), id: id, pushed: item.decision.live.map(Product.init),
                               photos: made ? item.photoHashes : item.decision.link?.photos, created: made)
         } catch {
-            outcome.note = [outcome.note, "not linked: \(error.message)"].compactMap { $0 }.joined(separator: "; ")
+            outcome.notes.append(Phrase("n_not_linked", error.message))
         }
         return outcome
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import ImagePrep
 import Manifest
 import OpenMarketAPI
@@ -46,12 +47,12 @@ final class RowWork: Sendable {
     func decide(_ draft: ProductDraft, _ planner: SyncPlanner) -> Step {
         // A key Excel stripped of its zeros is the linked key it was (the row is that key's).
         var draft = draft
-        var zerosNote: String?
+        var zerosNote: Phrase?
         var zerosRefusal: String?
         if let key = draft.key, options.mode != .create {
             do throws(SyncPlanner.Refusal) {
                 if let linked = try planner.keyWithoutZeros(key) {
-                    zerosNote = "key \(key) is \(linked) without its leading zeros (Excel drops them from numbers): the product of \(linked)"
+                    zerosNote = Phrase("n_key_zeros", key, linked)
                     draft.key = linked
                 }
             } catch {
@@ -68,19 +69,19 @@ final class RowWork: Sendable {
             var outcome = item.outcome(.unchanged)
             outcome.productID = id
             if doneHash == hash {
-                outcome.note = "already done in an earlier run"
+                outcome.notes = [Phrase("n_done_before")]
             } else {
                 outcome.status = .skipped
-                outcome.note = "already created as product \(id) in an earlier run; the row has changed since: run without --mode create to update it"
+                outcome.notes = [Phrase("n_created_before_changed", String(id))]
             }
             return .done(outcome)
         }
         do {
             item.decision = try planner.decide(draft, identity: identity.key)
-            if let zerosNote { item.decision.note = [zerosNote, item.decision.note].compactMap { $0 }.joined(separator: "; ") }
+            if let zerosNote { item.decision.notes.insert(zerosNote, at: 0) }
         } catch let skip as SyncPlanner.Skip {
             var outcome = item.outcome(.skipped)
-            outcome.note = skip.note
+            outcome.notes = [skip.note]
             return .done(outcome)
         } catch let refusal as SyncPlanner.Refusal {
             var outcome = item.failed(refusal.message)
@@ -192,7 +193,7 @@ final class RowWork: Sendable {
                 if let fingerprint, let known = photoMemo.photo(path: path, fingerprint: fingerprint) {
                     // Read and prepared earlier in this run, unchanged since.
                     hashes.append(known.identity)
-                    for warning in known.prepared.warnings { item.photoNotes.append("photo \(index + 1) (\(name)): \(warning)") }
+                    for warning in known.prepared.warnings { item.photoNotes.append(Phrase("n_photo", String(index + 1), name, parts: [warning])) }
                     item.images.append(Self.upload(known.prepared, name: name, index: index))
                     item.before.append(known.originalCount)
                     item.after.append(known.prepared.data.count)
@@ -228,7 +229,7 @@ final class RowWork: Sendable {
                     photoMemo.keep(path: path, fingerprint: fingerprint, identity: hashes[hashes.count - 1], prepared: prepared,
                                    originalCount: bytes.count)
                 }
-                for warning in prepared.warnings { item.photoNotes.append("photo \(index + 1) (\(name)): \(warning)") }
+                for warning in prepared.warnings { item.photoNotes.append(Phrase("n_photo", String(index + 1), name, parts: [warning])) }
                 item.images.append(Self.upload(prepared, name: name, index: index))
                 item.before.append(bytes.count)
                 item.after.append(prepared.data.count)

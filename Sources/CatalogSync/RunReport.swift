@@ -286,7 +286,7 @@ public final class RunReport: @unchecked Sendable {
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
-                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": NoteWords.say(row.note ?? "", language)]
+                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": row.noteText(language)]
         if let id = row.productID {
             item["product_id"] = id
             // The server's own record of the product (the sandbox's catalog page links from there too).
@@ -319,7 +319,10 @@ public final class RunReport: @unchecked Sendable {
                  "rows": rows.map { Self.htmlRow($0, server: productPages?.base ?? summary.server,
                                                  recordPath: productPages?.path ?? summary.recordPath ?? "/api/products/", language: language) }]
             }
-            if status == .wouldDelete || status == .deleted {
+            if summary.undoes != nil, status == .wouldDelete || status == .deleted {
+                // An undo deletes what the run it takes back made: no key left a sheet.
+                sections.append(section(WordTable.filled("report_undo_made", language, Self.sectionTitle(status, language)), sorted, count: count))
+            } else if status == .wouldDelete || status == .deleted {
                 // Products whose key left the sheet, apart from products no key ever named.
                 let keyed = sorted.filter { !$0.key.isEmpty }
                 let unkeyed = sorted.filter { $0.key.isEmpty }

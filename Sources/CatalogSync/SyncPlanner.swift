@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -40,7 +41,8 @@ struct RowDecision: Sendable {
     /// The product is one an interrupted run created (its answer lost): this run records it as created.
     var madeByInterruptedRun = false
     var link: ProductLink?
-    var note: String?
+    /// How the row was matched, said in the report's Note column.
+    var notes: [Phrase] = []
     /// The live product the row was compared with.
     var live: ProductSummary?
 }
@@ -114,7 +116,7 @@ final class SyncPlanner {
         var decision: RowDecision
         if options.mode == .create {
             if let link, link.state == .linked, let id = link.productID, try isLive(id) {
-                throw Skip(note: "already product \(id) in this account (key \(shown(identity))): create makes new products only; run without --mode create to update it")
+                throw Skip(note: Phrase("n_create_exists", String(id), shown(identity)))
             }
             decision = RowDecision(action: .create, link: link)
         } else if let found = try target(draft, identity: identity, link: link) {
@@ -145,7 +147,7 @@ final class SyncPlanner {
             creates += 1
             // A new product's price made by a feed's rule says how (an update says it in its changes).
             if let how = draft.explanations[.price] {
-                decision.note = [decision.note, "price \(draft.fields.price) (\(how))"].compactMap { $0 }.joined(separator: "; ")
+                decision.notes.append(Phrase("n_price_how", String(describing: draft.fields.price), how))
             }
         case .update(let id, let changes):
             if let max = options.maxUpdates, updates >= max {
@@ -183,15 +185,15 @@ final class SyncPlanner {
     }
 
     /// A row with nothing to do (create mode, key already in the shop).
-    struct Skip: Error { var note: String }
+    struct Skip: Error { var note: Phrase }
 
     /// The product the row is, and how it differs; nil when the shop has none. Asked in
     /// order: the id column, the key's link, a create an interrupted run sent, the name.
     private func target(_ draft: ProductDraft, identity: String, link: ProductLink?) throws -> RowDecision? {
-        var note: String?
+        var note: Phrase?
         if let id = draft.id {
             if let decision = try byID(draft, id: id, identity: identity) { return decision }
-            note = "id \(id) is not a product of this vendor; matched by its key or name instead"
+            note = Phrase("n_id_not_vendors", String(id))
         }
         // A replacement of photos that a crash cut short keeps its old product linked
         // (pending) until the new one is made and the old one deleted.
@@ -199,10 +201,10 @@ final class SyncPlanner {
             if let product = try liveProduct(id) {
                 var decision = try compare(draft, product)
                 decision.link = link
-                decision.note = note
+                decision.notes = note.map { [$0] } ?? []
                 return decision
             }
-            note = "product \(id), linked to this key, is no longer in the shop; a new one is made"
+            note = Phrase("n_link_gone", String(id))
         }
         try openUnsure(named: draft.fields.name)
         if link?.state == .pending, let product = pendingMatch(draft) {
@@ -211,7 +213,7 @@ final class SyncPlanner {
             decision.relink = true
             decision.madeByInterruptedRun = true
             decision.link = link
-            decision.note = "found the product an interrupted run created (\(product.id)); not created again"
+            decision.notes = [Phrase("n_found_interrupted", String(product.id))]
             return decision
         }
         return try byName(draft, identity: identity, note: note)
@@ -276,8 +278,8 @@ final class SyncPlanner {
     /// row with a key takes a product no other merchant key has (one known only by its name,
     /// from a sheet without keys, gains the key); a row without one (its name is its key) is
     /// the product of that name, whatever key it was linked to.
-    private func byName(_ draft: ProductDraft, identity: String, note: String?) throws -> RowDecision? {
-        let created = note.map { RowDecision(action: .create, note: $0) }
+    private func byName(_ draft: ProductDraft, identity: String, note: Phrase?) throws -> RowDecision? {
+        let created = note.map { RowDecision(action: .create, notes: [$0]) }
         guard !draft.fields.name.isEmpty else { return created }
         let pool = draft.key == nil
             ? allByName[draft.fields.name] ?? []
@@ -289,7 +291,7 @@ final class SyncPlanner {
         guard let id = candidates.first, let product = live.products[id] else { return created }
         var decision = try compare(draft, product)
         unlinkedByName[draft.fields.name]?.removeAll { $0 == id }
-        func noted(_ text: String) -> String { [note, text].compactMap { $0 }.joined(separator: "; ") }
+        func noted(_ phrase: Phrase) -> [Phrase] { [note, phrase].compactMap { $0 } }
         switch (keyOfProduct[id], draft.key) {
         case (let otherKey?, _?):
             // The name's link becomes the key's: what was pushed and the photos it was made with go with it.
@@ -297,14 +299,14 @@ final class SyncPlanner {
             keyOfProduct[id] = identity
             decision.adopted = true
             decision.relink = true
-            decision.note = noted("product \(id), known until now by its name \"\(ProductLink.name(inKey: otherKey) ?? "")\" (a sheet without keys), now has the key \(identity)")
+            decision.notes = noted(Phrase("n_name_gains_key", String(id), ProductLink.name(inKey: otherKey) ?? "", identity))
         case (let otherKey?, nil):
             decision.link = links[otherKey]
-            decision.note = noted("matched by its name: product \(id) (key \(otherKey))")
+            decision.notes = noted(Phrase("n_matched_by_name", String(id), otherKey))
         case (nil, _):
             decision.adopted = true
             decision.relink = true
-            decision.note = noted("linked to product \(id), which has the same name")
+            decision.notes = noted(Phrase("n_linked_same_name", String(id)))
         }
         return decision
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import ImagePrep
 import Manifest
 import OpenMarketAPI
@@ -45,7 +46,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     private let delivering = NSLock()
     /// What validation said of a row's photo names (found by ignoring letter case), by
     /// row, for the row's note in the report.
-    private var photoNameNotes: [Int: String] = [:]
+    private var photoNameNotes: [Int: [Phrase]] = [:]
     /// Where finished rows go (streamed: the run keeps no row in memory).
     public let report: RunReport?
     /// Told each finished row (`feed test --live` shows a few rows' plans).
@@ -126,9 +127,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     func finish(_ outcome: RowOutcome) {
         var outcome = outcome
         lock.lock()
-        if let photoNote = photoNameNotes.removeValue(forKey: outcome.row) {
-            outcome.note = [outcome.note, photoNote].compactMap { $0 }.joined(separator: "; ")
-        }
+        if let photoNotes = photoNameNotes.removeValue(forKey: outcome.row) { outcome.notes += photoNotes }
         finished += 1
         counts[outcome.status.rawValue, default: 0] += 1
         for field in outcome.changedFields { fieldsChanged[field, default: 0] += 1 }
@@ -158,8 +157,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     }
 
     /// What validation said of a row's photo names, kept for its note in the report.
-    func notePhotoNames(row: Int, _ text: String) {
-        lock.lock(); photoNameNotes[row] = text; lock.unlock()
+    func notePhotoNames(row: Int, _ notes: [Phrase]) {
+        lock.lock(); photoNameNotes[row] = notes; lock.unlock()
     }
 
     public func name(columns: [String: String]) { report?.columnHeaders = columns }
@@ -176,9 +175,9 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         try runStages(listed: options.deleteMissing ? listed : nil) { submit, reject in
             try withoutActuallyEscaping(submit) { submit in
                 try withoutActuallyEscaping(reject) { reject in
-                    try feed(RowFeed(submitDraft: { [self] draft, note in
+                    try feed(RowFeed(submitDraft: { [self] draft, notes in
                         seen += 1
-                        if let note { notePhotoNames(row: draft.row, note) }
+                        if !notes.isEmpty { notePhotoNames(row: draft.row, notes) }
                         submit(draft)
                     }, rejectRow: { outcome in
                         seen += 1

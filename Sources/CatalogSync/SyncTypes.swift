@@ -205,7 +205,15 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     public var status: Status
     public var productID: Int?
     public var error: String?
-    public var note: String?
+    /// What the run says of the row beside its status, each note a phrase made where it
+    /// happened (said in the reader's language by the report, the page and the terminal).
+    public var notes: [Phrase] = []
+    /// The notes in English (report.csv, report.json: what scripts read); set: one note said
+    /// as it is in every language (a server's words, a feed map's reason).
+    public var note: String? {
+        get { notes.isEmpty ? nil : notes.text(.en) }
+        set { notes = newValue.map { [.verbatim($0)] } ?? [] }
+    }
     /// What the row changed (or would change): `price 32000 → 31000; stock 8 → 0`.
     public var changes: String?
     /// Image sizes before and after preparation, in bytes.
@@ -235,11 +243,54 @@ public struct RowOutcome: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case row, key, name, status
         case productID = "product_id"
-        case error, note, changes, problems
+        case error, note, notes, changes, problems
         case imagesBefore = "images_before"
         case imagesAfter = "images_after"
         case attempts, seconds, thumbnail, values
     }
+
+    /// report.json's row: `note` in English as scripts read it, `notes` as phrases (the
+    /// workbook says them in the reader's language).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(row, forKey: .row)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(productID, forKey: .productID)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(note, forKey: .note)
+        if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
+        try container.encodeIfPresent(changes, forKey: .changes)
+        try container.encodeIfPresent(problems, forKey: .problems)
+        try container.encode(imagesBefore, forKey: .imagesBefore)
+        try container.encode(imagesAfter, forKey: .imagesAfter)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encode(values, forKey: .values)
+    }
+
+    /// A row of report.json read back: its notes as phrases when kept so, else as they are.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(row: try container.decode(Int.self, forKey: .row), key: try container.decode(String.self, forKey: .key),
+                  name: try container.decode(String.self, forKey: .name), status: try container.decode(Status.self, forKey: .status),
+                  productID: try container.decodeIfPresent(Int.self, forKey: .productID), error: try container.decodeIfPresent(String.self, forKey: .error),
+                  note: try container.decodeIfPresent(String.self, forKey: .note),
+                  imagesBefore: try container.decodeIfPresent([Int].self, forKey: .imagesBefore) ?? [],
+                  imagesAfter: try container.decodeIfPresent([Int].self, forKey: .imagesAfter) ?? [],
+                  attempts: try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0,
+                  seconds: try container.decodeIfPresent(Double.self, forKey: .seconds) ?? 0,
+                  thumbnail: try container.decodeIfPresent(String.self, forKey: .thumbnail),
+                  values: try container.decodeIfPresent([String: String].self, forKey: .values) ?? [:])
+        if let phrases = try container.decodeIfPresent([Phrase].self, forKey: .notes) { notes = phrases }
+        changes = try container.decodeIfPresent(String.self, forKey: .changes)
+        problems = try container.decodeIfPresent([RowProblem].self, forKey: .problems)
+    }
+
+    /// The notes in `language`.
+    public func noteText(_ language: Language) -> String { notes.text(language) }
 
     public init(row: Int, key: String, name: String, status: Status, productID: Int? = nil, error: String? = nil,
                 note: String? = nil, imagesBefore: [Int] = [], imagesAfter: [Int] = [], attempts: Int = 0, seconds: Double = 0,
@@ -250,7 +301,7 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         self.status = status
         self.productID = productID
         self.error = error
-        self.note = note
+        self.notes = note.map { [.verbatim($0)] } ?? []
         self.imagesBefore = imagesBefore
         self.imagesAfter = imagesAfter
         self.attempts = attempts
@@ -272,12 +323,20 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         RowOutcome(row: row, key: key, name: "", status: .skipped, note: note)
     }
 
-    /// A row the run stopped before sending (nothing wrong with it).
-    public static func notSent(row: Int, key: String, name: String) -> RowOutcome {
-        RowOutcome(row: row, key: key, name: name, status: .notSent, note: RowOutcome.notSentNote)
+    public static func skipped(row: Int, key: String, notes: [Phrase]) -> RowOutcome {
+        var outcome = RowOutcome(row: row, key: key, name: "", status: .skipped)
+        outcome.notes = notes
+        return outcome
     }
 
-    public static let notSentNote = "not sent: the run stopped before this row; the same command again sends it"
+    /// A row the run stopped before sending (nothing wrong with it).
+    public static func notSent(row: Int, key: String, name: String) -> RowOutcome {
+        var outcome = RowOutcome(row: row, key: key, name: name, status: .notSent)
+        outcome.notes = [notSentNote]
+        return outcome
+    }
+
+    public static let notSentNote = Phrase("n_not_sent")
 
     /// A row that failed before it reached the pipeline.
     public static func failed(row: Int, key: String, name: String, error: String) -> RowOutcome {
@@ -374,10 +433,14 @@ public struct SyncSummary: Sendable, Codable {
 
     /// The summary's line: the counts, the time, the pace of a run that wrote (a rate of a run
     /// with nothing to send says nothing), and a dry run said so.
-    public var line: String {
-        let flight = inFlight.map { ", \($0.text)" } ?? ""
-        let rate = written > 0 ? " (\(String(format: "%.1f", productsPerSecond)) products/s\(flight))" : ""
-        return "\(countsLine) in \(String(format: "%.1f", seconds)) s\(rate)\(dryRun ? " — dry run, nothing was written" : "")"
+    public var line: String { line(.en) }
+
+    /// The summary's line in `language` (the terminal's).
+    public func line(_ language: Language) -> String {
+        let flight = inFlight.map { ", " + $0.text(language) } ?? ""
+        let rate = written > 0 ? WordTable.filled("t_rate", language, String(format: "%.1f", productsPerSecond), flight) : ""
+        let counts = language == .en ? countsLine : countsPhrase.text(language)
+        return WordTable.filled("t_run", language, counts, String(format: "%.1f", seconds), rate, dryRun ? WordTable.text("t_dry", language) : "")
     }
 
     /// The counts in `Status.summaryOrder`: what was done (or would be), then what was not.

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -246,8 +247,8 @@ struct UndoSteps: Sendable {
         var outcome = row(step, .unchanged, name: step.after?.name ?? "")
         guard let detail = try detail(id) else {
             if let key = step.key, let link = try links?.link(key), link.productID == id { try links?.remove(key) }
-            if doneBefore { outcome.status = .deleted; outcome.note = "deleted by an earlier attempt of this undo" } else {
-                outcome.note = "product \(id), created by the run, is already gone"
+            if doneBefore { outcome.status = .deleted; outcome.notes = [Phrase("n_deleted_before")] } else {
+                outcome.notes = [Phrase("n_created_gone", String(id))]
             }
             return outcome
         }
@@ -263,8 +264,7 @@ struct UndoSteps: Sendable {
         // The report's picture: the first photo just saved for undo, not a second download.
         outcome.photo = try writer.delete(id: id, for: subject(step), photoHashes: photos, known: detail)
         outcome.status = .deleted
-        outcome.note = [outcome.note, step.restores.map { "it had replaced deleted product \($0)" }].compactMap { $0 }.joined(separator: "; ")
-        if outcome.note?.isEmpty == true { outcome.note = nil }
+        if let restores = step.restores { outcome.notes.append(Phrase("n_had_replaced", String(restores))) }
         return outcome
     }
 
@@ -275,7 +275,7 @@ struct UndoSteps: Sendable {
         var outcome = row(step, .unchanged, name: before.name)
         guard let product = try live(id) else {
             outcome.status = .skipped
-            outcome.note = "product \(id) is no longer in the shop: nothing to restore"
+            outcome.notes = [Phrase("n_gone_nothing_to_restore", String(id))]
             return outcome
         }
         outcome.thumbnail = product.thumbnail
@@ -285,8 +285,8 @@ struct UndoSteps: Sendable {
                 link.pushed = before
                 try links?.save(link)
             }
-            if doneBefore { outcome.status = .restored; outcome.note = "restored by an earlier attempt of this undo" } else {
-                outcome.note = "already as before the run"
+            if doneBefore { outcome.status = .restored; outcome.notes = [Phrase("n_restored_before")] } else {
+                outcome.notes = [Phrase("n_as_before")]
             }
             return outcome
         }
@@ -312,7 +312,7 @@ struct UndoSteps: Sendable {
         guard let before = step.before else { return row(step, .skipped) }
         var outcome = row(step, .unchanged, name: before.name)
         if try live(id) != nil {
-            outcome.note = "product \(id) is still in the shop: the run did not delete it"
+            outcome.notes = [Phrase("n_still_there", String(id))]
             return outcome
         }
         if let remade, let product = try live(remade) {
@@ -320,7 +320,7 @@ struct UndoSteps: Sendable {
             try writer.settle(subject(step), id: remade, pushed: Product(product), photos: step.photoHashes, created: false)
             outcome.status = .created
             outcome.productID = remade
-            outcome.note = "product \(id) made again as \(remade) by an earlier attempt of this undo"
+            outcome.notes = [Phrase("n_remade_before", String(id), String(remade))]
             return outcome
         }
         var draft = ProductDraft(row: step.row ?? 0, key: step.key, id: nil, name: before.name, description: before.description,
@@ -357,10 +357,10 @@ struct UndoSteps: Sendable {
         outcome.status = .created
         outcome.productID = made.product.id
         outcome.thumbnail = made.product.thumbnail
-        outcome.note = switch (made.found, made.attempts) {
-        case (false, _): "product \(id) made again as \(made.product.id) with its \(images.count) saved photos"
-        case (true, 0): "product \(id) made again as \(made.product.id) (found on the server: an earlier attempt's answer was lost)"
-        case (true, _): "product \(id) made again as \(made.product.id) (the answer was lost; found on the server)"
+        outcome.notes = switch (made.found, made.attempts) {
+        case (false, _): [Phrase("n_remade", String(id), String(made.product.id), String(images.count))]
+        case (true, 0): [Phrase("n_remade_found", String(id), String(made.product.id))]
+        case (true, _): [Phrase("n_remade_lost", String(id), String(made.product.id))]
         }
         return outcome
     }

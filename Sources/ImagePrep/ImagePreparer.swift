@@ -2,6 +2,7 @@ import CTurboJPEG
 import Foundation
 import OpenMarketContract
 import Support
+import Words
 
 public struct ImagePrepSettings: Sendable, Equatable, Hashable {
     /// The server's limit per image.
@@ -79,8 +80,8 @@ public struct PreparedImage: Sendable, Equatable {
     public var originalHeight: Int
     /// Full-size encodes tried (the cost of the size search).
     public var encodes: Int
-    /// Things worth telling (a truncated photo that still decoded).
-    public var warnings: [String]
+    /// Things worth telling (a truncated photo that still decoded), said in the reader's language.
+    public var warnings: [Phrase]
     /// Chroma subsampling of the final encode (nil when kept or grey).
     public var chroma: Chroma? = nil
     /// Encodes of the sample that predicted the sizes: bands of an eighth or a
@@ -115,8 +116,8 @@ public final class ImagePreparer {
         return result
     }
 
-    static func smallPhotoWarning(width: Int, height: Int) -> String {
-        "only \(width)×\(height) pixels: buyers see it blurred (\(usefulLongEdge) pixels or more on the long side look sharp on a phone; 1,000 or more for zooming)"
+    static func smallPhotoWarning(width: Int, height: Int) -> Phrase {
+        Phrase("n_photo_small", String(width), String(height), String(usefulLongEdge))
     }
 
     /// Below this long edge a photo is sent with a warning: it looks blurred in a shop.
@@ -167,7 +168,7 @@ public final class ImagePreparer {
         var result = try encodeToFit(decoded.image, longEdge: target, orientation: orientation,
                                      original: (input.count, header.width, header.height), profile: ICCProfile.read(jpeg: input),
                                      budget: input.count <= settings.maxBytes ? input.count : nil)
-        if let warning = decoded.warning { result.warnings.append(warning) }
+        if let warning = decoded.warning { result.warnings.append(Phrase("n_photo_damaged", warning)) }
         return result
     }
 

@@ -140,7 +140,7 @@ public final class JPEGCodec {
             guard tjGetErrorCode(decompressor) == Int32(TJERR_WARNING.rawValue) else {
                 throw JPEGError("cannot decode JPEG: \(lastError(decompressor))")
             }
-            warning = "damaged JPEG, decoded anyway: \(lastError(decompressor))"
+            warning = lastError(decompressor)
         }
         guard isCMYK else { return (PixelImage(width: width, height: height, channels: channels, pixels: pixels), warning) }
         // Photoshop and libjpeg-turbo store CMYK inverted (255 = no ink) and say so in an Adobe

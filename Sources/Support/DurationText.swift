@@ -1,12 +1,13 @@
 import Foundation
 
-/// A time left or taken as people say it: `45 s`, `3 min 20 s`, `1 h 05 min` — the CLI's
-/// progress line and the console's say it the same way.
+/// A duration as a person reads it: `45 s`, `3 min 05 s`, `2 h 10 min`; in Korean `45초`,
+/// `3분 05초`, `2시간 10분`.
 public enum DurationText {
-    public static func of(_ seconds: Double) -> String {
+    public static func of(_ seconds: Double, korean: Bool = false) -> String {
         let total = Int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return "\(total / 60) min \(String(format: "%02d", total % 60)) s" }
-        return "\(total / 3600) h \(String(format: "%02d", (total % 3600) / 60)) min"
+        let (s, min, h) = korean ? ("초", "분", "시간") : (" s", " min", " h")
+        if total < 60 { return "\(total)\(s)" }
+        if total < 3600 { return "\(total / 60)\(min) \(String(format: "%02d", total % 60))\(s)" }
+        return "\(total / 3600)\(h) \(String(format: "%02d", (total % 3600) / 60))\(min)"
     }
 }

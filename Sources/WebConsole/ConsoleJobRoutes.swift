@@ -102,11 +102,9 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
-            let korean = language == .ko
             return layout.response(request, ConsolePageModel(
                 title: "\(ConsoleWords.kind(kind, language)) · \(URL(fileURLWithPath: subject).lastPathComponent)",
-                message: korean ? "\(busy.job.subjectName) \(ConsoleWords.kind(busy.job.kind, language)) 작업이 진행 중입니다: 한 쇼핑몰에는 한 번에 하나씩 씁니다"
-                    : "\(busy.job.kind.rawValue) of \(busy.job.subjectName) is running: one write at a time on this shop"), status: .conflict)
+                message: WordTable.filled("p_busy", language, ConsoleWords.kind(busy.job.kind, language), busy.job.subjectName)), status: .conflict)
         }
     }
 

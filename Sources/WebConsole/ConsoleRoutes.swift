@@ -127,20 +127,19 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// can still be taken back.
     private func runs(_ language: ConsoleWords.Language) -> [ConsolePageModel.RunView] {
         let formatter = Self.timeFormatter
-        let korean = language == .ko
         return ListedRun.grouped(engine.runs()).map { listed in
             let run = listed.run
             let kind = ConsoleWords.runKind(run.kind, language)
             if let name = run.runName {
                 let counts = ConsoleWords.counts(listed.counts ?? [:], language)
-                let source = korean ? "실행 \(name) (샤드 \(listed.shards)개)" : "run \(name) (\(listed.shards) shards)"
+                let source = WordTable.filled("p_run_sharded", language, name, String(listed.shards))
                 return ConsolePageModel.RunView(started: formatter.string(from: listed.started), kind: kind,
-                                                source: source, counts: counts.isEmpty ? (korean ? "아직 없음" : "nothing yet") : counts,
+                                                source: source, counts: counts.isEmpty ? WordTable.text("p_nothing_yet", language) : counts,
                                                 folder: ConsoleRuns.sharded(name), undoable: engine.canUndo(run), reportTag: nil)
             }
             return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: kind,
                                             source: URL(fileURLWithPath: run.source).lastPathComponent,
-                                            counts: listed.counts.map { ConsoleWords.counts($0, language) } ?? (korean ? "끝나지 않음" : "did not finish"),
+                                            counts: listed.counts.map { ConsoleWords.counts($0, language) } ?? WordTable.text("p_not_finished", language),
                                             folder: run.folder,
                                             undoable: engine.canUndo(run),
                                             reportTag: FileManager.default.fileExists(atPath: run.folder) ? ConsoleFiles.tag(run.folder) : nil)

@@ -10,50 +10,26 @@ import Words
 extension ConsoleWords {
     /// `20 rows: 20 would-create (a plan: nothing was sent)`; `20행: 생성 예정 20 (would-create) (미리보기: …)`.
     static func pageLine(_ summary: SyncSummary, _ language: Language) -> String {
-        guard language == .ko else { return summary.pageLine }
-        var line = summary.countsPhrase.text(.ko)
-        if summary.dryRun { line += " (미리보기: 쇼핑몰에 아무것도 보내지 않았습니다)" }
-        if let stopped = summary.stopped { line += " — 멈춤 (\(StatusWords.stopReason(stopped, .ko))); 남은 행은 다시 적용하면 처리됩니다" }
+        var line = language == .en ? summary.countsLine : summary.countsPhrase.text(language)
+        if summary.dryRun { line += WordTable.text("p_plan_sent_nothing", language) }
+        if let stopped = summary.stopped { line += WordTable.filled("p_stopped", language, StatusWords.stopReason(stopped, language)) }
         return line
     }
 
     /// `14 rows: 12 valid, 2 with errors, 3 with warnings`; `14행: 정상 12, 오류 2, 경고 3`.
     static func checkLine(_ summary: ValidationSummary, _ language: Language) -> String {
-        switch language {
-        case .en: "\(summary.rows) rows: \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-            + (summary.updateOnly > 0 ? ", \(summary.updateOnly) only as updates (as new products they lack what the warnings say)" : "")
-        case .ko: "\(summary.rows)행: 정상 \(summary.valid), 오류 \(summary.withErrors), 경고 \(summary.withWarnings)"
-            + (summary.updateOnly > 0 ? ", 수정만 가능 \(summary.updateOnly) (새 상품이 되려면 경고에 적힌 것이 필요합니다)" : "")
-        }
+        WordTable.filled("p_check", language, [summary.rows, summary.valid, summary.withErrors, summary.withWarnings].map(String.init))
+            + (summary.updateOnly > 0 ? WordTable.filled("p_check_update_only", language, String(summary.updateOnly)) : "")
     }
 
     /// A job's kind as a page's title names it.
     static func kind(_ kind: ConsoleJob.Kind, _ language: Language) -> String {
-        guard language == .ko else { return kind.rawValue }
-        return switch kind {
-        case .plan: "미리보기"
-        case .apply: "적용"
-        case .undoPlan: "되돌리기 미리보기"
-        case .undo: "되돌리기"
-        case .feed: "피드 실행"
-        case .backup: "백업"
-        case .restorePlan: "복원 미리보기"
-        case .restore: "복원"
-        }
+        WordTable.text("job_\(kind)", language)
     }
 
     /// A run's kind on the Runs page: `import`; `가져오기 (import)`.
     static func runKind(_ kind: RunKind, _ language: Language) -> String {
-        guard language == .ko else { return kind.rawValue }
-        let korean = switch kind {
-        case .import: "가져오기"
-        case .feed: "피드"
-        case .restore: "복원"
-        case .migrate: "옮기기"
-        case .delete: "삭제"
-        case .undo: "되돌리기"
-        }
-        return "\(korean) (\(kind.rawValue))"
+        WordTable.text("run_\(kind.rawValue)", language)
     }
 
     /// A run's counts on the Runs page: `20 created`; `생성됨 20 (created)`.
@@ -64,14 +40,14 @@ extension ConsoleWords {
 
     /// A running job's line: `7/8 rows (87%), 4 in flight, 12.3/s, 1 s left, 0 failed`.
     static func progressLine(_ progress: ConsoleJob.Progress, _ language: Language) -> String {
-        guard language == .ko else { return progress.line }
         let percent = progress.total > 0 ? min(100, progress.done * 100 / progress.total) : 0
-        var parts = [progress.total > 0 ? "\(progress.done)/\(progress.total)행 (\(percent)%)" : "쇼핑몰 읽는 중"]
-        if let inFlight = progress.inFlight { parts.append("동시에 \(inFlight)개") }
-        if progress.rate > 0 { parts.append(String(format: "초당 %.1f개", progress.rate)) }
-        if let left = progress.secondsLeft { parts.append("남은 시간 \(DurationText.of(left))") }
-        parts.append("실패 \(progress.failed)")
-        if progress.stopping && !progress.ended { parts.append("멈추는 중: 보내고 있는 행은 끝냅니다") }
+        var parts = [progress.total > 0 ? WordTable.filled("p_progress_rows", language, String(progress.done), String(progress.total), String(percent))
+                                        : WordTable.text("p_reading_shop", language)]
+        if let inFlight = progress.inFlight { parts.append(WordTable.filled("report_in_flight", language, String(inFlight))) }
+        if progress.rate > 0 { parts.append(WordTable.filled("p_rate", language, String(format: "%.1f", progress.rate))) }
+        if let left = progress.secondsLeft { parts.append(WordTable.filled("t_left", language, DurationText.of(left, korean: language == .ko))) }
+        parts.append(WordTable.filled("t_failed_count", language, String(progress.failed)))
+        if progress.stopping && !progress.ended { parts.append(WordTable.text("p_stopping", language)) }
         return parts.joined(separator: ", ")
     }
 }

@@ -1,17 +1,42 @@
-/// A sentence kept by its words' key and its numbers, so that it is said later in the reader's
-/// language (a feed's last run, on the console's Feeds page in English or Korean).
+/// A sentence kept by its words' key and its values, so that it is said later in the reader's
+/// language (a feed's last run on the console's Feeds page, a row's note in a report, the
+/// terminal). Made where the thing happens; never read back from rendered text.
 public struct Phrase: Sendable, Codable, Equatable {
     public var key: String
     public var values: [String]
+    /// Phrases said in the blanks after `values` (a photo's warning inside a row's note).
+    public var parts: [Phrase]
 
-    public init(_ key: String, _ values: String...) {
-        self.init(key, values)
+    public init(_ key: String, _ values: String..., parts: [Phrase] = []) {
+        self.init(key, values, parts: parts)
     }
 
-    public init(_ key: String, _ values: [String]) {
+    public init(_ key: String, _ values: [String], parts: [Phrase] = []) {
         self.key = key
         self.values = values
+        self.parts = parts
     }
+
+    enum CodingKeys: String, CodingKey { case key, values, parts }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(String.self, forKey: .key)
+        values = try container.decodeIfPresent([String].self, forKey: .values) ?? []
+        parts = try container.decodeIfPresent([Phrase].self, forKey: .parts) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(values, forKey: .values)
+        if !parts.isEmpty { try container.encode(parts, forKey: .parts) }
+    }
+
+    /// Words that are the same in every language (a server's answer, a feed map's reason).
+    public static func verbatim(_ text: String) -> Phrase { Phrase(verbatimKey, text) }
+
+    static let verbatimKey = "verbatim"
 
     /// `20 rows: 18 created, 2 failed`; `20행: 생성됨 18 (created), 실패 2 (failed)`.
     public static func counts(rows: Int, _ counts: [(status: String, count: Int)]) -> Phrase {
@@ -23,7 +48,8 @@ public struct Phrase: Sendable, Codable, Equatable {
     static let countsKey = "counts"
 
     public func text(_ language: Language) -> String {
-        guard key == Self.countsKey else { return WordTable.filled(key, language, values) }
+        if key == Self.verbatimKey { return values.first ?? "" }
+        guard key == Self.countsKey else { return WordTable.filled(key, language, values + parts.map { $0.text(language) }) }
         let rows = values.first ?? "0"
         let counts = values.dropFirst().compactMap { pair -> String? in
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -33,4 +59,9 @@ public struct Phrase: Sendable, Codable, Equatable {
         let said = counts.isEmpty ? WordTable.text("nothing_to_do", language) : counts.joined(separator: ", ")
         return WordTable.filled("report_rows", language, rows) + ": " + said
     }
+}
+
+extension [Phrase] {
+    /// Notes as one text: each said in `language`, `; ` between.
+    public func text(_ language: Language) -> String { map { $0.text(language) }.joined(separator: "; ") }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension WordTable {
     /// The report's words (report.html, report.xlsx). `{}` is where a number or a name goes
     /// (`filled`).
@@ -24,6 +26,7 @@ extension WordTable {
         "report_note": ("Note", "메모"),
         "report_more": ("… and {} more: see report.csv.", "… 외 {}개: report.csv를 보세요."),
         "report_keys_gone": ("{}: keys no longer in the file", "{}: 파일에 더 이상 없는 상품코드"),
+        "report_undo_made": ("{}: made by the run taken back", "{}: 되돌리는 실행이 만든 상품"),
         "report_no_key": ("{}: products no key names", "{}: 상품코드가 없는 상품"),
         "report_file": ("file", "파일"),
         "section_would-update": ("Would update", "수정 예정"),
@@ -83,8 +86,16 @@ extension WordTable {
         filled(key, language, values)
     }
 
+    /// `{}` blanks take the values in order; `{1}`, `{2}`… name them, for a language whose
+    /// words come in another order.
     public static func filled(_ key: String, _ language: Language, _ values: [String]) -> String {
-        var text = Substring(text(key, language))
+        let template = text(key, language)
+        if template.contains("{1}") {
+            var said = template
+            for (index, value) in values.enumerated().reversed() { said = said.replacingOccurrences(of: "{\(index + 1)}", with: value) }
+            return said
+        }
+        var text = Substring(template)
         var said = ""
         for value in values {
             guard let blank = text.range(of: "{}") else { break }

@@ -45,8 +45,8 @@ struct AccountArguments: Sendable, Equatable {
     }
 
     /// The undo line and, when needed, what to set first.
-    func undoLines(_ folder: URL, lead: String = "To take this run back: ") -> [String] {
-        [lead + undo(folder)] + (credentialsNote.map { ["  (\($0))"] } ?? [])
+    func undoLines(_ folder: URL, lead: String? = nil) -> [String] {
+        [lead.map { $0 + undo(folder) } ?? Console.say("t_undo_lead", undo(folder))] + (credentialsNote.map { ["  (\($0))"] } ?? [])
     }
 
     static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }

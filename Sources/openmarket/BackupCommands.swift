@@ -22,7 +22,7 @@ struct RepositoryOption: ParsableArguments {
     }
 }
 
-struct BackupCommand: OpenMarketCommand {
+struct BackupCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Take a snapshot of the account's products into a repository that keeps each photo once.",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OpenMarketAPI
 import Support
+import Words
 
 /// What every command of openmarket does around its own work, in one place (after SwiftPM's
 /// `AsyncSwiftCommand`): the work returns how it ended, and a failure it throws is printed
@@ -9,10 +10,24 @@ import Support
 protocol OpenMarketCommand: AsyncParsableCommand {
     /// The command's work: `.ok`, or the status of what went wrong (already said).
     func execute() async throws -> ExitStatus
+    /// The language the command speaks on the terminal: `--lang`, else the locale's.
+    var speaks: Language { get }
+}
+
+/// A command with the shop's options (and so `--lang`).
+protocol ServerCommand: OpenMarketCommand {
+    var server: ServerOptions { get }
+}
+
+extension ServerCommand {
+    var speaks: Language { server.client.reportLanguage }
 }
 
 extension OpenMarketCommand {
+    var speaks: Language { .ofLocale() }
+
     func run() async throws {
+        Console.language = speaks
         let status: ExitStatus
         do { status = try await execute() } catch { throw Self.exit(for: error) }
         if status != .ok { throw ExitCode(status.rawValue) }
@@ -30,8 +45,7 @@ extension OpenMarketCommand {
 
 /// A command that talks to one shop: the connection (and with no `--server`, the built-in
 /// sandbox) opened before its work and closed after it, whatever happened.
-protocol ShopCommand: OpenMarketCommand {
-    var server: ServerOptions { get }
+protocol ShopCommand: ServerCommand {
     /// This command's settings of the client (its pace).
     func configure(_ client: inout ClientConfiguration)
     func execute(on connection: Connection) async throws -> ExitStatus

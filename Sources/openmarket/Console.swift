@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Synchronization
+import Words
 
 /// Output of the commands. Writes go straight to the file descriptor, so a
 /// script or a log file sees each line as soon as it is printed (Swift's
@@ -8,6 +9,18 @@ import Synchronization
 /// A write that fails (a closed pipe, a full disk) never stops the command: the
 /// first failure on standard output is told once on standard error.
 enum Console {
+    /// The language the terminal speaks, chosen once per command (`--lang`, else the locale's).
+    static var language: Language {
+        get { spoken.withLock { $0 } }
+        set { spoken.withLock { $0 = newValue } }
+    }
+
+    private static let spoken = Mutex<Language>(.en)
+
+    /// A sentence of the word table in the terminal's language, its blanks filled in order.
+    static func say(_ key: String, _ values: String...) -> String { WordTable.filled(key, language, values) }
+    static func say(_ key: String, _ values: [String]) -> String { WordTable.filled(key, language, values) }
+
     static func line(_ text: String = "") {
         out(Data((text + "\n").utf8))
     }

@@ -6,7 +6,7 @@ import UserConfig
 import ShopState
 import Support
 
-struct DoctorCommand: OpenMarketCommand {
+struct DoctorCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check what a run needs, and say what to fix: server, credentials, folders, libcurl, photo decoders, config file.",

@@ -6,6 +6,7 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 import Support
+import Words
 
 /// `--vendor me|all|N`, shared by export and migrate.
 enum VendorChoice: ExpressibleByArgument, Equatable {
@@ -44,7 +45,7 @@ struct SinceDate: ExpressibleByArgument {
 extension ExportImages: ExpressibleByArgument {}
 extension ManifestFormat: ExpressibleByArgument {}
 
-struct ExportCommand: OpenMarketCommand {
+struct ExportCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Back up the catalog: a manifest that import reads back unchanged, with the photos and their checksums.",
@@ -187,16 +188,17 @@ struct ExportCommand: OpenMarketCommand {
     static func printSummary(_ summary: ExportSummary, options: ExportOptions) {
         let rate = String(format: "%.1f", summary.productsPerSecond)
         if let stopped = summary.stopped {
-            Console.line("Stopped (\(stopped)) after \(summary.exported) of \(summary.listed) products; nothing is under \(options.manifestName) yet.")
-            Console.line("Continue with the same command and --resume.")
+            Console.line(Console.say("t_export_stopped", StatusWords.stopReason(stopped, Console.language), String(summary.exported),
+                                     String(summary.listed), options.manifestName))
+            Console.line(Console.say("t_export_resume"))
             return
         }
-        let flight = summary.inFlight > 0 ? ", up to \(summary.inFlight) reads at once" : ""
-        var line = "Exported \(summary.exported) products to \(summary.manifest) in \(String(format: "%.1f", summary.seconds)) s (\(rate) products/s\(flight))"
+        let flight = summary.inFlight > 0 ? Console.say("t_export_reads", String(summary.inFlight)) : ""
+        var line = Console.say("t_export_done", String(summary.exported), summary.manifest, String(format: "%.1f", summary.seconds), rate, flight)
         if options.images != .none {
-            line += "; \(summary.imagesDownloaded) photos downloaded (\(ByteCount.text(summary.imageBytes)))"
-            if summary.imagesReused > 0 { line += ", \(summary.imagesReused) kept from the interrupted run" }
-            line += ", checksums in checksums.sha256"
+            line += Console.say("t_export_photos", String(summary.imagesDownloaded), ByteCount.text(summary.imageBytes))
+            if summary.imagesReused > 0 { line += Console.say("t_export_photos_kept", String(summary.imagesReused)) }
+            line += Console.say("t_export_checksums")
         }
         Console.line(line + ".")
         var changes: [String] = []

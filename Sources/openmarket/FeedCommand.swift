@@ -29,7 +29,7 @@ struct FeedCommand: ParsableCommand {
     )
 }
 
-struct FeedTestCommand: OpenMarketCommand {
+struct FeedTestCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Show what a feed makes of a supplier's file: nothing is sent.",

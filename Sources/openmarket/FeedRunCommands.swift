@@ -43,7 +43,7 @@ struct FeedSelection: ParsableArguments {
     }
 }
 
-struct FeedRunCommand: OpenMarketCommand {
+struct FeedRunCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Fetch a feed's file, check it, and sync the shop to it (what `feed schedule` runs).",
@@ -196,11 +196,13 @@ struct FeedRunCommand: OpenMarketCommand {
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)
         let result = try await Runner.onThread { runner.run() }
         await connection.close()
-        Console.line("\(feed.name): \(result.outcome.rawValue): \(result.message)")
-        if let report = result.report { Console.line("  report: \(report.appendingPathComponent("report.html").path)") }
+        let language = Console.language
+        let outcome = WordTable.text("outcome_" + result.outcome.rawValue, language)
+        Console.line("\(feed.name): \(outcome): \(result.phrase.map { $0.text(language) } ?? result.message)")
+        if let report = result.report { Console.line(Console.say("t_feed_report", report.appendingPathComponent("report.html").path)) }
         if let report = result.report, result.summary?.undoes == nil, result.outcome == .done || result.outcome == .rowsFailed {
             // The feed's shop named as undo needs it: its [target] profile when that is what chose it.
-            for line in target.naming.undoLines(report, lead: "  to take it back: ") { Console.line(line) }
+            for line in target.naming.undoLines(report, lead: Console.say("t_feed_undo_lead")) { Console.line(line) }
         }
         for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
         if let line = SharedCacheOption.summary(cache) { Console.line("  \(line)") }

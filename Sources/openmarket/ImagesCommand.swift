@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Words
 import ImagePrep
 import OpenMarketAPI
 import Support
@@ -133,7 +134,7 @@ struct ShrinkCommand: OpenMarketCommand {
             if p.encodes > 0 { line += " (\(p.encodes) \(p.encodes == 1 ? "encode" : "encodes"))" }
             line += ", \(time)"
             if let output = result.output, output.lastPathComponent != name { line += " (as \(output.lastPathComponent))" }
-            for warning in p.warnings { line += "\n  warning: \(warning)" }
+            for warning in p.warnings { line += "\n  warning: \(warning.text(Console.language))" }
             return line
         }
     }

@@ -199,7 +199,7 @@ struct ImportCommand: ShopCommand {
         var request = connection.request(choices)
         let progress = ProgressLine(quiet: progressOption.quiet || logFormat == "json", json: logFormat == "json")
         request.onProgress = { done, total, failed in progress.update(done: done, total: total, failed: failed) }
-        request.onStart = { run in progress.detail = { "\(run.concurrency.last) in flight" } }
+        request.onStart = { run in progress.detail = { Console.say("report_in_flight", String(run.concurrency.last)) } }
         // A sheet on storage: its local copy is in a cache, the report goes where the merchant is.
         let rows = ManifestRows(manifestURL, label: onStorage ? manifest : nil,
                                 reportsBeside: onStorage ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : nil)
@@ -208,7 +208,7 @@ struct ImportCommand: ShopCommand {
         let status = await Runner.conclude(result, json: logFormat == "json", command: "import", connection: connection)
         if logFormat != "json", let line = SharedCacheOption.summary(choices.cache) { Console.line(line) }
         if connection.sandbox != nil && logFormat != "json" {
-            Console.line("To look at the products: run `openmarket sandbox` and open http://127.0.0.1:8080/ (the same data).")
+            Console.line(Console.say("t_sandbox_look"))
         }
         return status
     }

@@ -108,6 +108,8 @@ struct MigrateCommand: OpenMarketCommand {
 
     @OptionGroup var progressOption: QuietOption
 
+    var speaks: Language { client.reportLanguage }
+
     func validate() throws {
         guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
         guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }

@@ -32,7 +32,9 @@ final class ProgressLine: @unchecked Sendable {
         self.json = json
     }
 
-    func update(_ phase: String? = nil, done: Int, total: Int, failed: Int = 0, unit: String = "rows") {
+    func update(_ phase: String? = nil, done: Int, total: Int, failed: Int = 0, unit: String? = nil) {
+        let unit = unit ?? Console.say("t_rows")
+        let korean = Console.language == .ko
         lock.lock()
         defer { lock.unlock() }
         if phase != self.phase || !updated {
@@ -54,10 +56,11 @@ final class ProgressLine: @unchecked Sendable {
             guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
             lastDraw = Date()
             drawn = true
-            let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failed) failed\u{1B}[0m" : " \(failed) failed") : ""
+            let failedText = Console.say("t_failed_count", String(failed))
+            let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failedText)\u{1B}[0m" : " \(failedText)") : ""
             let extra = detailText.map { " " + $0() + "," } ?? ""
             Console.err(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(pace.secondsLeft.map { DurationText.of($0) + " left" } ?? "")\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(pace.secondsLeft.map { Console.say("t_left", DurationText.of($0, korean: korean)) } ?? "")\(failures)".utf8))
             return
         }
         // A run over in under a second needs no progress, only its end (not eleven lines in 0.1 s).
@@ -69,9 +72,10 @@ final class ProgressLine: @unchecked Sendable {
             let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
-            let left = done < total ? pace.secondsLeft.map { ", about \(DurationText.of($0)) left" } ?? "" : ""
+            let left = done < total ? pace.secondsLeft.map { Console.say("t_progress_left", DurationText.of($0, korean: korean)) } ?? "" : ""
             let extra = detailText.map { ", " + $0() } ?? ""
-            Console.error("\(label)\(done)/\(total) \(unit) (\(percent)%), \(failed) failed\(extra)\(rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "")\(left)")
+            Console.error(label + Console.say("t_progress", String(done), String(total), unit, String(percent), String(failed), extra,
+                                              rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "", left))
         }
     }
 

@@ -3,6 +3,7 @@ import CatalogSync
 import Dispatch
 import Foundation
 import Support
+import Words
 
 /// What every long command (import, export, migrate, undo) does around its blocking
 /// work: a thread of its own, Ctrl-C and SIGTERM turned into a graceful stop, and
@@ -73,22 +74,25 @@ enum Runner {
 
     /// The rows left alone and why (`row 3 K3 skipped: changed since the run (…): left alone; …`).
     static func printSkipped(_ rows: [RowOutcome], count: Int) {
-        for row in rows.prefix(10) { Console.line("  \(label(row)) skipped\(row.note.map { ": \($0)" } ?? "")") }
-        if count > 10 { Console.line("  … \(count - 10) more skipped rows in the report") }
+        let language = Console.language
+        for row in rows.prefix(10) {
+            Console.line("  \(label(row)) \(StatusWords.label("skipped", language))\(row.notes.isEmpty ? "" : ": " + row.noteText(language))")
+        }
+        if count > 10 { Console.line(Console.say("t_more_skipped", String(count - 10))) }
     }
 
     /// What changed, row by row (the first ten; the report has all): `row 3 TEA-003 updated: price 32000 → 31000`.
     static func printChanges(_ rows: [RowOutcome]) {
         for row in rows.prefix(10) {
-            let what = row.changes.map { ": \($0)" } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
-            Console.line("  \(label(row)) \(row.status.rawValue)\(what)")
+            let what = row.changes.map { ": " + StatusWords.changes($0, Console.language) } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
+            Console.line("  \(label(row)) \(StatusWords.label(row.status.rawValue, Console.language))\(what)")
         }
-        if rows.count > 10 { Console.line("  … the report lists every row") }
+        if rows.count > 10 { Console.line(Console.say("t_more_rows")) }
     }
 
     /// `row 3 TEA-003 녹차 라떼`, or `#12 name` for a row that is no sheet's.
     static func label(_ row: RowOutcome) -> String {
-        let place = row.row > 0 ? "row \(row.row)" : "#\(row.productID ?? 0)"
+        let place = row.row > 0 ? Console.say("t_row", String(row.row)) : "#\(row.productID ?? 0)"
         return row.key.isEmpty ? "\(place) \(row.name)" : "\(place) \(row.key) \(row.name)"
     }
 
@@ -103,33 +107,29 @@ enum Runner {
             }
             return
         }
-        Console.line(summary.line)
+        let language = Console.language
+        Console.line(summary.line(language))
         if let readAs = summary.readAs { Console.line("  \(readAs)") }
         if !summary.fieldsChanged.isEmpty {
-            let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
-            Console.line("  fields \(summary.dryRun ? "that would change" : "changed"): \(fields.joined(separator: ", "))"
-                         + (summary.stockToZero > 0 ? "; stock set to 0: \(summary.stockToZero)" : ""))
+            let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\(language == .ko ? StatusWords.fields[$0.key] ?? $0.key : $0.key) \($0.value)" }
+            Console.line(Console.say(summary.dryRun ? "t_fields_would" : "t_fields_changed", fields.joined(separator: ", "))
+                         + (summary.stockToZero > 0 ? Console.say("t_stock_zero", String(summary.stockToZero)) : ""))
         }
         if let refused = summary.deletesRefused {
             Console.line("  \(refused)")
         }
         if summary.photosDiffer > 0 {
-            let rows = summary.photosDiffer == 1 ? "1 row has photos that differ from its product's"
-                : "\(summary.photosDiffer) rows have photos that differ from their products'"
-            Console.line("  \(rows) (the report names them): the API cannot replace photos. --replace-photos makes "
-                         + (summary.photosDiffer == 1 ? "that product" : "those products")
-                         + " again with the new photos: "
-                         + (summary.photosDiffer == 1 ? "a new product id (links to the old one break), the old product deleted, the key kept"
-                            : "new product ids (links to the old ones break), the old products deleted, the keys kept"))
+            Console.line(summary.photosDiffer == 1 ? Console.say("t_photos_differ_one") : Console.say("t_photos_differ", String(summary.photosDiffer)))
         }
         for row in failures.sorted(by: { $0.row < $1.row }).prefix(10) {
-            Console.line("  row \(row.row) failed: \(row.error ?? "")")
+            Console.line(Console.say("t_row_failed", String(row.row), row.errorText(language)))
         }
-        if summary.failed > 10 { Console.line("  … and \(summary.failed - 10) more in the report") }
+        if summary.failed > 10 { Console.line(Console.say("t_more_failed", String(summary.failed - 10))) }
         if let stopped = summary.stopped {
-            Console.line("Stopped: \(stopped). Run the same command again to continue where it stopped (nothing is sent twice):\n  \(redacted(command).joined(separator: " "))")
+            Console.line(Console.say("t_stopped", StatusWords.stopReason(stopped, language), redacted(command).joined(separator: " ")))
         }
-        if reportComplete { Console.line("Report: \(report.appendingPathComponent("report.html").path)") }
+        if reportComplete { Console.line(Console.say("t_report", report.appendingPathComponent("report.html").path)) }
         if printsUndo, !summary.dryRun, summary.written > 0 {
             for line in account.undoLines(report) { Console.line(line) }
         }

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import Support
+import Words
 import OpenMarketAPI
 import Manifest
 import CatalogSync
 
-struct ValidateCommand: OpenMarketCommand {
+struct ValidateCommand: ServerCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check every row of a manifest before anything is sent.",
@@ -113,7 +114,7 @@ struct ValidateCommand: OpenMarketCommand {
                         // Left out by the map (a filter, a draft, a platform's parent row): said, as import's report says it.
                         progress.clear()
                         return output.row(raw.number, [RowIssue(file: url.lastPathComponent, row: raw.number, column: nil, value: nil,
-                                                                 severity: .warning, rule: "row-left-out", message: "left out: \(reason)")])
+                                                                 severity: .warning, rule: "row-left-out", message: Console.say("t_left_out", reason))])
                     }
                     guard !issues.isEmpty else { return }
                     progress.clear()
@@ -140,15 +141,33 @@ private final class IssueOutput {
     }
 
     func fileIssue(_ issue: RowIssue) {
-        if json { emit(issue) } else { Console.line("\(issue.severity.rawValue): \(issue.description)") }
+        if json { emit(issue) } else { Console.line(Self.said(issue)) }
+    }
+
+    /// `error: products.csv, row 7, column price: value '12.000,50': … [price-format]`, in the
+    /// terminal's language (the rule's name as it is).
+    static func said(_ issue: RowIssue) -> String {
+        let language = Console.language
+        guard language == .ko else { return "\(issue.severity.rawValue): \(issue.description)" }
+        var place = issue.file
+        if issue.row > 0 { place += ", " + Console.say("t_row", String(issue.row)) }
+        if let column = issue.column { place += ", " + (issue.header.map { "\($0) (\(column))" } ?? RowProblem.columnName(column, language)) }
+        let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
+        return "\(severity(issue)): \(place):\(shown) \(RuleWords.message(issue.rule, english: issue.message, language)) [\(issue.rule)]"
+    }
+
+    static func severity(_ issue: RowIssue) -> String {
+        Console.language == .en ? issue.severity.rawValue : Console.say(issue.severity == .error ? "t_error" : "t_warning")
     }
 
     func row(_ number: Int, _ issues: [RowIssue]) {
         if json { issues.forEach(emit); return }
-        Console.line("row \(number):")
+        let language = Console.language
+        Console.line(Console.say("t_validate_row", String(number)))
         for issue in issues {
             let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
-            Console.line("  \(issue.severity.rawValue) \(issue.column ?? "-")\(shown): \(issue.message) [\(issue.rule)]")
+            let column = language == .en ? issue.column ?? "-" : issue.column.map { RowProblem.columnName($0, language) } ?? "-"
+            Console.line("  \(Self.severity(issue)) \(column)\(shown): \(RuleWords.message(issue.rule, english: issue.message, language)) [\(issue.rule)]")
         }
     }
 
@@ -179,9 +198,7 @@ extension ValidateCommand {
         }
         let summary: ValidationSummary
         do {
-            summary = try CheckedWorkbook.write(url, options: options, to: target) { issue in
-                Console.line("\(issue.severity.rawValue): \(issue.description)")
-            }
+            summary = try CheckedWorkbook.write(url, options: options, to: target) { issue in Console.line(IssueOutput.said(issue)) }
         } catch {
             throw CommandFailure("\(error)", exitCode: .badInput)
         }
@@ -192,11 +209,16 @@ extension ValidateCommand {
 
     /// `products.csv: 20 rows, 18 valid, 1 with errors, 1 with warnings, 2 skipped by the feed's filter`.
     static func summaryLine(_ url: URL, _ summary: ValidationSummary) -> String {
-        "\(url.lastPathComponent): \(summary.rows == 1 ? "1 row" : "\(summary.rows) rows"), \(summary.valid) valid, \(summary.withErrors) with errors, \(summary.withWarnings) with warnings"
-            + (summary.updateOnly > 0 ? ", \(summary.updateOnly) only as updates of products already in the shop (as new products they fail: \(summary.newProductNeeds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))" : "")
-            + (summary.skipped > 0 ? ", \(summary.skipped) skipped by the feed's filter" : "")
-            + (summary.fileErrors > 0 ? ", \(summary.fileErrors) file \(summary.fileErrors == 1 ? "error" : "errors")" : "")
-            + (summary.fileWarnings > 0 ? ", \(summary.fileWarnings) file \(summary.fileWarnings == 1 ? "warning" : "warnings") (above)" : "")
+        let counts = [summary.valid, summary.withErrors, summary.withWarnings].map(String.init)
+        let needs = summary.newProductNeeds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return (summary.rows == 1 ? Console.say("t_validate_row_one", [url.lastPathComponent] + counts)
+                    : Console.say("t_validate_rows", [url.lastPathComponent, String(summary.rows)] + counts))
+            + (summary.updateOnly > 0 ? Console.say("t_validate_update_only", String(summary.updateOnly), needs) : "")
+            + (summary.skipped > 0 ? Console.say("t_validate_skipped", String(summary.skipped)) : "")
+            + (summary.fileErrors == 1 ? Console.say("t_validate_file_error") : "")
+            + (summary.fileErrors > 1 ? Console.say("t_validate_file_errors", String(summary.fileErrors)) : "")
+            + (summary.fileWarnings == 1 ? Console.say("t_validate_file_warning") : "")
+            + (summary.fileWarnings > 1 ? Console.say("t_validate_file_warnings", String(summary.fileWarnings)) : "")
     }
 
 }

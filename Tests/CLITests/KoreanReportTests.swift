@@ -63,7 +63,7 @@ struct KoreanReportTests {
         // The photo put in place: the fixed row is made, the other still fails.
         try FileManager.default.copyItem(at: files.directory.appendingPathComponent("p.jpg"), to: files.directory.appendingPathComponent("gone.jpg"))
         let again = try await CLIProcess.run(importArguments(workbook, sandbox, ["--lang", "ko", "--report", files.directory.appendingPathComponent("again").path]))
-        #expect(again.stdout.contains("2 rows: 1 created, 1 failed"), "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("2행: 생성됨 1 (created), 실패 1 (failed)"), "--lang ko speaks Korean on the terminal too: \(again.stdout)\(again.stderr)")
         let names = Set(try await allProducts(sandbox).map(\.name))
         #expect(names == ["Item number 1", "Item number 3", "Item number 4", "Item number 5"], "\(names)")
 

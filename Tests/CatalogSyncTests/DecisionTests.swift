@@ -1,5 +1,6 @@
 @testable import CatalogSync
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -172,7 +173,7 @@ struct DecisionTests {
         ], vendor: 1)
         let gone = try planner.decide(Self.draft(2, key: "GONE", name: "Gone tea"), identity: "GONE")
         guard case .create = gone.action else { Issue.record("not made again"); return }
-        #expect(gone.note?.contains("no longer in the shop") == true)
+        #expect(gone.notes == [Phrase("n_link_gone", "999")] && gone.notes.text(.en).contains("no longer in the shop"))
         let pending = try planner.decide(Self.draft(3, key: "P1", name: "Lost answer tea"), identity: "P1")
         #expect(pending.madeByInterruptedRun && pending.action.productID == made)
         #expect(shop.callCounts["product"] == 1, "the gone product was asked for once, directly")

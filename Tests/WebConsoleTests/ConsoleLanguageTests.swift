@@ -40,7 +40,9 @@ struct ConsoleLanguageTests {
         let named = Set(ConsolePages.layout.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
         #expect(named.count > 20)
         #expect(named.subtracting(ConsoleWords.table.keys).isEmpty, "missing: \(named.subtracting(ConsoleWords.table.keys))")
-        #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty && $0.en != $0.ko })
+        // Every word differs between the languages, but words given as they are (a server's).
+        let same = ConsoleWords.table.filter { !$0.value.en.isEmpty && $0.value.en == $0.value.ko }.keys
+        #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty } && Set(same) == ["verbatim"], "\(same)")
     }
 
     @Test("One table for the pages and the reports: every word the report's template and the code name is in it, in both languages, with the same blanks; every status has its section and its Korean word")

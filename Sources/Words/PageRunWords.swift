@@ -1,0 +1,32 @@
+/// What the console's pages say of a check, a job and a run, English and Korean side by side.
+extension WordTable {
+    static let pageRuns: [String: (en: String, ko: String)] = [
+        "p_plan_sent_nothing": (" (a plan: nothing was sent)", " (미리보기: 쇼핑몰에 아무것도 보내지 않았습니다)"),
+        "p_stopped": (" — stopped ({}); the rows not done are done by applying again", " — 멈춤 ({}); 남은 행은 다시 적용하면 처리됩니다"),
+        "p_check": ("{} rows: {} valid, {} with errors, {} with warnings", "{}행: 정상 {}, 오류 {}, 경고 {}"),
+        "p_check_update_only": (", {} only as updates (as new products they lack what the warnings say)",
+                                ", 수정만 가능 {} (새 상품이 되려면 경고에 적힌 것이 필요합니다)"),
+        "job_plan": ("Plan", "미리보기"),
+        "job_apply": ("Apply", "적용"),
+        "job_undoPlan": ("Undo plan", "되돌리기 미리보기"),
+        "job_undo": ("Undo", "되돌리기"),
+        "job_feed": ("Feed run", "피드 실행"),
+        "job_backup": ("Backup", "백업"),
+        "job_restorePlan": ("Restore plan", "복원 미리보기"),
+        "job_restore": ("Restore", "복원"),
+        "run_import": ("import", "가져오기 (import)"),
+        "run_feed": ("feed", "피드 (feed)"),
+        "run_restore": ("restore", "복원 (restore)"),
+        "run_migrate": ("migrate", "옮기기 (migrate)"),
+        "run_delete": ("delete", "삭제 (delete)"),
+        "run_undo": ("undo", "되돌리기 (undo)"),
+        "p_progress_rows": ("{}/{} rows ({}%)", "{}/{}행 ({}%)"),
+        "p_reading_shop": ("reading the shop", "쇼핑몰 읽는 중"),
+        "p_rate": ("{}/s", "초당 {}개"),
+        "p_stopping": ("stopping: the rows in flight finish", "멈추는 중: 보내고 있는 행은 끝냅니다"),
+        "p_busy": ("{1} of {2} is running: one write at a time on this shop", "{2} {1} 작업이 진행 중입니다: 한 쇼핑몰에는 한 번에 하나씩 씁니다"),
+        "p_run_sharded": ("run {} ({} shards)", "실행 {} (샤드 {}개)"),
+        "p_nothing_yet": ("nothing yet", "아직 없음"),
+        "p_not_finished": ("did not finish", "끝나지 않음"),
+    ]
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The terminal in the merchant's language: under a Korean locale (or `--lang ko`) validate,
+/// import, undo, export and feed run say their summary, every row's problem and the ways on in
+/// Korean, the rule names and status words beside as scripts match them; `--lang en` (or any
+/// other locale) English as before.
+@Suite("The terminal speaks the merchant's language", .serialized)
+struct TerminalLanguageTests {
+    static let korean = ["LANG": "ko_KR.UTF-8"]
+
+    @Test("validate: LANG=ko_KR.UTF-8 says each row's problem and the summary in Korean with the rule's name; --lang en says them in English")
+    func validate() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
+        let sheet = URL(fileURLWithPath: try files.write(Array("key,name,price,stock,images\nA1,Green tea,12000,3,p.jpg\nA2,x,abc,1,p.jpg\n".utf8), named: "p.csv"))
+        let ko = try await CLIProcess.run(["validate", sheet.path], environment: Self.korean)
+        #expect(ko.status == 1, "\(ko.stdout)\(ko.stderr)")
+        #expect(ko.stdout.contains("3행:") && ko.stdout.contains("오류 가격 (price) 'abc': 숫자가 아닙니다") && ko.stdout.contains("[price-format]"),
+                "\(ko.stdout)")
+        #expect(ko.stdout.contains("상품명은 3~100자여야 합니다") && ko.stdout.contains("[name-length]"), "\(ko.stdout)")
+        #expect(ko.stdout.contains("p.csv: 2행, 문제없음 1, 오류 1, 경고 0"), "\(ko.stdout)")
+        #expect(!ko.stdout.contains("with errors") && !ko.stdout.contains("row 3"), "no English left: \(ko.stdout)")
+        let en = try await CLIProcess.run(["validate", sheet.path, "--lang", "en"], environment: Self.korean)
+        #expect(en.stdout.contains("row 3:") && en.stdout.contains("error price 'abc'") && en.stdout.contains("[price-format]"), "\(en.stdout)")
+        #expect(en.stdout.contains("p.csv: 2 rows, 1 valid, 1 with errors, 0 with warnings") && !en.stdout.contains("행"), "\(en.stdout)")
+    }
+
+    @Test("import, undo and export against the sandbox: in Korean under LANG=ko_KR.UTF-8 (counts with their status words, the report, the undo line), in English with --lang en")
+    func importUndoExport() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let sheet = try writeManifest(files, rows: 6)
+        let shop = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let report = files.directory.appendingPathComponent("report")
+        let made = try await CLIProcess.run(["import", sheet.path, "--report", report.path] + shop, environment: Self.korean)
+        #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+        #expect(made.stdout.contains("6행: 생성됨 6 (created) · ") && made.stdout.contains("초 (초당 상품"), "\(made.stdout)")
+        #expect(made.stdout.contains("보고서: \(report.path)/report.html") && made.stdout.contains("이 실행을 되돌리려면: openmarket undo"), "\(made.stdout)")
+        #expect(!made.stdout.contains(" rows: ") && !made.stdout.contains("Report:"), "no English left: \(made.stdout)")
+
+        let again = try await CLIProcess.run(["import", sheet.path, "--dry-run", "--lang", "en"] + shop, environment: Self.korean)
+        #expect(again.stdout.contains("6 rows: 6 unchanged in ") && again.stdout.contains("dry run, nothing was written"), "\(again.stdout)")
+
+        let undone = try await CLIProcess.run(["undo", report.path] + shop, environment: Self.korean)
+        #expect(undone.status == 0 && undone.stdout.contains("삭제됨 6 (deleted)"), "\(undone.stdout)\(undone.stderr)")
+        // The undo's report says why its products are deleted: the run taken back made them (no sheet lost their keys).
+        let undoReport = try String(contentsOf: report.appendingPathComponent("undo/report.html"), encoding: .utf8)
+        #expect(undoReport.contains("되돌리는 실행이 만든 상품") && !undoReport.contains("파일에 더 이상 없는 상품코드"), "\(undoReport.prefix(3000))")
+        let enUndo = try await CLIProcess.run(["undo", report.path, "--dry-run", "--lang", "en"] + shop, environment: Self.korean)
+        #expect(!enUndo.stdout.contains("행"), "\(enUndo.stdout)\(enUndo.stderr)")
+
+        _ = try await CLIProcess.run(["import", sheet.path] + shop)
+        let out = files.directory.appendingPathComponent("export")
+        let exported = try await CLIProcess.run(["export", "--out", out.path, "--images", "none"] + shop, environment: Self.korean)
+        #expect(exported.status == 0 && exported.stdout.contains("상품 6개를 ") && exported.stdout.contains("내보냈습니다"), "\(exported.stdout)\(exported.stderr)")
+        let enExport = try await CLIProcess.run(["export", "--out", files.directory.appendingPathComponent("export-en").path, "--images", "none", "--lang", "en"] + shop,
+                                                environment: Self.korean)
+        #expect(enExport.stdout.contains("Exported 6 products to "), "\(enExport.stdout)\(enExport.stderr)")
+        await sandbox.stop()
+    }
+
+    @Test("feed run: its outcome, counts and report said in Korean under LANG=ko_KR.UTF-8, in English with --lang en")
+    func feedRun() async throws {
+        let machine = try await FeedMachine.open()
+        try machine.writeFeed()
+        machine.supplier.serve(machine.sheet(rows: 3))
+        let ko = try await CLIProcess.run(["feed", "run", "acme"] + machine.shop, environment: machine.environment.merging(Self.korean) { $1 })
+        #expect(ko.status == 0 && ko.stdout.contains("acme: 완료 (done): 3행: 생성됨 3 (created)") && ko.stdout.contains("  보고서: "),
+                "\(ko.stdout)\(ko.stderr)")
+        machine.supplier.serve(machine.sheet(rows: 4))
+        let en = try await CLIProcess.run(["feed", "run", "acme", "--lang", "en"] + machine.shop, environment: machine.environment.merging(Self.korean) { $1 })
+        #expect(en.stdout.contains("acme: done: 4 rows: 1 created, 3 unchanged") && en.stdout.contains("  report: "), "\(en.stdout)\(en.stderr)")
+        await machine.close()
+    }
+}
