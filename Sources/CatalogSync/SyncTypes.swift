@@ -426,6 +426,11 @@ public struct SyncSummary: Sendable, Codable {
         counts.reduce(0) { $0 + (RowOutcome.Status(rawValue: $1.key)?.isWrite == true ? $1.value : 0) }
     }
 
+    /// Rows a dry run would write (would-create, would-update, would-delete, would-restore).
+    public var planned: Int {
+        counts.reduce(0) { $0 + ($1.key.hasPrefix("would-") ? $1.value : 0) }
+    }
+
     /// `14 rows: 3 created, 1 failed` (`nothing to do` when there was none): every door's first words.
     public var countsLine: String {
         "\(rows == 1 ? "1 row" : "\(rows) rows"): \(countsText.isEmpty ? "nothing to do" : countsText)"

@@ -131,9 +131,10 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             case .apply:
                 if stopped { shown.steps = [.applyAgain(sheet: job.subject)] }
                 if result.summary.written > 0 { shown.steps.append(.planUndo(run: result.reportFolder.path)) }
-            case .plan: shown.steps = [.applyPlanned(sheet: job.subject)]
-            case .undoPlan: shown.steps = [.undo(run: job.subject)]
-            case .restorePlan: shown.steps = [.restore(snapshot: job.subject)]
+            // Apply, Undo and Restore only where the plan has something to do.
+            case .plan: if result.summary.planned > 0 { shown.steps = [.applyPlanned(sheet: job.subject)] }
+            case .undoPlan: if result.summary.planned > 0 { shown.steps = [.undo(run: job.subject)] }
+            case .restorePlan: if result.summary.planned > 0 { shown.steps = [.restore(snapshot: job.subject)] }
             case .restore: if result.summary.written > 0 { shown.steps = [.planUndo(run: result.reportFolder.path)] }
             case .undo, .feed, .backup: break
             }

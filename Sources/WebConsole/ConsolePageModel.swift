@@ -24,6 +24,8 @@ struct ConsolePageModel {
     var diff: String?
     /// Another platform's export: the currency and stock it cannot say, asked with a form.
     var ask: AskView?
+    /// A check's way on: the sheet's plan.
+    var planNext: PlanNext?
 
     init(title: String = "", summary: String? = nil, message: String? = nil) {
         self.title = title
@@ -148,6 +150,7 @@ struct ConsolePageModel {
         if let summary { values["summary"] = summary }
         if let message { values["message"] = message }
         if let diff { values["diff"] = diff }
+        if let planNext, ask == nil { values["plan_next"] = ["sheet": planNext.sheet, "carried": planNext.reading.hidden] }
         if let job {
             var shown: [String: Any] = ["id": job.id, "progress": job.progress, "running": job.running, "ended": !job.running,
                                         "done": job.done, "total": max(job.total, 1), "report": job.report]
@@ -199,4 +202,10 @@ struct ConsolePageModel {
         }
         return values
     }
+}
+
+/// A check's way on: plan the sheet, read as the check read it.
+struct PlanNext {
+    var sheet: String
+    var reading: PageAnswers
 }

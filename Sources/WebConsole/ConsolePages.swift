@@ -92,6 +92,7 @@ enum ConsolePages {
         <label>{{w.ask_currency}} <select name="currency" id="ask-currency" required><option value="">—</option>{{#currencies}}<option{{#chosen}} selected{{/chosen}}>{{code}}</option>{{/currencies}}</select></label>
         <label>{{w.ask_stock}} <input type="number" name="default_stock" id="ask-stock" min="0" value="{{stock}}" required></label>
         <button class="go" id="ask-plan">{{w.ask_plan}}</button></form>{{/ask}}
+        {{#plan_next}}<form method="post" action="/plan"><input type="hidden" name="sheet" value="{{sheet}}">{{#carried}}<input type="hidden" name="{{name}}" value="{{value}}">{{/carried}}<button class="go" id="plan-next">{{w.plan}}</button></form>{{/plan_next}}
         {{#has_problems}}
         <table id="problems"><tr><th>{{w.row}}</th><th>{{w.column}}</th><th>{{w.value}}</th><th class="wide">{{w.rule}}</th><th>{{w.wrong}}</th></tr>
         {{#problems}}<tr class="{{severity}}"><td data-label="{{w.row}}">{{row}}</td><td data-label="{{w.column}}">{{column}}</td><td class="value" data-label="{{w.value}}">{{value}}</td><td class="wide">{{rule}}</td><td data-label="{{w.wrong}}">{{message}}</td></tr>{{/problems}}

@@ -91,6 +91,8 @@ struct ConsoleRoutes: ConsoleShopBound {
         }
         let text = ConsoleWords.checkLine(summary, ConsoleWords.language(of: request))
         var model = ConsolePageModel(title: title, summary: text)
+        // A sheet with rows that can go on leads to its plan (rows with errors fail there, the others go).
+        if summary.valid + summary.withWarnings > 0 { model.planNext = PlanNext(sheet: sheet.lastPathComponent, reading: reading) }
         let language = ConsoleWords.language(of: request)
         model.problems = problems.map {
             ConsolePageModel.ProblemView(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
@@ -127,6 +129,9 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// can still be taken back.
     private func runs(_ language: ConsoleWords.Language) -> [ConsolePageModel.RunView] {
         let formatter = Self.timeFormatter
+        // A run this console is writing now is not offered for undo until it ends (an unfinished
+        // run with nothing writing stopped or crashed: undo takes back what it did).
+        let writingNow = jobs.writing != nil
         return ListedRun.grouped(engine.runs()).map { listed in
             let run = listed.run
             let kind = ConsoleWords.runKind(run.kind, language)
@@ -139,9 +144,10 @@ struct ConsoleRoutes: ConsoleShopBound {
             }
             return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: kind,
                                             source: URL(fileURLWithPath: run.source).lastPathComponent,
-                                            counts: listed.counts.map { ConsoleWords.counts($0, language) } ?? WordTable.text("p_not_finished", language),
+                                            counts: listed.counts.map { ConsoleWords.counts($0, language) }
+                                                ?? WordTable.text(writingNow ? "running" : "p_not_finished", language),
                                             folder: run.folder,
-                                            undoable: engine.canUndo(run),
+                                            undoable: !(writingNow && listed.counts == nil) && engine.canUndo(run),
                                             reportTag: FileManager.default.fileExists(atPath: run.folder) ? ConsoleFiles.tag(run.folder) : nil)
         }
     }
@@ -201,7 +207,7 @@ struct ConsolePage: ConsoleShopBound {
         }
         // The job that writes, named on every page but its own.
         if let writing = jobs.writing, model.job?.id != writing.id {
-            values["writing"] = ["id": writing.id, "kind": writing.kind.rawValue, "subject": writing.subjectName]
+            values["writing"] = ["id": writing.id, "kind": ConsoleWords.kind(writing.kind, ConsoleWords.language(of: request)), "subject": writing.subjectName]
         }
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values, language: ConsoleWords.language(of: request)))))
