@@ -175,7 +175,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            resources: [.copy("Resources/console.html.mustache"), .copy("Resources/plain.html.mustache"), .copy("Resources/console.js")]
         ),
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.

@@ -76,15 +76,7 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
 
     /// A page of its own, for an answer given before the console knows whose page it is.
     static func plainPage(status: HTTPResponse.Status, title: String, message: String) -> Response {
-        func escaped(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
-        let html = """
-            <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\
-            <title>\(escaped(title))</title></head><body style="font-family: sans-serif; max-width: 40em; margin: 2em auto; padding: 0 1em">\
-            <h2>\(escaped(title))</h2><p id="message">\(escaped(message))</p></body></html>
-            """
+        let html = ConsolePages.plain.render(["title": title, "message": message])
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

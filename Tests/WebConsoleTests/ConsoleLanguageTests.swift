@@ -45,6 +45,21 @@ struct ConsoleLanguageTests {
         #expect(ConsoleWords.table.values.allSatisfy { !$0.en.isEmpty && !$0.ko.isEmpty } && Set(same) == ["verbatim"], "\(same)")
     }
 
+    @Test("The pages are template files: no HTML document and no Korean word in WebConsole's Swift files, the script a file of its own")
+    func pagesAreFiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/WebConsole")
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8).lowercased()
+            #expect(!text.contains("<!doctype") && !text.contains("<html"), "\(file.lastPathComponent) holds a page")
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined()
+            #expect(code.unicodeScalars.allSatisfy { !(0xAC00...0xD7A3).contains($0.value) }, "\(file.lastPathComponent) says Korean outside the words table")
+        }
+        for resource in ["console.html.mustache", "plain.html.mustache", "console.js"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Resources/\(resource)").path), "\(resource)")
+        }
+    }
+
     @Test("One table for the pages and the reports: every word the report's template and the code name is in it, in both languages, with the same blanks; every status has its section and its Korean word")
     func reportWords() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
