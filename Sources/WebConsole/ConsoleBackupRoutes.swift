@@ -9,7 +9,7 @@ import Support
 struct ConsoleBackupRoutes: ConsoleShopBound {
     let shop: ConsoleShop
 
-    static func add(to router: Router<ConsoleContext>) {
+    static func add(to router: some RouterMethods<ConsoleContext>) {
         let backups = router.group("/backups")
         backups.get("") { request, context in try Self(context).list(request) }
         backups.get("/diff") { request, context in try Self(context).diff(request) }

@@ -21,7 +21,7 @@ struct ConsoleFiles: ConsoleShopBound {
     /// A recorded run's place in the console's addresses: `/runs/TAG/report.html`.
     static func tag(_ folder: String) -> String { FNV.tag(folder) }
 
-    static func add(to router: Router<ConsoleContext>) {
+    static func add(to router: some RouterMethods<ConsoleContext>) {
         // A report's files, of a job of this console (`/jobs/ID/…`) or of a recorded run (`/runs/TAG/…`).
         for (group, name, folder) in [("/jobs", "id", Self.jobFolder), ("/runs", "run", Self.runFolder)] {
             let files = router.group(RouterPath(group))

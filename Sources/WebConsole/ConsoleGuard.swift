@@ -46,18 +46,30 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
                 || (origin == "null" && request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "same-origin")
             guard ownPage else { return Self.refused(request, "refused_origin") }
         }
+        // On the shared address nothing is answered outside the console's secret path.
+        if !address.root.isEmpty, ConsoleAddress.root(of: request) != address.root { return Self.refused(request, "refused_no_token") }
         if let given = request.uri.queryParameters.get("token") {
             guard given == token else { return Self.refused(request, "refused_token") }
             // The token leaves the address bar: a cookie for this console carries it from now on.
             return Response(status: .seeOther, headers: [
                 .location: Self.ownPath(request.uri.path),
-                .setCookie: "\(address.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/",
+                .setCookie: "\(address.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=\(address.root)/",
             ])
         }
         guard Cookies.value(request, named: address.cookieName) == token else {
             return Self.refused(request, "refused_no_token")
         }
-        return try await next(request, context)
+        var response = try await next(request, context)
+        guard !address.root.isEmpty else { return response }
+        // The routes answer with the console's own paths: under the secret path here.
+        if let location = response.headers[.location], location.hasPrefix("/"), !location.hasPrefix(address.root + "/") {
+            response.headers[.location] = address.root + location
+        }
+        let cookies = response.headers[values: .setCookie]
+        if !cookies.isEmpty {
+            response.headers[values: .setCookie] = cookies.map { $0.replacingOccurrences(of: "; Path=/", with: "; Path=\(address.root)/") }
+        }
+        return response
     }
 
     /// A path of this console to go on to: `//host/…` or `/\host/…` would take the browser to
@@ -84,10 +96,27 @@ struct ConsoleGuard<Context: RequestContext>: RouterMiddleware {
 /// The console's own address, known once it listens.
 final class ConsoleAddress: @unchecked Sendable {
     let host: String
+    /// Where its pages live: `/` on a loopback address of its own; under a secret path
+    /// (`/s/RANDOM`) on the shared 127.0.0.1, where its cookies are scoped to that path so that
+    /// no other local server, on any port, is ever sent them.
+    let root: String
     private let lock = NSLock()
     private var port = 0
 
-    init(host: String) { self.host = host }
+    init(host: String, root: String = "") {
+        self.host = host
+        self.root = root
+    }
+
+    static let sharedPrefix = "/s/"
+
+    /// The secret path a request came under (`/s/RANDOM`), or "" for a console on an address of its own.
+    static func root(of request: Request) -> String {
+        let path = request.uri.path
+        guard path.hasPrefix(sharedPrefix) else { return "" }
+        let rest = path.dropFirst(sharedPrefix.count)
+        return sharedPrefix + rest.prefix { $0 != "/" }
+    }
 
     func listening(on port: Int) { lock.withLock { self.port = port } }
 

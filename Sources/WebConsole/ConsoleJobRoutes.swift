@@ -9,7 +9,7 @@ import NIOCore
 struct ConsoleJobRoutes: ConsoleShopBound {
     let shop: ConsoleShop
 
-    static func add(to router: Router<ConsoleContext>) {
+    static func add(to router: some RouterMethods<ConsoleContext>) {
         router.post("/plan") { request, context in try await Self(context).sheetJob(request, .plan) }
         router.post("/apply") { request, context in try await Self(context).sheetJob(request, .apply) }
         router.post("/feeds/run") { request, context in try await Self(context).feedJob(request) }

@@ -29,8 +29,10 @@ enum ConsolePages {
     }()
 
     /// The page with `values` in `language`; a list's table shows when the list has rows.
-    static func render(_ values: [String: Any], language: ConsoleWords.Language) -> String {
+    /// `root`: the secret path the console's pages live under on a shared loopback address.
+    static func render(_ values: [String: Any], language: ConsoleWords.Language, root: String = "") -> String {
         var values = values
+        values["root"] = root
         for name in ["sheets", "problems", "runs", "feeds", "snapshots", "profiles"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }

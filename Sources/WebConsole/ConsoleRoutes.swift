@@ -12,7 +12,7 @@ struct ConsoleRoutes: ConsoleShopBound {
     let shop: ConsoleShop
 
     /// Every route of the console, each answering for the shop its request chose.
-    static func add(to router: Router<ConsoleContext>) {
+    static func add(to router: some RouterMethods<ConsoleContext>) {
         router.get("/") { request, context in try Self(context).sheets(request) }
         router.get("/runs") { request, context in try Self(context).runsPage(request) }
         router.get("/feeds") { request, context in try Self(context).feeds(request) }
@@ -210,7 +210,7 @@ struct ConsolePage: ConsoleShopBound {
             values["writing"] = ["id": writing.id, "kind": ConsoleWords.kind(writing.kind, ConsoleWords.language(of: request)), "subject": writing.subjectName]
         }
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values, language: ConsoleWords.language(of: request)))))
+                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values, language: ConsoleWords.language(of: request), root: ConsoleAddress.root(of: request)))))
     }
 }
 

@@ -33,24 +33,27 @@ public final class ConsoleServer: Sendable {
     }
 
     /// A console over several shops: the command line's, and the config file's profiles in a menu.
-    public static func start(_ shops: ConsoleShops, port: Int = 0, handleSignals: Bool = false) async throws -> ConsoleServer {
+    /// `sharedAddress`: on 127.0.0.1 from the start (what it does where the system has no
+    /// loopback address of its own to give it).
+    public static func start(_ shops: ConsoleShops, port: Int = 0, handleSignals: Bool = false, sharedAddress: Bool = false) async throws -> ConsoleServer {
         // A loopback address of its own, so that no other local server is sent its cookies;
-        // 127.0.0.1 where the system has no other (then the cookie's name still keeps it apart).
-        do {
-            return try await start(shops, host: Self.ownLoopback(), port: port, handleSignals: handleSignals)
-        } catch {
-            return try await start(shops, host: "127.0.0.1", port: port, handleSignals: handleSignals)
-        }
+        // where the system has no other, 127.0.0.1 with its pages and cookies under a secret path.
+        if !sharedAddress, let own = try? await start(shops, host: Self.ownLoopback(), port: port, handleSignals: handleSignals) { return own }
+        return try await start(shops, host: "127.0.0.1", port: port, handleSignals: handleSignals)
     }
+
+    /// Whether it listens on the loopback address every local server shares (its pages then
+    /// under a secret path, said by the command).
+    public var sharesAddress: Bool { url.host == "127.0.0.1" }
 
     static func start(_ shops: ConsoleShops, host: String, port: Int, handleSignals: Bool) async throws -> ConsoleServer {
         let token = Self.newToken()
-        let address = ConsoleAddress(host: host)
+        let address = ConsoleAddress(host: host, root: host == "127.0.0.1" ? ConsoleAddress.sharedPrefix + Self.newToken() : "")
         let router = Router(context: ConsoleContext.self)
         router.add(middleware: ConsoleGuard(token: token, address: address))
         router.add(middleware: ConsoleShopChoice(shops: shops))
         router.add(middleware: ConsoleErrorPages())
-        ConsoleRoutes.add(to: router)
+        if address.root.isEmpty { ConsoleRoutes.add(to: router) } else { ConsoleRoutes.add(to: router.group(RouterPath(address.root))) }
         var logger = Logger(label: "openmarket.console")
         logger.logLevel = .warning
         let service = try await ListeningService.start(label: "console", logger: logger, handleSignals: handleSignals) { onServerRunning in
@@ -58,7 +61,7 @@ public final class ConsoleServer: Sendable {
                         onServerRunning: onServerRunning, logger: logger)
         }
         address.listening(on: service.port)
-        return ConsoleServer(url: URL(string: "http://\(host):\(service.port)/")!, token: token,
+        return ConsoleServer(url: URL(string: "http://\(host):\(service.port)\(address.root)/")!, token: token,
                              cookie: "\(address.cookieName)=\(token)", service: service)
     }
 

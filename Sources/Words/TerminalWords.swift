@@ -37,6 +37,9 @@ extension WordTable {
         "t_export_checksums": (", checksums in checksums.sha256", ", 체크섬은 checksums.sha256에"),
         "t_export_stopped": ("Stopped ({}) after {} of {} products; nothing is under {} yet.", "멈춤 ({}): 상품 {}개를 읽은 뒤 (목록에는 {}개); {}에는 아직 아무것도 없습니다."),
         "t_export_resume": ("Continue with the same command and --resume.", "같은 명령에 --resume을 붙여 이어 가세요."),
+        // console
+        "t_console_shared": ("No loopback address of its own could be had: the console is on 127.0.0.1, which every local server shares; its pages and cookies are under the secret path above, so no other server is sent them.",
+                             "콘솔 전용 루프백 주소를 얻지 못해 모든 로컬 서버가 함께 쓰는 127.0.0.1에서 엽니다: 페이지와 쿠키는 위 주소의 비밀 경로 아래에만 있어 다른 서버에는 보내지지 않습니다."),
         // the progress line
         "t_progress": ("{}/{} {} ({}%), {} failed{}{}{}", "{}/{} {} ({}%), 실패 {}{}{}{}"),
         "t_progress_left": (", about {} left", ", 남은 시간 약 {}"),

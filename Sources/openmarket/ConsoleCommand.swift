@@ -60,6 +60,7 @@ struct ConsoleCommand: ShopCommand {
             throw CommandFailure("cannot listen on port \(port) of a loopback address: \(error)", exitCode: .someFailed)
         }
         Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
+        if console.sharesAddress { Console.line(Console.say("t_console_shared")) }
         let environment = ProcessInfo.processInfo.environment
         if !noOpen, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
            FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") {

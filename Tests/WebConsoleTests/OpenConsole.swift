@@ -22,7 +22,8 @@ struct OpenConsole {
     /// the console's TLS settings (`--cacert`).
     static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil,
                       state: URL? = nil, transport: TransportSettings = TransportSettings(),
-                      sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false) async throws -> OpenConsole {
+                      sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false,
+                      sharedAddress: Bool = false) async throws -> OpenConsole {
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
@@ -43,7 +44,7 @@ struct OpenConsole {
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
             return engine(try TestSupport.client(sandbox, sandbox.other))
         }
-        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops), client: client, language: nil)
+        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops, sharedAddress: sharedAddress), client: client, language: nil)
     }
 
     /// A supplier's feed file in the console's feeds folder: `acme`, a 30 % markup on cost.
@@ -85,7 +86,7 @@ struct OpenConsole {
                                console.url.absoluteString + "upload?name=" + encoded])
     }
 
-    var origin: String { String(console.url.absoluteString.dropLast()) }
+    var origin: String { "http://\(console.url.host ?? ""):\(console.url.port ?? 0)" }
     var cookie: String { console.cookie }
 
     func get(_ path: String) async throws -> CurlResult {

@@ -18,7 +18,7 @@ async function upload(files) {
   const notes = [];
   for (const file of files) {
     status.className = ""; status.textContent = "… " + file.name;
-    const answer = await fetch("/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
+    const answer = await fetch(document.body.dataset.root + "/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
     const said = await answer.json();
     if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
     notes.push(...(said.notes || []));
