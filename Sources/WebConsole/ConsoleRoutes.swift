@@ -175,8 +175,9 @@ struct ConsoleRoutes: ConsoleShopBound {
             notes += received.same.map { WordTable.filled("upload_same", language, $0) }
             for encoding in Set(received.decoded.map(\.encoding)).sorted() {
                 let names = received.decoded.filter { $0.encoding == encoding }.map(\.name)
-                notes.append(WordTable.filled("upload_decoded", language, encoding.uppercased(),
-                                              names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " …" : "")))
+                let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " …" : "")
+                notes.append(encoding == ConsoleUpload.unicodePath ? WordTable.filled("upload_unicode_path", language, listed)
+                                                                   : WordTable.filled("upload_decoded", language, encoding.uppercased(), listed))
             }
             self.notes = notes
         }

@@ -93,9 +93,10 @@ struct ConsoleUpload: Sendable {
         var received = Received()
         var planned: [(Entry, String)] = []
         var declared: UInt64 = 0
+        let unicodeNames = ZipUnicodePaths.read(zip)
         for entry in archive {
             guard planned.count < Self.maxEntries else { throw Refused("upload_too_many", name, String(Self.maxEntries)) }
-            let (path, encoding) = Self.decodedPath(entry)
+            let (path, encoding) = Self.decodedPath(entry, unicodeNames: unicodeNames)
             let parts = path.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true || parts.last == ".DS_Store" { continue }
             switch entry.type {
@@ -197,12 +198,16 @@ struct ConsoleUpload: Sendable {
     }
 
     /// An entry's name as the machine that made the zip wrote it: UTF-8 (flagged or not), else
-    /// CP949 (Korean Windows' own zip), else the zip standard's CP437. The encoding is said
-    /// when it is not UTF-8.
-    static func decodedPath(_ entry: Entry) -> (String, String?) {
+    /// the UTF-8 name Info-ZIP's Unicode Path field gives for its bytes, else CP949 (Korean
+    /// Windows' own zip), else the zip standard's CP437. The encoding is said when it is not UTF-8.
+    /// How a name read from Info-ZIP's Unicode Path field is said in the answer.
+    static let unicodePath = "unicode-path"
+
+    static func decodedPath(_ entry: Entry, unicodeNames: [[UInt8]: String] = [:]) -> (String, String?) {
         // Latin-1 maps each byte to one character: the name's own bytes, whatever the flag says.
         let bytes = entry.path(using: .isoLatin1).unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
         if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
+        if let text = unicodeNames[bytes] { return (text, unicodePath) }
         if let text = TextEncoding.cp949Text(bytes) { return (text, "cp949") }
         let standard = entry.path
         return (standard.isEmpty ? String(decoding: bytes, as: UTF8.self) : standard, "cp437")

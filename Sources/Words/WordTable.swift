@@ -78,6 +78,8 @@ public enum WordTable {
                            "{}은(는) 폴더에 이미 있어 그대로 두었습니다; 새 파일은 {}입니다"),
         "upload_same": ("{} was already in the folder with the same content", "{}은(는) 같은 내용으로 폴더에 이미 있습니다"),
         "upload_decoded": ("names read as {} (not UTF-8): {}", "UTF-8이 아닌 {}(으)로 읽은 이름: {}"),
+        "upload_unicode_path": ("names read from the zip's Unicode path field (Info-ZIP; the names themselves are not UTF-8): {}",
+                                "zip의 유니코드 경로 필드(Info-ZIP)에서 읽은 이름 (이름 자체는 UTF-8이 아님): {}"),
         "upload_show": ("Show the folder", "폴더 보기"),
         "export_refused": ("The shop refused this profile's credentials, so its products cannot be exported (an export of nothing would look like an empty shop). Check the profile's identifier and secret in the config file, then export again. The shop said: {}",
                            "쇼핑몰이 이 프로필의 자격 증명(식별자와 비밀키)을 거부해 상품을 내보낼 수 없습니다 (빈 파일을 내려받으면 쇼핑몰이 빈 것처럼 보입니다). 설정 파일의 프로필 식별자와 비밀키를 확인한 뒤 다시 내보내세요. 쇼핑몰의 답: {}"),
