@@ -335,7 +335,7 @@ public final class RunReport: @unchecked Sendable {
         }
         let words = language
         func filled(_ key: String, _ value: String) -> String { WordTable.filled(key, words, value) }
-        var facts = [summary.server, filled("report_mode", summary.mode.rawValue), filled("report_rows", String(summary.rows)),
+        var facts = [summary.server, filled("report_mode", WordTable.text("mode_\(summary.mode.rawValue)", language)), filled("report_rows", String(summary.rows)),
                      filled("report_seconds", String(format: "%.1f", summary.seconds))]
         if summary.written > 0 {
             facts.append(filled("report_rate", String(format: "%.1f", summary.productsPerSecond))

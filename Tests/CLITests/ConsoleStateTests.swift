@@ -29,6 +29,13 @@ struct ConsoleStateTests {
         chmod(file.path, 0o600)
     }
 
+    /// An empty home (as another machine has) with the config file of both profiles.
+    static func home(_ name: String, _ files: Scratch, _ sandbox: TestSandbox, state: String? = nil) throws -> [String: String] {
+        let home = SharedStateTests.home(name, in: files)
+        try writeConfig(home, sandbox: sandbox, state: state)
+        return home
+    }
+
     /// The console's address and its two cookies once the token is traded and `profile` picked.
     struct Page {
         let base: String
@@ -75,8 +82,7 @@ struct ConsoleStateTests {
         let sheet = try writeManifest(files, rows: 5)
         let photo = supplier.servePhoto("s.jpg", try Fixtures.jpeg(width: 48, height: 36, seed: 4))
         supplier.serve("code,title,cost,qty,photo\n" + (1...3).map { "S\($0),Supplier tea \($0),\(1000 * $0),\($0),\(photo)\n" }.joined())
-        let home = SharedStateTests.home("console", in: files)
-        try Self.writeConfig(home, sandbox: sandbox)
+        let home = try Self.home("console", files, sandbox)
         let feeds = URL(fileURLWithPath: home["XDG_CONFIG_HOME"]!).appendingPathComponent("openmarket/feeds")
         try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
         try Data(Fixtures.feedText(source: supplier.feedURL).utf8).write(to: feeds.appendingPathComponent("acme.toml"))
@@ -92,8 +98,7 @@ struct ConsoleStateTests {
         _ = try await console.exit()
 
         // Another machine: an empty home with the same config, the same database.
-        let other = SharedStateTests.home("other", in: files)
-        try Self.writeConfig(other, sandbox: sandbox)
+        let other = try Self.home("other", files, sandbox)
         let runs = try await CLIProcess.run(["runs", "--profile", "q", "--state", state], environment: other)
         #expect(runs.status == 0 && runs.stdout.contains("import") && runs.stdout.contains("feed"), "q's runs, from the shared state: \(runs.stdout)\(runs.stderr)")
         let again = try await CLIProcess.run(["import", sheet.path, "--dry-run", "--profile", "q", "--state", state], environment: other)
@@ -114,8 +119,7 @@ struct ConsoleStateTests {
         defer { files.cleanup() }
         let sheet = try writeManifest(files, rows: 4)
         let state = postgres.address.absoluteString
-        let home = SharedStateTests.home("a", in: files)
-        try Self.writeConfig(home, sandbox: sandbox, state: state)
+        let home = try Self.home("a", files, sandbox, state: state)
 
         let console = try CLIProcess(["console", files.directory.path, "--profile", "p", "--no-open"], environment: home)
         let page = try await Self.open(console, profile: "q")
@@ -125,18 +129,16 @@ struct ConsoleStateTests {
         _ = try await console.exit()
 
         // Another home whose config names no state: the runs are found with --state alone.
-        let other = SharedStateTests.home("b", in: files)
-        try Self.writeConfig(other, sandbox: sandbox)
+        let other = try Self.home("b", files, sandbox)
         let runs = try await CLIProcess.run(["runs", "--profile", "q", "--state", state], environment: other)
         #expect(runs.status == 0 && runs.stdout.contains("import"), "\(runs.stdout)\(runs.stderr)")
         let here = try await CLIProcess.run(["runs", "--profile", "q"], environment: other)
         #expect(here.stdout.contains("No runs recorded"), "this machine's own state has none: \(here.stdout)\(here.stderr)")
         // From the first home, the profile's state is used without a flag.
-        let dry = try await CLIProcess.run(["import", sheet.path, "--dry-run", "--profile", "q"], environment: SharedStateTests.home("a", in: files))
+        let dry = try await CLIProcess.run(["import", sheet.path, "--dry-run", "--profile", "q"], environment: home)
         #expect(dry.stdout.contains("4 unchanged"), "\(dry.stdout)\(dry.stderr)")
 
-        let wrong = SharedStateTests.home("c", in: files)
-        try Self.writeConfig(wrong, sandbox: sandbox, state: "mysql://x/y")
+        let wrong = try Self.home("c", files, sandbox, state: "mysql://x/y")
         let refused = try await CLIProcess.run(["runs", "--profile", "q"], environment: wrong)
         #expect(refused.status == 2 && refused.stderr.contains("the profile's state: give a PostgreSQL address"), "\(refused.stderr)")
         let flagWins = try await CLIProcess.run(["runs", "--profile", "q", "--state", state], environment: wrong)

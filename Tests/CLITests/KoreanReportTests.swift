@@ -39,7 +39,7 @@ struct KoreanReportTests {
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         let folder = files.directory.appendingPathComponent("report")
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
-        for korean in ["<html lang=\"ko\">", "products.csv 가져오기", "방식 sync", "5행", "실패한 행 (2)", "생성됨 (created)", "실패 (failed)",
+        for korean in ["<html lang=\"ko\">", "products.csv 가져오기", "방식 동기화 (sync)", "5행", "실패한 행 (2)", "생성됨 (created)", "실패 (failed)",
                        "가격 (price): 숫자가 아닙니다", "(abc) [price-format]", "이미지 (images): 사진 파일이 없습니다", "[image-missing]",
                        "data-label=\"이유\"", "<th>상품코드</th>", "가격 1001 KRW, 재고 1",
                        "사진 1 (p.jpg): 48×36 픽셀뿐이라 구매자에게 흐리게 보입니다"] {

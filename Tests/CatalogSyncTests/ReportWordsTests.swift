@@ -50,6 +50,10 @@ struct ReportWordsTests {
     }
     @Test("a change's fields and a count's status in Korean, the values and the CLI's word kept")
     func changesAndCounts() {
+        for mode in ImportMode.allCases {
+            let words = WordTable.table["mode_\(mode.rawValue)"]
+            #expect(words?.en == mode.rawValue && words?.ko.contains("(\(mode.rawValue))") == true, "mode \(mode)")
+        }
         #expect(StatusWords.changes("price 32000 → 31000 (-3.1 %); stock 8 → 0", .ko) == "가격 32000 → 31000 (-3.1 %); 재고 8 → 0")
         #expect(StatusWords.changes("price 1001 KRW, discount 100, stock 3", .ko) == "가격 1001 KRW, 할인 100, 재고 3")
         #expect(StatusWords.count("not-sent", 4, .ko) == "보내지 않음 4 (not sent)" && StatusWords.count("created", 2, .en) == "2 created")

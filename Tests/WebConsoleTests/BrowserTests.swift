@@ -250,6 +250,40 @@ struct BrowserTests {
 
     /// The page as a Korean reader sees it: none of the English phrases the pages had
     /// (`rows:`, `must be`, `needs a`, `nothing was sent`, `Plan ·`, a status with no Korean word).
+    @Test("Every error page at a phone's 390 × 844 in 한국어 is a console page that fits and says the way on: an unknown page, an unknown job, an export the shop refuses, a wrong token")
+    func errorPagesOnAPhone() async throws {
+        let open = try await OpenConsole.start(rows: 1, wrongSecret: true)
+        let camera = try Camera(open.files)
+        let browser: WebDriver
+        do { browser = try await WebDriver.start(width: 390, height: 844) } catch { await open.close(); throw error }
+        do {
+            try await browser.go(open.console.entry.absoluteString)
+            try await browser.go(open.console.url.absoluteString + "language/ko")
+            let pages: [(name: String, path: String, expect: [String])] = [
+                ("error-404-ko", "no-such-page", ["그런 페이지가 없습니다", "시트"]),
+                ("error-job-ko", "jobs/999999", ["그런 페이지가 없습니다"]),
+                ("error-export-ko", "export", ["쇼핑몰이 이 프로필의 자격 증명"]),
+                ("error-token-ko", "?token=not-this-consoles", ["주소의 키가 이 콘솔의 것이 아닙니다"]),
+            ]
+            for page in pages {
+                try await browser.go(open.console.url.absoluteString + page.path)
+                let text = try await browser.run("return document.body.innerText") as? String ?? ""
+                for wanted in page.expect { #expect(text.contains(wanted), "\(page.name) lacks '\(wanted)': \(text.prefix(600))") }
+                let commands = ["import", "validate", "undo", "runs", "snapshots", "export", "feed", "sandbox", "backup", "restore", "migrate", "doctor"]
+                #expect(!text.contains(" --") && !commands.contains { text.contains("openmarket \($0)") }, "\(page.name) names a terminal: \(text.prefix(600))")
+                let sizes = try await browser.run("return [document.documentElement.scrollWidth, window.innerWidth]") as? [Int] ?? []
+                #expect(sizes.count == 2 && sizes[0] <= sizes[1], "\(page.name): \(sizes)")
+                try await camera.take(page.name, browser)
+            }
+        } catch {
+            await browser.quit()
+            await open.close()
+            throw error
+        }
+        await browser.quit()
+        await open.close()
+    }
+
     static func inKorean(_ page: String, _ browser: WebDriver, expect: [String]) async throws {
         let text = try await browser.run("return document.body.innerText") as? String ?? ""
         for phrase in ["rows:", "must be", "needs a", "nothing was sent", "Plan ·", "Check ·", "valid,"] {
