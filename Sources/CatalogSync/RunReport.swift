@@ -48,6 +48,8 @@ public final class RunReport: @unchecked Sendable {
     /// The language report.html and report.xlsx are written in (report.csv and report.json
     /// keep the CLI's words, for scripts).
     public var language: Language = .en
+    /// The run was made from the console's page: the report's ways on are its buttons.
+    public var onPage = false
     /// Where product links point instead of the run's server (a server that stops with the
     /// command, the built-in sandbox: its pages as `openmarket sandbox` serves them later).
     public var productPages: (base: String, path: String)?
@@ -351,7 +353,7 @@ public final class RunReport: @unchecked Sendable {
                 .map { ["status": $0.key, "count": $0.value, "label": StatusWords.label($0.key, language)] },
             "deletes_refused": summary.deletesRefused.map { filled("report_deletes_refused", $0) } ?? false,
             "has_failures": !failed.isEmpty, "failures": failed,
-            "failed_title": filled("report_failed_rows", String(failureCount)),
+            "failed_title": filled(onPage ? "report_failed_rows_page" : "report_failed_rows", String(failureCount)),
             "has_products": !sections.isEmpty, "sections": sections,
             "title": summary.undoes != nil ? filled("report_undo_of", plainSource) : filled("report_import_of", source),
             "plan": summary.dryRun,

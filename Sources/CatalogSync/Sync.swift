@@ -126,6 +126,8 @@ enum Sync {
         report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
         report.productPages = choices.productPages
         report.language = choices.language
+        // A run made from a page says its ways on as the page's buttons, not a command again.
+        report.onPage = options.validation.answersOnPage
         return report
     }
 

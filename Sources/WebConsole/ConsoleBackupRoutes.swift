@@ -53,6 +53,14 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let backups = try Self.repository(engine)
         let from = request.uri.queryParameters.get("from") ?? "", to = request.uri.queryParameters.get("to") ?? ""
         let title = "diff \(from) → \(to)"
+        let language = ConsoleWords.language(of: request)
+        // A snapshot the page does not list is said in the page's words, pointing at its list.
+        let known = Set(backups.snapshots().map(\.id))
+        func listed(_ id: String) -> Bool { id.isEmpty || id == "latest" || known.contains { $0 == id || $0.hasPrefix(id) } }
+        if let unknown = [from, to].first(where: { !listed($0) }) {
+            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("backup_no_snapshot", language, unknown)),
+                                   status: .badRequest)
+        }
         do {
             let diff = try backups.diff(from: from, to: to)
             let said = WordTable.filled("backup_diff", ConsoleWords.language(of: request), String(diff.created.count), String(diff.deleted.count),
@@ -80,7 +88,7 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let backups = try Self.repository(engine)
         let form = try await ConsoleForm.read(request)
         guard let id = form["snapshot"], backups.snapshots().contains(where: { $0.id == id }) else {
-            throw HTTPError(.badRequest, message: "no such snapshot")
+            throw HTTPError(.badRequest, message: WordTable.filled("backup_no_snapshot", ConsoleWords.language(of: request), form["snapshot"] ?? ""))
         }
         return starter.start(request, dryRun ? .restorePlan : .restore, subject: id) { job in
             .finished(try backups.restore(id, request: engine.request(dryRun: dryRun, job: job)))

@@ -19,6 +19,7 @@ extension WordTable {
         "report_stopped": ("stopped: {}", "멈춤: {}"),
         "report_deletes_refused": ("Nothing deleted: {}", "아무것도 지우지 않았습니다: {}"),
         "report_failed_rows": ("Failed rows ({}) — fix these and run the same command again", "실패한 행 ({}) — 고친 뒤 같은 명령을 다시 실행하세요"),
+        "report_failed_rows_page": ("Failed rows ({}) — fix these in the sheet and apply it again", "실패한 행 ({}) — 시트에서 고친 뒤 다시 적용하세요"),
         "report_row": ("Row", "행"),
         "report_key": ("Key", "상품코드"),
         "report_name": ("Name", "상품명"),

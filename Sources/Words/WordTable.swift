@@ -130,6 +130,8 @@ public enum WordTable {
         "ask_currency": ("Its prices are in", "가격 통화"),
         "ask_stock": ("A new product sold without a count starts with", "수량 없이 판매 중인 새 상품의 재고"),
         "ask_plan": ("Plan with these", "이대로 미리보기"),
+        "backup_no_snapshot": ("No snapshot {} in this folder: pick one from the list on the Backups page.",
+                               "이 폴더에 스냅샷 {}이(가) 없습니다: 백업 페이지의 목록에서 고르세요."),
         "no_feeds": ("No feeds: put feed files (.toml) in the feeds folder.", "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요."),
     ]
 }
