@@ -45,10 +45,14 @@ public struct RowIssue: Sendable, Equatable, Codable {
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var message: String
+    /// The text's encoding could not be told (UTF-16 without a byte-order mark, an unknown code
+    /// page): a door asks for it (`--encoding`, the console's choice).
+    public var encodingUnknown = false
 
-    public init(file: String, message: String) {
+    public init(file: String, message: String, encodingUnknown: Bool = false) {
         self.file = file
         self.message = message
+        self.encodingUnknown = encodingUnknown
     }
 
     public var description: String { "\(file): \(message)" }

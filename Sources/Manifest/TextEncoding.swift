@@ -48,7 +48,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
                 return base.distance(to: UnsafeRawPointer(found))
             }
             if let nul {
-                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul)); if it is UTF-16 text, pass --encoding utf-16le or utf-16be")
+                throw ManifestError(file: file, message: "a binary file, not a text manifest (NUL byte at offset \(offset + nul)); if it is UTF-16 text, pass --encoding utf-16le or utf-16be", encodingUnknown: true)
             }
             if validator.firstInvalid == nil { validator.feed(chunk, at: offset) }
             offset += chunk.count
@@ -57,7 +57,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         if Transcoder.converts(url, from: .cp949) { return .cp949 }
         throw ManifestError(
             file: file,
-            message: "not UTF-8, UTF-16 or CP949 text (first byte that is not UTF-8 at offset \(invalid)); save it from your spreadsheet as \"CSV UTF-8\" or pass --encoding")
+            message: "not UTF-8, UTF-16 or CP949 text (first byte that is not UTF-8 at offset \(invalid)); save it from your spreadsheet as \"CSV UTF-8\" or pass --encoding", encodingUnknown: true)
     }
 }
 

@@ -77,7 +77,7 @@ public struct ConsoleEngine: Sendable {
         var problems: [Problem] = []
         let options = sheetReading(reading).options
         var export: ExportKind?
-        let summary = try ManifestCheck.run(url, encoding: nil, delimiter: nil, options: options,
+        let summary = try ManifestCheck.run(url, encoding: options.encoding, delimiter: options.delimiter, options: options,
             onOpen: { export = $0.mapping?.export },
             onFileIssue: { issue in
                 problems.append(Problem(row: nil, column: "file", value: "", rule: issue.rule, message: issue.message,

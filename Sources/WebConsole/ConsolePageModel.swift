@@ -26,6 +26,8 @@ struct ConsolePageModel {
     var ask: AskView?
     /// A check's way on: the sheet's plan.
     var planNext: PlanNext?
+    /// A sheet whose text encoding cannot be told: checked again in the one chosen.
+    var chooseEncoding: PlanNext?
 
     init(title: String = "", summary: String? = nil, message: String? = nil) {
         self.title = title
@@ -150,6 +152,10 @@ struct ConsolePageModel {
         if let summary { values["summary"] = summary }
         if let message { values["message"] = message }
         if let diff { values["diff"] = diff }
+        if let chooseEncoding {
+            values["choose_encoding"] = ["sheet": chooseEncoding.sheet, "carried": chooseEncoding.reading.hidden.filter { $0["name"] != "encoding" },
+                                         "encodings": TextEncoding.allCases.map { ["name": $0.rawValue, "chosen": $0 == chooseEncoding.reading.encoding] }]
+        }
         if let planNext, ask == nil { values["plan_next"] = ["sheet": planNext.sheet, "carried": planNext.reading.hidden] }
         if let job {
             var shown: [String: Any] = ["id": job.id, "progress": job.progress, "running": job.running, "ended": !job.running,
@@ -163,6 +169,7 @@ struct ConsolePageModel {
         }
         if let ask {
             values["ask"] = ["sheet": ask.sheet, "said": ask.said, "stock": ask.reading.defaultStock.map(String.init) ?? "",
+                             "carried": ask.reading.hidden.filter { $0["name"] == "encoding" },
                              "currencies": ProductRules.sandboxCurrencies.map { ["code": $0, "chosen": $0 == (ask.reading.currency ?? "")] }]
         }
         if let sheets {

@@ -85,6 +85,11 @@ struct ConsoleRoutes: ConsoleShopBound {
         } catch let error as ManifestError where error.message.hasPrefix("the file is empty") {
             // An empty sheet is an answer, not a failure: the page says so (what validate says).
             return layout.response(request, ConsolePageModel(title: title, summary: "\(error)"))
+        } catch let error as ManifestError where error.encodingUnknown {
+            // Its encoding cannot be told: asked on the page, as `--encoding` asks it.
+            var model = ConsolePageModel(title: title, message: WordTable.filled("check_encoding", ConsoleWords.language(of: request), sheet.lastPathComponent))
+            model.chooseEncoding = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
+            return layout.response(request, model, status: .unprocessableContent)
         } catch {
             // A sheet that cannot be read at all (no header, not a sheet): what validate says, on the page.
             return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)

@@ -9,6 +9,8 @@ import OpenMarketContract
 /// count. Carried by the forms of a sheet's Check, Plan and Apply, and by the next steps of
 /// their pages, so that an apply reads the sheet as its plan did.
 struct PageAnswers: Sendable, Equatable {
+    /// The sheet's text encoding, where the check could not tell it (`--encoding`).
+    var encoding: TextEncoding?
     var currency: String?
     var defaultStock: Int?
 
@@ -26,6 +28,10 @@ struct PageAnswers: Sendable, Equatable {
             }
             currency = text
         }
+        if let text = form["encoding"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let chosen = TextEncoding(name: text) else { throw HTTPError(.badRequest, message: "encoding: one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))") }
+            encoding = chosen
+        }
         if let text = form["default_stock"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             guard let count = Int(text), count >= 0 else { throw HTTPError(.badRequest, message: "default_stock: a count, 0 or more") }
             defaultStock = count
@@ -34,6 +40,7 @@ struct PageAnswers: Sendable, Equatable {
 
     func apply(_ reading: inout SheetReading) {
         reading.answersOnPage = true
+        if let encoding { reading.encoding = encoding }
         if let currency { reading.currency = currency }
         if let defaultStock { reading.defaultStock = defaultStock }
     }
@@ -41,6 +48,7 @@ struct PageAnswers: Sendable, Equatable {
     /// The hidden fields a next step's form carries.
     var hidden: [[String: String]] {
         var fields: [[String: String]] = []
+        if let encoding { fields.append(["name": "encoding", "value": encoding.rawValue]) }
         if let currency { fields.append(["name": "currency", "value": currency]) }
         if let defaultStock { fields.append(["name": "default_stock", "value": String(defaultStock)]) }
         return fields

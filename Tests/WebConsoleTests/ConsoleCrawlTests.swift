@@ -29,6 +29,9 @@ struct ConsoleCrawlTests {
         try open.writeFeed(source: supplier.feedURL)
         try Data("key,name,price,stock,images\nB1,Broken tea,abc,1,p.jpg\nB2,Good tea,5000,1,p.jpg\n".utf8)
             .write(to: open.files.directory.appendingPathComponent("broken.csv"))
+        // UTF-16 without its mark, mostly Korean: its encoding cannot be told, so the page asks it.
+        try "상품코드,상품명,판매가격,재고수량\n녹차01,보성녹차라떼,만,삼\n".data(using: .utf16LittleEndian)!
+            .write(to: open.files.directory.appendingPathComponent("utf16.csv"))
         var seen: [String: String] = [:]
         func look(_ name: String, _ page: CurlResult) { seen[name + " (" + (open.language ?? "en") + ")"] = Self.visible(page.text) }
 
@@ -39,6 +42,13 @@ struct ConsoleCrawlTests {
             }
             look("check", try await open.post("check", "sheet=products.csv"))
             look("check broken", try await open.post("check", "sheet=broken.csv"))
+            let unknown = try await open.post("check", "sheet=utf16.csv")
+            look("check utf16", unknown)
+            #expect(unknown.text.contains("id=\"encoding\"") && unknown.text.contains("value=\"utf-16le\""), "the encoding asked: \(unknown.text.suffix(1500))")
+            let chosen = try await open.post("check", "sheet=utf16.csv&encoding=utf-16le")
+            look("check utf16 as utf-16le", chosen)
+            #expect(chosen.status == 200 && (chosen.text.contains(">1 rows:") || chosen.text.contains(">1행:")) && chosen.text.contains("value=\"utf-16le\""),
+                    "read in the encoding chosen: \(chosen.text.suffix(1500))")
             look("plan", try await open.run("plan", "sheet=products.csv"))
             let applied = try await open.start("apply", "sheet=broken.csv")
             look("apply broken", try await open.ended(applied))
