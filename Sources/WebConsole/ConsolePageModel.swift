@@ -190,6 +190,7 @@ struct ConsolePageModel {
                 return item
             }
             values["no_feeds"] = feeds.isEmpty
+            values["feeds_page"] = true
         }
         if let runs {
             values["runs"] = runs.map { run -> [String: Any] in

@@ -27,6 +27,7 @@ struct ConsoleRoutes: ConsoleShopBound {
                      body: .init(byteBuffer: ByteBuffer(string: ConsoleScript.text)))
         }
         router.post("/upload") { request, context in try await Self(context).upload(request) }
+        router.post("/feeds/upload") { request, context in try await Self(context).upload(request, feeds: true) }
         router.post("/check") { request, context in try await Self(context).check(request) }
         ConsoleJobRoutes.add(to: router)
         ConsoleFiles.add(to: router)
@@ -59,8 +60,10 @@ struct ConsoleRoutes: ConsoleShopBound {
         return layout.response(request, model)
     }
 
-    func upload(_ request: Request) async throws -> Response {
-        let upload = ConsoleUpload(folder: engine.folder)
+    /// A file dropped on the page: a sheet or a zip into the sheets' folder, or (`feeds`) a feed
+    /// file into the feeds' folder.
+    func upload(_ request: Request, feeds: Bool = false) async throws -> Response {
+        let upload = ConsoleUpload(folder: feeds ? engine.feeds.folder : engine.folder, feeds: feeds)
         do {
             let received = try await upload.receive(request, named: request.uri.queryParameters.get("name") ?? "")
             return try Self.json(UploadAnswer(received, ConsoleWords.language(of: request)), status: .ok)

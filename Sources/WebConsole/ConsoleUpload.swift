@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Manifest
 import Words
@@ -16,6 +17,9 @@ import ZIPFoundation
 /// really written, not what a zip's headers claim; a refused zip leaves nothing behind.
 struct ConsoleUpload: Sendable {
     let folder: URL
+    /// What the folder takes: sheets and zips of photos, or feed files (`.toml`, each read as
+    /// `feed test` reads it before it is kept).
+    var feeds = false
 
     static let maxBytes = 1 << 30
     static let maxUnpacked: UInt64 = 4 << 30
@@ -50,12 +54,25 @@ struct ConsoleUpload: Sendable {
         var encoding: String
     }
 
+    /// A feed file is kept only when it reads as a feed (its mistake said, nothing kept).
+    static func checkFeed(_ partial: URL, name: String, in folder: URL) throws {
+        let staging = folder.appendingPathComponent(".check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let named = staging.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: partial, to: named)
+        do { _ = try FeedFile.load(named) } catch { throw Refused("upload_feed_mistake", name, "\(error)") }
+    }
+
     /// The name a file is kept under, or why not.
     func name(for given: String) throws -> String {
         let name = (given.replacingOccurrences(of: "\\", with: "/") as NSString).lastPathComponent
         let type = (name as NSString).pathExtension.lowercased()
-        guard !name.isEmpty, !name.hasPrefix("."), ManifestFormat.isSheet(URL(fileURLWithPath: name)) || type == "zip" else {
-            throw Refused("upload_kind", given)
+        guard !name.isEmpty, !name.hasPrefix(".") else { throw Refused(feeds ? "upload_feed_kind" : "upload_kind", given) }
+        if feeds {
+            guard type == "toml" else { throw Refused("upload_feed_kind", given) }
+        } else {
+            guard ManifestFormat.isSheet(URL(fileURLWithPath: name)) || type == "zip" else { throw Refused("upload_kind", given) }
         }
         return name
     }
@@ -63,6 +80,7 @@ struct ConsoleUpload: Sendable {
     /// The body of the request into the folder.
     func receive(_ request: Request, named given: String) async throws -> Received {
         let name = try name(for: given)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let partial = folder.appendingPathComponent(".upload-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else { throw Refused("upload_cannot_write", folder.path) }
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -79,6 +97,7 @@ struct ConsoleUpload: Sendable {
             try? handle.close()
             throw error
         }
+        if feeds { try Self.checkFeed(partial, name: name, in: folder) }
         if (name as NSString).pathExtension.lowercased() == "zip" { return try unpack(partial, name: name) }
         var received = Received()
         try place(partial, at: name, into: &received)

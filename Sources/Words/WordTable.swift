@@ -135,6 +135,9 @@ public enum WordTable {
         "encoding": ("The text's encoding", "텍스트 인코딩"),
         "backup_no_snapshot": ("No snapshot {} in this folder: pick one from the list on the Backups page.",
                                "이 폴더에 스냅샷 {}이(가) 없습니다: 백업 페이지의 목록에서 고르세요."),
-        "no_feeds": ("No feeds: put feed files (.toml) in the feeds folder.", "피드가 없습니다: 피드 폴더에 피드 파일(.toml)을 두세요."),
+        "no_feeds": ("No feeds yet: add a feed file (.toml) below.", "피드가 아직 없습니다: 아래에서 피드 파일(.toml)을 추가하세요."),
+        "feed_add": ("Add a feed file (.toml)", "피드 파일(.toml) 추가"),
+        "upload_feed_kind": ("{}: a feed is a .toml file (a supplier's columns, prices and source)", "{}: 피드는 .toml 파일입니다 (공급처의 열, 가격, 출처)"),
+        "upload_feed_mistake": ("{} is not kept: the feed file has a mistake: {}", "{}은(는) 두지 않았습니다: 피드 파일에 잘못된 곳이 있습니다: {}"),
     ]
 }

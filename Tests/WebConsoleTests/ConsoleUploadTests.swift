@@ -113,6 +113,29 @@ struct ConsoleUploadTests {
         await open.close()
     }
 
+    @Test("a feed file added from the Feeds page (no hidden folder to find): kept when it reads as a feed and listed; one with a mistake said and not kept; a sheet is not a feed; a taken name kept beside")
+    func feedFromThePage() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let feeds = open.files.directory.appendingPathComponent("feeds")
+        let page = try await open.get("feeds")
+        #expect(page.text.contains("id=\"feed-files\"") && page.text.contains("add a feed file"), "\(page.text.suffix(1200))")
+        let good = Data(Fixtures.feedText(source: "https://supplier.example/feed.csv").utf8)
+        let added = try await open.upload("acme.toml", good, to: "feeds/upload")
+        #expect(added.status == 200 && (try? Data(contentsOf: feeds.appendingPathComponent("acme.toml"))) == good, "\(added.text)")
+        #expect(try await open.get("feeds").text.contains("acme"), "listed")
+        let broken = try await open.upload("broken.toml", Data("[columns]\nkey = \n".utf8), to: "feeds/upload")
+        #expect(broken.status == 400 && broken.text.contains("broken.toml is not kept: the feed file has a mistake"), "\(broken.text)")
+        #expect(!FileManager.default.fileExists(atPath: feeds.appendingPathComponent("broken.toml").path))
+        let sheet = try await open.upload("products.csv", Data("key,name\n".utf8), to: "feeds/upload")
+        #expect(sheet.status == 400 && sheet.text.contains("a feed is a .toml file"), "\(sheet.text)")
+        let other = Data(Fixtures.feedText(source: "https://supplier.example/other.csv").utf8)
+        let beside = try await open.upload("acme.toml", other, to: "feeds/upload")
+        #expect(beside.status == 200 && (try? Data(contentsOf: feeds.appendingPathComponent("acme.toml"))) == good
+                && (try? Data(contentsOf: feeds.appendingPathComponent("acme (2).toml"))) == other, "\(beside.text)")
+        #expect(Self.tree(feeds).allSatisfy { !$0.hasPrefix(".") }, "no work file left: \(Self.tree(feeds))")
+        await open.close()
+    }
+
     /// Rewrites the uncompressed size the zip's headers give its first entry (local and central).
     static func declare(_ zip: inout Data, uncompressedSize: UInt32, ofFirstEntry: Bool) {
         func put(_ value: UInt32, at offset: Int) {

@@ -77,13 +77,13 @@ struct OpenConsole {
     }
 
     /// A file sent as the page sends a dropped one.
-    func upload(_ name: String, _ data: Data) async throws -> CurlResult {
+    func upload(_ name: String, _ data: Data, to path: String = "upload") async throws -> CurlResult {
         let file = files.directory.appendingPathComponent(".to-send-\(UUID().uuidString)")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
         return try await curl(["-H", "Cookie: \(cookie)", "-H", "Origin: \(origin)"] + languageHeader + ["--data-binary", "@" + file.path,
-                               console.url.absoluteString + "upload?name=" + encoded])
+                               console.url.absoluteString + path + "?name=" + encoded])
     }
 
     var origin: String { "http://\(console.url.host ?? ""):\(console.url.port ?? 0)" }

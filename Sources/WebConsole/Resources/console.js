@@ -13,12 +13,12 @@ if (bar && bar.dataset.events) {
   };
 }
 
-async function upload(files) {
+async function upload(files, path = "/upload") {
   const status = document.getElementById("upload-status");
   const notes = [];
   for (const file of files) {
     status.className = ""; status.textContent = "… " + file.name;
-    const answer = await fetch(document.body.dataset.root + "/upload?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
+    const answer = await fetch(document.body.dataset.root + path + "?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
     const said = await answer.json();
     if (!answer.ok) { status.className = "error"; status.textContent = said.error; return; }
     notes.push(...(said.notes || []));
@@ -35,3 +35,5 @@ if (drop) {
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (event) => { event.preventDefault(); drop.classList.remove("over"); upload(event.dataTransfer.files); });
 }
+const feedFiles = document.getElementById("feed-files");
+if (feedFiles) feedFiles.addEventListener("change", (event) => upload(event.target.files, "/feeds/upload"));
