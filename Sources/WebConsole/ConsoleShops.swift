@@ -88,7 +88,7 @@ struct ConsoleShopChoice: RouterMiddleware {
     let shops: ConsoleShops
 
     func handle(_ request: Request, context: ConsoleContext, next: (Request, ConsoleContext) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/shop" {
+        if request.uri.path == ConsoleAddress.root(of: request) + "/shop" {
             let name = request.uri.queryParameters.get("name") ?? ""
             let value = shops.profiles.contains(name) ? name : ""
             return Response(status: .seeOther, headers: [.location: "/", .setCookie: "\(ConsoleShops.cookieName)=\(value); SameSite=Strict; Path=/"])

@@ -9,7 +9,7 @@ import TestSupport
 struct ConsoleSharedAddressTests {
     @Test("on 127.0.0.1: pages, forms, redirects and cookies under the secret path; nothing answered outside it; a plan runs and an apply lands")
     func secretPath() async throws {
-        let open = try await OpenConsole.start(rows: 3, sharedAddress: true)
+        let open = try await OpenConsole.start(rows: 3, profiles: ["other"], sharedAddress: true)
         let url = open.console.url
         #expect(url.host == "127.0.0.1" && url.path.hasPrefix("/s/") && url.path.count > 20, "\(url)")
         let root = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
@@ -29,6 +29,10 @@ struct ConsoleSharedAddressTests {
         let language = try await open.get("language/ko")
         #expect(language.headers["set-cookie"]?.contains("Path=\(root)/") == true && language.headers["location"] == root + "/", "\(language.headers)")
 
+        // The profile menu under the secret path too.
+        let picked = try await open.get("shop?name=other")
+        #expect(picked.status == 303 && picked.headers["location"] == root + "/" && picked.headers["set-cookie"]?.contains("Path=\(root)/") == true,
+                "\(picked.status) \(picked.headers)")
         let started = try await open.post("apply", "sheet=products.csv")
         #expect(started.status == 303 && started.headers["location"]?.hasPrefix(root + "/jobs/") == true, "\(started.headers)")
         let job = String(try #require(started.headers["location"]).dropFirst(root.count + 1))
