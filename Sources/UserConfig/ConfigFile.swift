@@ -136,3 +136,61 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+extension OpenMarketConfig {
+    /// Writes a profile's identifier and secret into the config file (the console's form for a
+    /// profile the shop refused): only those two lines of `[profiles.NAME]` change (added when
+    /// missing); comments, other profiles and the rest stay as the merchant wrote them. The file
+    /// is replaced whole and at once, readable by its owner only; the result is read back first,
+    /// and a file that would not read is not written.
+    public static func saveCredentials(path: String?, profile: String, identifier: String, secret: String) throws(ConfigError) {
+        let file = path ?? defaultPath
+        guard (try load(path: file)) != nil, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ConfigError("config file \(file) does not exist")
+        }
+        for (name, value) in [("identifier", identifier), ("secret", secret)] where value.isEmpty || value.contains(where: \.isNewline) {
+            throw ConfigError("the \(name) must be one line, not empty")
+        }
+        var lines = text.components(separatedBy: "\n")
+        let headers = ["[profiles.\(profile)]", "[profiles.\"\(profile)\"]"]
+        // A header as written, a comment after it or not: `[profiles.q]   # the second shop`.
+        func bare(_ line: String) -> String { String(line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces) }
+        guard let header = lines.firstIndex(where: { headers.contains(bare($0)) }) else {
+            throw ConfigError("no profile '\(profile)' in the config file \(file)")
+        }
+        let end = lines[(header + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.endIndex
+        func quoted(_ value: String) -> String {
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var insertAt = header + 1
+        for (key, value) in [("identifier", identifier), ("secret", secret)] {
+            let line = "\(key) = \(quoted(value))"
+            if let found = lines[(header + 1)..<end].firstIndex(where: { Self.key(of: $0) == key }) {
+                lines[found] = line
+            } else {
+                lines.insert(line, at: insertAt)
+                insertAt += 1
+            }
+        }
+        let updated = lines.joined(separator: "\n")
+        guard let read = try? TOMLDecoder().decode(OpenMarketConfig.self, from: updated),
+              read.profiles?[profile]?.identifier == identifier, read.profiles?[profile]?.secret == secret else {
+            throw ConfigError("config file \(file) would not read back with the new credentials; it is left as it was")
+        }
+        let temporary = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(".config-\(UUID().uuidString).toml")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(updated.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigError("cannot write beside the config file \(file)")
+        }
+        guard rename(temporary.path, file) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ConfigError("cannot replace the config file \(file)")
+        }
+    }
+
+    /// The key a TOML line sets (`secret = "…"` → `secret`), nil for a comment or another line.
+    static func key(of line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return nil }
+        return trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+    }
+}

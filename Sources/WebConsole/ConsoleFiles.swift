@@ -52,8 +52,10 @@ struct ConsoleFiles: ConsoleShopBound {
         do {
             (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
         } catch ExportRefusal.refused(let status) {
-            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_refused", language, "HTTP \(status)")),
-                                   status: .badGateway)
+            var model = ConsolePageModel(title: title, message: WordTable.filled("export_refused", language, "HTTP \(status)"))
+            let profile = ConsoleShops.chosen(request, among: shop.menu)
+            if !profile.isEmpty { model.credentials = profile }
+            return layout.response(request, model, status: .badGateway)
         } catch ExportRefusal.unreachable(let address) {
             return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_unreachable", language, address)),
                                    status: .badGateway)

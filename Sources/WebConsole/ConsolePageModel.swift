@@ -28,6 +28,8 @@ struct ConsolePageModel {
     var planNext: PlanNext?
     /// A sheet whose text encoding cannot be told: checked again in the one chosen.
     var chooseEncoding: PlanNext?
+    /// A profile whose identifier and secret the shop refused: the form that enters them again.
+    var credentials: String?
 
     init(title: String = "", summary: String? = nil, message: String? = nil) {
         self.title = title
@@ -152,6 +154,7 @@ struct ConsolePageModel {
         if let summary { values["summary"] = summary }
         if let message { values["message"] = message }
         if let diff { values["diff"] = diff }
+        if let credentials { values["credentials"] = ["name": credentials] }
         if let chooseEncoding {
             values["choose_encoding"] = ["sheet": chooseEncoding.sheet, "carried": chooseEncoding.reading.hidden.filter { $0["name"] != "encoding" },
                                          "encodings": TextEncoding.allCases.map { ["name": $0.rawValue, "chosen": $0 == chooseEncoding.reading.encoding] }]

@@ -47,18 +47,30 @@ extension ConsoleShopBound {
 /// profiles (a menu on every page), each opened when first picked and kept open after.
 public final class ConsoleShops: Sendable {
     public typealias Opener = @Sendable (_ profile: String) async throws -> ConsoleEngine
+    /// Writes a profile's identifier and secret into the config file (the page's form).
+    public typealias Saver = @Sendable (_ profile: String, _ identifier: String, _ secret: String) throws -> Void
 
     let first: ConsoleShop
     /// The config file's profiles, by name; none: no menu.
     let profiles: [String]
     private let open: Opener?
+    let save: Saver?
     private let opened = Mutex<[String: ConsoleShop]>([:])
 
-    public init(_ engine: ConsoleEngine, profiles: [String] = [], open: Opener? = nil) {
+    public init(_ engine: ConsoleEngine, profiles: [String] = [], open: Opener? = nil, save: Saver? = nil) {
         let menu = open == nil ? [] : profiles.sorted()
         first = ConsoleShop(engine: engine, jobs: ConsoleJobs(), menu: menu, firstName: engine.account.serverName)
         self.profiles = menu
         self.open = open
+        self.save = save
+    }
+
+    /// A profile's new credentials saved: its shop is opened again with them at the next page
+    /// (a job of it still running keeps the old one until it ends).
+    func saveCredentials(profile: String, identifier: String, secret: String) throws {
+        guard profiles.contains(profile), let save else { throw HTTPError(.badRequest) }
+        try save(profile, identifier, secret)
+        _ = opened.withLock { $0.removeValue(forKey: profile) }
     }
 
     static let cookieName = "openmarket-console-shop"
@@ -88,7 +100,9 @@ struct ConsoleShopChoice: RouterMiddleware {
     let shops: ConsoleShops
 
     func handle(_ request: Request, context: ConsoleContext, next: (Request, ConsoleContext) async throws -> Response) async throws -> Response {
-        if request.uri.path == ConsoleAddress.root(of: request) + "/shop" {
+        let root = ConsoleAddress.root(of: request)
+        if request.uri.path == root + "/profile" { return try await credentials(request) }
+        if request.uri.path == root + "/shop" {
             let name = request.uri.queryParameters.get("name") ?? ""
             let value = shops.profiles.contains(name) ? name : ""
             return Response(status: .seeOther, headers: [.location: "/", .setCookie: "\(ConsoleShops.cookieName)=\(value); SameSite=Strict; Path=/"])
@@ -97,12 +111,41 @@ struct ConsoleShopChoice: RouterMiddleware {
         do { shop = try await shops.shop(for: request) } catch {
             let name = ConsoleShops.chosen(request, among: shops.profiles)
             let language = ConsoleWords.language(of: request)
-            let model = ConsolePageModel(title: WordTable.filled("profile_title", language, name),
+            var model = ConsolePageModel(title: WordTable.filled("profile_title", language, name),
                                          message: WordTable.filled("profile_cannot_open", language, name, "\(error)"))
+            if shops.save != nil { model.credentials = name }
             return ConsolePage(shop: shops.first).response(request, model, status: .badGateway)
         }
         var context = context
         context.shop = shop
         return try await next(request, context)
+    }
+}
+
+extension ConsoleShopChoice {
+    /// The chosen profile's identifier and secret entered again (a shop that refused them):
+    /// GET the form, POST saves them into the config file and opens the shop again with them.
+    /// The page never shows a secret.
+    func credentials(_ request: Request) async throws -> Response {
+        let name = ConsoleShops.chosen(request, among: shops.profiles)
+        let language = ConsoleWords.language(of: request)
+        var model = ConsolePageModel(title: WordTable.filled("profile_title", language, name))
+        guard !name.isEmpty, shops.save != nil else {
+            model.message = WordTable.text("credentials_not_profile", language)
+            return ConsolePage(shop: shops.first).response(request, model, status: .badRequest)
+        }
+        if request.method == .post {
+            let form = try await ConsoleForm.read(request)
+            let identifier = form["identifier"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let secret = form["secret"] ?? ""
+            do {
+                try shops.saveCredentials(profile: name, identifier: identifier, secret: secret)
+                return Response(status: .seeOther, headers: [.location: ConsoleAddress.root(of: request) + "/"])
+            } catch {
+                model.message = WordTable.filled("credentials_not_saved", language, "\(error)")
+            }
+        }
+        model.credentials = name
+        return ConsolePage(shop: shops.first).response(request, model, status: request.method == .post ? .badRequest : .ok)
     }
 }

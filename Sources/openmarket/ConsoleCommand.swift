@@ -52,9 +52,12 @@ struct ConsoleCommand: ShopCommand {
         let options = ProfileOpening(config: server.client.config, insecure: server.client.insecure, cacert: server.client.cacert,
                                      state: server.state)
         let cache = try sharedCache.imageCache(transport: TransportSettings())
-        let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, cache: cache, connection), profiles: profiles) { name in
+        let configPath = server.client.config
+        let shops = ConsoleShops(Self.engine(folder: folder, repo: repo, cache: cache, connection), profiles: profiles, open: { name in
             Self.engine(folder: folder, repo: repo, cache: cache, try await options.connect(profile: name))
-        }
+        }, save: { profile, identifier, secret in
+            try OpenMarketConfig.saveCredentials(path: configPath, profile: profile, identifier: identifier, secret: secret)
+        })
         let console: ConsoleServer
         do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
             throw CommandFailure("cannot listen on port \(port) of a loopback address: \(error)", exitCode: .someFailed)

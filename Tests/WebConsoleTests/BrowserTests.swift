@@ -34,9 +34,9 @@ struct BrowserTests {
     static let sheetRow = "//tr[td[text()='products.csv']]"
 
     /// A browser on the console for `body`; both closed after, whatever happened.
-    static func session(_ open: OpenConsole, _ body: (WebDriver) async throws -> Void) async throws {
+    static func session(_ open: OpenConsole, width: Int = 1280, height: Int = 900, _ body: (WebDriver) async throws -> Void) async throws {
         let browser: WebDriver
-        do { browser = try await WebDriver.start() } catch {
+        do { browser = try await WebDriver.start(width: width, height: height) } catch {
             await open.close()
             throw error
         }
@@ -254,9 +254,7 @@ struct BrowserTests {
     func errorPagesOnAPhone() async throws {
         let open = try await OpenConsole.start(rows: 1, wrongSecret: true)
         let camera = try Camera(open.files)
-        let browser: WebDriver
-        do { browser = try await WebDriver.start(width: 390, height: 844) } catch { await open.close(); throw error }
-        do {
+        try await Self.session(open, width: 390, height: 844) { browser in
             try await browser.go(open.console.entry.absoluteString)
             try await browser.go(open.console.url.absoluteString + "language/ko")
             let pages: [(name: String, path: String, expect: [String])] = [
@@ -275,13 +273,7 @@ struct BrowserTests {
                 #expect(sizes.count == 2 && sizes[0] <= sizes[1], "\(page.name): \(sizes)")
                 try await camera.take(page.name, browser)
             }
-        } catch {
-            await browser.quit()
-            await open.close()
-            throw error
         }
-        await browser.quit()
-        await open.close()
     }
 
     static func inKorean(_ page: String, _ browser: WebDriver, expect: [String]) async throws {
