@@ -150,7 +150,7 @@ struct ConsolePageModel {
 
     /// The template's names for this page.
     var values: [String: Any] {
-        var values: [String: Any] = ["title": title, "upload": upload, "accept": Self.accept]
+        var values: [String: Any] = ["title": title, "upload": upload, "upload_accept": Self.accept]
         if let summary { values["summary"] = summary }
         if let message { values["message"] = message }
         if let diff { values["diff"] = diff }

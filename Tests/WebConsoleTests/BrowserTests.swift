@@ -232,10 +232,22 @@ struct BrowserTests {
                     if page == "runs", language == "ko" {
                         _ = try await browser.find("//table[@id='runs']")
                         try await Self.inKorean("runs", browser, expect: ["생성됨 3 (created)"])
-                        // The kind's column is left out at a phone's width; it is in the page.
-                        #expect(try await browser.source.contains("가져오기 (import)"))
+                        // The kind's column is on the page at a phone's width too.
+                        #expect(try await browser.text("//table[@id='runs']").contains("가져오기 (import)"))
                     }
                     if language == "ko" { try await camera.take("\(page)-phone-ko", browser) }
+                }
+                if language == "ko" {
+                    // The sheets and the undo's plan at a phone's width in 한국어 too.
+                    try await browser.go(open.console.url.absoluteString)
+                    _ = try await browser.find(Self.sheetRow)
+                    try await camera.take("sheets-phone-ko", browser)
+                    try await browser.go(open.console.url.absoluteString + "runs")
+                    try await browser.click("(//form[contains(@action,'/undo-plan')]/button)[1]")
+                    try await browser.wait("//p[@id='summary']") { !$0.isEmpty }
+                    try await fits("undo plan ko")
+                    try await Self.inKorean("undo plan", browser, expect: ["되돌리기 미리보기 ·", "삭제 예정"])
+                    try await camera.take("undo-plan-phone-ko", browser)
                 }
                 try await camera.take("backups-phone-\(language)", browser)
             }

@@ -13,6 +13,8 @@ struct ConsoleNextStepTests {
         #expect(good.text.contains("id=\"plan-next\"") && good.text.contains("action=\"/plan\""), "\(good.text.suffix(1500))")
         let plan = try await open.run("plan", "sheet=products.csv")
         #expect(plan.text.contains("id=\"apply\""), "a plan that would create offers Apply: \(plan.text.suffix(1500))")
+        // No other step: a held feed's Accept belongs to a feed's page only.
+        #expect(!plan.text.contains("id=\"accept\"") && !plan.text.contains("id=\"undo\""), "\(plan.text.suffix(1500))")
 
         try Data("key,name,price,stock,images\nB1,x,abc,1,p.jpg\nB2,y,-5,1,p.jpg\n".utf8)
             .write(to: open.files.directory.appendingPathComponent("broken.csv"))
