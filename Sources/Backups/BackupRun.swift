@@ -1,4 +1,5 @@
 import CatalogExport
+import CatalogSync
 import Foundation
 import Manifest
 import OpenMarketAPI
@@ -12,17 +13,17 @@ import Support
 public final class BackupRun: @unchecked Sendable {
     public let repository: BackupRepository
     let client: any Shop
-    let links: StoreAddress?
+    let account: AccountState?
     public var jobs = 4
     public var perPage = 500
     /// Told as products' photos are fetched (done, of how many).
     public var onProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
-    /// `links`: the account's link store, for the merchant keys (none: ids only).
-    public init(repository: BackupRepository, client: any Shop, links: StoreAddress?) {
+    /// `account`: whose link store gives the merchant keys (none: ids only).
+    public init(repository: BackupRepository, client: any Shop, account: AccountState?) {
         self.repository = repository
         self.client = client
-        self.links = links
+        self.account = account
     }
 
     /// Blocking: call from a thread of its own. Throws `RunLock.Busy` when another run has the repository.
@@ -71,7 +72,7 @@ public final class BackupRun: @unchecked Sendable {
     /// The repository's account, made on the first backup; another account's repository is refused.
     private func checkedConfig() throws -> BackupRepository.Config {
         let server = client.address
-        let account = links?.tag ?? ""
+        let account = self.account?.links.tag ?? ""
         if let config = repository.config() {
             guard config.account == account || account.isEmpty else {
                 throw BackupError("\(repository.url.path) backs up another account (\(config.server)); give each account its own repository")
@@ -84,9 +85,9 @@ public final class BackupRun: @unchecked Sendable {
     }
 
     private func merchantKeys() throws -> [Int: String] {
-        guard let links, links.exists else { return [:] }
+        guard let store = try account?.store() else { return [:] }
         var keys: [Int: String] = [:]
-        for link in try LinkStore.open(links).all().values where !link.byName {
+        for link in try store.all().values where !link.byName {
             if let id = link.productID { keys[id] = link.key }
         }
         return keys

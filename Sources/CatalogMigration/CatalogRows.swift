@@ -60,10 +60,10 @@ public final class CatalogRows: RowSource, @unchecked Sendable {
     }
 
     /// The source account's links by product id, from its link store (none when it has none).
-    public static func links(at store: StoreAddress?) throws -> [Int: ProductLink] {
-        guard let store, store.exists else { return [:] }
+    public static func links(of account: AccountState?) throws -> [Int: ProductLink] {
+        guard let store = try account?.store() else { return [:] }
         var byID: [Int: ProductLink] = [:]
-        for link in try LinkStore.open(store).all().values where link.state == .linked {
+        for link in try store.all().values where link.state == .linked {
             if let id = link.productID { byID[id] = link }
         }
         return byID

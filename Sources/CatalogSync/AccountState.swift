@@ -20,6 +20,8 @@ public struct AccountState: Sendable {
     /// Where the account's links, facts, runs and locks live: this machine (`folder`), or a
     /// database shared between machines (`--state postgres://…`), chosen once by the command.
     public let place: StatePlace
+    /// `--links FILE`: a store the merchant named instead of the account's own.
+    private var named: StoreAddress?
 
     public init(shop: any Shop, sandboxData: URL?, place: StatePlace = .machine) {
         folder = sandboxData ?? StateFolder.url
@@ -28,19 +30,45 @@ public struct AccountState: Sendable {
         self.place = place
     }
 
+    /// The same account with its links kept in `store` (`--links FILE`); nil keeps its own.
+    public func keeping(links store: StoreAddress?) -> AccountState {
+        var account = self
+        if let store { account.named = store }
+        return account
+    }
+
     /// The account's name in its place: a hash of the server and the identifier, so that a
     /// file's name does not show the identifier.
     public var tag: String { FNV.tag(serverName + "|" + identifier) }
 
     /// The account's link store (merchant key → product): a file whose name does not show the
     /// identifier, or the account's rows in the shared database.
-    public var links: StoreAddress { place.store(tag: tag, folder: folder) }
+    public var links: StoreAddress { named ?? place.store(tag: tag, folder: folder) }
+
+    /// The account's store, open (one per store for the process): the one way a door reaches
+    /// an account's links, runs and feed memory. Nil when the account keeps none yet and
+    /// `creating` is false (a read needs no empty file made).
+    public func store(creating: Bool = false) throws(LinkStore.Failure) -> LinkStore? {
+        try Self.store(at: links, creating: creating)
+    }
+
+    /// The store of the account named by `tag` in `place` (a feed's shops, known by tag only).
+    public static func store(tag: String, folder: URL, place: StatePlace) throws(LinkStore.Failure) -> LinkStore? {
+        try store(at: place.store(tag: tag, folder: folder), creating: place.isShared)
+    }
+
+    /// The store at `address`, open (never nil when `creating`); nil when there is none and
+    /// `creating` is false. The one place openmarket opens a store: doors through the account,
+    /// a run (its links, records, undo, moves) through its options' address.
+    static func store(at address: StoreAddress, creating: Bool) throws(LinkStore.Failure) -> LinkStore? {
+        guard creating || address.exists else { return nil }
+        return try LinkStore.open(address)
+    }
 
     /// The merchant keys this account's imports linked to products, by product id (export's key
-    /// column); none when the account never imported.
+    /// column, a snapshot's keys); none when the account never imported.
     public func linkedKeys() throws -> [Int: String] {
-        guard links.exists else { return [:] }
-        return try LinkStore.open(links).keysByProductID()
+        try store()?.keysByProductID() ?? [:]
     }
 
     /// One journal per manifest name and account. It only carries runs of that file through

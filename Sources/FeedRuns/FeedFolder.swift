@@ -1,3 +1,4 @@
+import CatalogSync
 import Feeds
 import Foundation
 import Words
@@ -98,7 +99,7 @@ public struct FeedFolder: Sendable {
                 var shop = FeedFolder(url: url)
                 if state.isShared {
                     let tag = String(url.lastPathComponent.dropFirst("shop-".count))
-                    shop.memory = try? LinkStore.open(state.store(tag: tag, folder: url))
+                    shop.memory = try? AccountState.store(tag: tag, folder: url, place: state)
                 }
                 return shop
             }

@@ -38,6 +38,9 @@ public struct SheetReading: Sendable {
     public var keyByName = false
     /// The merchant answers on a page (the console), not with flags.
     public var answersOnPage = false
+    /// Whether the photo files a row names must be there (false: their names are checked,
+    /// not the files: a fuzzer's or a round trip's sheets name none that exist).
+    public var checkPhotoFiles = true
 
     public init() {}
 
@@ -84,6 +87,7 @@ public struct SheetReading: Sendable {
         options.ignoreID = ignoreID
         options.keyByName = keyByName
         options.answersOnPage = answersOnPage
+        options.checkImageFiles = checkPhotoFiles
         return options
     }
 }

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import OpenMarketContract
 import Manifest
@@ -34,9 +35,11 @@ enum RoundTrip {
         } catch {
             throw FuzzFinding("the writer refused products it was given: \(error)")
         }
-        var options = ValidationOptions()
-        options.imagesDirectory = Scratch.folder
-        options.checkImageFiles = false
+        var reading = SheetReading()
+        reading.map = .none
+        reading.imagesFolder = Scratch.folder
+        reading.checkPhotoFiles = false
+        let options = reading.options
         var read: [(RawRow, ProductDraft?, [RowIssue])] = []
         do {
             _ = try ManifestCheck.run(url, options: options, onFileIssue: { _ in }, onRow: { read.append(($0, $1, $2)) })

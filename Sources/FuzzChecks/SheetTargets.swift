@@ -27,7 +27,7 @@ enum SheetTargets {
                                                 ("content.xml", data)]), named: "products.ods")
         },
         FuzzTarget("supplier-csv", reads: "a supplier's CSV through a feed's map (templates/feed.toml: their headers, maps, prices from costs, filter)") { data throws(FuzzFinding) in
-            try readSheet(data, named: "supplier.csv", mapping: FeedMapping(feed: try SupplierFeed.template()))
+            try readSheet(data, named: "supplier.csv", map: .feed(try SupplierFeed.template()))
         },
         FuzzTarget("csv-roundtrip", reads: "products written by the CSV writer (export) and read back (import)") { data throws(FuzzFinding) in
             try RoundTrip.check(data, named: "roundtrip.csv")
@@ -39,12 +39,13 @@ enum SheetTargets {
 
     /// Reads and validates a whole sheet. It either cannot be read at all (one error naming
     /// the file) or gives rows, each valid or with errors that name their row and rule.
-    static func readSheet(_ data: Data, named name: String, mapping: (any HeaderMapping)? = nil) throws(FuzzFinding) {
+    static func readSheet(_ data: Data, named name: String, map: SheetReading.Map = .none) throws(FuzzFinding) {
         let url = try Scratch.file(name, data)
-        var options = ValidationOptions()
-        options.mapping = mapping
-        options.imagesDirectory = Scratch.folder
-        options.checkImageFiles = false
+        var reading = SheetReading()
+        reading.map = map
+        reading.imagesFolder = Scratch.folder
+        reading.checkPhotoFiles = false
+        let options = reading.options
         var delivered = 0
         var lastRow = 0
         var finding: FuzzFinding?

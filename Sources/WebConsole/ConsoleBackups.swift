@@ -20,7 +20,7 @@ public struct ConsoleBackups: Sendable {
     }
 
     func backup(shop: any Shop, account: AccountState, job: ConsoleJob) throws -> SnapshotInfo {
-        let run = BackupRun(repository: repository, client: shop, links: account.links)
+        let run = BackupRun(repository: repository, client: shop, account: account)
         run.onProgress = { done, total in job.count(done: done, total: total) }
         return try run.run()
     }

@@ -44,7 +44,7 @@ public struct ConsoleEngine: Sendable {
         self.feeds = feeds
         backupChoice = BackupChoice(given: backups, account: account)
         self.photoCache = photoCache
-        store = OpenedStore(account.links)
+        store = OpenedStore(account)
     }
 
     /// This account as the feeds' memory names it.
@@ -172,15 +172,14 @@ public struct ConsoleEngine: Sendable {
     final class OpenedStore: @unchecked Sendable {
         private let lock = NSLock()
         private var kept: LinkStore?
-        private let address: StoreAddress
+        private let account: AccountState
 
-        init(_ address: StoreAddress) { self.address = address }
+        init(_ account: AccountState) { self.account = account }
 
         func opened() throws -> LinkStore? {
             try lock.withLock {
                 if let kept { return kept }
-                guard address.exists else { return nil }
-                kept = try LinkStore.open(address)
+                kept = try account.store()
                 return kept
             }
         }

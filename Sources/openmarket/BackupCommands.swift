@@ -70,7 +70,7 @@ struct BackupCommand: ServerCommand {
         let progress = ProgressLine(quiet: false)
         defer { progress.clear() }
         let info = try await Connection.using(server) { connection in
-            let run = BackupRun(repository: repository, client: connection.client, links: connection.account.links)
+            let run = BackupRun(repository: repository, client: connection.client, account: connection.account)
             run.jobs = max(1, jobs)
             run.onProgress = { done, total in progress.update("new products' photos", done: done, total: total, unit: "products") }
             do {

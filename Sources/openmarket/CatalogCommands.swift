@@ -151,7 +151,7 @@ struct ShowCommand: ShopCommand {
     var format: OutputFormat = .table
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let id = try Self.productID(name, links: connection.account.links)
+        let id = try Self.productID(name, account: connection.account)
         let detail = try await connection.client.run { try $0.product(id: id) }
         if format == .json {
             let encoder = JSONEncoder()
@@ -195,8 +195,8 @@ struct ShowCommand: ShopCommand {
 
 extension ShowCommand {
     /// The product a name means, as `delete` reads names (a linked key, `#ID`, a bare number).
-    static func productID(_ name: String, links address: StoreAddress) throws -> Int {
-        let store = address.exists ? try LinkStore.open(address) : nil
+    static func productID(_ name: String, account: AccountState) throws -> Int {
+        let store = try account.store()
         switch try DeleteRows.productID(named: name, link: { try store?.link($0) }) {
         case .success(let found): return found.id
         case .failure(let unknown): throw CommandFailure(unknown.message, exitCode: .badInput)

@@ -161,7 +161,7 @@ struct MigrateCommand: OpenMarketCommand {
             try await from.client.run { _ = try $0.health() }
             // Each product's merchant key, as the source account knows it.
             migration = CatalogRows(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
-                                  sourceLinks: try CatalogRows.links(at: source.credentials == nil ? nil : from.account.links))
+                                  sourceLinks: try CatalogRows.links(of: source.credentials == nil ? nil : from.account))
         } catch {
             throw (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: .unreachable) }
                 ?? CommandFailure("\(error)", exitCode: .unreachable)

@@ -117,13 +117,14 @@ struct RunsCommand: ShopCommand {
     var limit = 50
 
     func execute(on connection: Connection) async throws -> ExitStatus {
-        let address = linkStore.address(default: connection.account.links)
-        guard address.exists else {
+        let store: LinkStore?
+        do { store = try connection.account.keeping(links: linkStore.given).store() } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
+        guard let store else {
             Console.line("No runs recorded for this account yet.")
             return .ok
         }
         let runs: [RecordedRun]
-        do { runs = try LinkStore.open(address).runs(limit: limit) } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
+        do { runs = try store.runs(limit: limit) } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
         if runs.isEmpty { Console.line("No runs recorded for this account yet.") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -41,7 +41,9 @@ struct BackedShop {
     }
 
     func backup() async throws -> SnapshotInfo {
-        let run = BackupRun(repository: repository, client: try client(sandbox, sandbox.demo), links: links)
+        let writer = try client(sandbox, sandbox.demo)
+        let run = BackupRun(repository: repository, client: writer,
+                            account: AccountState(shop: writer, sandboxData: nil).keeping(links: links))
         return try await blocking { try run.run() }
     }
 
@@ -94,8 +96,10 @@ struct BackupTests {
         await #expect(throws: RunLock.Busy.self) { _ = try await shop.backup() }
         lock.release()
         _ = try await shop.backup()
-        let other = BackupRun(repository: shop.repository, client: try client(shop.sandbox, shop.sandbox.other),
-                              links: .file(shop.files.directory.appendingPathComponent("state/other.sqlite")))
+        let otherClient = try client(shop.sandbox, shop.sandbox.other)
+        let other = BackupRun(repository: shop.repository, client: otherClient,
+                              account: AccountState(shop: otherClient, sandboxData: nil)
+                                  .keeping(links: .file(shop.files.directory.appendingPathComponent("state/other.sqlite"))))
         await #expect(throws: BackupError.self) { _ = try await blocking { try other.run() } }
         await shop.close()
     }

@@ -15,12 +15,12 @@ struct MemoryBackupTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-backup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let repository = BackupRepository(url: folder.appendingPathComponent("repo"))
-        let first = try await blocking { try BackupRun(repository: repository, client: shop, links: nil).run() }
+        let first = try await blocking { try BackupRun(repository: repository, client: shop, account: nil).run() }
         // Four products with one picture, read by concurrent workers: stored and counted once.
         #expect(first.products == 4 && first.photosAdded == 1, "\(first.photosAdded) photos, \(first.products) products")
         #expect(repository.allPhotos().count == 1)
         shop.remove(ids[0])
-        let second = try await blocking { try BackupRun(repository: repository, client: shop, links: nil).run() }
+        let second = try await blocking { try BackupRun(repository: repository, client: shop, account: nil).run() }
         #expect(second.products == 3 && second.photosAdded == 0)
         let diff = SnapshotDiff(from: try repository.products(of: first), to: try repository.products(of: second))
         #expect(diff.deleted.count == 1 && diff.created.isEmpty && diff.changed.isEmpty)
