@@ -104,7 +104,6 @@ let package = Package(
             name: "Manifest",
             dependencies: [
                 "OpenMarketContract", "Support", "CXLSXWriter", "CZlibInflate",
-                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // Supplier feeds: a feed file (TOML) maps a supplier's columns to ours, makes prices

@@ -1,13 +1,11 @@
-import CSV
 import Foundation
 
-/// Feeds a CSV file to CSV.swift in pieces of whole records: the file is read
-/// in chunks of about `chunkBytes`, each cut after the last record that ends in
-/// it, and each piece is parsed by a `CSVReader` over a `String` (the library's
-/// fast path; over a byte stream it is about half as fast). Memory stays at a
-/// chunk plus the longest record, however long the file.
+/// Hands a CSV file out in pieces of whole records: the file is read in chunks of
+/// about `chunkBytes`, each cut after the last record that ends in it, and each
+/// piece is parsed by `CSVRecords` (on any thread). Memory stays at a chunk plus
+/// the longest record, however long the file.
 ///
-/// Where a record ends is decided exactly as CSV.swift decides it (a quote
+/// Where a record ends is decided exactly as CSV.swift decides it (and `CSVRecords`) (a quote
 /// opens a quoted field only at the start of a field; inside, `""` is a quote
 /// and a quote followed by a delimiter or a line end closes it; CR, LF and
 /// CRLF end a record), so the pieces split where the library would. The cut
@@ -28,9 +26,9 @@ final class CSVChunks {
 
     deinit { try? handle.close() }
 
-    /// The next piece of whole records as text, with the number of records in it
+    /// The next piece of whole records as UTF-8 bytes, with the number of records in it
     /// (blank ones included, as the library counts them), or nil at the end of the file.
-    func next() -> (text: String, records: Int)? {
+    func next() -> (bytes: [UInt8], records: Int)? {
         while true {
             if !atEnd {
                 let chunk = (try? handle.read(upToCount: chunkBytes)) ?? Data()
@@ -44,14 +42,14 @@ final class CSVChunks {
                 guard !pending.isEmpty else { return nil }
                 defer { pending = [] }
                 let (end, records) = Self.lastRecordEnd(pending, delimiter: delimiter)
-                return (String(decoding: pending, as: UTF8.self), records + (end < pending.count ? 1 : 0))
+                return (pending, records + (end < pending.count ? 1 : 0))
             }
             let (cut, records) = Self.lastRecordEnd(pending, delimiter: delimiter)
             // No whole record yet (a cell longer than a chunk): read more.
             guard cut > 0 else { continue }
-            let text = pending.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<cut]), as: UTF8.self) }
+            let piece = Array(pending[..<cut])
             pending.removeFirst(cut)
-            return (text, records)
+            return (piece, records)
         }
     }
 

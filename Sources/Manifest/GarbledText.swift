@@ -8,7 +8,7 @@ public enum GarbledText {
     public static func meant(_ text: String) -> String? {
         // UTF-8 read as Windows-1252 always shows a lead byte as Â–ô (U+00C2–U+00F4), which UTF-8
         // writes as C3 xx: text without the byte C3 (all ASCII, all Korean) is not garbled.
-        guard text.utf8.contains(0xC3) else { return nil }
+        guard text.holdsByte(0xC3) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var high = 0

@@ -7,7 +7,7 @@ import Foundation
 public enum HTMLText {
     /// Whether the text has HTML markup: a tag (`<p>`, `</div>`, `<br/>`) or an entity (`&amp;`, `&#39;`).
     public static func looksLikeHTML(_ text: String) -> Bool {
-        guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return false }
+        guard text.holdsByte(UInt8(ascii: "<")) || text.holdsByte(UInt8(ascii: "&")) else { return false }
         return hasTag(text) || hasEntity(text)
     }
 

@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import Support
 
@@ -152,10 +151,10 @@ enum ParallelRows {
         deliver: (RawRow, ManifestValidator.RowCheck) -> Void
     ) {
         OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
-            let csv: CSVReader?
+            let csv: CSVRecords?
             switch piece {
             case .reader(let first): csv = first
-            case .text(let text): csv = ManifestReader.csvReader(text, delimiter: delimiter, header: false)
+            case .bytes(let bytes): csv = CSVRecords(bytes, delimiter: delimiter.asciiValue ?? UInt8(ascii: ","))
             }
             var rows: [(RawRow, ManifestValidator.RowCheck)] = []
             var number = rowBefore

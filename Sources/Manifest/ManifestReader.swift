@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 
 /// One row as read, before validation.
@@ -36,7 +35,7 @@ public final class ManifestReader {
     var ownHeaders: [Column: String] = [:]
     public internal(set) var unknownColumns: [String] = []
 
-    private var csv: CSVReader?
+    private var csv: CSVRecords?
     private var csvChunks: CSVChunks?
     private var firstPieceRecords = 0
     /// About how many rows a CSV file has, from its size and its first piece.
@@ -168,22 +167,15 @@ public final class ManifestReader {
         do { chunks = try CSVChunks(url: source, delimiter: delimiter) } catch {
             throw ManifestError(file: fileName, message: "cannot open the file")
         }
-        guard let (text, records) = chunks.next() else {
+        guard let (bytes, records) = chunks.next() else {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         }
         firstPieceRecords = records
-        if let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int), text.utf8.count > 0 {
-            estimatedRows = Int(Double(size) / Double(text.utf8.count) * Double(records))
+        if let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int), !bytes.isEmpty {
+            estimatedRows = Int(Double(size) / Double(bytes.count) * Double(records))
         }
-        let reader: CSVReader
-        do {
-            reader = try Self.makeCSVReader(text, delimiter: delimiter, header: true)
-        } catch CSVError.cannotReadHeaderRow {
-            throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
-        } catch {
-            throw ManifestError(file: fileName, message: "cannot read as CSV: \(error)")
-        }
-        let header = reader.headerRow ?? []
+        let reader = CSVRecords(bytes, delimiter: csvDelimiter)
+        let header = reader.next() ?? []
         guard header.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns")
         }
@@ -193,19 +185,13 @@ public final class ManifestReader {
     }
 
     /// The reader of the next piece of the file (see `CSVChunks`), or nil at the end.
-    private func nextCSVPiece() -> CSVReader? {
-        guard let (text, _) = csvChunks?.next() else { return nil }
-        return Self.csvReader(text, delimiter: delimiter, header: false)
+    private func nextCSVPiece() -> CSVRecords? {
+        guard let (bytes, _) = csvChunks?.next() else { return nil }
+        return CSVRecords(bytes, delimiter: csvDelimiter)
     }
 
-    /// CSV.swift over a piece of text, cells untrimmed.
-    static func makeCSVReader(_ text: String, delimiter: Character, header: Bool) throws -> CSVReader {
-        try CSVReader(string: text, hasHeaderRow: header, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
-    }
-
-    static func csvReader(_ text: String, delimiter: Character, header: Bool) -> CSVReader? {
-        try? makeCSVReader(text, delimiter: delimiter, header: header)
-    }
+    /// The delimiter as the byte the pieces are cut and parsed at (`CSVChunks` takes the same).
+    var csvDelimiter: UInt8 { delimiter.asciiValue ?? UInt8(ascii: ",") }
 
     /// The column of report.xlsx that says what went wrong: ignored without a warning
     /// when that file is imported again.
@@ -307,11 +293,11 @@ public final class ManifestReader {
         return true
     }
 
-    /// A piece of a CSV file for `CSVPieces`: the first is the reader already
-    /// past the header, the others are text to parse.
+    /// A piece of a CSV file for `ParallelRows`: the first is the reader already
+    /// past the header, the others are bytes to parse.
     enum Piece {
-        case reader(CSVReader)
-        case text(String)
+        case reader(CSVRecords)
+        case bytes([UInt8])
     }
 
     /// Hands the rest of a CSV file out in pieces of whole records, each with the
@@ -322,7 +308,7 @@ public final class ManifestReader {
         csv = nil
         let chunks = csvChunks
         csvChunks = nil
-        var pending: CSVReader? = first
+        var pending: CSVRecords? = first
         var rowBefore = rowNumber
         var recordsBefore = firstPieceRecords
         return ({
@@ -330,10 +316,10 @@ public final class ManifestReader {
                 pending = nil
                 return (.reader(reader), rowBefore)
             }
-            guard let (text, records) = chunks?.next() else { return nil }
+            guard let (bytes, records) = chunks?.next() else { return nil }
             rowBefore = recordsBefore
             recordsBefore += records
-            return (.text(text), rowBefore)
+            return (.bytes(bytes), rowBefore)
         }, delimiter)
     }
 

@@ -21,7 +21,13 @@ public enum ImageSource: Sendable, Equatable, Hashable {
     /// (a name with a photo's extension, or a URL): a comma inside a URL's query
     /// (`?w=100,h=80`) or in a file's own name (`front, left.jpg`) is not a separator.
     public static func references(inCell cell: String) -> [String] {
-        guard cell.utf8.contains(UInt8(ascii: ",")) else {
+        // ASCII without a comma (most cells): split at the separators' bytes, no grapheme breaking
+        // (ASCII's line breaks are LF, VT, FF and CR; CRLF splits into an empty piece, left out).
+        if cell.isPlainASCII, !cell.holdsByte(UInt8(ascii: ",")) {
+            return cell.utf8.split(whereSeparator: { $0 == 0x3B || $0 == 0x7C || (0x0A...0x0D).contains($0) })
+                .map { ManifestValidator.trimmed(String($0)!) }.filter { !$0.isEmpty }
+        }
+        guard cell.holdsByte(UInt8(ascii: ",")) else {
             return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
                 .map { ManifestValidator.trimmed(String($0)) }.filter { !$0.isEmpty }
         }

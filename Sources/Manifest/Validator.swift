@@ -298,8 +298,7 @@ public final class ManifestValidator: @unchecked Sendable {
 
     /// `ProductRules.characterCount`, skipping grapheme breaking for ASCII text.
     static func characterCount(_ text: String) -> Int {
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return utf8.count }
+        if text.isPlainASCII, !text.holdsByte(0x0D) { return text.utf8.count }
         return ProductRules.characterCount(text)
     }
 

@@ -14,7 +14,8 @@ struct CSVChunksTests {
         return rows
     }
 
-    /// Rows read piece by piece, with pieces of at most about `size` bytes.
+    /// Rows read piece by piece by `CSVRecords`, with pieces of at most about `size` bytes;
+    /// each piece's record count checked against the library's parse of the same piece.
     func pieces(_ text: String, delimiter: Character, size: Int) throws -> [[String]] {
         let scratch = try Scratch()
         defer { scratch.cleanup() }
@@ -22,36 +23,60 @@ struct CSVChunksTests {
         let chunks = try CSVChunks(url: url, delimiter: delimiter, chunkBytes: size)
         var rows: [[String]] = []
         while let piece = chunks.next() {
-            let reader = try CSVReader(string: piece.text, hasHeaderRow: false, trimFields: false, delimiter: delimiter.unicodeScalars.first!)
+            let records = CSVRecords(piece.bytes, delimiter: delimiter.asciiValue!)
             var count = 0
-            while let row = reader.next() { rows.append(row); count += 1 }
+            while let row = records.next() { rows.append(row); count += 1 }
             // The count given with the piece is the library's, so row numbers can be known before parsing.
-            #expect(count == piece.records, "piece of \(piece.text.utf8.count) bytes")
+            let library = try whole(String(decoding: piece.bytes, as: UTF8.self), delimiter: delimiter)
+            #expect(count == piece.records && library.count == count, "piece of \(piece.bytes.count) bytes")
         }
         return rows
     }
 
-    @Test("pieces split exactly where the library splits records, whatever the piece size")
+    /// Text where CSV.swift loses nothing: no quote inside a quoted cell but `""` or a closing one.
+    static let wellFormed: [(String, Character)] = [
+        ("a,b,c\r\n1,\"two, with comma\",3\r\n4,\"line\nbreak\",6\r\n", ","),
+        ("a;b\n\"quote \"\"inside\"\"\";x\n12\" pan;y\n;\n\n\"\r\n\";end", ";"),
+        ("name\rlone CR\r\"cr inside \r quoted\"\r\"x\"\"\r\nlast without newline", ","),
+        ("name\rlone CR\r\"cr inside \r quoted\"\r\"x\"\"\r\nlast without newline", ";"),
+        ("h\n\"unterminated quote to the end\nand more\n", ","),
+        ("k,v\n녹차 라떼,\"😀 emoji, and 한글\"\r\n\"\",\"\"\"\"\n", ","),
+        ("k\tv\n녹차 라떼\t\"😀 emoji,\t한글\"\r\n\"\"\t\"\"\"\"\n", "\t"),
+        ("trailing,delimiter,\nlast,one,", ","),
+    ]
+
+    @Test("cells as the library reads them, records cut where it cuts them, whatever the piece size")
     func sameRows() throws {
-        let samples = [
-            "a,b,c\r\n1,\"two, with comma\",3\r\n4,\"line\nbreak\",6\r\n",
-            "a;b\n\"quote \"\"inside\"\"\";x\n12\" pan;y\n\"closed\"then;z\n;\n\n\"\r\n\";end",
-            "name\rlone CR\r\"cr inside \r quoted\"\r\"x\"\"\r\nlast without newline",
-            "h\n\"unterminated quote to the end\nand more\n",
-            "k,v\n녹차 라떼,\"😀 emoji, and 한글\"\r\n\"\",\"\"\"\"\n",
-        ]
+        for (text, delimiter) in Self.wellFormed {
+            let expected = try whole(text, delimiter: delimiter)
+            for size in [1, 2, 3, 7, 64, 1 << 20] {
+                #expect(try pieces(text, delimiter: delimiter, size: size) == expected, "size \(size): \(text.prefix(40).debugDescription)")
+            }
+        }
+    }
+
+    @Test("random text with stray quotes: the same records whatever the piece size, as many as the library reads")
+    func strayQuotes() throws {
         var generator = SplitMix(seed: 11)
         var random = ""
         let alphabet: [String] = ["a", "b", ",", ";", "\"", "\"\"", "\n", "\r", "\r\n", "한", " "]
         for _ in 0..<3000 { random += alphabet[Int(generator.next() % UInt64(alphabet.count))] }
-        for text in samples + [random] {
-            for delimiter: Character in [",", ";"] {
-                let expected = try whole(text, delimiter: delimiter)
-                for size in [1, 2, 3, 7, 64, 1 << 20] {
-                    #expect(try pieces(text, delimiter: delimiter, size: size) == expected, "size \(size): \(text.prefix(40).debugDescription)")
-                }
+        for delimiter: Character in [",", ";"] {
+            let whole = try pieces(random, delimiter: delimiter, size: 1 << 20)
+            #expect(whole.count == (try self.whole(random, delimiter: delimiter)).count)
+            for size in [1, 2, 3, 7, 64] {
+                #expect(try pieces(random, delimiter: delimiter, size: size) == whole, "size \(size)")
             }
         }
+    }
+
+    @Test("a stray quote in a quoted cell keeps what follows it (the library dropped a character)")
+    func strayQuoteKept() {
+        let records = CSVRecords(Array("\"12\"x pan\",b\n".utf8), delimiter: UInt8(ascii: ","))
+        #expect(records.next() == ["12\"x pan", "b"])
+        #expect(records.next() == nil)
+        let invalid = CSVRecords([0x61, 0xFF, 0x2C, 0x62], delimiter: UInt8(ascii: ","))
+        #expect(invalid.next() == ["a\u{FFFD}", "b"])
     }
 }
 

@@ -1,0 +1,23 @@
+import Foundation
+
+extension String {
+    /// Whether the text's UTF-8 holds `byte`, found by `memchr` (the stdlib's `utf8.contains`
+    /// walks an iterator a byte at a time: a few percent of `validate` on every cell).
+    func holdsByte(_ byte: UInt8) -> Bool {
+        if let found = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
+            return memchr(base, Int32(byte), buffer.count) != nil
+        }) { return found }
+        return utf8.contains(byte)
+    }
+
+    /// Whether every byte of the text is ASCII.
+    var isPlainASCII: Bool {
+        if let ascii = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }) { return ascii }
+        return utf8.allSatisfy { $0 < 0x80 }
+    }
+}
