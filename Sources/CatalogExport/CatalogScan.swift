@@ -36,7 +36,7 @@ public final class CatalogScan: @unchecked Sendable {
     public private(set) var perPage: Int
     public let maxPasses: Int
     /// Pages asked for ahead of their turn (0: one at a time).
-    public var pagesAhead = 3
+    public var pagesAhead = PageWalk.pagesInFlight
     /// After each page: its number and the server's last page.
     public var onPage: (@Sendable (_ page: Int, _ lastPage: Int) -> Void)?
     /// After each page: its products that pass the filter, as the page shows them (a backup

@@ -23,26 +23,36 @@ struct LiveCatalog: Sendable {
 
     /// Reads every page. `knownVendor` saves asking the server whose products are ours;
     /// otherwise one product of each vendor seen is asked for its delete key (only its
-    /// owner gets it; nothing changes).
-    static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int,
-                     matcher: ServerMatcher) throws(Failure) -> LiveCatalog {
+    /// owner gets it; nothing changes). Once the first page names the last, `ahead` pages are
+    /// asked for at once (the client's pacer still spaces them); they are taken in order, each
+    /// product kept once by its id. A product the shop moved meanwhile (one created or deleted
+    /// shifts the pages) can be missed, as in a reading one page at a time: a linked product is
+    /// then asked for by its id before anything is decided about it (`SyncPlanner.liveProduct`).
+    static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int, ahead: Int = 0,
+                     matcher: ServerMatcher, onPage: ((Int) -> Void)? = nil) throws(Failure) -> LiveCatalog {
         var all: [Int: ProductSummary] = [:]
         var catalog = LiveCatalog(vendorID: knownVendor)
         var vendorsKnown = true
         var untrusted: String?
+        var firstTotal: Int?
         do {
-            try client.eachPage(perPage: pageSize) { walk in
+            try client.eachPage(perPage: pageSize, ahead: ahead) { walk in
                 let result = walk.page
                 catalog.pages += 1
+                onPage?(catalog.pages)
                 vendorsKnown = vendorsKnown && result.vendorsKnown
                 // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
                 let before = all.count
                 for product in result.pages { all[product.id] = product }
+                if firstTotal == nil, result.totalKnown { firstTotal = result.totalCount }
                 guard result.hasNext, !result.pages.isEmpty else { return false }
                 // The server's count ends the reading; a page of nothing new while it says there
-                // is more cannot be trusted, and a product it hides would read as gone.
+                // is more cannot be trusted, and a product it hides would read as gone, unless the
+                // shop moved while it was read (its count changed: products made before this
+                // page's place push what was read onto it).
                 if result.totalKnown, all.count >= result.totalCount, catalog.pages >= result.lastPage { return false }
-                if all.count == before, catalog.pages > 1 {
+                let moved = result.totalKnown && firstTotal.map { $0 != result.totalCount } == true
+                if all.count == before, catalog.pages > 1, !moved {
                     untrusted = "reading the shop's products: page \(catalog.pages) held only products already read although the server said there were more (\(all.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
                     return false
                 }

@@ -323,7 +323,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         do {
             let linked = Set(known.values.compactMap { $0.state == .linked ? $0.productID : nil })
             live = try LiveCatalog.read(client: client, knownVendor: vendor, linked: linked, pageSize: options.catalogPageSize,
-                                        matcher: matcher)
+                                        ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop)
         } catch {
             throw SyncStop(error.description)
         }

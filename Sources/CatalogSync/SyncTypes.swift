@@ -106,6 +106,9 @@ public struct SyncOptions: Sendable {
     public var comparePhotos = true
     /// Page size for reading the live catalog.
     public var catalogPageSize = 500
+    /// Pages of the shop's list asked for at once once the first names the last (the pacer
+    /// spaces them); 0: one at a time.
+    public var catalogPagesAhead = PageWalk.pagesInFlight
     /// Where the run records what it does, for `undo` (`run.jsonl`, photos of what
     /// it deletes); nil: not recorded. Never written by a dry run.
     public var record: URL?

@@ -153,6 +153,10 @@ public final class ManifestValidator: @unchecked Sendable {
         var nameIssueIndex = 0
         /// The row has neither key nor id: its name says which product it is.
         var nameIsIdentity = false
+        /// The key's and the name's hashes, made on the checking thread (`acrossRows` runs on
+        /// one thread for the whole file: it only looks them up).
+        var keyHash: UInt64 = 0
+        var nameHash: UInt64 = 0
     }
 
     /// Sizes the tables of keys and names for about `rows` rows at once: growing
@@ -177,7 +181,7 @@ public final class ManifestValidator: @unchecked Sendable {
         if let key = check.key {
             // Keys that differ only in letter case or leading zeros (`00120`, `120` once Excel
             // read it as a number) would be one product on the next run: they collide here.
-            let hash = Self.comparableHash(key)
+            let hash = check.keyHash
             if let first = keys[hash] {
                 issues.insert(RowIssue(file: file, row: row, column: Column.key.rawValue, value: key, severity: .error, rule: "key-duplicate",
                                        message: "the same key as row \(first) (keys are compared without letter case and leading zeros); each row needs its own key"), at: 0)
@@ -192,7 +196,7 @@ public final class ManifestValidator: @unchecked Sendable {
             // without a key or id it is an error: there the name says which product a row is,
             // so the second would make a second product of it. A negative row: the first row
             // of the name that had neither.
-            let hash = Self.hash(name)
+            let hash = check.nameHash
             let here = Int32(clamping: row)
             if let seen = names[hash] {
                 let collides = check.nameIsIdentity && seen < 0
@@ -270,7 +274,8 @@ public final class ManifestValidator: @unchecked Sendable {
             for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }
         }
         var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex,
-                              nameIsIdentity: key == nil && id == nil)
+                              nameIsIdentity: key == nil && id == nil,
+                              keyHash: key.map(Self.comparableHash) ?? 0, nameHash: comparedName.map(Self.hash) ?? 0)
         guard !hasError, let code = currency else { return result }
         var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
                                  currency: code, discountedPrice: Money(discount), stock: stock, images: images)

@@ -51,8 +51,9 @@ struct Shop {
     }
 
     /// Imports `manifest` as the demo vendor; the journal is per manifest name, as the CLI's.
+    /// `listing` is told each page of the shop's list as the run reads it (on the reading thread).
     func run(_ manifest: URL, sink: (any AppendLog.Sink)? = nil,
-             _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> Result {
+             _ configure: (inout SyncOptions) -> Void = { _ in }, listing: (@Sendable (Int) -> Void)? = nil) async throws -> Result {
         var options = SyncOptions(manifest: manifest,
                                     journal: state.appendingPathComponent("journals/\(manifest.lastPathComponent).journal"))
         let reportDirectory = files.directory.appendingPathComponent("report-\(UUID().uuidString)")
@@ -63,7 +64,11 @@ struct Shop {
         let settings = options
         let report = try RunReport(directory: reportDirectory, manifest: manifest)
         let writer = try client(sandbox, sandbox.demo)
-        let summary = try await blocking { try SyncRun(options: settings, client: writer, report: report, journalSink: sink).run() }
+        let summary = try await blocking {
+            let run = try SyncRun(options: settings, client: writer, report: report, journalSink: sink)
+            run.onReadingShop = listing
+            return try run.run()
+        }
         try report.finish(summary)
         let data = try Data(contentsOf: reportDirectory.appendingPathComponent("report.json"))
         struct Report: Decodable { var rows: [RowOutcome] }
