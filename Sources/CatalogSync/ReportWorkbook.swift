@@ -29,9 +29,11 @@ enum ReportWorkbook {
         let all = try book.addSheet(WordTable.text("sheet_all", language))
         book.widths([7, 16, 30, 12, 10, 40, 60, 8, 30])
         book.header(rowColumns.map { WordTable.text("cell_\($0)", language) })
-        // Two passes over the row file: failed rows first, then the others.
+        // Two passes over the row file: failed rows first, then the others. The first parses
+        // only the lines that can be a failed row's (a re-run of 20,000 unchanged rows spent a
+        // seventh of its time parsing every line twice).
         for failedPass in [true, false] {
-            try eachRow(in: rowsFile) { object in
+            try eachRow(in: rowsFile, only: failedPass ? Self.failedMark : nil) { object in
                 let failed = (object["status"] as? String) == RowOutcome.Status.failed.rawValue
                 guard failed == failedPass else { return }
                 if failed {
@@ -102,9 +104,14 @@ enum ReportWorkbook {
     }
 
     /// The report's row file: JSON objects, one per line (separated by `,` and a line break).
-    private static func eachRow(in file: URL, _ body: ([String: Any]) throws -> Void) throws {
+    /// How a failed row's status is written in the rows file (`RunReport`'s encoder: no spaces).
+    static let failedMark = "\"status\":\"\(RowOutcome.Status.failed.rawValue)\""
+
+    /// Each row of the rows file as a JSON object; with `only`, just the lines that hold it.
+    private static func eachRow(in file: URL, only mark: String? = nil, _ body: ([String: Any]) throws -> Void) throws {
         let reader = try LineReader(url: file, file: file.lastPathComponent)
         while let (_, line) = try reader.next() {
+            if let mark, !line.contains(mark) { continue }
             var text = Substring(line)
             while text.first == " " { text.removeFirst() }
             if text.last == "," { text.removeLast() }
