@@ -46,23 +46,25 @@ public struct AccountState: Sendable {
     public var links: StoreAddress { named ?? place.store(tag: tag, folder: folder) }
 
     /// The account's store, open (one per store for the process): the one way a door reaches
-    /// an account's links, runs and feed memory. Nil when the account keeps none yet and
-    /// `creating` is false (a read needs no empty file made).
-    public func store(creating: Bool = false) throws(LinkStore.Failure) -> LinkStore? {
-        try Self.store(at: links, creating: creating)
-    }
+    /// an account's links, runs and feed memory. Nil when the account keeps none yet (a read
+    /// needs no empty file made; a database is always there).
+    public func store() throws(LinkStore.Failure) -> LinkStore? { try Self.kept(links) }
+
+    /// The account's store, made when it has none yet (a run that writes).
+    public func openStore() throws(LinkStore.Failure) -> LinkStore { try Self.open(links) }
 
     /// The store of the account named by `tag` in `place` (a feed's shops, known by tag only).
     public static func store(tag: String, folder: URL, place: StatePlace) throws(LinkStore.Failure) -> LinkStore? {
-        try store(at: place.store(tag: tag, folder: folder), creating: place.isShared)
+        try kept(place.store(tag: tag, folder: folder))
     }
 
-    /// The store at `address`, open (never nil when `creating`); nil when there is none and
-    /// `creating` is false. The one place openmarket opens a store: doors through the account,
-    /// a run (its links, records, undo, moves) through its options' address.
-    static func store(at address: StoreAddress, creating: Bool) throws(LinkStore.Failure) -> LinkStore? {
-        guard creating || address.exists else { return nil }
-        return try LinkStore.open(address)
+    /// The store at `address`, open, made if needed. The one place openmarket opens a store:
+    /// doors through the account, a run (its links, records, undo, moves) through its options' address.
+    static func open(_ address: StoreAddress) throws(LinkStore.Failure) -> LinkStore { try LinkStore.open(address) }
+
+    /// The store at `address` when there is one (a file made by a run, or a database).
+    static func kept(_ address: StoreAddress) throws(LinkStore.Failure) -> LinkStore? {
+        address.exists ? try open(address) : nil
     }
 
     /// The merchant keys this account's imports linked to products, by product id (export's key

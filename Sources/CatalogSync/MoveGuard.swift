@@ -18,7 +18,7 @@ public enum MoveGuard {
     /// order they ran.
     public static func markCopies(of targets: Set<Int>, current: URL, links: StoreAddress?, deletes: URL, deletesLinks: StoreAddress?) -> [URL] {
         var candidates = [(current, Date.distantFuture)]
-        if let links, let runs = try? AccountState.store(at: links, creating: false)?.runs(limit: 1000) {
+        if let links, let runs = try? AccountState.kept(links)?.runs(limit: 1000) {
             candidates += runs.filter { $0.kind == .migrate }.map { (URL(fileURLWithPath: $0.folder), $0.started) }
         }
         // The source account by its tag (never its address: a database's has its password).

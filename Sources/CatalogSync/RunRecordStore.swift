@@ -101,7 +101,7 @@ public enum RunRecords {
     /// or a run recorded before the account was shared); nil when neither has one.
     public static func find(_ folder: URL, links: StoreAddress?) throws -> (any RunRecordStore)? {
         if let links, links.isShared {
-            let shared = SharedRecord(store: try AccountState.store(at: links, creating: true)!, run: LinkStore.recordName(folder: folder), part: "whole")
+            let shared = SharedRecord(store: try AccountState.open(links), run: LinkStore.recordName(folder: folder), part: "whole")
             if try !shared.lines().isEmpty { return shared }
         }
         let here = FolderRecord(folder)

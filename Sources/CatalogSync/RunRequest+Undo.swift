@@ -104,7 +104,7 @@ extension RunRequest {
         guard links.isShared else {
             throw SyncStop("--run takes back a sharded run from the shared state: give --state postgres://… (or OPENMARKET_STATE)", cause: .input)
         }
-        do { return try AccountState.store(at: links, creating: true)! } catch { throw SyncStop("\(error)", cause: .unreachable) }
+        do { return try AccountState.open(links) } catch { throw SyncStop("\(error)", cause: .unreachable) }
     }
 
     /// The record of the run reported in `folder`, wherever the account keeps it; nil: none.

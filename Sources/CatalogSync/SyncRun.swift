@@ -63,7 +63,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         self.report = report
         self.client = client
         do {
-            self.links = try options.links.flatMap { address throws(LinkStore.Failure) in try AccountState.store(at: address, creating: true) }
+            self.links = try options.links.map { address throws(LinkStore.Failure) in try AccountState.open(address) }
         } catch {
             throw SyncStop(error.description)
         }

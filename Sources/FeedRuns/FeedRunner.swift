@@ -89,7 +89,7 @@ public final class FeedRunner: @unchecked Sendable {
         var record: FeedRecord
         do {
             // Shared state: the feed's memory is the account's, wherever this run is.
-            if account.place.isShared { folder.memory = try account.store(creating: true) }
+            if account.place.isShared { folder.memory = try account.openStore() }
             record = try folder.record()
         } catch {
             return FeedRunResult(feed: feed.name, outcome: .failed, message: "the feed's record cannot be read: \(error)")

@@ -18,9 +18,9 @@ final class CSVChunks {
     private var atEnd = false
     private var first = true
 
-    init(url: URL, delimiter: Character, chunkBytes: Int = 64 << 10) throws {
+    init(url: URL, delimiter: UInt8, chunkBytes: Int = 64 << 10) throws {
         handle = try FileHandle(forReadingFrom: url)
-        self.delimiter = delimiter.asciiValue ?? UInt8(ascii: ",")
+        self.delimiter = delimiter
         self.chunkBytes = chunkBytes
     }
 

@@ -146,7 +146,7 @@ extension ValidationSummary {
 /// on the calling thread in file order, at most `workers + 2` pieces in flight.
 enum ParallelRows {
     static func run(
-        workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: Character,
+        workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
         deliver: (RawRow, ManifestValidator.RowCheck) -> Void
     ) {
@@ -154,7 +154,7 @@ enum ParallelRows {
             let csv: CSVRecords?
             switch piece {
             case .reader(let first): csv = first
-            case .bytes(let bytes): csv = CSVRecords(bytes, delimiter: delimiter.asciiValue ?? UInt8(ascii: ","))
+            case .bytes(let bytes): csv = CSVRecords(bytes, delimiter: delimiter)
             }
             var rows: [(RawRow, ManifestValidator.RowCheck)] = []
             var number = rowBefore

@@ -164,7 +164,7 @@ public final class ManifestReader {
 
     private func openCSV(_ source: URL) throws {
         let chunks: CSVChunks
-        do { chunks = try CSVChunks(url: source, delimiter: delimiter) } catch {
+        do { chunks = try CSVChunks(url: source, delimiter: csvDelimiter) } catch {
             throw ManifestError(file: fileName, message: "cannot open the file")
         }
         guard let (bytes, records) = chunks.next() else {
@@ -190,7 +190,7 @@ public final class ManifestReader {
         return CSVRecords(bytes, delimiter: csvDelimiter)
     }
 
-    /// The delimiter as the byte the pieces are cut and parsed at (`CSVChunks` takes the same).
+    /// The delimiter as the byte the pieces are cut and parsed at.
     var csvDelimiter: UInt8 { delimiter.asciiValue ?? UInt8(ascii: ",") }
 
     /// The column of report.xlsx that says what went wrong: ignored without a warning
@@ -303,7 +303,7 @@ public final class ManifestReader {
     /// Hands the rest of a CSV file out in pieces of whole records, each with the
     /// row number before its first record (see `ManifestCheck`). The reader's own
     /// `next()` returns nothing afterwards. Nil for JSON and JSON Lines.
-    func takePieces() -> (next: () -> (piece: Piece, rowBefore: Int)?, delimiter: Character)? {
+    func takePieces() -> (next: () -> (piece: Piece, rowBefore: Int)?, delimiter: UInt8)? {
         guard format == .csv, !(bound is any GroupedMapping), let first = csv else { return nil }
         csv = nil
         let chunks = csvChunks
@@ -320,7 +320,7 @@ public final class ManifestReader {
             rowBefore = recordsBefore
             recordsBefore += records
             return (.bytes(bytes), rowBefore)
-        }, delimiter)
+        }, csvDelimiter)
     }
 
 }

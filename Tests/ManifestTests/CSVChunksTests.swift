@@ -20,7 +20,7 @@ struct CSVChunksTests {
         let scratch = try Scratch()
         defer { scratch.cleanup() }
         let url = URL(fileURLWithPath: try scratch.write(Array(text.utf8), named: "f.csv"))
-        let chunks = try CSVChunks(url: url, delimiter: delimiter, chunkBytes: size)
+        let chunks = try CSVChunks(url: url, delimiter: delimiter.asciiValue!, chunkBytes: size)
         var rows: [[String]] = []
         while let piece = chunks.next() {
             let records = CSVRecords(piece.bytes, delimiter: delimiter.asciiValue!)
