@@ -33,7 +33,8 @@ public final class ListeningService: Sendable {
         }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
                                                       logger: logger))
-        let task = Task {
+        // Its handlers run on threads of their own, never waiting for the cooperative pool.
+        let task = Task(executorPreference: ServerThreads.shared) {
             defer { sink.finish() }
             try await group.run()
         }

@@ -212,4 +212,27 @@ struct ServerTests {
         #expect(Set(page.pages.map(\.name)).count == 24)
         await sandbox.stop()
     }
+
+    @Test("an in-process sandbox answers while every cooperative thread waits on it with a blocking call")
+    func answersWhileThePoolBlocks() async throws {
+        let sandbox = try await TestSandbox.start()
+        var configuration = ClientConfiguration(server: URL(string: sandbox.url)!)
+        configuration.retry = .none
+        let client = try OpenMarketClient(configuration)
+        // More blocking calls at once than the pool has threads: each holds its thread until
+        // the sandbox answers. Were the sandbox's handlers on that pool, none would answer
+        // before libcurl's 30-second stall timer.
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let start = ContinuousClock.now
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<callers {
+                group.addTask { try (0..<5).reduce(0) { count, _ in count + (try client.page(1, perPage: 1).pages.count) } + 1 }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let took = ContinuousClock.now - start
+        #expect(answers == Array(repeating: 1, count: callers))
+        #expect(took < .seconds(10), "\(callers) blocking callers took \(took)")
+        await sandbox.stop()
+    }
 }
