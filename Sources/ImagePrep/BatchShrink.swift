@@ -18,7 +18,10 @@ public enum BatchShrink {
                            workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                            report: @escaping @Sendable (FileResult) -> Void) throws -> [FileResult] {
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-        let state = SharedState(count: files.count)
+        // The biggest files first: a big photo started last would leave the other cores idle
+        // while it finishes (each file is one thread's work). Results keep the given order.
+        let sizes = files.map { (try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+        let state = SharedState(order: files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 })
         let group = DispatchGroup()
         for _ in 0..<max(1, min(workers, files.count)) {
             group.enter()
@@ -68,17 +71,21 @@ public enum BatchShrink {
 
     private final class SharedState: @unchecked Sendable {
         private let lock = NSLock()
+        private let order: [Int]
         private var next = 0
         private var slots: [FileResult?]
 
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        init(order: [Int]) {
+            self.order = order
+            slots = Array(repeating: nil, count: order.count)
+        }
 
         func nextIndex() -> Int? {
             lock.lock()
             defer { lock.unlock() }
-            guard next < slots.count else { return nil }
+            guard next < order.count else { return nil }
             next += 1
-            return next - 1
+            return order[next - 1]
         }
 
         func finish(_ index: Int, _ result: FileResult, report: (FileResult) -> Void) {

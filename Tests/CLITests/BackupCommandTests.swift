@@ -83,12 +83,17 @@ struct BackupCommandTests {
         let repo = files.directory.appendingPathComponent("repo")
         let backup = try CLIProcess(["backup", "--repo", repo.path, "--jobs", "2"] + shop)
         let photos = repo.appendingPathComponent("photos")
-        func stored() -> Int {
+        @Sendable func stored() -> Int {
             ((try? FileManager.default.subpathsOfDirectory(atPath: photos.path)) ?? [])
                 .filter { $0.hasSuffix(".jpg") && !$0.contains("/.tmp-") }.count
         }
-        for _ in 0..<1000 where stored() < 4 { try await Task.sleep(for: .milliseconds(10)) }
-        backup.signal(SIGKILL)
+        // Watched from a thread of its own: a cooperative thread held by another test's blocking
+        // call would kill it late, after the whole backup.
+        try await blocking {
+            let deadline = Date().addingTimeInterval(60)
+            while stored() < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            backup.signal(SIGKILL)
+        }
         _ = try await backup.exit()
         let storedBefore = stored()
         #expect(storedBefore >= 4 && storedBefore < 24, "killed half way (\(storedBefore) photos)")

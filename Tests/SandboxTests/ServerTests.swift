@@ -221,18 +221,18 @@ struct ServerTests {
         let client = try OpenMarketClient(configuration)
         // More blocking calls at once than the pool has threads: each holds its thread until
         // the sandbox answers. Were the sandbox's handlers on that pool, none would answer
-        // before libcurl's 30-second stall timer.
-        let callers = ProcessInfo.processInfo.activeProcessorCount + 2
-        let start = ContinuousClock.now
+        // before libcurl's 30-second stall timer. One request each: while they wait, every
+        // other test in this process waits too.
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 1
         let answers = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<callers {
-                group.addTask { try (0..<5).reduce(0) { count, _ in count + (try client.page(1, perPage: 1).pages.count) } + 1 }
+                group.addTask { try client.page(1, perPage: 1).pages.count + 1 }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        let took = ContinuousClock.now - start
+        // Each call answered (none refused by the stall timer: no retries here). How long they
+        // took says nothing: under a full test run other tests hold the pool too (3–14 s seen).
         #expect(answers == Array(repeating: 1, count: callers))
-        #expect(took < .seconds(10), "\(callers) blocking callers took \(took)")
         await sandbox.stop()
     }
 }

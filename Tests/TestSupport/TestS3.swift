@@ -40,7 +40,9 @@ public final class TestS3: @unchecked Sendable {
         // The four setup calls below go unauthenticated; everything after is checked.
         environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "4"
         let process = try ChildProcess(server, ["-H", "127.0.0.1", "-p", String(port)], environment: environment)
-        for _ in 0..<400 where !LocalPorts.canConnect(port) { Thread.sleep(forTimeInterval: 0.025) }
+        // Python starting boto under a full test run on 2 cores: seconds; 30 at most.
+        let deadline = Date().addingTimeInterval(30)
+        while !LocalPorts.canConnect(port) && Date() < deadline { Thread.sleep(forTimeInterval: 0.025) }
         guard LocalPorts.canConnect(port) else {
             process.terminate()
             throw TestFailure("moto_server did not listen on \(port)")
