@@ -15,16 +15,18 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     private let headers: [(Int, String)]
     private let keepCells: Bool
     private let includeInactive: Bool
+    private let onPage: Bool
     private let prices: PriceTable?
 
     init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, includeInactive: Bool,
-         fileNotes: [RowIssue]) {
+         onPage: Bool = false, fileNotes: [RowIssue]) {
         self.feed = feed
         self.file = file
         self.resolved = resolved
         self.headers = headers
         self.keepCells = keepCells
         self.includeInactive = includeInactive
+        self.onPage = onPage
         self.fileNotes = fileNotes
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
@@ -93,7 +95,8 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         let active = feed.filter.active.filter { resolved[$0.source] != nil }
         if !includeInactive, !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
             let states = active.map { "\($0.source) is \(cell($0.source).isEmpty ? "empty" : cell($0.source))" }.joined(separator: ", ")
-            return "[filter] active: not for sale (\(states)); --include-inactive sends it"
+            let way = onPage ? "tick “rows not on sale too” above to send it" : "--include-inactive sends it"
+            return "[filter] active: not for sale (\(states)); \(way)"
         }
         return nil
     }

@@ -70,10 +70,14 @@ public struct SheetReading: Sendable {
     public var options: ValidationOptions {
         var options = ValidationOptions()
         switch map {
-        case .recognised: options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: imagesFrom)
+        case .recognised: options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)
         case .none: break
-        case .shipped(let name): options.mapping = ShippedMaps.named(name, includeInactive: includeInactive, imagesFrom: imagesFrom)?.mapping
-        case .feed(let feed): options.mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
+        case .shipped(let name):
+            options.mapping = ShippedMaps.named(name, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)?.mapping
+        case .feed(let feed):
+            var mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
+            mapping.onPage = answersOnPage
+            options.mapping = mapping
         }
         options.imagesDirectory = imagesFolder
         options.imagesBaseURL = imagesAddress

@@ -9,6 +9,17 @@ public enum ShippedMaps {
     /// The maps' names, as `--map` takes them.
     public static let names = ["shopify", "woocommerce", "cafe24", "smartstore"]
 
+    /// A shipped map's platform as its merchants write it (the console's map menu).
+    public static func displayName(_ name: String) -> String {
+        switch name.lowercased() {
+        case "shopify": "Shopify"
+        case "woocommerce", "woo": "WooCommerce"
+        case "cafe24": "Cafe24"
+        case "smartstore", "naver": "SmartStore"
+        default: name
+        }
+    }
+
     /// A shipped map's file text, by name.
     public static func text(_ name: String) -> String? {
         switch name.lowercased() {
@@ -21,14 +32,16 @@ public enum ShippedMaps {
     }
 
     /// Every shipped map, read as a door's options say (`--include-inactive`, `--images-from`).
-    public static func all(includeInactive: Bool = false, imagesFrom: URL? = nil) -> [any PlatformMap] {
-        names.compactMap { named($0, includeInactive: includeInactive, imagesFrom: imagesFrom) }
+    public static func all(includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> [any PlatformMap] {
+        names.compactMap { named($0, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: onPage) }
     }
 
     /// One shipped map by name (`--map shopify`).
-    public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil) -> ShippedMap? {
+    public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> ShippedMap? {
         guard let feed = feed(name) else { return nil }
-        return ShippedMap(mapping: FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom))
+        var mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
+        mapping.onPage = onPage
+        return ShippedMap(mapping: mapping)
     }
 
     /// A shipped map read, by name: each text is parsed once (every check and plan asks for them).

@@ -8,6 +8,7 @@ import Manifest
 import OpenMarketAPI
 import ShopState
 import Support
+import Words
 
 /// What the console does, each through the one engine the CLI uses: a check is `validate`'s
 /// `ManifestCheck`, a plan and an apply are `Sync.run` (dry, then real) of the sheet, an undo is
@@ -84,6 +85,12 @@ public struct ConsoleEngine: Sendable {
                                         severity: issue.severity.rawValue))
             },
             onRow: { raw, _, issues in
+                if let reason = raw.origin?.skipped {
+                    // Left out by the map (not on sale, a filter, a platform's parent row): said, as validate says it.
+                    problems.append(Problem(row: raw.number, column: "-", value: "", rule: "row-left-out",
+                                            message: WordTable.filled("t_left_out", .en, reason), severity: RowIssue.Severity.warning.rawValue))
+                    return
+                }
                 for issue in issues {
                     problems.append(Problem(row: raw.number, column: issue.columnLabel ?? "-", value: issue.value ?? "", rule: issue.rule,
                                             message: issue.message, severity: issue.severity.rawValue))

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Manifest
 import OpenMarketContract
@@ -28,6 +29,8 @@ struct ConsolePageModel {
     var planNext: PlanNext?
     /// A sheet whose text encoding cannot be told: checked again in the one chosen.
     var chooseEncoding: PlanNext?
+    /// A checked sheet: checked again with another map, or with the rows not on sale.
+    var readAs: PlanNext?
     /// A profile whose identifier and secret the shop refused: the form that enters them again.
     var credentials: String?
 
@@ -159,6 +162,19 @@ struct ConsolePageModel {
             values["choose_encoding"] = ["sheet": chooseEncoding.sheet, "carried": chooseEncoding.reading.hidden.filter { $0["name"] != "encoding" },
                                          "encodings": TextEncoding.allCases.map { ["name": $0.rawValue, "chosen": $0 == chooseEncoding.reading.encoding] }]
         }
+        if let readAs {
+            let reading = readAs.reading
+            values["read_as"] = [
+                "sheet": readAs.sheet, "inactive": reading.includeInactive,
+                "carried": reading.hidden.filter { !["map", "include_inactive"].contains($0["name"] ?? "") },
+                // The header's own choice, our columns only (words), then each shipped map by its name.
+                "maps": [["value": "auto", "auto": true, "chosen": reading.map == nil]]
+                    + PageAnswers.maps.map { name -> [String: Any] in
+                        ["value": name, "none": name == "none", "label": name == "none" ? "" : ShippedMaps.displayName(name),
+                         "chosen": reading.map == name]
+                    },
+            ] as [String: Any]
+        }
         if let planNext, ask == nil { values["plan_next"] = ["sheet": planNext.sheet, "carried": planNext.reading.hidden] }
         if let job {
             var shown: [String: Any] = ["id": job.id, "progress": job.progress, "running": job.running, "ended": !job.running,
@@ -172,7 +188,7 @@ struct ConsolePageModel {
         }
         if let ask {
             values["ask"] = ["sheet": ask.sheet, "said": ask.said, "stock": ask.reading.defaultStock.map(String.init) ?? "",
-                             "carried": ask.reading.hidden.filter { $0["name"] == "encoding" },
+                             "carried": ask.reading.hidden.filter { !["currency", "default_stock"].contains($0["name"] ?? "") },
                              "currencies": ProductRules.sandboxCurrencies.map { ["code": $0, "chosen": $0 == (ask.reading.currency ?? "")] }]
         }
         if let sheets {

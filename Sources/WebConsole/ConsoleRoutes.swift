@@ -94,11 +94,15 @@ struct ConsoleRoutes: ConsoleShopBound {
             model.chooseEncoding = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
             return layout.response(request, model, status: .unprocessableContent)
         } catch {
-            // A sheet that cannot be read at all (no header, not a sheet): what validate says, on the page.
-            return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .unprocessableContent)
+            // A sheet that cannot be read at all (no header, not a sheet, a map it does not fit):
+            // what validate says, on the page, with the reading to choose again.
+            var model = ConsolePageModel(title: title, message: "\(error)")
+            model.readAs = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
+            return layout.response(request, model, status: .unprocessableContent)
         }
         let text = ConsoleWords.checkLine(summary, ConsoleWords.language(of: request))
         var model = ConsolePageModel(title: title, summary: text)
+        model.readAs = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
         // A sheet with rows that can go on leads to its plan (rows with errors fail there, the others go).
         if summary.valid + summary.withWarnings > 0 { model.planNext = PlanNext(sheet: sheet.lastPathComponent, reading: reading) }
         let language = ConsoleWords.language(of: request)

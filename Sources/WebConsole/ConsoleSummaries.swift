@@ -20,6 +20,7 @@ extension ConsoleWords {
     static func checkLine(_ summary: ValidationSummary, _ language: Language) -> String {
         WordTable.filled("p_check", language, [summary.rows, summary.valid, summary.withErrors, summary.withWarnings].map(String.init))
             + (summary.updateOnly > 0 ? WordTable.filled("p_check_update_only", language, String(summary.updateOnly)) : "")
+            + (summary.skipped > 0 ? WordTable.filled("p_check_skipped", language, String(summary.skipped)) : "")
     }
 
     /// A job's kind as a page's title names it.

@@ -4,15 +4,22 @@ import Feeds
 import Manifest
 import OpenMarketContract
 
-/// What another platform's export cannot say, chosen on the page (`--currency`, `--default-stock`
-/// of the CLI): the currency its prices are in and the stock of an item available with no
-/// count. Carried by the forms of a sheet's Check, Plan and Apply, and by the next steps of
-/// their pages, so that an apply reads the sheet as its plan did.
+/// How a sheet is read, chosen on the page as the CLI's flags choose it: the map (`--map`),
+/// rows a platform marks as not on sale (`--include-inactive`), and what another platform's
+/// export cannot say (`--currency`, `--default-stock`): the currency its prices are in and the
+/// stock of an item available with no count. Carried by the forms of a sheet's Check, Plan and
+/// Apply, and by the next steps of their pages, so that an apply reads the sheet as its plan did.
 struct PageAnswers: Sendable, Equatable {
     /// The sheet's text encoding, where the check could not tell it (`--encoding`).
     var encoding: TextEncoding?
     var currency: String?
     var defaultStock: Int?
+    /// A shipped map by name, or "none" (our own columns only); nil: as the header says.
+    var map: String?
+    var includeInactive = false
+
+    /// The map menu's choices besides the header's own: our columns only, then each shipped map.
+    static let maps = ["none"] + ShippedMaps.names
 
     init(currency: String? = nil, defaultStock: Int? = nil) {
         self.currency = currency
@@ -36,6 +43,11 @@ struct PageAnswers: Sendable, Equatable {
             guard let count = Int(text), count >= 0 else { throw HTTPError(.badRequest, message: "default_stock: a count, 0 or more") }
             defaultStock = count
         }
+        if let text = form["map"]?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty, text != "auto" {
+            guard Self.maps.contains(text) else { throw HTTPError(.badRequest, message: "map: one of auto, \(Self.maps.joined(separator: ", "))") }
+            map = text
+        }
+        includeInactive = ["1", "on", "true"].contains(form["include_inactive"] ?? "")
     }
 
     func apply(_ reading: inout SheetReading) {
@@ -43,6 +55,12 @@ struct PageAnswers: Sendable, Equatable {
         if let encoding { reading.encoding = encoding }
         if let currency { reading.currency = currency }
         if let defaultStock { reading.defaultStock = defaultStock }
+        switch map {
+        case nil: reading.map = .recognised
+        case "none": reading.map = .none
+        case let name?: reading.map = .shipped(name)
+        }
+        reading.includeInactive = includeInactive
     }
 
     /// The hidden fields a next step's form carries.
@@ -51,6 +69,8 @@ struct PageAnswers: Sendable, Equatable {
         if let encoding { fields.append(["name": "encoding", "value": encoding.rawValue]) }
         if let currency { fields.append(["name": "currency", "value": currency]) }
         if let defaultStock { fields.append(["name": "default_stock", "value": String(defaultStock)]) }
+        if let map { fields.append(["name": "map", "value": map]) }
+        if includeInactive { fields.append(["name": "include_inactive", "value": "1"]) }
         return fields
     }
 }

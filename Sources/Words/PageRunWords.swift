@@ -4,6 +4,7 @@ extension WordTable {
         "p_plan_sent_nothing": (" (a plan: nothing was sent)", " (미리보기: 쇼핑몰에 아무것도 보내지 않았습니다)"),
         "p_stopped": (" — stopped ({}); the rows not done are done by applying again", " — 멈춤 ({}); 남은 행은 다시 적용하면 처리됩니다"),
         "p_check": ("{} rows: {} valid, {} with errors, {} with warnings", "{}행: 정상 {}, 오류 {}, 경고 {}"),
+        "p_check_skipped": (", {} left out by the map (each says why)", ", 변환 규칙으로 제외 {}행 (행마다 이유)"),
         "p_check_update_only": (", {} only as updates (as new products they lack what the warnings say)",
                                 ", 수정만 가능 {} (새 상품이 되려면 경고에 적힌 것이 필요합니다)"),
         "job_plan": ("Plan", "미리보기"),

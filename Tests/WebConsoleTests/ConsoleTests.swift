@@ -378,9 +378,9 @@ struct ConsoleTests {
         await open.close()
     }
 
-    @Test("A Shopify export in the console: recognised, its currency and stock asked on the page (no flag), planned, applied as planned")
-    func platformExport() async throws {
-        let open = try await OpenConsole.start(rows: 1)
+    /// The Shopify export fixture in the console's folder as products_export.csv, its photos
+    /// served by a local "CDN" (the server returned, to stop).
+    static func shopifyExport(_ open: OpenConsole) async throws -> FeedSourceServer {
         let cdn = try await FeedSourceServer.start()
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/platforms/shopify-products_export.csv")
@@ -393,6 +393,13 @@ struct ConsoleTests {
         let text = try String(contentsOf: fixture, encoding: .utf8)
             .replacingOccurrences(of: "https://cdn.shopify.com/s/files/1/0000/0001/products/", with: prefix)
         try Data(text.utf8).write(to: open.files.directory.appendingPathComponent("products_export.csv"))
+        return cdn
+    }
+
+    @Test("A Shopify export in the console: recognised, its currency and stock asked on the page (no flag), planned, applied as planned")
+    func platformExport() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let cdn = try await Self.shopifyExport(open)
         let check = try await open.post("check", "sheet=products_export.csv")
         #expect(check.status == 200 && check.text.contains("a Shopify product export") && check.text.contains("id=\"ask\"")
                 && check.text.contains("currency-unstated"), "\(check.text.suffix(1200))")
@@ -412,6 +419,49 @@ struct ConsoleTests {
         let shop = try await blocking { [client = open.client] in try client.page(1, perPage: 100).pages }
         #expect(shop.count == 6 && shop.allSatisfy { $0.currency == "USD" } && shop.first { $0.name == "Plain Mug" }?.stock == 4)
         #expect(try await open.post("plan", "sheet=products_export.csv&currency=XYZ").status == 400)
+        await cdn.stop()
+        await open.close()
+    }
+
+    @Test("How the sheet is read, chosen on the page as --map and --include-inactive choose it: checked again, carried to Plan and Apply; a map that does not fit says so with the choice still there")
+    func readAs() async throws {
+        let open = try await OpenConsole.start(rows: 1)
+        let cdn = try await Self.shopifyExport(open)
+        /// The form with this id, whole.
+        func form(_ page: String, _ id: String) -> String {
+            guard let named = page.range(of: "id=\"\(id)\""), let start = page[..<named.lowerBound].range(of: "<form", options: .backwards),
+                  let end = page[named.upperBound...].range(of: "</form>") else { return "" }
+            return String(page[start.lowerBound..<end.upperBound])
+        }
+        // As its header says: a draft and an archived product left out, each saying so.
+        let check = try await open.post("check", "sheet=products_export.csv")
+        let reading = form(check.text, "read-as")
+        #expect(reading.contains("<option value=\"auto\" selected>as its header says</option>") && reading.contains(">Shopify</option>")
+                && reading.contains(">openmarket&#39;s own columns only</option>") && !reading.contains("checked"), "\(reading)")
+        #expect(check.text.components(separatedBy: ">row-left-out<").count - 1 == 2 && check.text.contains("2 left out by the map")
+                && check.text.contains("tick “rows not on sale too” above") && !check.text.contains("--include-inactive"), "\(check.text.suffix(1500))")
+
+        // The rows not on sale too: none left out, and the plan's form carries the choice.
+        let all = try await open.post("check", "sheet=products_export.csv&include_inactive=1")
+        #expect(!all.text.contains("row-left-out") && form(all.text, "read-as").contains("id=\"include-inactive\" checked"), "\(all.text.suffix(1500))")
+        #expect(form(all.text, "ask").contains("name=\"include_inactive\" value=\"1\""), "the currency question carries it: \(form(all.text, "ask"))")
+        let plan = try await open.run("plan", "sheet=products_export.csv&currency=USD&default_stock=4&include_inactive=1")
+        #expect(plan.text.contains("7 would-create"), "\(plan.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
+        let applyForm = try #require(plan.text.firstMatch(of: /<form method="post" action="\/apply">(.*?)<\/form>/).map { String($0.1) })
+        #expect(applyForm.contains("name=\"include_inactive\" value=\"1\"") && applyForm.contains("name=\"currency\" value=\"USD\""), "\(applyForm)")
+        let apply = try await open.run("apply", "sheet=products_export.csv&currency=USD&default_stock=4&include_inactive=1")
+        #expect(apply.text.contains("7 created"), "\(apply.text.split(separator: "<h2>").last?.prefix(900) ?? "")")
+        let made = try await blocking { [client = open.client] in try client.page(1, perPage: 100).pages }
+        #expect(made.count == 7)
+
+        // Our own columns only: Shopify's rows are not ours, every one says what it lacks.
+        let own = try await open.post("check", "sheet=products_export.csv&map=none")
+        #expect(own.text.contains("16 rows") && !own.text.contains("a Shopify product export")
+                && form(own.text, "read-as").contains("<option value=\"none\" selected>"), "\(own.text.suffix(1500))")
+        // Another platform's map on it: what is missing said, the choice still on the page.
+        let wrong = try await open.post("check", "sheet=products_export.csv&map=cafe24")
+        #expect(form(wrong.text, "read-as").contains("<option value=\"cafe24\" selected>Cafe24</option>"), "\(wrong.status) \(wrong.text.suffix(1500))")
+        #expect(try await open.post("check", "sheet=products_export.csv&map=etsy").status == 400)
         await cdn.stop()
         await open.close()
     }
