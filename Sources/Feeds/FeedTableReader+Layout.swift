@@ -117,7 +117,7 @@ extension FeedTableReader {
     }
 
     func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
-        let known = ["headers", "any", "title", "asks_currency", "needs_key"]
+        let known = ["headers", "any", "title", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any", "own_numbers", "own_key"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [detect] has \(known.joined(separator: ", "))", table: "detect", key: key)
         }
@@ -127,6 +127,17 @@ extension FeedTableReader {
         detection.asksCurrency = table["asks_currency"]?.bool ?? false
         detection.needsKey = table["needs_key"]?.bool ?? false
         detection.any = (table["any"]?.array ?? []).compactMap(\.string)
+        if let name = table["platform"]?.string {
+            let own = (table["own_numbers"]?.array ?? []).compactMap(\.string)
+            let headers = (table["platform_headers"]?.array ?? []).compactMap(\.string)
+            guard !headers.isEmpty, !own.isEmpty || table["own_key"] != nil else {
+                throw fail("needs platform_headers = [the headers that make a file surely \(name)'s] and own_numbers = [its own number columns] or own_key", table: "detect", key: "platform")
+            }
+            detection.platform = PlatformColumns(name: name, headers: headers, any: (table["platform_any"]?.array ?? []).compactMap(\.string),
+                                                 ownNumbers: own, ownKey: table["own_key"]?.string)
+        } else if let stray = ["platform_headers", "platform_any", "own_numbers", "own_key"].first(where: { table[$0] != nil }) {
+            throw fail("needs platform = \"the platform's name\" beside it", table: "detect", key: stray)
+        }
         return detection
     }
 

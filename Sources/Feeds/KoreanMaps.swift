@@ -12,6 +12,12 @@ enum KoreanMaps {
     headers = ["상품코드", "상품명", "판매가", "이미지등록(상세)"]
     title = "a Cafe24 product file"
     needs_key = true
+    # Read as our own columns (--map none, another layout), 상품번호 and 상품코드 are Cafe24's own
+    # numbers (not read) and 자체 상품코드 is the merchant's key.
+    platform = "Cafe24"
+    platform_headers = ["자체 상품코드"]
+    own_numbers = ["상품번호", "상품코드"]
+    own_key = "자체 상품코드"
 
     # 이미지등록(상세) is the product's photo, 이미지등록(추가) its further ones ("|" between them);
     # 목록, 작은목록 and 축소 are thumbnails of the same photo, not more photos.
@@ -46,6 +52,11 @@ enum KoreanMaps {
     any = ["재고수량", "대표이미지", "대표이미지 파일명", "추가이미지", "상품번호(스마트스토어)", "원상품번호", "즉시할인 값", "즉시할인 값(기본할인)"]
     title = "a Naver SmartStore workbook"
     needs_key = true
+    # Read as our own columns (--map none, another layout), 상품번호 is SmartStore's own number: not read.
+    platform = "Naver SmartStore"
+    platform_headers = ["상품번호"]
+    platform_any = ["판매자 상품코드", "원상품번호", "판매상태", "재고수량", "대표이미지", "상품상태", "스마트스토어 상품번호"]
+    own_numbers = ["상품번호"]
 
     [rows]
     not_rows = ["필수", "비필수", "조건부필수", "조건부 필수", "선택"]

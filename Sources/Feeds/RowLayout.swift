@@ -67,13 +67,16 @@ public struct PhotoRule: Sendable {
 /// `headers` is in the header row, and one of `any` when it names some. `title` is what the
 /// note calls the file ("a Shopify product export"); `asks_currency` when such a file states
 /// no currency; `needs_key` when a row without the merchant's key must not be matched by its
-/// name (the platform's own code is beside it, and is no key of this shop).
+/// name (the platform's own code is beside it, and is no key of this shop). `platform` names the
+/// platform's own columns, told by a looser header (`platform_headers`, `platform_any`) even where
+/// the map does not read the sheet: `own_numbers` are never read, `own_key` is the merchant's key.
 public struct MapDetection: Sendable {
     public var headers: [String]
     public var any: [String] = []
     public var title: String
     public var asksCurrency = false
     public var needsKey = false
+    public var platform: PlatformColumns?
 
     public init(headers: [String], title: String) {
         self.headers = headers

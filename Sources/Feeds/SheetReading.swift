@@ -71,7 +71,7 @@ public struct SheetReading: Sendable {
         var options = ValidationOptions()
         switch map {
         case .recognised: options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)
-        case .none: break
+        case .none: options.platformMaps = ShippedMaps.guards()
         case .shipped(let name):
             options.mapping = ShippedMaps.named(name, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)?.mapping
         case .feed(let feed):

@@ -9,13 +9,13 @@ public enum ShippedMaps {
     /// The maps' names, as `--map` takes them.
     public static let names = ["shopify", "woocommerce", "cafe24", "smartstore"]
 
-    /// A shipped map's platform as its merchants write it (the console's map menu).
+    /// A shipped map's platform as its merchants write it (notes, the console's map menu).
     public static func displayName(_ name: String) -> String {
         switch name.lowercased() {
         case "shopify": "Shopify"
         case "woocommerce", "woo": "WooCommerce"
         case "cafe24": "Cafe24"
-        case "smartstore", "naver": "SmartStore"
+        case "smartstore", "naver": "Naver SmartStore"
         default: name
         }
     }
@@ -35,6 +35,10 @@ public enum ShippedMaps {
     public static func all(includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> [any PlatformMap] {
         names.compactMap { named($0, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: onPage) }
     }
+
+    /// The shipped maps as guards only (`--map none`): no sheet is read with them, while another
+    /// platform's own numbers in a sheet read as our columns are still left unread.
+    public static func guards() -> [any PlatformMap] { names.compactMap { named($0) }.map(GuardOnly.init) }
 
     /// One shipped map by name (`--map shopify`).
     public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> ShippedMap? {
@@ -113,6 +117,11 @@ public enum ShippedMaps {
     headers = ["ID", "Type", "SKU", "Name", "Regular price"]
     title = "a WooCommerce product export"
     asks_currency = true
+    # Read as our own columns (--map none, an older layout), ID is WooCommerce's post id: not read.
+    platform = "WooCommerce"
+    platform_headers = ["ID", "Type"]
+    platform_any = ["Regular price", "Published", "In stock?", "Is featured?", "Visibility in catalog"]
+    own_numbers = ["ID"]
 
     [rows]
     parent = "Parent"
@@ -147,20 +156,28 @@ public struct ShippedMap: PlatformMap {
     public let mapping: FeedMapping
 
     public var title: String { mapping.feed.detect?.title ?? mapping.feed.name }
-    public var mapName: String {
-        switch mapping.feed.name {
-        case "shopify": "Shopify"
-        case "woocommerce": "WooCommerce"
-        case "cafe24": "Cafe24"
-        case "smartstore": "Naver SmartStore"
-        default: mapping.feed.name
-        }
-    }
+    public var mapName: String { ShippedMaps.displayName(mapping.feed.name) }
     public var export: ExportKind? { mapping.export }
 
     public func matches(headers: [String]) -> Bool { mapping.feed.detect?.matches(headers) ?? false }
+    public var platformColumns: PlatformColumns? { mapping.feed.detect?.platform }
     public func knows(header: String) -> Bool { mapping.knows(header: header) }
     public func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping {
         try mapping.bind(headers: headers, file: file)
+    }
+}
+
+/// A shipped map that reads no sheet: only its platform's own columns are told (`--map none`).
+struct GuardOnly: PlatformMap {
+    let map: ShippedMap
+    init(_ map: ShippedMap) { self.map = map }
+
+    var title: String { map.title }
+    var mapName: String { map.mapName }
+    func matches(headers: [String]) -> Bool { false }
+    var platformColumns: PlatformColumns? { map.platformColumns }
+    func knows(header: String) -> Bool { false }
+    func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping {
+        try map.bind(headers: headers, file: file)
     }
 }

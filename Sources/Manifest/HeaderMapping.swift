@@ -67,6 +67,8 @@ public protocol PlatformMap: HeaderMapping {
     var mapName: String { get }
     /// Whether a header row (as written) is this platform's.
     func matches(headers: [String]) -> Bool
+    /// The platform's own columns, told by a header even where this map does not read the sheet.
+    var platformColumns: PlatformColumns? { get }
 }
 
 /// What a map made of a supplier's row, beside the values.

@@ -211,12 +211,14 @@ public final class ManifestReader {
             self.bound = bound
             return
         }
-        let layout = PlatformLayout.detect(Set(headers.map { Column.normalise($0.1) }))
+        // Another platform's layout read as our columns: its own numbers are left out (the maps say which).
+        let present = Set(headers.map { PlatformColumns.normalise($0.1) })
+        let layout = platformMaps.lazy.compactMap(\.platformColumns).first { $0.matches(present) }
         for (index, header) in headers {
             let trimmed = header.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, !Self.reportHeaders.contains(Column.normalise(trimmed)) else { continue }
             var known = Column(header: trimmed)
-            switch layout?.reading(Column.normalise(trimmed)) {
+            switch layout?.reading(PlatformColumns.normalise(trimmed)) {
             case .ignored?:
                 layoutNotes.append(layout!.note(header: trimmed, file: fileName))
                 continue

@@ -33,6 +33,45 @@ struct PlatformExportTests {
         return read
     }
 
+    @Test("another platform's own number column is not read in that platform's layout, with a note, even read as our columns (--map none): the maps say which columns")
+    func platformColumns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("platform-columns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func read(_ text: String, _ map: SheetReading.Map = .none) throws -> Read {
+            let url = folder.appendingPathComponent("\(UUID().uuidString).csv")
+            try Data(text.utf8).write(to: url)
+            var reading = SheetReading()
+            reading.map = map
+            reading.checkPhotoFiles = false
+            var read = Read()
+            read.summary = try ManifestCheck.run(url, options: reading.options, onFileIssue: { read.fileIssues.append($0) }) {
+                read.rows.append(($0, $1, $2))
+            }
+            return read
+        }
+        func notes(_ read: Read) -> [RowIssue] { read.fileIssues + read.rows.flatMap(\.issues) }
+        let woo = try read("ID,Type,SKU,Name,Published,Regular price,Stock,Images\n4021,simple,MUG-1,Mug,1,9000,3,a.jpg\n")
+        #expect(notes(woo).contains { $0.rule == "column-other-platform" && $0.value == "ID" && $0.message.contains("WooCommerce") }, "\(notes(woo))")
+        #expect(woo.drafts.first?.id == nil && woo.drafts.first?.key == "MUG-1", "\(notes(woo))")
+        let smart = try read("상품번호,판매자상품코드,상품명,판매가,재고수량,이미지\n8812345,T-1,녹차 라떼,1000,3,a.jpg\n")
+        #expect(notes(smart).contains { $0.rule == "column-other-platform" && $0.value == "상품번호" && $0.message.contains("Naver SmartStore") })
+        #expect(smart.drafts.first?.id == nil, "\(notes(smart))")
+        // Cafe24's layout without its photo columns: no map reads it, its own code still is no key.
+        for map in [SheetReading.Map.none, .recognised] {
+            let cafe = try read("상품코드,자체 상품코드,상품명,판매가,재고,이미지\nP000000A,OWN-1,녹차 라떼,1000,3,a.jpg\n", map)
+            #expect(cafe.drafts.first?.key == "OWN-1" && cafe.drafts.first?.id == nil, "\(notes(cafe))")
+            #expect(notes(cafe).filter { $0.rule == "column-other-platform" }.compactMap(\.value) == ["상품코드"], "\(notes(cafe))")
+        }
+        // Our own sheet's id column is read as before.
+        let ours = try read("id,key,name,price,stock,images\n17,T-1,녹차 라떼,1000,3,a.jpg\n")
+        #expect(ours.drafts.first?.id == 17 && !notes(ours).contains { $0.rule == "column-other-platform" })
+        // A map file's [detect] says a platform's columns only with its name beside them.
+        #expect(throws: FeedFileError.self) {
+            try FeedFile.parse("[detect]\nheaders = [\"A\"]\nown_numbers = [\"A\"]\n[columns]\nname = \"A\"\n", url: URL(fileURLWithPath: "x.toml"))
+        }
+    }
+
     @Test("Shopify: one product per variant, named as Shopify's admin names it, keyed by SKU, compare-at as the discount, photos gathered")
     func shopify() throws {
         let read = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.currency = "USD"; $0.defaultStock = 10 }

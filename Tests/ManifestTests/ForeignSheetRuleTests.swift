@@ -8,22 +8,6 @@ import TestSupport
 /// both read through `ManifestValidator`).
 @Suite("Sheets from elsewhere, validated")
 struct ForeignSheetRuleTests {
-    @Test("another platform's own number column is not read in that platform's layout, with a note")
-    func platformLayouts() throws {
-        let space = try Workspace()
-        defer { space.cleanup() }
-        let woo = try space.check(space.write("ID,Type,SKU,Name,Published,Regular price,Stock,Images\n4021,simple,MUG-1,Mug,1,9000,3,a.jpg\n"))
-        #expect(woo.issues.contains { $0.rule == "column-other-platform" && $0.value == "ID" && $0.message.contains("WooCommerce") })
-        #expect(woo.drafts.first?.id == nil && woo.drafts.first?.key == "MUG-1", "\(woo.issues)")
-        let smart = try space.check(space.write("상품번호,판매자상품코드,상품명,판매가,재고수량,이미지\n8812345,T-1,녹차 라떼,1000,3,a.jpg\n"))
-        #expect(smart.issues.contains { $0.rule == "column-other-platform" && $0.value == "상품번호" })
-        let cafe = try space.check(space.write("상품코드,자체 상품코드,상품명,판매가,재고,이미지\nP000000A,OWN-1,녹차 라떼,1000,3,a.jpg\n"))
-        #expect(cafe.drafts.first?.key == "OWN-1" && cafe.drafts.first?.id == nil, "\(cafe.issues)")
-        // Our own sheet's id column is read as before.
-        let ours = try space.check(space.write("id,key,name,price,stock,images\n17,T-1,녹차 라떼,1000,3,a.jpg\n"))
-        #expect(ours.drafts.first?.id == 17 && !ours.issues.contains { $0.rule == "column-other-platform" })
-    }
-
     @Test("rows that would be one product: one name twice without a key, keys equal but for case or zeros")
     func collisions() throws {
         let space = try Workspace()
