@@ -58,6 +58,11 @@ extension WordTable {
         "t_validate_file_warnings": (", {} file warnings (above)", ", 파일 경고 {} (위)"),
         "t_validate_file_warning": (", 1 file warning (above)", ", 파일 경고 1 (위)"),
         "t_left_out": ("left out: {}", "제외됨: {}"),
+        "t_no_such_file": ("{}: no such file", "{}: 그런 파일이 없습니다"),
+        "t_sandbox_used": ("Using the built-in sandbox at {} (data: {}); pass --server for a real server.",
+                           "내장 샌드박스를 씁니다: {} (데이터: {}). 실제 서버는 --server로 지정하세요."),
+        "t_sandbox_new": ("That sandbox is new and empty: each folder has its own (./.openmarket/sandbox), so run from this folder again to find these products.",
+                          "이 샌드박스는 새로 만들어져 비어 있습니다: 폴더마다 따로 있으니 (./.openmarket/sandbox) 이 상품들을 다시 보려면 이 폴더에서 실행하세요."),
         "t_error": ("error", "오류"),
         "t_warning": ("warning", "경고"),
     ]

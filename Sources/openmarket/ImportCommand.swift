@@ -192,7 +192,7 @@ struct ImportCommand: ShopCommand {
         var choices = try choices()
         let manifestURL = try SheetSource.local(manifest, options: &choices.validation)
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-            throw CommandFailure("\(manifest): no such file", exitCode: .badInput)
+            throw CommandFailure(Console.say("t_no_such_file", manifest), exitCode: .badInput)
         }
         let onStorage = S3Objects.isAddress(manifest)
         if !noCache { choices.cache = try sharedCache.imageCache(transport: TransportSettings()) }

@@ -171,10 +171,8 @@ struct Connection {
             if credentials == nil, let demo = started.vendors.first {
                 credentials = VendorCredentials(identifier: demo.identifier, secret: demo.secret)
             }
-            Console.error("Using the built-in sandbox at \(started.url.absoluteString) (data: \(configuration.dataDirectory.path)); pass --server for a real server.")
-            if isNew {
-                Console.error("That sandbox is new and empty: each folder has its own (./.openmarket/sandbox), so run from this folder again to find these products.")
-            }
+            Console.error(Console.say("t_sandbox_used", started.url.absoluteString, configuration.dataDirectory.path))
+            if isNew { Console.error(Console.say("t_sandbox_new")) }
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
         configuration.transport.insecure = insecure

@@ -69,6 +69,9 @@ struct ValidateCommand: ServerCommand {
         var options = try reading.validation()
         options.wholeAmounts = api == .v2021
         let url = try SheetSource.local(manifest, options: &options)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CommandFailure(Console.say("t_no_such_file", manifest), exitCode: .badInput)
+        }
         if shopGiven { return try await decide(url, options) }
         if format == "xlsx" { return try writeWorkbook(url, options) }
         let output = IssueOutput(json: format == "json")

@@ -187,5 +187,8 @@ struct CatalogCommandTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".openmarket/sandbox/sandbox.sqlite").path))
         let list = try await CLIProcess.run(["list"], directory: directory)
         #expect(list.status == 0 && list.stdout.contains("No products"))
+        // In the merchant's language: the first line a Korean merchant sees.
+        let korean = try await CLIProcess.run(["health"], directory: directory, environment: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.status == 0 && korean.stderr.contains("내장 샌드박스를 씁니다: http://127.0.0.1:") && !korean.stderr.contains("Using"), "\(korean.stderr)")
     }
 }

@@ -26,6 +26,12 @@ struct TerminalLanguageTests {
         let en = try await CLIProcess.run(["validate", sheet.path, "--lang", "en"], environment: Self.korean)
         #expect(en.stdout.contains("row 3:") && en.stdout.contains("error price 'abc'") && en.stdout.contains("[price-format]"), "\(en.stdout)")
         #expect(en.stdout.contains("p.csv: 2 rows, 1 valid, 1 with errors, 0 with warnings") && !en.stdout.contains("행"), "\(en.stdout)")
+        // A sheet that is not there, named in the reader's language.
+        let missing = files.directory.appendingPathComponent("없는.csv").path
+        let gone = try await CLIProcess.run(["validate", missing], environment: Self.korean)
+        #expect(gone.status == 2 && gone.stderr.contains("없는.csv: 그런 파일이 없습니다"), "\(gone.stderr)")
+        let goneEn = try await CLIProcess.run(["validate", missing, "--lang", "en"], environment: Self.korean)
+        #expect(goneEn.status == 2 && goneEn.stderr.contains("없는.csv: no such file"), "\(goneEn.stderr)")
     }
 
     @Test("import, undo and export against the sandbox: in Korean under LANG=ko_KR.UTF-8 (counts with their status words, the report, the undo line), in English with --lang en")
