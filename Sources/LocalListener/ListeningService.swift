@@ -33,11 +33,15 @@ public final class ListeningService: Sendable {
         }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
                                                       logger: logger))
-        // Its handlers run on threads of their own, never waiting for the cooperative pool.
-        let task = Task(executorPreference: ServerThreads.shared) {
+        // In a process that also does blocking work (the tests, a command's built-in sandbox), its
+        // handlers run on threads of their own, never waiting for the cooperative pool. A server that
+        // is the process (`openmarket sandbox`, `console`: it handles the signals) stays on the pool:
+        // under a full test run on 2 cores, one of those hung on the port-in-use test with it.
+        let run: @Sendable () async throws -> Void = {
             defer { sink.finish() }
             try await group.run()
         }
+        let task = handleSignals ? Task { try await run() } : Task(executorPreference: ServerThreads.shared) { try await run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             // It stopped before listening: its own error says why.
