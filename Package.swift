@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "CatalogExport",
             dependencies: [
-                "Manifest", "OpenMarketAPI", "Support",
+                "Manifest", "OpenMarketAPI", "Support", "Words",
             ]
         ),
         // Every reader of outside bytes with the checks a fuzzer runs on it (`scripts/fuzz`).
@@ -175,7 +175,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
-            resources: [.copy("Resources/console.html.mustache"), .copy("Resources/plain.html.mustache"), .copy("Resources/console.js")]
+            resources: [.copy("Resources/pages"), .copy("Resources/plain.html.mustache"), .copy("Resources/console.js")]
         ),
         .target(name: "CJPEGSettings"),
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.

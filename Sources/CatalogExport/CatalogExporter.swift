@@ -131,18 +131,15 @@ public final class CatalogExporter: @unchecked Sendable {
         if options.resume && hasState {
             let earlier = try ExportState.recover(directory: directory)
             if let print = earlier.fingerprint, print != fingerprint {
-                throw ExportError(
-                    "the interrupted export in \(directory.path) was made with other options (\(Self.describe(print))); resume it with the same ones, or start over with --overwrite")
+                throw ExportError("f_export_other_options", directory.path, Self.describe(print))
             }
             recovered = earlier
         } else if hasState && !options.overwrite {
-            throw ExportError(
-                "\(directory.path) holds an interrupted export: add --resume to continue it, or --overwrite to start over")
+            throw ExportError("f_export_interrupted", directory.path)
         } else if !hasState && FileManager.default.fileExists(atPath: manifestURL.path) {
             guard options.overwrite else {
-                throw ExportError(options.resume
-                    ? "the export in \(directory.path) is already complete: nothing to resume"
-                    : "\(directory.path) already holds an export (\(options.manifestName)): choose another --out, or --overwrite to replace it")
+                throw options.resume ? ExportError("f_export_complete", directory.path)
+                                     : ExportError("f_export_holds", directory.path, options.manifestName)
             }
         }
         if recovered == nil && options.overwrite {
@@ -227,7 +224,7 @@ public final class CatalogExporter: @unchecked Sendable {
                 }
                 progress?("products", counted.exported + counted.deleted + counted.failed.count, total)
                 // A state that cannot be written (a full disk) could not resume the export: stop now.
-                if let failure = state.failed { throw ExportError("\(failure); free some space and run again with --resume") }
+                if let failure = state.failed { throw ExportError("f_export_disk", "\(failure)") }
             })
         counted.inFlight = pace.state.highest
         summary = counted
@@ -353,7 +350,7 @@ final class ChecksumWriter {
     init(url: URL) throws {
         self.url = url
         temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw ExportError("cannot write \(temporary.path)") }
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else { throw ExportError("f_cannot_write", temporary.path) }
         handle = try FileHandle(forWritingTo: temporary)
     }
 

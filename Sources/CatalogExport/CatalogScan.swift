@@ -74,7 +74,7 @@ public final class CatalogScan: @unchecked Sendable {
 
     func run(state: ExportState?, recovered: ExportState.Recovered?) throws -> Result {
         if filter.vendor == .me, client.writer == nil {
-            throw ExportError("--vendor me needs the vendor's credentials (--identifier and --secret, or a profile)")
+            throw ExportError("f_vendor_me")
         }
         var pass = 1
         var page = 1

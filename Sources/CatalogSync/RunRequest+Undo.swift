@@ -1,6 +1,7 @@
 import Foundation
 import ShopState
 import Support
+import Words
 
 /// One recorded run (or one shard of a sharded run) taken back, or why there was nothing to do.
 public struct UndoPart: Sendable {
@@ -8,7 +9,7 @@ public struct UndoPart: Sendable {
     public var shard: String?
     /// The run taken back (nil: it already was, said in `alreadyDone`).
     public var result: SyncResult?
-    public var alreadyDone: String?
+    public var alreadyDone: Phrase?
 }
 
 /// Undo, assembled once for every door: a run's folder on this machine, a run another machine
@@ -57,22 +58,22 @@ extension RunRequest {
     /// Why a recorded run cannot be taken back (nil: it can): it wrote nothing, its record is
     /// nowhere, or it was undone already. What the console asks before it shows Undo, and says
     /// to a form sent anyway.
-    public func undoRefusal(_ run: RecordedRun) -> String? {
+    public func undoRefusal(_ run: RecordedRun) -> Phrase? {
         if let name = run.runName {
-            guard let store = try? sharedStore(for: name) else { return "run \(name) is a sharded run: its record is in the shared state (--state)" }
-            guard let parts = try? store.record(run: name), !parts.isEmpty else { return "no record of run \(name) in the shared state" }
+            guard let store = try? sharedStore(for: name) else { return Phrase("f_undo_sharded", name) }
+            guard let parts = try? store.record(run: name), !parts.isEmpty else { return Phrase("f_undo_no_shared_record", name) }
             let undone = parts.keys.allSatisfy { part in
                 Self.undone(SharedRecord(store: store, run: name, part: part), undoFolder: undoFolder(of: shardFolder(run: name, part: part)),
                             links: links) != nil
             }
-            return undone ? "run \(name) was undone already, every shard of it" : nil
+            return undone ? Phrase("f_undo_all_undone", name) : nil
         }
-        let nothing = "that run wrote nothing: there is nothing to take back"
+        let nothing = Phrase("f_undo_nothing")
         if let counts = run.counts,
            !counts.contains(where: { RowOutcome.Status(rawValue: $0.key)?.isWrite == true && $0.value > 0 }) { return nothing }
         let folder = URL(fileURLWithPath: run.folder).standardizedFileURL
         guard let record = try? record(of: folder), let entries = (try? RunRecorder.read(record)) ?? nil else {
-            return "\(run.folder) has no record of the run on this machine or in the shared state"
+            return Phrase("f_undo_no_record", run.folder)
         }
         guard entries.contains(where: { [.created, .updating, .deleting].contains($0.event) }) else { return nothing }
         return Self.undone(record, undoFolder: undoFolder(of: folder), links: links)
@@ -82,7 +83,7 @@ extension RunRequest {
 
     /// "already undone: …" when the undo of the run recorded in `record` ended (its own record,
     /// found by `undoFolder`, and this run's, not an earlier run's of a folder given again); nil otherwise.
-    static func undone(_ record: any RunRecordStore, undoFolder: URL, links: StoreAddress?) -> String? {
+    static func undone(_ record: any RunRecordStore, undoFolder: URL, links: StoreAddress?) -> Phrase? {
         guard let mine = (try? RunRecords.read(undoFolder, links: links)) ?? nil, mine.contains(where: { $0.event == .end }) else { return nil }
         let started = ((try? RunRecorder.read(record)) ?? nil)?.first(where: { $0.event == .begin })?.header?.started ?? 0
         guard (mine.first?.header?.started ?? 0) >= started else { return nil }

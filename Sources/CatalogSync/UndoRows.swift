@@ -44,10 +44,10 @@ public struct UndoRows: RowSource {
     /// Where the run's record is (its saved photos with it).
     let record: any RunRecordStore
     /// Set when the run was already taken back: what to say instead of running.
-    public let alreadyDone: String?
+    public let alreadyDone: Phrase?
     /// Whether the run was taken back already, said as `alreadyDone` says it, a plan's too
     /// (a plan of it would only find the products gone).
-    public let undoneBefore: String?
+    public let undoneBefore: Phrase?
 
     public var kind: RunKind { .undo }
     /// `runs` lists an undo by the folder it took back.
@@ -106,8 +106,8 @@ public struct UndoRows: RowSource {
     }
 
     /// What an undo of a run taken back already says: where, and how to take the undo back.
-    static func alreadyUndone(_ undoFolder: URL) -> String {
-        "already undone: see \(undoFolder.appendingPathComponent("report.html").path). To take the undo back: openmarket undo \(undoFolder.path)"
+    static func alreadyUndone(_ undoFolder: URL) -> Phrase {
+        Phrase("f_undo_already", undoFolder.appendingPathComponent("report.html").path, undoFolder.path)
     }
 
     /// An undo's record and report go in `undo/` beside the run it takes back (a plan's in a

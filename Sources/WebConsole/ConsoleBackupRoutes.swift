@@ -25,18 +25,14 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let words = ConsoleWords.words(ConsoleWords.language(of: request))
         guard let backups = engine.backups else { return chooser(request, said: nil) }
         let snapshots = Array(backups.snapshots().reversed().map(Self.snapshot))
-        var model = ConsolePageModel(title: "\(words["backups"] ?? "") · \(backups.repository.url.path)")
-        model.backups = .init(snapshots: snapshots, diffFrom: snapshots.dropFirst().first?.id ?? "", diffTo: snapshots.first?.id ?? "")
-        return layout.response(request, model)
+        return layout.response(request, BackupsPage(head: PageHead("\(words["backups"] ?? "") · \(backups.repository.url.path)"), snapshots: snapshots))
     }
 
     /// No repository yet: a folder to keep backups in, chosen here (no terminal, no restart).
     private func chooser(_ request: Request, said: String?, status: HTTPResponse.Status = .ok) -> Response {
         let words = ConsoleWords.words(ConsoleWords.language(of: request))
-        var model = ConsolePageModel(title: words["backups"] ?? "", message: said)
-        model.summary = words["no_repo"]
-        model.chooseRepository = BackupChoice.suggested
-        return layout.response(request, model, status: status)
+        return layout.response(request, BackupFolderPage(head: PageHead(words["backups"] ?? "", summary: words["no_repo"], message: said),
+                                                  suggested: BackupChoice.suggested), status: status)
     }
 
     private func choose(_ request: Request) async throws -> Response {
@@ -58,18 +54,16 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         let known = Set(backups.snapshots().map(\.id))
         func listed(_ id: String) -> Bool { id.isEmpty || id == "latest" || known.contains { $0 == id || $0.hasPrefix(id) } }
         if let unknown = [from, to].first(where: { !listed($0) }) {
-            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("backup_no_snapshot", language, unknown)),
+            return layout.response(request, MessagePage(title, message: WordTable.filled("backup_no_snapshot", language, unknown)),
                                    status: .badRequest)
         }
         do {
             let diff = try backups.diff(from: from, to: to)
             let said = WordTable.filled("backup_diff", ConsoleWords.language(of: request), String(diff.created.count), String(diff.deleted.count),
                                         String(diff.changed.count))
-            var model = ConsolePageModel(title: title, summary: said)
-            model.diff = diff.lines.joined(separator: "\n")
-            return layout.response(request, model)
+            return layout.response(request, BackupDiffPage(head: PageHead(title, summary: said), diff: diff.lines.joined(separator: "\n")))
         } catch {
-            return layout.response(request, ConsolePageModel(title: title, message: "\(error)"), status: .badRequest)
+            return layout.response(request, MessagePage(title, message: "\(error)"), status: .badRequest)
         }
     }
 
@@ -100,7 +94,7 @@ struct ConsoleBackupRoutes: ConsoleShopBound {
         return backups
     }
 
-    static func snapshot(_ info: SnapshotInfo) -> ConsolePageModel.SnapshotView {
+    static func snapshot(_ info: SnapshotInfo) -> BackupsPage.Snapshot {
         .init(id: info.id, time: ConsoleRoutes.timeFormatter.string(from: info.time), products: info.products, newProducts: info.newProducts,
               added: ByteCount.text(info.bytesAdded))
     }

@@ -135,7 +135,7 @@ public struct ConsoleEngine: Sendable {
     /// A run taken back through the one sync, or its plan (nothing written), found as `openmarket
     /// undo` finds it (here, or recorded on another machine of a shared account); nil when it
     /// already was (said in `alreadyDone`).
-    func undo(_ folder: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> (result: SyncResult?, alreadyDone: String?) {
+    func undo(_ folder: URL, dryRun: Bool, job: ConsoleJob? = nil) throws -> (result: SyncResult?, alreadyDone: Phrase?) {
         let part = try request(dryRun: dryRun, job: job).undo(folder: folder)
         return (part.result, part.alreadyDone)
     }
@@ -146,7 +146,7 @@ public struct ConsoleEngine: Sendable {
     }
 
     /// Why the page offers no Undo for a run (nil: it can still be taken back).
-    public func undoRefusal(_ run: RecordedRun) -> String? {
+    public func undoRefusal(_ run: RecordedRun) -> Phrase? {
         RunRequest(shop: shop, account: account).undoRefusal(run)
     }
 

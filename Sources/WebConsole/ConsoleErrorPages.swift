@@ -27,11 +27,11 @@ struct ConsoleErrorPages: RouterMiddleware {
         default: "error_failed"
         }
         let detailText = detail.map { $0.isEmpty ? "" : " (\($0))" } ?? ""
-        let model = ConsolePageModel(title: "\(status.code) · \(WordTable.text(key + "_title", language))",
+        let model = MessagePage( "\(status.code) · \(WordTable.text(key + "_title", language))",
                                      message: WordTable.filled(key, language, detailText))
         guard let shop = context.shop else {
             return ConsoleGuard<ConsoleContext>.plainPage(status: status, title: model.title, message: model.message ?? "")
         }
-        return ConsolePage(shop: shop).response(request, model, status: status)
+        return ConsoleLayout(shop: shop).response(request, model, status: status)
     }
 }

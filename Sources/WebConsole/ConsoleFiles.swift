@@ -52,19 +52,19 @@ struct ConsoleFiles: ConsoleShopBound {
         do {
             (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
         } catch ExportRefusal.refused(let status) {
-            var model = ConsolePageModel(title: title, message: WordTable.filled("export_refused", language, "HTTP \(status)"))
+            var model = ProfilePage(head: PageHead(title, message: WordTable.filled("export_refused", language, "HTTP \(status)")))
             let profile = ConsoleShops.chosen(request, among: shop.menu)
             if !profile.isEmpty { model.credentials = profile }
             return layout.response(request, model, status: .badGateway)
         } catch ExportRefusal.unreachable(let address) {
-            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_unreachable", language, address)),
+            return layout.response(request, MessagePage(title, message: WordTable.filled("export_unreachable", language, address)),
                                    status: .badGateway)
         } catch {
-            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_failed", language, "\(error)")), status: .badGateway)
+            return layout.response(request, MessagePage(title, message: WordTable.filled("export_failed", language, "\(error)")), status: .badGateway)
         }
         guard summary.stopped == nil, summary.failed.isEmpty else {
             let why = summary.stopped ?? "\(summary.failed.count) products failed"
-            return layout.response(request, ConsolePageModel(title: title, message: WordTable.filled("export_failed", language, why)), status: .badGateway)
+            return layout.response(request, MessagePage(title, message: WordTable.filled("export_failed", language, why)), status: .badGateway)
         }
         let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
         guard let data = FileManager.default.contents(atPath: sheet.path) else { throw HTTPError(.notFound) }

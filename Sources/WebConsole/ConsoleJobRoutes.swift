@@ -78,18 +78,20 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let chosen = form["run"] ?? ""
         let sharded = ConsoleRuns.shardedName(chosen)
         let found = runs.first { run in sharded.map { run.runName == $0 } ?? (run.folder == chosen && run.runName == nil) }
+        let language = ConsoleWords.language(of: request)
+        let title = ConsoleWords.kind(dryRun ? .undoPlan : .undo, language)
         guard let run = found else {
-            return layout.response(request, ConsolePageModel(title: "Undo", message: "no such run of this account"), status: .badRequest)
+            return layout.response(request, MessagePage(title, message: WordTable.text("f_undo_no_run", language)), status: .badRequest)
         }
         if let refusal = engine.undoRefusal(run) {
-            return layout.response(request, ConsolePageModel(title: "Undo", message: refusal), status: .conflict)
+            return layout.response(request, MessagePage(title, message: refusal.text(language)), status: .conflict)
         }
         if let name = run.runName {
             return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in .parts(try engine.undo(run: name, dryRun: dryRun, job: job)) }
         }
         return start(request, dryRun ? .undoPlan : .undo, subject: chosen) { job in
             let (result, done) = try engine.undo(URL(fileURLWithPath: chosen), dryRun: dryRun, job: job)
-            return result.map { .finished($0) } ?? .nothing(done ?? "")
+            return result.map { .finished($0) } ?? .nothing(done?.text(job.language) ?? "")
         }
     }
 
@@ -102,8 +104,8 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         case .success(let job):
             return Response(status: .seeOther, headers: [.location: "/jobs/\(job.id)"])
         case .failure(let busy):
-            return layout.response(request, ConsolePageModel(
-                title: "\(ConsoleWords.kind(kind, language)) · \(URL(fileURLWithPath: subject).lastPathComponent)",
+            return layout.response(request, MessagePage(
+                "\(ConsoleWords.kind(kind, language)) · \(URL(fileURLWithPath: subject).lastPathComponent)",
                 message: WordTable.filled("p_busy", language, ConsoleWords.kind(busy.job.kind, language), busy.job.subjectName)), status: .conflict)
         }
     }
@@ -115,14 +117,14 @@ struct ConsoleJobRoutes: ConsoleShopBound {
 
     /// What a job's page shows: its progress while it runs; its summary, report and next step
     /// after (not the last progress line, which can be a step behind the end).
-    func page(_ job: ConsoleJob, _ language: ConsoleWords.Language = .en) -> ConsolePageModel {
+    func page(_ job: ConsoleJob, _ language: ConsoleWords.Language = .en) -> JobPage {
         let progress = job.progress
-        var model = ConsolePageModel(title: "\(ConsoleWords.kind(job.kind, language)) · \(job.subjectName)")
-        var shown = ConsolePageModel.JobView(id: job.id, progress: progress.ended ? "" : ConsoleWords.progressLine(progress, language),
-                                             running: !progress.ended, done: progress.done, total: progress.total)
+        var shown = JobPage(head: PageHead("\(ConsoleWords.kind(job.kind, language)) · \(job.subjectName)"), id: job.id,
+                            progress: progress.ended ? "" : ConsoleWords.progressLine(progress, language),
+                            running: !progress.ended, done: progress.done, total: progress.total)
         switch job.ending {
         case .finished(let result)?:
-            model.summary = ConsoleWords.pageLine(result.summary, language)
+            shown.head.summary = ConsoleWords.pageLine(result.summary, language)
             shown.report = true
             let stopped = result.summary.stopped != nil
             let held = result.summary.priceGuarded
@@ -141,27 +143,26 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             shown.reading = job.reading
             // Another platform's export that cannot say its currency or stock: asked here, not by a flag.
             if job.kind == .apply || job.kind == .plan, result.summary.readAs != nil, job.reading.currency == nil || job.reading.defaultStock == nil {
-                model.ask = ConsolePageModel.AskView(sheet: job.subject, said: result.summary.readAs ?? "", reading: job.reading)
+                shown.ask = AskForm(sheet: job.subject, said: result.summary.readAs ?? "", reading: job.reading)
             }
             // Rows the price guard held: the way forward is a button, not a terminal flag.
             if held > 0, !stopped, job.kind == .apply || job.kind == .plan { shown.steps.append(.acceptPrices(sheet: job.subject, count: held)) }
         case .feed(let result)?:
-            model.summary = "\(result.feed): \(WordTable.text("outcome_\(result.outcome.rawValue)", language)): \(language == .en ? result.message : result.phrase?.text(language) ?? result.message)"
+            shown.head.summary = "\(result.feed): \(WordTable.text("outcome_\(result.outcome.rawValue)", language)): \(language == .en ? result.message : result.phrase?.text(language) ?? result.message)"
             shown.report = result.report != nil
             if result.outcome == .held { shown.steps.append(.accept(feed: job.subject)) }
             if let folder = result.report, result.outcome == .done || result.outcome == .rowsFailed { shown.steps.append(.planUndo(run: folder.path)) }
             if let held = result.summary?.priceGuarded, held > 0 { shown.steps.append(.acceptFeedPrices(feed: job.subject, count: held)) }
         case .parts(let parts)?:
             // A sharded run, shard by shard; its undo offered after its plan.
-            model.summary = parts.map { part in
-                "shard \(part.shard ?? ""): \(part.result.map { ConsoleWords.pageLine($0.summary, language) } ?? part.alreadyDone ?? "")"
+            shown.head.summary = parts.map { part in
+                "shard \(part.shard ?? ""): \(part.result.map { ConsoleWords.pageLine($0.summary, language) } ?? part.alreadyDone?.text(language) ?? "")"
             }.joined(separator: "; ")
             if job.kind == .undoPlan { shown.steps = [.undo(run: job.subject)] }
-        case .nothing(let said)?: model.summary = said
-        case .failed(let why)?: model.message = why
+        case .nothing(let said)?: shown.head.summary = said
+        case .failed(let why)?: shown.head.message = why
         case nil: break
         }
-        model.job = shown
-        return model
+        return shown
     }
 }

@@ -7,8 +7,30 @@ import Mustache
 /// Apply, Undo), in English or Korean (`ConsoleWords`). Every value is escaped by the template;
 /// no secret is ever given to it.
 enum ConsolePages {
-    /// The layout of every page: a template file (`Resources/console.html.mustache`).
-    static let layout: String = resource("console.html", "mustache")
+    /// Every page's template, by name: the layout (`layout`), a template per page that fills
+    /// its `page` block, and the parts two pages share (`ask`, `carried`); files under
+    /// `Resources/pages`.
+    static let sources: [String: String] = {
+        guard let folder = Bundle.module.url(forResource: "pages", withExtension: nil),
+              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else {
+            fatalError("the console's pages are not among its resources")
+        }
+        var sources: [String: String] = [:]
+        for file in files where file.pathExtension == "mustache" {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { fatalError("the console's \(file.lastPathComponent) cannot be read") }
+            sources[file.deletingPathExtension().lastPathComponent] = text
+        }
+        return sources
+    }()
+
+    /// The templates, parsed once; one that does not parse is a broken build.
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, text) in sources {
+            do { try library.register(text, named: name) } catch { fatalError("the console's page \(name): \(error)") }
+        }
+        return library
+    }()
 
     /// A file of the console's resources, read once; a missing one is a broken build.
     static func resource(_ name: String, _ type: String) -> String {
@@ -24,21 +46,22 @@ enum ConsolePages {
         do { return try MustacheTemplate(string: resource("plain.html", "mustache")) } catch { fatalError("the console's plain page: \(error)") }
     }()
 
-    static let template: MustacheTemplate = {
-        do { return try MustacheTemplate(string: layout) } catch { fatalError("the console's page template: \(error)") }
-    }()
-
-    /// The page with `values` in `language`; a list's table shows when the list has rows.
-    /// `root`: the secret path the console's pages live under on a shared loopback address.
-    static func render(_ values: [String: Any], language: ConsoleWords.Language, root: String = "") -> String {
+    /// The page `template` with its head and `values` in `language`; a list's table shows when
+    /// the list has rows. `root`: the secret path the console's pages live under on a shared
+    /// loopback address.
+    static func render(_ template: String, head: PageHead, _ values: [String: Any], language: ConsoleWords.Language, root: String = "") -> String {
         var values = values
+        values["title"] = head.title
+        if let summary = head.summary { values["summary"] = summary }
+        if let message = head.message { values["message"] = message }
         values["root"] = root
         for name in ["sheets", "problems", "runs", "feeds", "snapshots", "profiles"] {
             values["has_" + name] = !((values[name] as? [Any])?.isEmpty ?? true)
         }
         values["w"] = ConsoleWords.words(language)
         values["lang"] = language.rawValue
-        return template.render(values)
+        guard let page = library.render(values, withTemplate: template) else { fatalError("the console has no page \(template)") }
+        return page
     }
 }
 

@@ -35,29 +35,23 @@ struct ConsoleRoutes: ConsoleShopBound {
     }
 
     func sheets(_ request: Request) -> Response {
-        var model = ConsolePageModel(title: "\(words(request)["sheets_in"] ?? "") \(engine.folder.path)")
-        model.sheets = engine.sheets()
-        model.upload = true
-        return layout.response(request, model)
+        layout.response(request, SheetsPage(head: PageHead("\(words(request)["sheets_in"] ?? "") \(engine.folder.path)"), sheets: engine.sheets()))
     }
 
     func runsPage(_ request: Request) -> Response {
-        var model = ConsolePageModel(title: words(request)["runs"] ?? "")
-        model.runs = runs(ConsoleWords.language(of: request))
-        return layout.response(request, model)
+        layout.response(request, RunsPage(head: PageHead(words(request)["runs"] ?? ""), runs: runs(ConsoleWords.language(of: request))))
     }
 
     func feeds(_ request: Request) -> Response {
         let formatter = Self.timeFormatter
         let language = ConsoleWords.language(of: request)
-        var model = ConsolePageModel(title: "\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)")
-        model.feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.place).map { entry in
-            ConsolePageModel.FeedView(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
+        let feeds = engine.feeds.entries(shopTag: engine.shopTag, state: engine.account.place).map { entry in
+            FeedsPage.Feed(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
                                       shops: entry.shops.map { ($0.shop, $0.outcome, WordTable.text("outcome_\($0.outcome)", language),
                                                                 language == .en ? $0.message : $0.phrase?.text(language) ?? $0.message, $0.when.map(formatter.string(from:)) ?? "") },
-                                      mistake: entry.mistake)
+                           mistake: entry.mistake)
         }
-        return layout.response(request, model)
+        return layout.response(request, FeedsPage(head: PageHead("\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)"), feeds: feeds))
     }
 
     /// A file dropped on the page: a sheet or a zip into the sheets' folder, or (`feeds`) a feed
@@ -87,34 +81,34 @@ struct ConsoleRoutes: ConsoleShopBound {
             (summary, problems, export) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet, reading: reading) }
         } catch let error as ManifestError where error.message.hasPrefix("the file is empty") {
             // An empty sheet is an answer, not a failure: the page says so (what validate says).
-            return layout.response(request, ConsolePageModel(title: title, summary: "\(error)"))
+            return layout.response(request, MessagePage(title, summary: "\(error)"))
         } catch let error as ManifestError where error.encodingUnknown {
             // Its encoding cannot be told: asked on the page, as `--encoding` asks it.
-            var model = ConsolePageModel(title: title, message: WordTable.filled("check_encoding", ConsoleWords.language(of: request), sheet.lastPathComponent))
+            var model = CheckPage(PageHead(title, message: WordTable.filled("check_encoding", ConsoleWords.language(of: request), sheet.lastPathComponent)))
             model.chooseEncoding = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
             return layout.response(request, model, status: .unprocessableContent)
         } catch {
             // A sheet that cannot be read at all (no header, not a sheet, a map it does not fit):
             // what validate says, on the page, with the reading to choose again.
-            var model = ConsolePageModel(title: title, message: "\(error)")
+            var model = CheckPage(PageHead(title, message: "\(error)"))
             model.readAs = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
             return layout.response(request, model, status: .unprocessableContent)
         }
         let text = ConsoleWords.checkLine(summary, ConsoleWords.language(of: request))
-        var model = ConsolePageModel(title: title, summary: text)
+        var model = CheckPage(PageHead(title, summary: text))
         model.readAs = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
         // A sheet with rows that can go on leads to its plan (rows with errors fail there, the others go).
         if summary.valid + summary.withWarnings > 0 { model.planNext = PlanNext(sheet: sheet.lastPathComponent, reading: reading) }
         let language = ConsoleWords.language(of: request)
         model.problems = problems.map {
-            ConsolePageModel.ProblemView(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
+            CheckPage.Problem(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
                                          message: ConsoleWords.ruleMessage($0.rule, english: $0.message, language), severity: $0.severity)
         }
         // What the sheet leaves open is asked on the page: another platform's currency and stock,
         // and the stock of a sheet that has no stock column (Cafe24's), never 0 by default.
         let stockOpen = reading.defaultStock == nil && summary.newProductNeeds.keys.contains { $0.hasPrefix("stock-") }
         if let said = export?.title ?? (stockOpen ? sheet.lastPathComponent : nil), reading.currency == nil || reading.defaultStock == nil {
-            model.ask = ConsolePageModel.AskView(sheet: sheet.lastPathComponent, said: said, reading: reading)
+            model.ask = AskForm(sheet: sheet.lastPathComponent, said: said, reading: reading)
         }
         return layout.response(request, model)
     }
@@ -139,7 +133,7 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// The account's runs as `openmarket runs` lists them: a sharded run once, its shards'
     /// counts summed, undone whole (`run:NAME`, as `undo --run NAME`); Undo only where a run
     /// can still be taken back.
-    private func runs(_ language: ConsoleWords.Language) -> [ConsolePageModel.RunView] {
+    private func runs(_ language: ConsoleWords.Language) -> [RunsPage.Run] {
         let formatter = Self.timeFormatter
         // A run this console is writing now is not offered for undo until it ends (an unfinished
         // run with nothing writing stopped or crashed: undo takes back what it did).
@@ -150,11 +144,11 @@ struct ConsoleRoutes: ConsoleShopBound {
             if let name = run.runName {
                 let counts = ConsoleWords.counts(listed.counts ?? [:], language)
                 let source = WordTable.filled("p_run_sharded", language, name, String(listed.shards))
-                return ConsolePageModel.RunView(started: formatter.string(from: listed.started), kind: kind,
+                return RunsPage.Run(started: formatter.string(from: listed.started), kind: kind,
                                                 source: source, counts: counts.isEmpty ? WordTable.text("p_nothing_yet", language) : counts,
                                                 folder: ConsoleRuns.sharded(name), undoable: engine.canUndo(run), reportTag: nil)
             }
-            return ConsolePageModel.RunView(started: formatter.string(from: run.started), kind: kind,
+            return RunsPage.Run(started: formatter.string(from: run.started), kind: kind,
                                             source: URL(fileURLWithPath: run.source).lastPathComponent,
                                             counts: listed.counts.map { ConsoleWords.counts($0, language) }
                                                 ?? WordTable.text(writingNow ? "running" : "p_not_finished", language),
@@ -205,11 +199,11 @@ struct ConsoleRoutes: ConsoleShopBound {
 
 /// A page of the console: the layout with the shop's name, the job that writes now, the words
 /// of the reader's language.
-struct ConsolePage: ConsoleShopBound {
+struct ConsoleLayout: ConsoleShopBound {
     let shop: ConsoleShop
 
-    func response(_ request: Request, _ model: ConsolePageModel, status: HTTPResponse.Status = .ok) -> Response {
-        var values = model.values
+    func response<Page: ConsolePageModel>(_ request: Request, _ page: Page, status: HTTPResponse.Status = .ok) -> Response {
+        var values = page.values
         let name = engine.account.serverName
         values["shop"] = name == AccountState.builtInSandboxName ? WordTable.text("built_in_sandbox", ConsoleWords.language(of: request)) : name
         let shops = shop.menu
@@ -219,11 +213,11 @@ struct ConsolePage: ConsoleShopBound {
                 + shops.map { ["name": $0, "label": $0, "chosen": $0 == chosen] }
         }
         // The job that writes, named on every page but its own.
-        if let writing = jobs.writing, model.job?.id != writing.id {
+        if let writing = jobs.writing, page.jobID != writing.id {
             values["writing"] = ["id": writing.id, "kind": ConsoleWords.kind(writing.kind, ConsoleWords.language(of: request)), "subject": writing.subjectName]
         }
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(values, language: ConsoleWords.language(of: request), root: ConsoleAddress.root(of: request)))))
+                        body: .init(byteBuffer: ByteBuffer(string: ConsolePages.render(Page.template, head: page.head, values, language: ConsoleWords.language(of: request), root: ConsoleAddress.root(of: request)))))
     }
 }
 

@@ -40,7 +40,7 @@ extension ConsoleShopBound {
     var engine: ConsoleEngine { shop.engine }
     var jobs: ConsoleJobs { shop.jobs }
     /// The layout of this shop's pages.
-    var layout: ConsolePage { ConsolePage(shop: shop) }
+    var layout: ConsoleLayout { ConsoleLayout(shop: shop) }
 }
 
 /// The shops of one console: the one chosen on the command line, and the config file's
@@ -111,10 +111,10 @@ struct ConsoleShopChoice: RouterMiddleware {
         do { shop = try await shops.shop(for: request) } catch {
             let name = ConsoleShops.chosen(request, among: shops.profiles)
             let language = ConsoleWords.language(of: request)
-            var model = ConsolePageModel(title: WordTable.filled("profile_title", language, name),
-                                         message: WordTable.filled("profile_cannot_open", language, name, "\(error)"))
+            var model = ProfilePage(head: PageHead(WordTable.filled("profile_title", language, name),
+                                                   message: WordTable.filled("profile_cannot_open", language, name, "\(error)")))
             if shops.save != nil { model.credentials = name }
-            return ConsolePage(shop: shops.first).response(request, model, status: .badGateway)
+            return ConsoleLayout(shop: shops.first).response(request, model, status: .badGateway)
         }
         var context = context
         context.shop = shop
@@ -129,10 +129,10 @@ extension ConsoleShopChoice {
     func credentials(_ request: Request) async throws -> Response {
         let name = ConsoleShops.chosen(request, among: shops.profiles)
         let language = ConsoleWords.language(of: request)
-        var model = ConsolePageModel(title: WordTable.filled("profile_title", language, name))
+        var model = ProfilePage(head: PageHead(WordTable.filled("profile_title", language, name)))
         guard !name.isEmpty, shops.save != nil else {
-            model.message = WordTable.text("credentials_not_profile", language)
-            return ConsolePage(shop: shops.first).response(request, model, status: .badRequest)
+            model.head.message = WordTable.text("credentials_not_profile", language)
+            return ConsoleLayout(shop: shops.first).response(request, model, status: .badRequest)
         }
         if request.method == .post {
             let form = try await ConsoleForm.read(request)
@@ -142,10 +142,10 @@ extension ConsoleShopChoice {
                 try shops.saveCredentials(profile: name, identifier: identifier, secret: secret)
                 return Response(status: .seeOther, headers: [.location: ConsoleAddress.root(of: request) + "/"])
             } catch {
-                model.message = WordTable.filled("credentials_not_saved", language, "\(error)")
+                model.head.message = WordTable.filled("credentials_not_saved", language, "\(error)")
             }
         }
         model.credentials = name
-        return ConsolePage(shop: shops.first).response(request, model, status: request.method == .post ? .badRequest : .ok)
+        return ConsoleLayout(shop: shops.first).response(request, model, status: request.method == .post ? .badRequest : .ok)
     }
 }

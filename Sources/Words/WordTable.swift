@@ -16,7 +16,7 @@ public enum WordTable {
     }
 
     /// The page's and the report's words, one table.
-    public static let table: [String: (en: String, ko: String)] = page.merging(report) { first, _ in first }.merging(terminal) { first, _ in first }.merging(notes) { first, _ in first }.merging(pageRuns) { first, _ in first }
+    public static let table: [String: (en: String, ko: String)] = page.merging(report) { first, _ in first }.merging(terminal) { first, _ in first }.merging(notes) { first, _ in first }.merging(pageRuns) { first, _ in first }.merging(failures) { first, _ in first }
 
     /// The console's pages.
     static let page: [String: (en: String, ko: String)] = [

@@ -16,7 +16,7 @@ struct RepositoryOption: ParsableArguments {
     static func existing(_ repo: String) throws -> BackupRepository {
         let repository = BackupRepository(url: URL(fileURLWithPath: repo))
         guard repository.config() != nil else {
-            throw CommandFailure("\(repo) is not a backup repository (no config.json): `openmarket backup --repo \(repo)` makes one", exitCode: .badInput)
+            throw CommandFailure(say: "f_not_repository", repo, repo, exitCode: .badInput)
         }
         return repository
     }

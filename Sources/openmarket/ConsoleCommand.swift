@@ -60,7 +60,7 @@ struct ConsoleCommand: ShopCommand {
         })
         let console: ConsoleServer
         do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
-            throw CommandFailure("cannot listen on port \(port) of a loopback address: \(error)", exitCode: .someFailed)
+            throw CommandFailure(say: "f_console_listen", String(port), "\(error)", exitCode: .someFailed)
         }
         Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
         if console.sharesAddress { Console.line(Console.say("t_console_shared")) }

@@ -175,12 +175,12 @@ struct ExportCommand: ServerCommand {
         let client = connection.client
         return try await Runner.onThread {
             do { _ = try client.health() } catch {
-                throw CommandFailure("the server does not answer: \(error)", exitCode: .unreachable)
+                throw CommandFailure(say: "f_server_no_answer", "\(error)", exitCode: .unreachable)
             }
             let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
             defer { signals.forEach { $0.cancel() } }
             do { return try exporter.run() } catch let error as ExportError {
-                throw CommandFailure(error.description, exitCode: .badInput)
+                throw CommandFailure(error.phrase, exitCode: .badInput)
             }
         }
     }
@@ -225,7 +225,7 @@ extension ExportCommand {
         let folder = URL(fileURLWithPath: out).standardizedFileURL
         let manifest = folder.appendingPathComponent("products.\(format == .jsonl ? "jsonl" : format.rawValue)")
         if FileManager.default.fileExists(atPath: manifest.path) && !overwrite {
-            throw CommandFailure("\(manifest.path) exists: --overwrite to replace it", exitCode: .badInput)
+            throw CommandFailure(say: "f_export_exists", manifest.path, exitCode: .badInput)
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -39,7 +39,7 @@ struct FeedScheduleCommand: OpenMarketCommand {
         let loaded: Feed
         do { loaded = try FeedFile.load(url) } catch { throw CommandFailure(error.description, exitCode: .badInput) }
         if loaded.run.source == nil && !schedule.remove {
-            throw CommandFailure("\(url.path) has no [source]: a scheduled run needs to fetch the file itself (url = \"https://…\", sftp://…, or path = \"/…\")", exitCode: .badInput)
+            throw CommandFailure(say: "f_feed_no_source", url.path, exitCode: .badInput)
         }
         if !schedule.remove { try requireShop(loaded, url) }
         try schedule.apply(Schedule(kind: "feed", name: loaded.name, arguments: ["feed", "run", url.path],
@@ -51,21 +51,14 @@ struct FeedScheduleCommand: OpenMarketCommand {
     /// The shop a scheduled run writes to: the feed's [target] profile, in the config file.
     private func requireShop(_ feed: Feed, _ url: URL) throws {
         guard let profile = feed.run.profile else {
-            throw CommandFailure("""
-                \(url.path) names no shop: a scheduled run has no --server and no environment, and would sync a \
-                throwaway built-in sandbox. Add [target] profile = "NAME" to the feed, with a [profiles.NAME] \
-                (server, identifier, secret) in \(OpenMarketConfig.defaultPath)
-                """, exitCode: .badInput)
+            throw CommandFailure(say: "f_feed_no_shop", url.path, OpenMarketConfig.defaultPath, exitCode: .badInput)
         }
         let config: OpenMarketConfig?
         do { config = try OpenMarketConfig.load(path: nil) } catch {
             throw CommandFailure(error.description, exitCode: .badInput)
         }
         guard let section = config?.profiles?[profile], section.server != nil else {
-            throw CommandFailure("""
-                the feed's [target] profile "\(profile)" is not in \(OpenMarketConfig.defaultPath) with a server: \
-                a scheduled run reads only that file. Add [profiles.\(profile)] with server, identifier and secret
-                """, exitCode: .badInput)
+            throw CommandFailure(say: "f_feed_profile_missing", profile, OpenMarketConfig.defaultPath, profile, exitCode: .badInput)
         }
     }
 }

@@ -123,7 +123,7 @@ struct ManifestOptions: ParsableArguments {
         if let saved {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: saved.path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CommandFailure("--images-from \(saved.path): no such folder", exitCode: .badInput)
+                throw CommandFailure(say: "f_images_from", saved.path, exitCode: .badInput)
             }
         }
         reading.imagesFrom = saved

@@ -163,7 +163,7 @@ struct MigrateCommand: OpenMarketCommand {
             migration = CatalogRows(source: from.client, filter: CatalogFilter(vendor: vendorChoice.filter, search: search, since: since?.date),
                                   sourceLinks: try CatalogRows.links(of: source.credentials == nil ? nil : from.account))
         } catch {
-            throw (error as? OpenMarketError).map { CommandFailure("the source does not answer: \($0)", exitCode: .unreachable) }
+            throw (error as? OpenMarketError).map { CommandFailure(say: "f_source_no_answer", "\($0)", exitCode: .unreachable) }
                 ?? CommandFailure("\(error)", exitCode: .unreachable)
         }
         migration.jobs = jobs
@@ -275,20 +275,20 @@ struct MigrateCommand: OpenMarketCommand {
             throw CommandFailure(error.description, exitCode: .badInput)
         }
         guard let sourceURL = source.server, let targetURL = target.server else {
-            throw CommandFailure("migrate needs both servers: --from and --to (or profiles that name them)", exitCode: .badInput)
+            throw CommandFailure(say: "f_migrate_servers", exitCode: .badInput)
         }
         guard target.credentials != nil else {
-            throw CommandFailure("migrate needs the target's credentials: --to-identifier and --to-secret, or --to-profile", exitCode: .badInput)
+            throw CommandFailure(say: "f_migrate_target", exitCode: .badInput)
         }
         if sourceURL == targetURL && source.credentials.map(ShopWriter.init) == target.credentials.map(ShopWriter.init) {
-            throw CommandFailure("the source and the target are the same account on the same server", exitCode: .badInput)
+            throw CommandFailure(say: "f_migrate_same", exitCode: .badInput)
         }
         let vendorChoice = vendor ?? (source.credentials != nil ? .me : .all)
         if thenDeleteSource && source.credentials == nil {
-            throw CommandFailure("--then-delete-source needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput)
+            throw CommandFailure(say: "f_migrate_delete_source", exitCode: .badInput)
         }
         if vendorChoice == .me && source.credentials == nil {
-            throw CommandFailure("--vendor me needs the source's credentials: --from-identifier and --from-secret, or --from-profile", exitCode: .badInput)
+            throw CommandFailure(say: "f_migrate_vendor_me", exitCode: .badInput)
         }
         return (source, target, sourceURL, vendorChoice)
     }

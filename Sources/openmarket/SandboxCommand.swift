@@ -124,11 +124,9 @@ struct SandboxCommand: OpenMarketCommand {
         do {
             server = try await SandboxServer.start(configuration, handleSignals: true)
         } catch {
-            let inUse = "\(error)".contains("Address already in use")
-            throw CommandFailure("""
-                cannot listen on \(host):\(port): \(inUse ? "the port is already in use" : "\(error)")\
-                \(inUse ? "\nAnother sandbox may be running; stop it, or pick a free port with --port 0." : "")
-                """, exitCode: .someFailed)
+            throw "\(error)".contains("Address already in use")
+                ? CommandFailure(say: "f_port_in_use", host, String(port), exitCode: .someFailed)
+                : CommandFailure(say: "f_cannot_listen", host, String(port), "\(error)", exitCode: .someFailed)
         }
         printBanner(server, configuration)
         // Where `openmarket open` finds the running sandbox of this data folder.
@@ -149,8 +147,7 @@ struct SandboxCommand: OpenMarketCommand {
             workers: workers)
         configuration.logRequests = logRequests
         guard let generation = SandboxAPI(rawValue: api) else {
-            throw CommandFailure("--api must be one of \(SandboxAPI.allCases.map(\.rawValue).joined(separator: ", ")), got '\(api)'",
-                                 exitCode: .badInput)
+            throw CommandFailure(say: "f_sandbox_api", SandboxAPI.allCases.map(\.rawValue).joined(separator: ", "), api, exitCode: .badInput)
         }
         configuration.api = generation
         configuration.idleTimeout = idleTimeout
@@ -208,7 +205,7 @@ struct OpenCommand: OpenMarketCommand {
             running = url
         }
         guard let url = running else {
-            throw CommandFailure("no sandbox is running with its data in \(data); start one with `openmarket sandbox` in another terminal (give both commands the same --data), then run this again", exitCode: .unreachable)
+            throw CommandFailure(say: "f_no_sandbox", data, exitCode: .unreachable)
         }
         let catalog = url.absoluteString + "/"
         Console.line(catalog)

@@ -211,12 +211,25 @@ struct Connection {
 
 /// A failure a command reports in one line, with the exit status scripts rely on.
 struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
+    /// What it says: a phrase, in the terminal's language when it is shown; or a text that is
+    /// another's (an error's own words, a server's).
+    var phrase: Phrase
     var exitCode: ExitStatus
 
+    var description: String { phrase.text(Console.language) }
+
     init(_ description: String, exitCode: ExitStatus) {
-        self.description = description
+        self.init(Phrase.verbatim(description), exitCode: exitCode)
+    }
+
+    init(_ phrase: Phrase, exitCode: ExitStatus) {
+        self.phrase = phrase
         self.exitCode = exitCode
+    }
+
+    /// `CommandFailure(say: "f_images_from", path, exitCode: .badInput)`: a phrase of the table.
+    init(say key: String, _ values: String..., exitCode: ExitStatus) {
+        self.init(Phrase(key, values), exitCode: exitCode)
     }
 
     /// The one map of a failure to the exit status of its kind (every command's, through

@@ -65,7 +65,7 @@ struct SharedCacheOption: ParsableArguments {
             return try ImageCache(directory: ImageCache.defaultDirectory, shared: store)
         } catch let failure as S3Failure {
             let exit: ExitStatus = failure.isSetup ? .badInput : .unreachable
-            throw CommandFailure("shared photo cache: \(failure.description)", exitCode: exit)
+            throw CommandFailure(say: "f_photo_cache", failure.description, exitCode: exit)
         }
     }
 

@@ -23,7 +23,7 @@ enum SheetSource {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: file, options: .atomic)
         } catch {
-            throw CommandFailure("\(given): cannot keep a copy in \(folder.path): \(error.localizedDescription)", exitCode: .badInput)
+            throw CommandFailure(say: "f_sheet_copy", given, folder.path, error.localizedDescription, exitCode: .badInput)
         }
         if options.imagesDirectory == nil && options.imagesBaseURL == nil {
             options.imagesBaseURL = URL(string: String(given[..<given.index(after: given.lastIndex(of: "/")!)]))

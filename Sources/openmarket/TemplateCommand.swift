@@ -58,7 +58,7 @@ struct TemplateCommand: OpenMarketCommand {
             // A template's usual place (~/.config/openmarket/feeds/) does not exist on a new machine.
             let folder = URL(fileURLWithPath: out).deletingLastPathComponent()
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot make the folder \(folder.path) for \(out): \(fileErrorReason(error))", exitCode: .badInput)
+                throw CommandFailure(say: "f_make_folder", folder.path, out, fileErrorReason(error), exitCode: .badInput)
             }
         }
         if let map, let text = ShippedMaps.text(map) {
@@ -83,7 +83,7 @@ struct TemplateCommand: OpenMarketCommand {
     private func write(_ text: String) throws {
         guard let out else { return print(text, terminator: "") }
         do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-            throw CommandFailure("cannot write \(out): \(fileErrorReason(error))", exitCode: .badInput)
+            throw CommandFailure(say: "f_cannot_write_why", out, fileErrorReason(error), exitCode: .badInput)
         }
     }
 }

@@ -90,7 +90,7 @@ struct UndoCommand: ShopCommand {
     /// left alone because it changed since the run is not everything taken back.
     private func conclude(_ part: UndoPart, _ connection: Connection) async -> ExitStatus {
         guard let result = part.result else {
-            Console.line(part.alreadyDone ?? "")
+            Console.line(part.alreadyDone?.text(Console.language) ?? "")
             return .ok
         }
         return await Runner.conclude(result, command: "undo", connection: connection)

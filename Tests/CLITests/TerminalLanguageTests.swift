@@ -66,7 +66,24 @@ struct TerminalLanguageTests {
         let enExport = try await CLIProcess.run(["export", "--out", files.directory.appendingPathComponent("export-en").path, "--images", "none", "--lang", "en"] + shop,
                                                 environment: Self.korean)
         #expect(enExport.stdout.contains("Exported 6 products to "), "\(enExport.stdout)\(enExport.stderr)")
+        // The way on when a command cannot go on: in Korean, and in English with --lang en.
+        let twice = try await CLIProcess.run(["export", "--out", out.path, "--images", "none"] + shop, environment: Self.korean)
+        #expect(twice.status == 2 && twice.stderr.contains("에 이미 내보낸 파일이 있습니다 (products.csv): 다른 --out을 고르거나"), "\(twice.stderr)")
+        let twiceEn = try await CLIProcess.run(["export", "--out", out.path, "--images", "none", "--lang", "en"] + shop, environment: Self.korean)
+        #expect(twiceEn.status == 2 && twiceEn.stderr.contains("already holds an export (products.csv): choose another --out"), "\(twiceEn.stderr)")
         await sandbox.stop()
+    }
+
+    @Test("A command that cannot start says why and the way on in the reader's language: migrate without a target, a sandbox's unknown --api")
+    func refusals() async throws {
+        let migrate = try await CLIProcess.run(["migrate", "--from", "http://127.0.0.1:9"], environment: Self.korean)
+        #expect(migrate.status == 2 && migrate.stderr.contains("migrate에는 두 서버가 모두 필요합니다: --from과 --to"), "\(migrate.stderr)")
+        let migrateEn = try await CLIProcess.run(["migrate", "--from", "http://127.0.0.1:9", "--lang", "en"], environment: Self.korean)
+        #expect(migrateEn.stderr.contains("migrate needs both servers: --from and --to"), "\(migrateEn.stderr)")
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let api = try await CLIProcess.run(["sandbox", "--api", "2030", "--port", "0", "--data", files.directory.path], environment: Self.korean)
+        #expect(api.status == 2 && api.stderr.contains("--api는 ") && api.stderr.contains("(받은 값: '2030')"), "\(api.stderr)")
     }
 
     @Test("feed run: its outcome, counts and report said in Korean under LANG=ko_KR.UTF-8, in English with --lang en")

@@ -222,7 +222,7 @@ struct UndoDecisionTests {
         let part = try request.undo(folder: options.folder, force: options.force)
         if let result = part.result { return result.summary }
         var summary = SyncSummary(server: shop.address, mode: .sync, dryRun: false, journal: "")
-        summary.alreadyDone = part.alreadyDone
+        summary.alreadyDone = part.alreadyDone?.text(.en)
         return summary
     }
 

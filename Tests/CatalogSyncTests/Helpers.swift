@@ -90,7 +90,7 @@ struct Shop {
         let part = try await blocking { try request.undo(folder: folder, force: force) }
         guard let result = part.result else {
             var summary = SyncSummary(server: writer.address, mode: .sync, dryRun: false, journal: "")
-            summary.alreadyDone = part.alreadyDone
+            summary.alreadyDone = part.alreadyDone?.text(.en)
             return Result(summary: summary, rows: [], folder: options.undoFolder)
         }
         let data = try Data(contentsOf: result.reportFolder.appendingPathComponent("report.json"))

@@ -39,7 +39,7 @@ struct ConsoleLanguageTests {
 
     @Test("Every word the page names is in the table, in English and Korean")
     func words() {
-        let named = Set(ConsolePages.layout.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
+        let named = Set(ConsolePages.sources.values.joined().matches(of: /w\.([a-z_]+)/).map { String($0.1) })
         #expect(named.count > 20)
         #expect(named.subtracting(ConsoleWords.table.keys).isEmpty, "missing: \(named.subtracting(ConsoleWords.table.keys))")
         // Every word differs between the languages, but words given as they are (a server's).
@@ -57,7 +57,7 @@ struct ConsoleLanguageTests {
             let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined()
             #expect(code.unicodeScalars.allSatisfy { !(0xAC00...0xD7A3).contains($0.value) }, "\(file.lastPathComponent) says Korean outside the words table")
         }
-        for resource in ["console.html.mustache", "plain.html.mustache", "console.js"] {
+        for resource in ["pages/layout.mustache", "pages/check.mustache", "plain.html.mustache", "console.js"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Resources/\(resource)").path), "\(resource)")
         }
     }
@@ -68,11 +68,11 @@ struct ConsoleLanguageTests {
         let template = try String(contentsOf: root.appendingPathComponent("Sources/CatalogSync/Resources/report.html.mustache"), encoding: .utf8)
         var named = Set(template.matches(of: /w\.([a-z_]+)/).map { String($0.1) })
         // And every key the code looks up by name.
-        for folder in ["CatalogSync", "WebConsole", "Words"] {
+        for folder in ["CatalogSync", "CatalogExport", "WebConsole", "Words", "openmarket"] {
             let files = try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: nil)
             for file in files where file.pathExtension == "swift" {
                 let text = try String(contentsOf: file, encoding: .utf8)
-                named.formUnion(text.matches(of: /(?:WordTable\.text|WordTable\.filled|filled)\("([a-z_-]+)"/).map { String($0.1) })
+                named.formUnion(text.matches(of: /(?:WordTable\.text|WordTable\.filled|filled|Console\.say|Phrase|ExportError|say:)\(?\s?"([a-z][a-z_]*_[a-z_]+)"/).map { String($0.1) })
             }
         }
         #expect(named.count > 25, "\(named)")
