@@ -161,12 +161,12 @@ struct ExportCommand: ServerCommand {
         // A backup is of one's own shop: the products of the credentials' vendor unless asked.
         let choice = vendor ?? (connection.client.writer == nil ? .all : .me)
         if vendor == nil && vendorID == nil && choice == .all {
-            Console.error("openmarket export: no credentials, so every vendor's products are exported (--vendor all); give the shop's credentials to export its own")
+            Console.error("openmarket export: " + Console.say("t_export_all_vendors"))
         }
         options.filter = CatalogFilter(vendor: vendorID.map { .id($0) } ?? choice.filter, search: search, since: since?.date)
         // The key column: the merchant keys this account's imports linked to its products.
         do { options.keys = try connection.account.linkedKeys() } catch {
-            Console.error("openmarket export: \(error); the key column stays empty")
+            Console.error("openmarket export: " + Console.say("t_export_no_keys", "\(error)"))
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
         exporter.onProgress = { phase, done, total in
@@ -202,18 +202,16 @@ struct ExportCommand: ServerCommand {
         }
         Console.line(line + ".")
         var changes: [String] = []
-        if summary.appeared > 0 { changes.append("\(summary.appeared) products appeared after the first pass (created, or shifted between pages) and are included") }
-        if summary.deleted > 0 { changes.append("\(summary.deleted) listed products were deleted before they could be read") }
+        if summary.appeared > 0 { changes.append(Console.say("t_export_appeared", String(summary.appeared))) }
+        if summary.deleted > 0 { changes.append(Console.say("t_export_deleted", String(summary.deleted))) }
         if options.filter.isEmpty && summary.countKnown && summary.totalCount != summary.exported {
-            changes.append("the server counted \(summary.totalCount) products at the last pass, \(summary.exported) are in the export")
+            changes.append(Console.say("t_export_counted", String(summary.totalCount), String(summary.exported)))
         }
-        if !changes.isEmpty { Console.line("During the export: " + changes.joined(separator: "; ") + ".") }
-        for warning in summary.warnings { Console.line("Warning: \(warning)") }
-        for failure in summary.failed.prefix(10) { Console.line("  product \(failure.id) failed: \(failure.error)") }
-        if summary.failed.count > 10 { Console.line("  … and \(summary.failed.count - 10) more") }
-        if !summary.failed.isEmpty {
-            Console.line("\(summary.failed.count) products are missing from the export; --resume tries them again.")
-        }
+        if !changes.isEmpty { Console.line(Console.say("t_export_during", changes.joined(separator: "; "))) }
+        for warning in summary.warnings { Console.line(Console.say("t_export_warning", warning)) }
+        for failure in summary.failed.prefix(10) { Console.line(Console.say("t_export_failed", String(failure.id), failure.error)) }
+        if summary.failed.count > 10 { Console.line(Console.say("t_export_more", String(summary.failed.count - 10))) }
+        if !summary.failed.isEmpty { Console.line(Console.say("t_export_missing", String(summary.failed.count))) }
     }
 }
 
@@ -231,7 +229,7 @@ extension ExportCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let chosen = try repository.find(id)
             let written = try repository.writeManifest(chosen, to: manifest, copyPhotosTo: folder.appendingPathComponent("images"))
-            Console.line("Wrote \(manifest.path): \(written.written) products of snapshot \(chosen.id), their photos in \(folder.appendingPathComponent("images").path)")
+            Console.line(Console.say("t_export_snapshot", manifest.path, String(written.written), chosen.id, folder.appendingPathComponent("images").path))
         } catch {
             throw CommandFailure("\(error)", exitCode: .badInput)
         }

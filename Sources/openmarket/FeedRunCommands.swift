@@ -176,12 +176,7 @@ struct FeedRunCommand: ServerCommand {
         // the config file) would sync a throwaway built-in sandbox and say "done": refused.
         if connection.sandbox != nil && !sandbox {
             await connection.close()
-            Console.error("""
-                openmarket feed run: \(feed.name): no shop to write to: the feed has no [target] profile, and no \
-                --server, --profile, OPENMARKET_SERVER or config file names one. Add [target] profile = "NAME" \
-                (a [profiles.NAME] of the config file) to \(feed.url.path), or pass --server; --sandbox tries it \
-                on the built-in sandbox.
-                """)
+            Console.error("openmarket feed run: \(feed.name): " + Console.say("t_feed_no_shop", feed.url.path))
             return (ExitStatus.badInput.rawValue, FeedOutcome.failed.rawValue)
         }
         var options = FeedRunOptions()
@@ -204,7 +199,7 @@ struct FeedRunCommand: ServerCommand {
             // The feed's shop named as undo needs it: its [target] profile when that is what chose it.
             for line in target.naming.undoLines(report, lead: Console.say("t_feed_undo_lead")) { Console.line(line) }
         }
-        for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): warning: \(problem)") }
+        for problem in result.notifyProblems { Console.error("openmarket feed run: \(feed.name): " + Console.say("t_feed_warning", problem)) }
         if let line = SharedCacheOption.summary(cache) { Console.line("  \(line)") }
         return (ExitStatus(result.outcome).rawValue, result.outcome.rawValue)
     }

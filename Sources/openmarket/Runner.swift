@@ -35,11 +35,7 @@ enum Runner {
                      command: ProgramArguments.all, reportComplete: result.reportProblem == nil,
                      account: connection?.naming ?? AccountArguments(), printsUndo: printsUndo)
         if let problem = result.reportProblem {
-            Console.error("""
-                openmarket \(command): \(problem.description).
-                The run itself is complete and recorded (the summary above is whole); free some space and \
-                look at the shop with `openmarket list`, or run the same command again: what is done is not done twice.
-                """)
+            Console.error("openmarket \(command): " + Console.say("t_report_problem", problem.description))
             return .someFailed
         }
         if let cause = result.summary.stopCause { return ExitStatus(cause) }

@@ -206,7 +206,7 @@ extension ValidateCommand {
             throw CommandFailure("\(error)", exitCode: .badInput)
         }
         Console.line(Self.summaryLine(url, summary))
-        Console.line("Wrote \(target.path) (rows with errors first)")
+        Console.line(Console.say("t_validate_wrote", target.path))
         return summary.hasErrors ? .someFailed : .ok
     }
 
