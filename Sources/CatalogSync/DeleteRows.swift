@@ -92,7 +92,7 @@ extension SyncRun {
     }
 
     /// The product a name means, when it is this account's on the server.
-    static func resolve(_ name: String, links: [String: ProductLink], live: LiveCatalog)
+    static func resolve(_ name: String, links: LinkTable, live: LiveCatalog)
         -> Result<(product: ProductSummary, link: ProductLink?, note: String?), DeleteRows.Unknown> {
         let linkOfProduct = Dictionary(links.values.compactMap { link in link.productID.map { ($0, link) } }, uniquingKeysWith: { a, _ in a })
         let id: Int, note: String?

@@ -6,8 +6,8 @@ import ShopState
 /// decides anything (the list answer carries every field but the photos).
 /// A page that cannot be read stops the run: it never becomes "no products".
 struct LiveCatalog: Sendable {
-    /// This vendor's products, by id.
-    var products: [Int: ProductSummary] = [:]
+    /// This vendor's products, by id (held compactly: a shop's size costs little memory).
+    var products = ProductTable()
     /// This vendor's id, when known (from the link store, or asked of the server).
     var vendorID: Int?
     /// Pages read.
@@ -15,7 +15,7 @@ struct LiveCatalog: Sendable {
     /// Products whose owner the list does not say (a 2021 server has no vendors): each is
     /// this vendor's only once the password opens it (`ServerMatcher.owns`), asked when a
     /// row would take it by its name. Linked products are known to be ours.
-    var unsure: [Int: ProductSummary] = [:]
+    var unsure = ProductTable()
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -30,7 +30,10 @@ struct LiveCatalog: Sendable {
     /// then asked for by its id before anything is decided about it (`SyncPlanner.liveProduct`).
     static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int, ahead: Int = 0,
                      matcher: ServerMatcher, onPage: ((Int) -> Void)? = nil) throws(Failure) -> LiveCatalog {
-        var all: [Int: ProductSummary] = [:]
+        // Every product read, or, while the vendor is known and every page says whose each
+        // product is, this vendor's only (another vendor's is counted, by id, not kept).
+        var all = ProductTable()
+        var seen = Set<Int>()
         var catalog = LiveCatalog(vendorID: knownVendor)
         var vendorsKnown = true
         var untrusted: String?
@@ -42,18 +45,21 @@ struct LiveCatalog: Sendable {
                 onPage?(catalog.pages)
                 vendorsKnown = vendorsKnown && result.vendorsKnown
                 // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
-                let before = all.count
-                for product in result.pages { all[product.id] = product }
+                let before = seen.count
+                let keepAll = knownVendor == nil || !vendorsKnown
+                for product in result.pages where seen.insert(product.id).inserted {
+                    if keepAll || product.vendorId == knownVendor { all[product.id] = product }
+                }
                 if firstTotal == nil, result.totalKnown { firstTotal = result.totalCount }
                 guard result.hasNext, !result.pages.isEmpty else { return false }
                 // The server's count ends the reading; a page of nothing new while it says there
                 // is more cannot be trusted, and a product it hides would read as gone, unless the
                 // shop moved while it was read (its count changed: products made before this
                 // page's place push what was read onto it).
-                if result.totalKnown, all.count >= result.totalCount, catalog.pages >= result.lastPage { return false }
+                if result.totalKnown, seen.count >= result.totalCount, catalog.pages >= result.lastPage { return false }
                 let moved = result.totalKnown && firstTotal.map { $0 != result.totalCount } == true
-                if all.count == before, catalog.pages > 1, !moved {
-                    untrusted = "reading the shop's products: page \(catalog.pages) held only products already read although the server said there were more (\(all.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
+                if seen.count == before, catalog.pages > 1, !moved {
+                    untrusted = "reading the shop's products: page \(catalog.pages) held only products already read although the server said there were more (\(seen.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
                     return false
                 }
                 return true
@@ -83,7 +89,12 @@ struct LiveCatalog: Sendable {
             }
         }
         if let vendor = catalog.vendorID {
-            for product in all.values where product.vendorId == vendor { catalog.products[product.id] = product }
+            // Only this vendor's were kept while its id was known: the table is the catalog as it is.
+            if vendor == knownVendor, all.values.allSatisfy({ $0.vendorId == vendor }) {
+                catalog.products = all
+            } else {
+                for product in all.values where product.vendorId == vendor { catalog.products[product.id] = product }
+            }
         }
         return catalog
     }

@@ -52,14 +52,14 @@ struct RowDecision: Sendable {
 /// name), and which fields differ. One caller, in order (the feed's thread).
 final class SyncPlanner {
     let options: SyncOptions
-    private(set) var links: [String: ProductLink]
+    private(set) var links: LinkTable
     private(set) var live: LiveCatalog
     private let matcher: ServerMatcher
     let client: any Shop
-    /// Products of this vendor not linked to any key, by exact name.
-    private var unlinkedByName: [String: [Int]] = [:]
     /// Every product of this vendor, by exact name (rows without a key: the name is the key).
-    private var allByName: [String: [Int]] = [:]
+    private var allByName = NameIndex()
+    /// Products of this vendor that a row took as its product by name: no longer unlinked.
+    private var takenByName = Set<Int>()
     /// The key each linked product is linked to.
     private(set) var keyOfProduct: [Int: String] = [:]
     /// Products whose owner the list does not say (2021), by exact name: asked once a row
@@ -70,23 +70,24 @@ final class SyncPlanner {
     /// Vendors of an export of several vendors, by id: whether each is this account.
     private var vendorIsMine: [Int: Bool] = [:]
 
-    init(options: SyncOptions, links: [String: ProductLink], live: LiveCatalog, matcher: ServerMatcher,
+    init(options: SyncOptions, links: LinkTable, live: LiveCatalog, matcher: ServerMatcher,
          client: any Shop) {
         self.options = options
         self.links = links
         self.live = live
         self.matcher = matcher
         self.client = client
-        for link in links.values where link.state == .linked {
-            if let id = link.productID { keyOfProduct[id] = link.key }
-        }
-        for product in live.products.values {
-            allByName[product.name, default: []].append(product.id)
-            if keyOfProduct[product.id] == nil { unlinkedByName[product.name, default: []].append(product.id) }
-        }
+        links.eachProduct { key, id, state in if state == .linked { keyOfProduct[id] = key } }
+        for product in live.products.values { allByName.add(product.name, product.id) }
         for product in live.unsure.values { unsureByName[product.name, default: []].append(product.id) }
-        for key in unlinkedByName.keys { unlinkedByName[key]?.sort() }
-        for key in allByName.keys { allByName[key]?.sort() }
+    }
+
+    /// This vendor's products named exactly `name`, ascending.
+    private func named(_ name: String) -> [Int] { allByName.ids(named: name, in: live.products) }
+
+    /// This vendor's products of this name that no key is linked to, and no row took by name.
+    private func unlinked(named name: String) -> [Int] {
+        named(name).filter { keyOfProduct[$0] == nil && !takenByName.contains($0) }
     }
 
     struct Refusal: Error {
@@ -282,15 +283,15 @@ final class SyncPlanner {
         let created = note.map { RowDecision(action: .create, notes: [$0]) }
         guard !draft.fields.name.isEmpty else { return created }
         let pool = draft.key == nil
-            ? allByName[draft.fields.name] ?? []
-            : (allByName[draft.fields.name] ?? []).filter { id in keyOfProduct[id].map { ProductLink.name(inKey: $0) != nil } ?? true }
+            ? named(draft.fields.name)
+            : named(draft.fields.name).filter { id in keyOfProduct[id].map { ProductLink.name(inKey: $0) != nil } ?? true }
         let candidates = pool.filter { !matcher.isClaimed($0) }
         if candidates.count > 1 {
             throw Refusal(message: "\(candidates.count) products of this vendor are named \"\(draft.fields.name)\" (ids \(candidates.map(String.init).joined(separator: ", "))) and none is linked to \(shown(identity)): add an id column to say which one")
         }
         guard let id = candidates.first, let product = live.products[id] else { return created }
         var decision = try compare(draft, product)
-        unlinkedByName[draft.fields.name]?.removeAll { $0 == id }
+        takenByName.insert(id)
         func noted(_ phrase: Phrase) -> [Phrase] { [note, phrase].compactMap { $0 } }
         switch (keyOfProduct[id], draft.key) {
         case (let otherKey?, _?):
@@ -333,12 +334,7 @@ final class SyncPlanner {
         live.unsure[product.id] = nil
         guard try matcher.owns(product.id) else { return }
         live.products[product.id] = product
-        allByName[product.name, default: []].append(product.id)
-        allByName[product.name]?.sort()
-        if keyOfProduct[product.id] == nil {
-            unlinkedByName[product.name, default: []].append(product.id)
-            unlinkedByName[product.name]?.sort()
-        }
+        allByName.add(product.name, product.id)
     }
 
     /// Every product whose owner the list did not say, asked (`--delete-missing` on a server
@@ -353,10 +349,10 @@ final class SyncPlanner {
     /// An unlinked product of this vendor with exactly the row's fields (a create whose
     /// answer was lost).
     private func pendingMatch(_ draft: ProductDraft) -> ProductSummary? {
-        let ids = (unlinkedByName[draft.fields.name] ?? []).filter { !matcher.isClaimed($0) }
+        let ids = unlinked(named: draft.fields.name).filter { !matcher.isClaimed($0) }
         let matching = ids.compactMap { live.products[$0] }.filter { ServerMatcher.matches($0, draft) }
         guard matching.count == 1, let product = matching.first else { return nil }
-        unlinkedByName[draft.fields.name]?.removeAll { $0 == product.id }
+        takenByName.insert(product.id)
         return product
     }
 

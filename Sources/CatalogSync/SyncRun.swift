@@ -311,17 +311,18 @@ public final class SyncRun: RowSink, @unchecked Sendable {
 
     /// Reads the account's links and the live shop, before any row is decided.
     func plan() throws -> SyncPlanner {
-        let known: [String: ProductLink]
+        var known = LinkTable()
         var vendor: Int?
         do {
-            known = try links?.all() ?? [:]
+            try links?.each { known[$0.key] = $0 }
             vendor = try links?.fact("vendor_id").flatMap { Int($0) }
         } catch {
             throw SyncStop(error.description)
         }
         let live: LiveCatalog
         do {
-            let linked = Set(known.values.compactMap { $0.state == .linked ? $0.productID : nil })
+            var linked = Set<Int>()
+            known.eachProduct { _, id, state in if state == .linked { linked.insert(id) } }
             live = try LiveCatalog.read(client: client, knownVendor: vendor, linked: linked, pageSize: options.catalogPageSize,
                                         ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop)
         } catch {

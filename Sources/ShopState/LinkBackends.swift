@@ -12,6 +12,8 @@ protocol LinkBackend: AnyObject, Sendable {
 
     /// Links: all, one key's, or only those linked under a merchant key.
     func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow]
+    /// Every link's row, one at a time (a store need not hold them all at once to hand them over).
+    func eachRow(_ body: (LinkRow) throws -> Void) throws
     /// Writes the link, and removes any other key's link to its product, in one transaction.
     func save(_ row: LinkRow, durable: Bool) throws
     func remove(key: String) throws

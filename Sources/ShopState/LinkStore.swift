@@ -66,6 +66,19 @@ public final class LinkStore: @unchecked Sendable {
         try links(key: key).first
     }
 
+    /// Every link, one at a time (a run keeps them as it chooses: `LinkTable`), each decoded on
+    /// its own so that a damaged one is named by its key.
+    public func each(_ body: (ProductLink) -> Void) throws(Failure) {
+        var damaged: Failure?
+        try access("read") {
+            try backend.eachRow { row in
+                guard damaged == nil else { return }
+                do throws(Failure) { body(try Self.link(row, backend)) } catch { damaged = error }
+            }
+        }
+        if let damaged { throw damaged }
+    }
+
     /// Every link, by key.
     public func all() throws(Failure) -> [String: ProductLink] {
         var links: [String: ProductLink] = [:]
@@ -85,12 +98,14 @@ public final class LinkStore: @unchecked Sendable {
     /// The links asked for, each decoded on its own so that a damaged one is named by its key.
     private func links(key: String? = nil, linkedMerchantKeysOnly: Bool = false) throws(Failure) -> [ProductLink] {
         let rows = try access("read") { try backend.rows(key: key, linkedMerchantKeysOnly: linkedMerchantKeysOnly) }
-        return try rows.map { (row: LinkRow) throws(Failure) -> ProductLink in
-            do { return try ProductLink(row: row) } catch {
-                let advice: String = backend.removalAdvice(key: row.key)
-                let said: String = "the link store \(backend.place) has a damaged entry for key '\(row.key)': \(error); "
-                throw Failure(description: said + "nothing was sent. \(advice): the next run then looks the product up in the shop by its name")
-            }
+        return try rows.map { (row: LinkRow) throws(Failure) -> ProductLink in try Self.link(row, backend) }
+    }
+
+    private static func link(_ row: LinkRow, _ backend: any LinkBackend) throws(Failure) -> ProductLink {
+        do { return try ProductLink(row: row) } catch {
+            let advice: String = backend.removalAdvice(key: row.key)
+            let said: String = "the link store \(backend.place) has a damaged entry for key '\(row.key)': \(error); "
+            throw Failure(description: said + "nothing was sent. \(advice): the next run then looks the product up in the shop by its name")
         }
     }
 

@@ -105,6 +105,10 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
         }
     }
 
+    func eachRow(_ body: (LinkRow) throws -> Void) throws {
+        for row in try rows(key: nil, linkedMerchantKeysOnly: false) { try body(row) }
+    }
+
     func save(_ row: LinkRow, durable: Bool) throws {
         try connection.transaction {
             if let id = row.productID {

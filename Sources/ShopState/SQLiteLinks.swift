@@ -95,6 +95,17 @@ final class SQLiteLinks: LinkBackend, @unchecked Sendable {
         }
     }
 
+    /// Read by a cursor: a row at a time, never the whole table in memory.
+    func eachRow(_ body: (LinkRow) throws -> Void) throws {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM link")
+            while let row = try rows.next() {
+                try body(LinkRow(key: row["key"], byName: row["by_name"], productID: row["product_id"], state: row["state"],
+                                 pushed: row["pushed"], photos: row["photos"], updatedAt: row["updated_at"]))
+            }
+        }
+    }
+
     /// Durable saves arriving together (workers linking their products at once) share one
     /// transaction, and so one sync of the log.
     private let commits = GroupCommit<LinkRow>()

@@ -24,7 +24,7 @@ struct DecisionTests {
         configure(&options)
         let matcher = ServerMatcher(client: shop)
         let live = try LiveCatalog.read(client: shop, knownVendor: vendor, pageSize: 2, matcher: matcher)
-        return SyncPlanner(options: options, links: Dictionary(uniqueKeysWithValues: links.map { ($0.key, $0) }), live: live,
+        return SyncPlanner(options: options, links: LinkTable(links), live: live,
                            matcher: matcher, client: shop)
     }
 
