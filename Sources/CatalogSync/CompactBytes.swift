@@ -1,32 +1,116 @@
 import Foundation
 import OpenMarketContract
+import Support
 
-/// Bytes that only grow, in chunks of `chunkSize` (a growing store never copies what it holds,
-/// so there is no moment with the old buffer and its doubled copy both alive), each record
-/// found by the offset `append` gave it. What the run keeps of a big shop lives here: no
-/// object and no string of its own per product.
+/// Records that only grow, each found by the offset `append` gave it: what a run keeps of a big
+/// shop (its listing, the account's links), no object and no string of its own per product.
+/// They live in a file of their own under the user's cache folder, written in blocks and read
+/// back a record at a time, so the shop's size costs disk (and the system's page cache), not
+/// the process's memory. The file is removed as soon as it is open: nothing is left behind,
+/// even by a crash. Where no such file can be made or written (no cache folder, a full disk),
+/// the records stay in memory: never lost, only larger.
 struct ByteChunks: Sendable {
-    private var chunks: [[UInt8]] = []
-    static let chunkSize = 1 << 20
+    private let file = RecordFile()
 
     /// Stores `record`; its offset for `read`.
-    mutating func append(_ record: [UInt8]) -> Int {
-        precondition(record.count <= Self.chunkSize, "a record larger than a chunk")
-        if chunks.isEmpty || chunks[chunks.count - 1].count + record.count > Self.chunkSize {
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunks.append(chunk)
-        }
-        let last = chunks.count - 1
-        let offset = last * Self.chunkSize + chunks[last].count
-        chunks[last].append(contentsOf: record)
-        return offset
+    func append(_ record: [UInt8]) -> Int { file.append(record) }
+
+    func read<T>(at offset: Int, _ body: (inout ByteReader) -> T) -> T { file.read(at: offset, body) }
+}
+
+/// The records of a `ByteChunks`: `[length: UInt32][bytes]` each, in order; the newest in
+/// `tail` until a block of them is written.
+final class RecordFile: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The file, or -1: every record in `tail`.
+    private var fd: Int32
+    private var tail: [UInt8] = []
+    /// The file offset of `tail[0]` (everything before it is in the file).
+    private var tailStart = 0
+    static let block = 256 << 10
+
+    init() {
+        fd = -1
+        let folder = UserFolders.cache.appendingPathComponent("tables")
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return }
+        var template = Array(folder.appendingPathComponent("run-XXXXXX").path.utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard made >= 0 else { return }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        fd = made
     }
 
+    deinit { if fd >= 0 { close(fd) } }
+
+    func append(_ record: [UInt8]) -> Int {
+        lock.withLock {
+            let offset = tailStart + tail.count
+            withUnsafeBytes(of: UInt32(record.count).littleEndian) { tail.append(contentsOf: $0) }
+            tail.append(contentsOf: record)
+            if fd >= 0, writable, tail.count >= Self.block { flush() }
+            return offset
+        }
+    }
+
+    /// Writes the tail; a file that cannot take it is given up (its records so far stay
+    /// readable; the rest stay in memory).
+    private func flush() {
+        let written = tail.withUnsafeBytes { bytes -> Bool in
+            var done = 0
+            while done < bytes.count {
+                let count = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(tailStart + done))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                done += count
+            }
+            return true
+        }
+        if written {
+            tailStart += tail.count
+            tail.removeAll(keepingCapacity: true)
+        } else {
+            // What is in the file stays there; from now on nothing more is written to it.
+            writable = false
+        }
+    }
+
+    /// Whether blocks still go to the file (a write failed: no more).
+    private var writable = true
+
     func read<T>(at offset: Int, _ body: (inout ByteReader) -> T) -> T {
-        chunks[offset / Self.chunkSize].withUnsafeBytes { buffer in
-            var reader = ByteReader(buffer: buffer, at: offset % Self.chunkSize)
+        // The newest records are in memory until their block is written.
+        if let inTail = lock.withLock({ () -> T? in
+            guard offset >= tailStart else { return nil }
+            return tail.withUnsafeBytes { buffer in
+                var reader = ByteReader(buffer: buffer, at: offset - tailStart + 4)
+                return body(&reader)
+            }
+        }) { return inTail }
+        // One read for most records (a few hundred bytes); a longer one is read again whole.
+        var buffer = [UInt8](repeating: 0, count: 512)
+        var got = readFully(&buffer, at: offset)
+        let length = Int(UInt32(littleEndian: buffer.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
+        if length + 4 > got {
+            buffer = [UInt8](repeating: 0, count: length + 4)
+            got = readFully(&buffer, at: offset)
+        }
+        precondition(got >= length + 4, "a record of the run's tables could not be read back")
+        return buffer.withUnsafeBytes { raw in
+            var reader = ByteReader(buffer: raw, at: 4)
             return body(&reader)
+        }
+    }
+
+    private func readFully(_ buffer: inout [UInt8], at offset: Int) -> Int {
+        buffer.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let count = pread(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                done += count
+            }
+            return done
         }
     }
 }

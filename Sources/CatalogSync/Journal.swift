@@ -68,9 +68,31 @@ public final class Journal: @unchecked Sendable {
 
     /// What the journal knows of one key, from its last entries.
     public enum State: Sendable, Equatable {
-        case done(id: Int, hash: String)
-        case sent(at: Double, hash: String)
+        case done(id: Int, hash: RowHash)
+        case sent(at: Double, hash: RowHash)
         case failed
+    }
+
+    /// A row's content hash as the journal remembers it for each key: 64 bits of it (the
+    /// first 16 hex digits of a SHA-256, or a digest of any other text), no string per key, so
+    /// that a journal of a million rows is not a million strings in memory. Only ever compared
+    /// with the hash of the same key's row now.
+    public struct RowHash: Sendable, Equatable, Hashable, ExpressibleByStringLiteral {
+        let bits: UInt64
+
+        public init(_ text: String) {
+            let utf8 = Array(text.utf8.prefix(16))
+            if text.utf8.count == 64, let bits = UInt64(String(decoding: utf8, as: UTF8.self), radix: 16) {
+                self.bits = bits
+            } else {
+                // FNV-1a over the whole text.
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                bits = hash
+            }
+        }
+
+        public init(stringLiteral value: String) { self.init(value) }
     }
 
     /// Where the lines are (a file's path, or the shared state).
@@ -97,8 +119,8 @@ public final class Journal: @unchecked Sendable {
 
     private static func apply(_ entry: Entry, to states: inout [String: State]) {
         switch entry.event {
-        case .sent: states[entry.key] = .sent(at: entry.time, hash: entry.hash)
-        case .done: states[entry.key] = .done(id: entry.id ?? 0, hash: entry.hash)
+        case .sent: states[entry.key] = .sent(at: entry.time, hash: RowHash(entry.hash))
+        case .done: states[entry.key] = .done(id: entry.id ?? 0, hash: RowHash(entry.hash))
         case .failed:
             // A failure after a success (a later update failing) keeps the product known.
             if case .done = states[entry.key] {} else { states[entry.key] = .failed }

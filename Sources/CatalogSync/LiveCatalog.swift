@@ -34,6 +34,7 @@ struct LiveCatalog: Sendable {
         // product is, this vendor's only (another vendor's is counted, by id, not kept).
         var all = ProductTable()
         var seen = Set<Int>()
+        var keptOthers = false
         var catalog = LiveCatalog(vendorID: knownVendor)
         var vendorsKnown = true
         var untrusted: String?
@@ -48,7 +49,9 @@ struct LiveCatalog: Sendable {
                 let before = seen.count
                 let keepAll = knownVendor == nil || !vendorsKnown
                 for product in result.pages where seen.insert(product.id).inserted {
-                    if keepAll || product.vendorId == knownVendor { all[product.id] = product }
+                    guard keepAll || product.vendorId == knownVendor else { continue }
+                    all[product.id] = product
+                    if product.vendorId != knownVendor { keptOthers = true }
                 }
                 if firstTotal == nil, result.totalKnown { firstTotal = result.totalCount }
                 guard result.hasNext, !result.pages.isEmpty else { return false }
@@ -90,7 +93,7 @@ struct LiveCatalog: Sendable {
         }
         if let vendor = catalog.vendorID {
             // Only this vendor's were kept while its id was known: the table is the catalog as it is.
-            if vendor == knownVendor, all.values.allSatisfy({ $0.vendorId == vendor }) {
+            if vendor == knownVendor, !keptOthers {
                 catalog.products = all
             } else {
                 for product in all.values where product.vendorId == vendor { catalog.products[product.id] = product }

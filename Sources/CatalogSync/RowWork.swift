@@ -68,7 +68,7 @@ final class RowWork: Sendable {
         if options.mode == .create, case .done(let id, let doneHash)? = journal.state(of: identity.key) {
             var outcome = item.outcome(.unchanged)
             outcome.productID = id
-            if doneHash == hash {
+            if doneHash == Journal.RowHash(hash) {
                 outcome.notes = [Phrase("n_done_before")]
             } else {
                 outcome.status = .skipped

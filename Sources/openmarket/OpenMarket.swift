@@ -7,7 +7,10 @@ import Support
 /// Swift library linked in may not find it itself), parsed by the root command.
 @main
 enum Program {
-    static func main() async { await OpenMarket.main(ProgramArguments.given) }
+    static func main() async {
+        MemoryTuning.apply()
+        await OpenMarket.main(ProgramArguments.given)
+    }
 }
 
 struct OpenMarket: AsyncParsableCommand {
