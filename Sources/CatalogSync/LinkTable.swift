@@ -2,58 +2,37 @@ import Foundation
 import OpenMarketContract
 import ShopState
 
-/// The account's links as a run holds them: each link encoded once into chunks of bytes
-/// (`ByteChunks`), found by its key, decoded when asked for. A link with what was pushed
-/// and its photos' digests costs a few hundred bytes this way, not a dictionary entry with
-/// a dozen strings of its own.
-struct LinkTable: Sendable {
-    private var bytes = ByteChunks()
-    /// Where each key's record starts.
-    private var offsets: [String: Int] = [:]
+/// The account's links by key, as a run holds them (`RecordTable`): a link with what was
+/// pushed and its photos' digests is a record of a few hundred bytes on disk, not a dictionary
+/// entry with a dozen strings of its own in memory.
+typealias LinkTable = RecordTable<String, ProductLink>
 
-    init() {}
-
+extension RecordTable where Key == String, Value == ProductLink {
     init(_ links: some Sequence<ProductLink>) {
+        self.init()
         for link in links { self[link.key] = link }
-    }
-
-    var count: Int { offsets.count }
-    var isEmpty: Bool { offsets.isEmpty }
-    var keys: Dictionary<String, Int>.Keys { offsets.keys }
-
-    /// Every link, decoded one at a time as it is read.
-    var values: LazyMapSequence<Dictionary<String, Int>.Values, ProductLink> {
-        offsets.values.lazy.map { [bytes] offset in bytes.read(at: offset, Self.decode) }
     }
 
     /// Each link's key, product and state, without decoding what was pushed.
     func eachProduct(_ body: (_ key: String, _ productID: Int, _ state: ProductLink.State) -> Void) {
-        for (key, offset) in offsets {
-            let (id, state) = bytes.read(at: offset) { reader -> (Int?, ProductLink.State) in
-                _ = reader.text()
-                _ = reader.byte()
-                let id = reader.int()
-                return (id < 0 ? nil : id, reader.byte() == 1 ? .linked : .pending)
-            }
-            if let id { body(key, id, state) }
+        each(peek: { reader -> (Int?, ProductLink.State) in
+            _ = reader.text()
+            _ = reader.byte()
+            let id = reader.int()
+            return (id < 0 ? nil : id, reader.byte() == 1 ? .linked : .pending)
+        }) { key, found in
+            if let id = found.0 { body(key, id, found.1) }
         }
     }
+}
 
-    subscript(key: String) -> ProductLink? {
-        get { offsets[key].map { bytes.read(at: $0, Self.decode) } }
-        set {
-            guard let link = newValue else { offsets[key] = nil; return }
-            offsets[key] = bytes.append(Self.encode(link))
-        }
-    }
-
-    private static func encode(_ link: ProductLink) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.text(link.key)
-        writer.byte(link.byName ? 1 : 0)
-        writer.int(link.productID ?? -1)
-        writer.byte(link.state == .linked ? 1 : 0)
-        if let pushed = link.pushed {
+extension ProductLink: CompactRecord {
+    func write(to writer: inout ByteWriter) {
+        writer.text(key)
+        writer.byte(byName ? 1 : 0)
+        writer.int(productID ?? -1)
+        writer.byte(state == .linked ? 1 : 0)
+        if let pushed {
             writer.byte(1)
             writer.text(pushed.name)
             writer.text(pushed.description)
@@ -64,13 +43,12 @@ struct LinkTable: Sendable {
         } else {
             writer.byte(0)
         }
-        writer.int(link.photos?.count ?? -1)
-        for photo in link.photos ?? [] { writer.text(photo) }
-        writer.double(link.updatedAt.timeIntervalSinceReferenceDate)
-        return writer.bytes
+        writer.int(photos?.count ?? -1)
+        for photo in photos ?? [] { writer.text(photo) }
+        writer.double(updatedAt.timeIntervalSinceReferenceDate)
     }
 
-    private static func decode(_ reader: inout ByteReader) -> ProductLink {
+    static func read(_ reader: inout ByteReader) -> ProductLink {
         let key = reader.text() ?? "", byName = reader.byte() == 1
         let id = reader.int()
         let state: ProductLink.State = reader.byte() == 1 ? .linked : .pending

@@ -1,12 +1,13 @@
 @testable import CatalogSync
 import Foundation
 import OpenMarketContract
+import ShopState
 import Testing
 
 /// The listing held compactly: what goes in comes out the same, field for field, across the
 /// table's chunks; a name finds its products however its letters are composed.
-@Suite("The listing held compactly")
-struct ProductTableTests {
+@Suite("The listing and the links held compactly")
+struct RecordTableTests {
     static func product(_ id: Int, name: String, description: String? = nil, price: Money = 1000, vendor: Int = 7) -> ProductSummary {
         ProductSummary(id: id, vendorId: vendor, vendorName: id % 3 == 0 ? nil : "상점 \(vendor)", name: name, description: description,
                        thumbnail: "http://shop.test/images/\(id)/thumb.jpg", currency: id % 2 == 0 ? "KRW" : "USD", price: price,
@@ -53,5 +54,24 @@ struct ProductTableTests {
         #expect(index.ids(named: decomposed, in: table) == [2, 5])
         #expect(index.ids(named: "Tea", in: table) == [9])
         #expect(index.ids(named: "Coffee", in: table).isEmpty)
+    }
+
+    @Test("Links read back exactly: pushed or not, photos absent, none or several, pending or linked, by name; eachProduct gives the linked and pending with a product, not those without")
+    func links() {
+        let pushed = Product(name: "녹차 라떼", description: "설명 " + String(repeating: "가", count: 600), price: Money(Decimal(string: "31000.5")!),
+                             currency: "KRW", discountedPrice: 1000, stock: 7)
+        let given = [
+            ProductLink(key: "T1", byName: false, productID: 11, state: .linked, pushed: pushed, photos: ["a1", "b2"],
+                        updatedAt: Date(timeIntervalSinceReferenceDate: 1000.25)),
+            ProductLink(key: "name:Green tea", byName: true, productID: 12, state: .linked, pushed: nil, photos: [], updatedAt: Date()),
+            ProductLink(key: "T3", byName: false, productID: nil, state: .pending, pushed: pushed, photos: nil, updatedAt: Date()),
+            ProductLink(key: "T4", byName: false, productID: 14, state: .pending, pushed: nil, photos: nil, updatedAt: Date()),
+        ]
+        let table = LinkTable(given)
+        #expect(table.count == 4)
+        for link in given { #expect(table[link.key] == link, "\(link.key)") }
+        var seen: [String: (Int, ProductLink.State)] = [:]
+        table.eachProduct { key, id, state in seen[key] = (id, state) }
+        #expect(Set(seen.keys) == ["T1", "name:Green tea", "T4"] && seen["T4"]?.1 == .pending && seen["T1"]?.0 == 11)
     }
 }
