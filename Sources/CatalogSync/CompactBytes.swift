@@ -22,22 +22,25 @@ struct ByteChunks: Sendable {
 /// `tail` until a block of them is written.
 final class RecordFile: @unchecked Sendable {
     private let lock = NSLock()
-    /// The file, or -1: every record in `tail`.
-    private var fd: Int32
+    /// The file, or -1: every record in `tail` (none made yet, or none could be).
+    private var fd: Int32 = -1
     private var tail: [UInt8] = []
     /// The file offset of `tail[0]` (everything before it is in the file).
     private var tailStart = 0
     static let block = 256 << 10
 
-    init() {
-        fd = -1
+    init() {}
+
+    /// The file, made when the first block is written (a small shop's tables never need one):
+    /// removed from its folder as soon as it is open. Nil where none can be made.
+    private func open() -> Int32? {
         let folder = UserFolders.cache.appendingPathComponent("tables")
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return }
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
         var template = Array(folder.appendingPathComponent("run-XXXXXX").path.utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else { return }
+        guard made >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        fd = made
+        return made
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -47,7 +50,10 @@ final class RecordFile: @unchecked Sendable {
             let offset = tailStart + tail.count
             withUnsafeBytes(of: UInt32(record.count).littleEndian) { tail.append(contentsOf: $0) }
             tail.append(contentsOf: record)
-            if fd >= 0, writable, tail.count >= Self.block { flush() }
+            if writable, tail.count >= Self.block {
+                if fd < 0 { fd = open() ?? -1 }
+                if fd >= 0 { flush() } else { writable = false }
+            }
             return offset
         }
     }
