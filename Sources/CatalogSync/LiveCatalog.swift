@@ -16,6 +16,19 @@ struct LiveCatalog: Sendable {
     /// this vendor's only once the password opens it (`ServerMatcher.owns`), asked when a
     /// row would take it by its name. Linked products are known to be ours.
     var unsure = ProductTable()
+    /// The list did not say whose each product is (until `claim(linked:)`, every product is unsure).
+    private(set) var ownersUnknown = false
+
+    /// Where the list does not say owners, the linked products are this vendor's (ours made
+    /// them); the others stay unsure.
+    mutating func claim(linked: Set<Int>) {
+        guard ownersUnknown else { return }
+        for id in linked {
+            guard let product = unsure[id] else { continue }
+            products[id] = product
+            unsure[id] = nil
+        }
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -28,7 +41,11 @@ struct LiveCatalog: Sendable {
     /// product kept once by its id. A product the shop moved meanwhile (one created or deleted
     /// shifts the pages) can be missed, as in a reading one page at a time: a linked product is
     /// then asked for by its id before anything is decided about it (`SyncPlanner.liveProduct`).
-    static func read(client: any Shop, knownVendor: Int?, linked: Set<Int> = [], pageSize: Int, ahead: Int = 0,
+    ///
+    /// Where the list does not say whose each product is, every product is left unsure here:
+    /// `claim(linked:)` then takes the linked ones as this vendor's (the links are read while
+    /// the pages are in flight).
+    static func read(client: any Shop, knownVendor: Int?, pageSize: Int, ahead: Int = 0,
                      matcher: ServerMatcher, onPage: ((Int) -> Void)? = nil) throws(Failure) -> LiveCatalog {
         // Every product read, or, while the vendor is known and every page says whose each
         // product is, this vendor's only (another vendor's is counted, by id, not kept).
@@ -73,9 +90,8 @@ struct LiveCatalog: Sendable {
         if let untrusted { throw Failure(description: untrusted) }
         if !vendorsKnown {
             catalog.vendorID = nil
-            for product in all.values {
-                if linked.contains(product.id) { catalog.products[product.id] = product } else { catalog.unsure[product.id] = product }
-            }
+            catalog.unsure = all
+            catalog.ownersUnknown = true
             return catalog
         }
         if catalog.vendorID == nil {

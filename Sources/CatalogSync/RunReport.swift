@@ -147,13 +147,29 @@ public final class RunReport: @unchecked Sendable {
         do {
             try csv.write(row: [row.row > 0 ? String(row.row) : "", row.key, row.name, row.status.rawValue, row.productID.map(String.init) ?? "",
                                 row.changes ?? "", row.error ?? "", Self.sizes(row.imagesBefore, row.imagesAfter), String(row.attempts),
-                                String(format: "%.3f", row.seconds), row.note ?? ""].map(CSVCell.neutralise))
-            let line = try encoder.encode(row)
-            try rowsHandle.write(contentsOf: (rowCount == 0 ? Data() : Data(",\n  ".utf8)) + line)
+                                JSONText.milliseconds(row.seconds), row.note ?? ""].map(CSVCell.neutralise))
+            if rowCount > 0 { pendingRows.append(contentsOf: Self.rowSeparator) }
+            if pendingFirst == nil { pendingFirst = row.row > 0 ? "row \(row.row)" : "the row of key \(row.key)" }
+            if let line = row.reportLine() { pendingRows.append(contentsOf: line) } else { pendingRows.append(contentsOf: try encoder.encode(row)) }
+            if pendingRows.count >= Self.rowsBuffer { try flushRows() }
         } catch {
-            let which = row.row > 0 ? "row \(row.row)" : "the row of key \(row.key)"
+            let which = pendingFirst ?? (row.row > 0 ? "row \(row.row)" : "the row of key \(row.key)")
             writeProblem = "\(which) and those after it are missing from report.csv: \(fileErrorReason(csvStream.failure ?? error))"
         }
+    }
+
+    /// report.json's rows not yet in the rows file (written 64 KiB at a time, not a write a row),
+    /// and the first of them, as a write problem names it.
+    private var pendingRows: [UInt8] = []
+    private var pendingFirst: String?
+    private static let rowsBuffer = 1 << 16
+    private static let rowSeparator = Array(",\n  ".utf8)
+
+    private func flushRows() throws {
+        guard !pendingRows.isEmpty else { return }
+        try rowsHandle.write(contentsOf: pendingRows)
+        pendingRows.removeAll(keepingCapacity: true)
+        pendingFirst = nil
     }
 
     /// Completes the files: report.csv, report.json, report.html, then report.xlsx. A file
@@ -163,6 +179,7 @@ public final class RunReport: @unchecked Sendable {
         defer { lock.unlock() }
         defer { try? FileManager.default.removeItem(at: rowsFile) }
         do {
+            if writeProblem == nil { try flushRows() }
             try csvStream.finish()
             try rowsHandle.close()
         } catch {

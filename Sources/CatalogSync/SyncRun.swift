@@ -309,31 +309,62 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         return result
     }
 
-    /// Reads the account's links and the live shop, before any row is decided.
+    /// Reads the account's links and the live shop, before any row is decided: the shop's pages
+    /// are in flight while the links are read (both take a while at a big shop's size).
     func plan() throws -> SyncPlanner {
-        var known = LinkTable()
         var vendor: Int?
         do {
-            try links?.each { known[$0.key] = $0 }
             vendor = try links?.fact("vendor_id").flatMap { Int($0) }
         } catch {
             throw SyncStop(error.description)
         }
-        let live: LiveCatalog
-        do {
-            var linked = Set<Int>()
-            known.eachProduct { _, id, state in if state == .linked { linked.insert(id) } }
-            live = try LiveCatalog.read(client: client, knownVendor: vendor, linked: linked, pageSize: options.catalogPageSize,
-                                        ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop)
-        } catch {
-            throw SyncStop(error.description)
+        let listing = Listing()
+        let reader = Thread { [client, options, matcher, onReadingShop, vendor] in
+            listing.finish(Result { () throws(LiveCatalog.Failure) -> LiveCatalog in
+                try LiveCatalog.read(client: client, knownVendor: vendor, pageSize: options.catalogPageSize,
+                                     ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop)
+            })
         }
+        reader.name = "openmarket.listing"
+        reader.start()
+        var known = LinkTable()
+        let linksRead = Result { () throws(LinkStore.Failure) in try links?.each { known[$0.key] = $0 } }
+        let listed = listing.wait()
+        if case .failure(let error) = linksRead { throw SyncStop(error.description) }
+        var live: LiveCatalog
+        switch listed {
+        case .success(let catalog): live = catalog
+        case .failure(let error): throw SyncStop(error.description)
+        }
+        var linked = Set<Int>()
+        known.eachProduct { _, id, state in if state == .linked { linked.insert(id) } }
+        live.claim(linked: linked)
         if vendor == nil, let found = live.vendorID, !options.dryRun {
             vendor = found
             do { try links?.setFact("vendor_id", String(found)) } catch { throw SyncStop(error.description) }
         }
         if vendor != nil { self.vendor.markKnown() }
         return SyncPlanner(options: options, links: known, live: live, matcher: matcher, client: client)
+    }
+
+    /// The shop's listing, read on a thread of its own and waited for.
+    private final class Listing: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var result: Result<LiveCatalog, LiveCatalog.Failure>?
+
+        func finish(_ result: Result<LiveCatalog, LiveCatalog.Failure>) {
+            condition.lock()
+            self.result = result
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func wait() -> Result<LiveCatalog, LiveCatalog.Failure> {
+            condition.lock()
+            defer { condition.unlock() }
+            while result == nil { condition.wait() }
+            return result!
+        }
     }
 
     /// What the write workers take: a prepared row, or a source's own task.

@@ -80,14 +80,17 @@ public struct PageWalk: Sendable {
     public var page: ProductPage
 }
 
-/// Pages asked for ahead of their turn, a few at a time, given back in order.
 /// Pages of a pass fetched ahead of their turn, `inFlight` at a time, taken in order.
+/// Each fetch runs on a thread of its own: a request blocks its thread for a round trip, and
+/// Dispatch's global queue on Linux runs only as many blocks at once as there are cores (on 2
+/// cores, 2 pages were in flight however many were asked for).
 final class PagesAhead: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var next: Int
     private let last: Int
     private let inFlight: Int
-    private var waiting: [Int: DispatchSemaphore] = [:]
+    /// Pages asked for and not yet taken (in flight or answered).
+    private var pending: Set<Int> = []
     private var answers: [Int: Result<ProductPage, OpenMarketError>] = [:]
     private var cancelled = false
     private let fetch: @Sendable (Int) throws(OpenMarketError) -> ProductPage
@@ -95,49 +98,48 @@ final class PagesAhead: @unchecked Sendable {
     init(from first: Int, through last: Int, inFlight: Int, fetch: @escaping @Sendable (Int) throws(OpenMarketError) -> ProductPage) {
         next = first
         self.last = last
-        self.inFlight = inFlight
+        self.inFlight = max(1, inFlight)
         self.fetch = fetch
-        lock.lock()
+        condition.lock()
         fill()
-        lock.unlock()
+        condition.unlock()
     }
 
     /// The page, waiting for it if it was asked for ahead; nil when it was not (the caller asks).
     func take(_ page: Int) throws(OpenMarketError) -> ProductPage? {
-        lock.lock()
-        guard let signal = waiting[page] else { lock.unlock(); return nil }
-        lock.unlock()
-        signal.wait()
-        lock.lock()
-        waiting[page] = nil
+        condition.lock()
+        guard pending.contains(page) else { condition.unlock(); return nil }
+        while answers[page] == nil { condition.wait() }
+        pending.remove(page)
         let answer = answers.removeValue(forKey: page)
         fill()
-        lock.unlock()
+        condition.unlock()
         return try answer?.get()
     }
 
     /// No more pages are asked for; those in flight end on their own.
     func cancel() {
-        lock.lock()
+        condition.lock()
         cancelled = true
-        lock.unlock()
+        condition.unlock()
     }
 
-    /// Under the lock.
+    /// Under the lock: asks for pages until `inFlight` are pending.
     private func fill() {
-        while !cancelled && waiting.count < inFlight && next <= last {
+        while !cancelled && pending.count < inFlight && next <= last {
             let page = next
             next += 1
-            let signal = DispatchSemaphore(value: 0)
-            waiting[page] = signal
-            DispatchQueue.global().async { [self] in
+            pending.insert(page)
+            let thread = Thread { [self] in
                 let answer: Result<ProductPage, OpenMarketError>
                 do throws(OpenMarketError) { answer = .success(try fetch(page)) } catch { answer = .failure(error) }
-                lock.lock()
+                condition.lock()
                 answers[page] = answer
-                lock.unlock()
-                signal.signal()
+                condition.broadcast()
+                condition.unlock()
             }
+            thread.name = "openmarket.page"
+            thread.start()
         }
     }
 }

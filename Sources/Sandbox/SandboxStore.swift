@@ -259,14 +259,33 @@ final class SandboxStore: Sendable {
             let rows = try request.order(oldestFirst ? Column("id").asc : Column("id").desc)
                 .limit(size, offset: (number - 1) * size)
                 .fetchAll(db)
-            let items = try rows.map { try Self.load($0, db: db) }
-            return (total, items)
+            return (total, try Self.load(rows, db: db))
         }
     }
 
     func product(id: Int) async throws -> StoredProduct? {
         try await pool.read { db in
             try ProductRow.fetchOne(db, key: Int64(id)).map { try Self.load($0, db: db) }
+        }
+    }
+
+    /// A page's products with their vendors and images: three queries for the page, not two
+    /// for each product (a listing of 50,000 products was 35 ms of the sandbox's CPU a page).
+    private static func load(_ products: [ProductRow], db: Database) throws -> [StoredProduct] {
+        guard !products.isEmpty else { return [] }
+        let vendors = Dictionary(try VendorRow.fetchAll(db, keys: Set(products.map(\.vendorId))).map { ($0.id ?? 0, $0) },
+                                 uniquingKeysWith: { first, _ in first })
+        let ids = products.compactMap(\.id)
+        var images: [Int64: [ImageRow]] = [:]
+        for image in try ImageRow.filter(ids.contains(Column("product_id")))
+            .order(Column("product_id"), Column("position")).fetchAll(db) {
+            images[image.productId, default: []].append(image)
+        }
+        return try products.map { product in
+            guard let vendor = vendors[product.vendorId] else {
+                throw SandboxError(status: 500, message: "product \(product.id ?? 0) has no vendor")
+            }
+            return StoredProduct(product: product, vendor: vendor, images: images[product.id ?? 0] ?? [])
         }
     }
 

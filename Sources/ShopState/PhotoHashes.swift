@@ -14,6 +14,10 @@ public final class PhotoHashes: @unchecked Sendable {
     private let pool: DatabasePool
     private let lock = NSLock()
     private var counts = (hits: 0, misses: 0)
+    /// The last answers from the file (under `lock`), so that rows sharing a photo ask the
+    /// file once; bounded, and emptied when full (a big shop's photos are not all kept).
+    private var recent: [String: (fingerprint: FileFingerprint, hash: String)] = [:]
+    static let recentLimit = 1_024
 
     /// Opens (or makes) the file; entries not recorded again for a year are dropped.
     public init(url: URL) throws(LinkStore.Failure) {
@@ -50,22 +54,39 @@ public final class PhotoHashes: @unchecked Sendable {
 
     /// The hash recorded for `path` when its fingerprint is still `fingerprint`.
     public func hash(path: String, fingerprint: FileFingerprint) -> String? {
-        let found = try? pool.read { db -> String? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE path = ?", arguments: [path]) else { return nil }
-            let recorded = FileFingerprint(device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]),
-                                           size: row["size"], modified: row["modified"], changed: row["changed"])
-            return recorded == fingerprint ? row["hash"] : nil
+        lock.lock()
+        if let known = recent[path], known.fingerprint == fingerprint {
+            counts.hits += 1
+            lock.unlock()
+            return known.hash
+        }
+        lock.unlock()
+        let found = try? pool.read { db -> (FileFingerprint, String)? in
+            let statement = try db.cachedStatement(sql: "SELECT device, inode, size, modified, changed, hash FROM photo WHERE path = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [path]) else { return nil }
+            let recorded = FileFingerprint(device: UInt64(bitPattern: row[0]), inode: UInt64(bitPattern: row[1]),
+                                           size: row[2], modified: row[3], changed: row[4])
+            return (recorded, row[5])
         }
         lock.lock()
-        if found != nil { counts.hits += 1 } else { counts.misses += 1 }
-        lock.unlock()
-        return found ?? nil
+        defer { lock.unlock() }
+        guard let (recorded, hash) = found ?? nil, recorded == fingerprint else {
+            counts.misses += 1
+            return nil
+        }
+        counts.hits += 1
+        if recent.count >= Self.recentLimit { recent.removeAll(keepingCapacity: true) }
+        recent[path] = (recorded, hash)
+        return hash
     }
 
     /// Records the hash of the bytes read from `path`, when the file did not
     /// change while it was read (`before` == `after`) and is settled.
     public func record(path: String, before: FileFingerprint?, after: FileFingerprint?, hash: String, now: Date = Date()) {
         guard let before, before == after, before.settled(now: now) else { return }
+        lock.lock()
+        recent[path] = nil
+        lock.unlock()
         try? pool.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO photo (path, device, inode, size, modified, changed, hash, recorded)
