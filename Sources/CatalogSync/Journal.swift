@@ -15,8 +15,8 @@ import Support
 /// account kept here), or the account's shared state (every machine reads it, so that a run
 /// killed on one and started again on another replays what the dead one wrote). Never both.
 public protocol JournalStore: Sendable {
-    /// Every line written so far, oldest first.
-    func lines() throws -> [Data]
+    /// Hands over every line written so far, oldest first.
+    func replay(_ line: (Data) -> Void) throws
     /// Appends one line; with `durable`, on disk when it returns (else with the next durable
     /// line, or within a second: what a kill leaves the kernel still writes).
     func append(_ line: Data, durable: Bool) throws(AppendLog.Failure)
@@ -25,31 +25,42 @@ public protocol JournalStore: Sendable {
 }
 
 /// A journal's lines in a file: an `AppendLog`, each line synced before `append` returns.
+/// The file is opened (and its lines replayed, a mebibyte at a time) by `replay`.
 final class FileJournal: JournalStore, @unchecked Sendable {
-    private let log: AppendLog
+    private let url: URL
+    private let sink: (any AppendLog.Sink)?
     private let lock = NSLock()
-    /// The lines found when the file was opened, until they are read.
-    private var found: [Data]
+    private var log: AppendLog?
 
     /// `sink` replaces the file writer (tests of a full disk).
-    init(url: URL, sink: (any AppendLog.Sink)? = nil) throws {
-        var found: [Data] = []
-        log = try AppendLog(url: url, sink: sink) { found.append($0) }
-        self.found = found
+    init(url: URL, sink: (any AppendLog.Sink)? = nil) {
+        self.url = url
+        self.sink = sink
     }
 
-    func lines() -> [Data] {
-        lock.withLock {
-            defer { found = [] }
-            return found
+    func replay(_ line: (Data) -> Void) throws {
+        try lock.withLock {
+            guard log == nil else { return }
+            log = try AppendLog(url: url, sink: sink) { line($0) }
         }
     }
 
     func append(_ line: Data, durable: Bool) throws(AppendLog.Failure) {
+        let log: AppendLog
+        do {
+            log = try lock.withLock {
+                if let log = self.log { return log }
+                let opened = try AppendLog(url: url, sink: sink)
+                self.log = opened
+                return opened
+            }
+        } catch {
+            throw (error as? AppendLog.Failure) ?? AppendLog.Failure(path: url.path, reason: "\(error)")
+        }
         if durable { try log.append(line, sync: true) } else { try log.appendSoon(line) }
     }
 
-    var place: String { log.url.path }
+    var place: String { url.path }
 }
 
 public final class Journal: @unchecked Sendable {
@@ -105,8 +116,8 @@ public final class Journal: @unchecked Sendable {
     public init(store: any JournalStore) throws {
         let decoder = JSONDecoder()
         var states: [String: State] = [:]
-        for line in try store.lines() {
-            if let entry = try? decoder.decode(Entry.self, from: line) { Self.apply(entry, to: &states) }
+        try store.replay { line in
+            if let entry = Entry(line: line) ?? (try? decoder.decode(Entry.self, from: line)) { Self.apply(entry, to: &states) }
         }
         self.states = states
         self.store = store
@@ -180,8 +191,8 @@ public struct SharedJournal: JournalStore {
         part = "whole"
     }
 
-    public func lines() throws -> [Data] {
-        (try store.record(run: run)[part] ?? []).map { Data($0.utf8) }
+    public func replay(_ line: (Data) -> Void) throws {
+        for text in try store.record(run: run)[part] ?? [] { line(Data(text.utf8)) }
     }
 
     /// Every line is a committed row of the database.

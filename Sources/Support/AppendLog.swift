@@ -55,13 +55,31 @@ public final class AppendLog: @unchecked Sendable {
                 throw Failure(path: url.path, reason: "the file cannot be created")
             }
         }
-        let data = try Data(contentsOf: url)
-        var whole = 0
-        if let lastNewline = data.lastIndex(of: 0x0A) { whole = lastNewline + 1 }
-        for line in data.prefix(whole).split(separator: 0x0A) where !line.isEmpty {
-            try replay(Data(line))
+        // Read a mebibyte at a time, each whole line handed over as it is found: a journal of a
+        // big shop's first import is tens of megabytes, never all in memory at once.
+        guard let input = FileHandle(forReadingAtPath: url.path) else {
+            throw Failure(path: url.path, reason: "the file cannot be read")
         }
-        if whole < data.count {
+        defer { try? input.close() }
+        var whole = 0
+        var size = 0
+        var carry: [UInt8] = []
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            size += chunk.count
+            carry.append(contentsOf: chunk)
+            var start = 0
+            try carry.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                while start < raw.count, let found = memchr(base + start, 0x0A, raw.count - start) {
+                    let newline = UnsafeRawPointer(found) - base
+                    if newline > start { try replay(Data(bytes: base + start, count: newline - start)) }
+                    whole += newline - start + 1
+                    start = newline + 1
+                }
+            }
+            carry.removeFirst(start)
+        }
+        if whole < size {
             // A line cut by a crash: everything before it counts, the cut part is dropped.
             guard truncate(url.path, off_t(whole)) == 0 else {
                 throw Failure(path: url.path, reason: "a torn last line cannot be removed: \(String(cString: strerror(errno)))")

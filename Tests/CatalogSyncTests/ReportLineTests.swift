@@ -34,6 +34,34 @@ struct ReportLineTests {
         #expect(String(decoding: failed, as: UTF8.self).contains(ReportWorkbook.failedMark))
     }
 
+    @Test("the workbook reads a row's own fields as JSONSerialization does; failed rows and rows with notes are read whole")
+    func workbookFields() throws {
+        let awkward = "따옴표 \"quoted\" back\\slash / slash\ttab\nline\r\u{01} 🍵"
+        var rows = [
+            RowOutcome(row: 2, key: awkward, name: awkward, status: .unchanged, productID: 41, imagesBefore: [1, 2], imagesAfter: [3, 4],
+                       attempts: 2, seconds: 0.25, thumbnail: "http://x/y.jpg", values: ["name": awkward, "nested": "{\"a\": [1]}"]),
+            RowOutcome(row: 3, key: "k", name: "n", status: .updated, productID: 7, seconds: 3),
+        ]
+        rows[1].changes = "price"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for row in rows {
+            for line in [Data(try #require(row.reportLine())), try encoder.encode(row)] {
+                let fast = try #require(ReportWorkbook.topLevel(line))
+                let whole = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+                for field in ReportWorkbook.rowColumns {
+                    #expect((fast[field] as? String) == (whole[field] as? String) && (fast[field] as? Int) == (whole[field] as? Int), "\(field)")
+                }
+            }
+        }
+        var failed = rows[1]
+        failed.status = .failed
+        #expect(ReportWorkbook.topLevel(Data(try #require(failed.reportLine()))) == nil)
+        var noted = rows[1]
+        noted.notes = [Phrase("n_done_before")]
+        #expect(ReportWorkbook.topLevel(try encoder.encode(noted)) == nil)
+    }
+
     @Test("rows with notes or broken rules go to the encoder")
     func leftToTheEncoder() {
         var noted = RowOutcome(row: 2, key: "k", name: "n", status: .unchanged)

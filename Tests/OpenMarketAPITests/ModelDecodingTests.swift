@@ -23,6 +23,27 @@ struct ModelDecodingTests {
         #expect(OpenMarketTimestamp.parse(OpenMarketTimestamp.format(date)) == date)
     }
 
+    @Test("timestamps written by arithmetic say what a Calendar says, in zones with and without summer time, before 1970 too")
+    func formatLikeCalendar() {
+        var generator = SystemRandomNumberGenerator()
+        let zones = ["UTC", "Asia/Seoul", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu"].compactMap(TimeZone.init(identifier:))
+        #expect(zones.count == 5)
+        let instants = [0, -1, -86_400.25, 951_782_400.999, 4_102_444_800, 1_710_054_000, 1_730_613_600 - 0.001]
+            + (0..<1_000).map { _ in Double.random(in: -2_000_000_000..<4_000_000_000, using: &generator).rounded(.down) / 1 + 0.5 }
+        for zone in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            for instant in instants {
+                let date = Date(timeIntervalSince1970: instant)
+                let whole = instant.rounded(.down)
+                let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
+                let millis = min(999, Int(((instant - whole) * 1000).rounded()))
+                let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, millis)
+                #expect(OpenMarketTimestamp.format(date, timeZone: zone) == expected, "\(instant) in \(zone.identifier)")
+            }
+        }
+    }
+
     @Test("the contract's page example: camelCase page keys, snake_case products, decimals for prices")
     func contractPage() throws {
         let json = """
