@@ -110,15 +110,33 @@ enum ReportWorkbook {
     /// Each row of the rows file as a JSON object; with `only`, just the lines that hold it.
     private static func eachRow(in file: URL, only mark: String? = nil, _ body: ([String: Any]) throws -> Void) throws {
         let reader = try LineReader(url: file, file: file.lastPathComponent)
-        while let (_, line) = try reader.next() {
-            if let mark, !line.contains(mark) { continue }
-            var text = Substring(line)
-            while text.first == " " { text.removeFirst() }
-            if text.last == "," { text.removeLast() }
+        let wanted = mark.map { Array($0.utf8) }
+        while let (_, line) = try reader.nextBytes() {
+            if let wanted, !contains(line, wanted) { continue }
+            var text = line[...]
+            while text.first == UInt8(ascii: " ") { text.removeFirst() }
+            if text.last == UInt8(ascii: ",") { text.removeLast() }
             guard !text.isEmpty else { continue }
-            let bytes = Data(text.utf8)
+            let bytes = Data(text)
             guard let object = topLevel(bytes) ?? (try? JSONSerialization.jsonObject(with: bytes) as? [String: Any]) else { continue }
             try body(object)
+        }
+    }
+
+    /// Whether `needle` is in `line`, byte for byte (String's `contains` went through NSString).
+    private static func contains(_ line: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard line.count >= needle.count else { return false }
+        return line.withUnsafeBufferPointer { hay in
+            var at = 0
+            let last = hay.count - needle.count
+            while at <= last {
+                guard let hit = memchr(hay.baseAddress! + at, Int32(first), last - at + 1) else { return false }
+                let index = hay.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if hay[index..<(index + needle.count)].elementsEqual(needle) { return true }
+                at = index + 1
+            }
+            return false
         }
     }
 
