@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 
 /// A cursor over a JSON object's bytes, for the lines openmarket writes itself (the journal's,
 /// report.json's rows): strings, numbers and null read; nested values only skipped.
@@ -59,20 +60,18 @@ struct FlatJSON {
                 guard at < bytes.count else { return nil }
                 let escaped = bytes[at]
                 at += 1
+                if let byte = JSONEscape.simple(escaped) {
+                    out.append(byte)
+                    continue
+                }
                 switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     guard var scalar = hex4() else { return nil }
                     if (0xD800..<0xDC00).contains(scalar) {
                         guard take(UInt8(ascii: "\\")), at < bytes.count, bytes[at] == UInt8(ascii: "u") else { return nil }
                         at += 1
                         guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        scalar = JSONEscape.pair(high: scalar, low: low)
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { return nil }
                     out.append(contentsOf: Array(String(Character(unicode)).utf8))

@@ -240,13 +240,11 @@ struct JSONRowReader {
             case UInt8(ascii: "\\"):
                 guard let escape = peek else { throw invalid("the string is not closed") }
                 i += 1
+                if let byte = JSONEscape.simple(escape) {
+                    out.append(byte)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800...0xDBFF).contains(scalar) {
@@ -257,7 +255,7 @@ struct JSONRowReader {
                         i += 2
                         let low = try hex4()
                         guard (0xDC00...0xDFFF).contains(low) else { throw invalid("a lone surrogate") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        scalar = JSONEscape.pair(high: scalar, low: low)
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         throw invalid("a lone surrogate")
                     }
