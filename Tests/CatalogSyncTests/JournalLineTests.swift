@@ -45,8 +45,8 @@ struct JournalLineTests {
         defer { files.cleanup() }
         let url = files.directory.appendingPathComponent("big.journal")
         var lines: [String] = []
-        for index in 0..<30_000 { lines.append("{\"event\":\"sent\",\"key\":\"K\(index)\",\"hash\":\"h\",\"row\":\(index),\"time\":1}") }
-        lines.insert(String(repeating: "x", count: 2_500_000), at: 12_345)
+        for index in 0..<3_000 { lines.append("{\"event\":\"sent\",\"key\":\"K\(index)\",\"hash\":\"h\",\"row\":\(index),\"time\":1}") }
+        lines.insert(String(repeating: "x", count: 2_500_000), at: 1_234)
         let torn = "{\"event\":\"done\",\"key\":\"cut"
         try Data((lines.joined(separator: "\n") + "\n" + torn).utf8).write(to: url)
         var seen: [String] = []
@@ -55,6 +55,6 @@ struct JournalLineTests {
         let kept = try Data(contentsOf: url)
         #expect(kept.count == lines.reduce(0) { $0 + $1.utf8.count + 1 }, "the torn line is cut off")
         let journal = try Journal(url: url)
-        #expect(journal.state(of: "K29999") == .sent(at: 1, hash: "h"))
+        #expect(journal.state(of: "K2999") == .sent(at: 1, hash: "h"))
     }
 }

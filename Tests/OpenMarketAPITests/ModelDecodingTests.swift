@@ -29,7 +29,7 @@ struct ModelDecodingTests {
         let zones = ["UTC", "Asia/Seoul", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu"].compactMap(TimeZone.init(identifier:))
         #expect(zones.count == 5)
         let instants = [0, -1, -86_400.25, 951_782_400.999, 4_102_444_800, 1_710_054_000, 1_730_613_600 - 0.001]
-            + (0..<1_000).map { _ in Double.random(in: -2_000_000_000..<4_000_000_000, using: &generator).rounded(.down) / 1 + 0.5 }
+            + (0..<200).map { _ in Double.random(in: -2_000_000_000..<4_000_000_000, using: &generator).rounded(.down) / 1 + 0.5 }
         for zone in zones {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
