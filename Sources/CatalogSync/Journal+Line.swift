@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 extension Journal.Entry {
     /// A line as `Journal.record` writes it (one flat JSON object), read without `JSONDecoder`:

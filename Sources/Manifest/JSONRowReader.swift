@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// One value of a product's JSON object, as a cell reads it.
 enum JSONCell: Equatable {

@@ -1,15 +1,14 @@
 import Foundation
-import Manifest
 
 /// A cursor over a JSON object's bytes, for the lines openmarket writes itself (the journal's,
-/// report.json's rows): strings, numbers and null read; nested values only skipped.
-struct FlatJSON {
+/// report.json's rows, a link's pushed product): strings, numbers and null read; nested values only skipped.
+public struct FlatJSON {
     private let bytes: UnsafeRawBufferPointer
     private var at = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    var atEnd: Bool {
+    public var atEnd: Bool {
         mutating get {
             skipSpace()
             return at == bytes.count
@@ -20,14 +19,14 @@ struct FlatJSON {
         while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
     }
 
-    mutating func take(_ byte: UInt8) -> Bool {
+    public mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard at < bytes.count, bytes[at] == byte else { return false }
         at += 1
         return true
     }
 
-    mutating func null() -> Bool {
+    public mutating func null() -> Bool {
         skipSpace()
         guard at + 4 <= bytes.count, bytes[at] == UInt8(ascii: "n"), bytes[at + 1] == UInt8(ascii: "u"),
               bytes[at + 2] == UInt8(ascii: "l"), bytes[at + 3] == UInt8(ascii: "l") else { return false }
@@ -36,7 +35,7 @@ struct FlatJSON {
     }
 
     /// A string, its escapes undone; nil where the text is not one.
-    mutating func string() -> String? {
+    public mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
         // Most strings have no escape: taken as they are.
@@ -104,7 +103,7 @@ struct FlatJSON {
     }
 
     /// A whole number (no fraction, no exponent).
-    mutating func integer() -> Int? {
+    public mutating func integer() -> Int? {
         skipSpace()
         let start = at
         if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
@@ -116,7 +115,7 @@ struct FlatJSON {
     }
 
     /// Skips any one value, nested ones too; false where the text is not JSON.
-    mutating func skipValue(depth: Int = 0) -> Bool {
+    public mutating func skipValue(depth: Int = 0) -> Bool {
         skipSpace()
         guard at < bytes.count, depth < 64 else { return false }
         switch bytes[at] {
@@ -138,8 +137,20 @@ struct FlatJSON {
         }
     }
 
+    /// An array of strings (`["a","b"]`); nil for anything else.
+    public mutating func strings() -> [String]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var out: [String] = []
+        if take(UInt8(ascii: "]")) { return out }
+        repeat {
+            guard let value = string() else { return nil }
+            out.append(value)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? out : nil
+    }
+
     /// The next value's first byte, without taking it.
-    var nextByte: UInt8? {
+    public var nextByte: UInt8? {
         mutating get {
             skipSpace()
             return at < bytes.count ? bytes[at] : nil
@@ -147,7 +158,7 @@ struct FlatJSON {
     }
 
     /// Any JSON number.
-    mutating func number() -> Double? {
+    public mutating func number() -> Double? {
         skipSpace()
         let start = at
         while at < bytes.count, "+-.eE0123456789".utf8.contains(bytes[at]) { at += 1 }
