@@ -110,15 +110,17 @@ public final class Journal: @unchecked Sendable {
     public var place: String { store.place }
     private let store: any JournalStore
     private let lock = NSLock()
-    private var states: [String: State] = [:]
+    /// Each key's state, held compactly (a journal of 50,000 keys in a dictionary took 5.3 MB).
+    private var states = CompactMap<String, State>()
 
     /// The journal kept in `store`, its lines so far replayed in order.
     public init(store: any JournalStore) throws {
         let decoder = JSONDecoder()
-        var states: [String: State] = [:]
+        var states = CompactMap<String, State>()
         try store.replay { line in
             if let entry = Entry(line: line) ?? (try? decoder.decode(Entry.self, from: line)) { Self.apply(entry, to: &states) }
         }
+        states.compact()
         self.states = states
         self.store = store
     }
@@ -128,7 +130,7 @@ public final class Journal: @unchecked Sendable {
         try self.init(store: FileJournal(url: url, sink: sink))
     }
 
-    private static func apply(_ entry: Entry, to states: inout [String: State]) {
+    private static func apply(_ entry: Entry, to states: inout CompactMap<String, State>) {
         switch entry.event {
         case .sent: states[entry.key] = .sent(at: entry.time, hash: RowHash(entry.hash))
         case .done: states[entry.key] = .done(id: entry.id ?? 0, hash: RowHash(entry.hash))
@@ -148,7 +150,7 @@ public final class Journal: @unchecked Sendable {
     public var doneIDs: [Int] {
         lock.lock()
         defer { lock.unlock() }
-        return states.values.compactMap { if case .done(let id, _) = $0 { id } else { nil } }
+        return states.compactMap { if case .done(let id, _) = $0.value { id } else { nil } }
     }
 
     /// Appends. A `sent` line returns only once it is on disk (fsync): it is what makes a write

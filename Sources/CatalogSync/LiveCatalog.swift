@@ -88,6 +88,7 @@ struct LiveCatalog: Sendable {
             throw Failure(description: "reading the shop's products (page \(catalog.pages + 1)) failed: \(error); nothing was written. Run again when the server answers")
         }
         if let untrusted { throw Failure(description: untrusted) }
+        all.compact()
         if !vendorsKnown {
             catalog.vendorID = nil
             catalog.unsure = all
@@ -113,6 +114,7 @@ struct LiveCatalog: Sendable {
                 catalog.products = all
             } else {
                 for product in all.values where product.vendorId == vendor { catalog.products[product.id] = product }
+                catalog.products.compact()
             }
         }
         return catalog

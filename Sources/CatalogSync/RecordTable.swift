@@ -1,3 +1,4 @@
+import Support
 import Foundation
 import OpenMarketContract
 
@@ -11,23 +12,24 @@ protocol CompactRecord: Sendable {
 /// of the run's own), decoded when asked for. What a run keeps of a big shop: its listing
 /// (`ProductTable`) and the account's links (`LinkTable`). A value set again is written again
 /// (its old record stays until the table goes); a run sets few.
-struct RecordTable<Key: Hashable & Sendable, Value: CompactRecord>: Sendable {
+struct RecordTable<Key: Hashable & Comparable & Sendable, Value: CompactRecord>: Sendable {
     private var bytes = ByteChunks()
     /// Where each key's record starts.
-    private var offsets: [Key: Int] = [:]
+    private var offsets = CompactMap<Key, Int>()
 
     init() {}
 
     var count: Int { offsets.count }
     var isEmpty: Bool { offsets.isEmpty }
-    var keys: Dictionary<Key, Int>.Keys { offsets.keys }
+    /// The keys, in order.
+    var keys: [Key] { offsets.allKeys }
 
-    /// Every value, decoded one at a time as it is read.
-    var values: LazyMapSequence<Dictionary<Key, Int>.Values, Value> {
-        offsets.values.lazy.map { [bytes] offset in bytes.read(at: offset, Value.read) }
+    /// Every value, in order of the keys, decoded one at a time as it is read.
+    var values: LazyMapSequence<CompactMap<Key, Int>, Value> {
+        offsets.lazy.map { [bytes] entry in bytes.read(at: entry.value, Value.read) }
     }
 
-    func contains(_ key: Key) -> Bool { offsets[key] != nil }
+    func contains(_ key: Key) -> Bool { offsets.contains(key) }
 
     subscript(key: Key) -> Value? {
         get { offsets[key].map { bytes.read(at: $0, Value.read) } }
@@ -38,6 +40,9 @@ struct RecordTable<Key: Hashable & Sendable, Value: CompactRecord>: Sendable {
             offsets[key] = bytes.append(writer.bytes)
         }
     }
+
+    /// Once a bulk load is over: the offsets in arrays of exactly their size.
+    mutating func compact() { offsets.compact() }
 
     /// Each key with a part of its record read by `peek` (the first fields, without decoding the rest).
     func each<T>(peek: (inout ByteReader) -> T, _ body: (Key, T) -> Void) {
@@ -81,7 +86,7 @@ extension ProductSummary: CompactRecord {
 /// Ids by exact name, held as a hash of the name (no string kept per product): the ids a name
 /// may have, to be checked against the products' own names (`ids(named:in:)`). Ascending.
 struct NameIndex: Sendable {
-    private var first: [Int: Int] = [:]
+    private var first = CompactMap<Int, Int>()
     private var more: [Int: [Int]] = [:]
 
     mutating func add(_ name: String, _ id: Int) {
@@ -90,6 +95,9 @@ struct NameIndex: Sendable {
         guard one != id, !(more[hash]?.contains(id) ?? false) else { return }
         more[hash, default: []].append(id)
     }
+
+    /// Once every product is added: the index in arrays of exactly its size.
+    mutating func compact() { first.compact() }
 
     /// The ids of products named exactly `name` in `table`, ascending.
     func ids(named name: String, in table: ProductTable) -> [Int] {

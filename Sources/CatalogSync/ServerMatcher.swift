@@ -1,6 +1,7 @@
 import Foundation
 import Manifest
 import OpenMarketAPI
+import Support
 
 /// Finds this vendor's products on the server, and makes sure two rows of one
 /// run never take the same product: a product is claimed in the same step that
@@ -8,7 +9,8 @@ import OpenMarketAPI
 final class ServerMatcher: @unchecked Sendable {
     private let client: any Shop
     private let lock = NSLock()
-    private var claimed: [Int: Int] = [:]
+    /// The row that took each product (one entry a row: held compactly).
+    private var claimed = CompactMap<Int, Int>()
 
     init(client: any Shop) { self.client = client }
 

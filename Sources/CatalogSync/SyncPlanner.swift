@@ -1,3 +1,4 @@
+import Support
 import Foundation
 import Words
 import Manifest
@@ -61,7 +62,7 @@ final class SyncPlanner {
     /// Products of this vendor that a row took as its product by name: no longer unlinked.
     private var takenByName = Set<Int>()
     /// The key each linked product is linked to.
-    private(set) var keyOfProduct: [Int: String] = [:]
+    private(set) var keyOfProduct = CompactMap<Int, String>()
     /// Products whose owner the list does not say (2021), by exact name: asked once a row
     /// of that name looks for its product.
     private var unsureByName: [String: [Int]] = [:]
@@ -80,6 +81,8 @@ final class SyncPlanner {
         links.eachProduct { key, id, state in if state == .linked { keyOfProduct[id] = key } }
         for product in live.products.values { allByName.add(product.name, product.id) }
         for product in live.unsure.values { unsureByName[product.name, default: []].append(product.id) }
+        keyOfProduct.compact()
+        allByName.compact()
     }
 
     /// This vendor's products named exactly `name`, ascending.

@@ -73,7 +73,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             options.shard.map { SharedJournal(store: store, run: options.runName ?? "", shard: $0) }
                 ?? SharedJournal(store: store, journal: options.journal)
         } else {
-            try FileJournal(url: options.journal, sink: journalSink)
+            FileJournal(url: options.journal, sink: journalSink)
         }
         self.journal = try Journal(store: journalStore)
         self.matcher = ServerMatcher(client: client)
@@ -329,6 +329,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         reader.start()
         var known = LinkTable()
         let linksRead = Result { () throws(LinkStore.Failure) in try links?.each { known[$0.key] = $0 } }
+        known.compact()
         let listed = listing.wait()
         if case .failure(let error) = linksRead { throw SyncStop(error.description) }
         var live: LiveCatalog

@@ -17,7 +17,7 @@ struct JournalStoreTests {
         let sheetJournal = folder.appendingPathComponent("journals/products.csv-abc.journal")
         let shared = StoreAddress.database(postgres.address, account: "shop-a")
         let places: [(String, @Sendable () throws -> any JournalStore)] = [
-            ("file", { try FileJournal(url: folder.appendingPathComponent("journals/own.journal")) }),
+            ("file", { FileJournal(url: folder.appendingPathComponent("journals/own.journal")) }),
             ("sqlite", { SharedJournal(store: try LinkStore.open(.file(folder.appendingPathComponent("links.sqlite"))), journal: sheetJournal) }),
             ("postgres", { SharedJournal(store: try LinkStore.open(shared), journal: sheetJournal) }),
             ("postgres shard", { SharedJournal(store: try LinkStore.open(shared), run: "night-1", shard: Shard(index: 1, count: 2)!) }),
