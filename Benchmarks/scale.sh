@@ -5,7 +5,8 @@
 # nothing sent), a 100-row price edit, an export of the shop with its photos, and the export
 # imported back (nothing to send). Each step's wall time, rows per second and peak RSS (GNU time).
 # With BASE=REV, the unchanged re-run and the export are run by that revision's build too (a git
-# worktree under $COMPARE, /tmp/openmarket-compare), right after, on the same shop: the ratio shows in one run.
+# worktree under $COMPARE, /tmp/openmarket-compare), on the same shop (its export after the re-import, one export
+# on disk at a time): the ratio shows in one run.
 #   Benchmarks/scale.sh                 (N=100000 RTT=50; JOBS=N fixes --jobs, default: adaptive)
 #   N=20000 BASE=d527670 Benchmarks/scale.sh
 # Writes Benchmarks/results/scale.md (scale-N.md when N is not 100,000).
@@ -49,11 +50,15 @@ export XDG_STATE_HOME="$run/state" XDG_CACHE_HOME="$run/cache"
 results="$run/rows.txt"
 : >"$results"
 step() {  # label rows binary args… → one line of the table
-  local label=$1 rows=$2 binary=$3; shift 3
-  /usr/bin/time -f "%e %M" -o "$run/time" "$binary" "$@" >"$run/step.log" 2>&1 || true
-  read -r seconds peak <"$run/time"
+  local label=$1 rows=$2 binary=$3 status=0; shift 3
+  /usr/bin/time -f "%e %M" -o "$run/time" "$binary" "$@" >"$run/step.log" 2>&1 || status=$?
+  # GNU time puts "Command exited with non-zero status N" before its line when the step fails.
+  read -r seconds peak < <(tail -1 "$run/time")
   local summary
-  summary=$(grep -E '^[0-9,]+ rows?:|^Exported|products? written|^Wrote' "$run/step.log" | head -1 | cut -c1-60)
+  summary=$(grep -E '^[0-9,]+ rows?:|^Exported|products? written|^Wrote' "$run/step.log" | head -1)
+  [ "$status" = 0 ] || summary="FAILED (exit $status): $(tail -1 "$run/step.log")"
+  # Cut at 60 characters, not bytes: a cut through a Korean letter or a dash is no longer UTF-8.
+  summary=$(printf '%s' "$summary" | python3 -c 'import sys; print(sys.stdin.read()[:60])')
   printf '| %-34s | %8s | %8.1f | %9.0f | %8.1f | %s |\n' "$label" "$rows" "$seconds" \
     "$(awk -v n="$rows" -v s="$seconds" 'BEGIN { print (s > 0 ? n / s : 0) }')" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$summary" | tee -a "$results"
 }
@@ -68,12 +73,16 @@ if [ -n "$base_bin" ]; then
   XDG_STATE_HOME="$run/state-base" step "unchanged re-run ($BASE)" "$N" "$base_bin" import "$run/products.csv" "${shop[@]}" ${JOBS:+--jobs $JOBS} --report "$run/r2b"
 fi
 step "100-row edit" "$N" "$bin" import "$run/edited.csv" "${shop[@]}" ${JOBS:+--jobs $JOBS} --report "$run/r3"
+# One export on disk at a time: at 100,000 products an export's photos are about 10 GB, beside the
+# sandbox's own 13 GB (two exports at once filled a disk with 24 GB free).
 step "export with photos" "$N" "$bin" export --out "$run/export" "${shop[@]}" ${JOBS:+--jobs $JOBS}
-if [ -n "$base_bin" ]; then
-  XDG_STATE_HOME="$run/state-base" step "export with photos ($BASE)" "$N" "$base_bin" export --out "$run/export-base" "${shop[@]}" ${JOBS:+--jobs $JOBS}
-fi
 sheet=$(find "$run/export" -maxdepth 1 \( -name "*.csv" -o -name "*.xlsx" \) | head -1)
 step "re-import of the export" "$N" "$bin" import "$sheet" "${shop[@]}" ${JOBS:+--jobs $JOBS} --report "$run/r4"
+rm -rf "$run/export"
+if [ -n "$base_bin" ]; then
+  XDG_STATE_HOME="$run/state-base" step "export with photos ($BASE)" "$N" "$base_bin" export --out "$run/export-base" "${shop[@]}" ${JOBS:+--jobs $JOBS}
+  rm -rf "$run/export-base"
+fi
 
 name=scale.md
 [ "$N" = 100000 ] || name="scale-$N.md"
