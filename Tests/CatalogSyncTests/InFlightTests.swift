@@ -52,8 +52,10 @@ struct InFlightTests {
         let (summary, products) = try await Self.run(sandbox, rows: 160)
         #expect(summary.failed == 0 && products.count == 160, "\(summary.counts)")
         let flight = try #require(summary.inFlight)
-        // Its pace is 4 to 8; a machine busy with other tests makes answers noisy, not 3× slower.
-        #expect(flight.highest <= 16 && flight.last <= 12, "\(flight)")
+        // Its pace is 4 to 8; a machine busy with other tests makes answers noisy: in a fresh-clone CI run
+        // where this test took 52 s instead of 2.4 s it ended at 13. Never more than 4× its pace, at any time:
+        // far below the memory's ceiling (256), which is what a runaway would reach.
+        #expect(flight.highest <= 16 && flight.last <= 16, "\(flight)")
         await sandbox.stop()
     }
 }
