@@ -58,7 +58,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         if keepCells {
             origin.cells = headers.map { SupplierCell(header: $0.1, value: $0.0 < cells.count ? cells[$0.0] : "") }
         }
-        var values: [Column: String] = [:]
+        var values = RowValues()
         for (field, index) in fields {
             let text = index < cells.count ? ManifestValidator.trimmed(cells[index]) : ""
             values[field] = feed.maps[field]?.apply(text) ?? text

@@ -115,7 +115,7 @@ extension ManifestReader {
 
     /// A row by our column names, `column` naming a key's column.
     static func rawRow(_ object: JSONObject, number: Int, column columnOf: (String) -> Column?) -> RawRow {
-        var values: [Column: String] = [:]
+        var values = RowValues()
         var images: [String]? = nil
         for (key, cell) in object {
             guard let column = columnOf(key) else { continue }

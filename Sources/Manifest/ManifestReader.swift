@@ -5,7 +5,7 @@ public struct RawRow: Sendable {
     /// The row number a spreadsheet shows (CSV: header = 1, first product = 2;
     /// JSON: the object's position from 1; JSON Lines: the line number).
     public var number: Int
-    public var values: [Column: String]
+    public var values: RowValues
     /// Images given as a JSON array.
     public var imageList: [String]?
     /// What reading found in the row's cells (a spreadsheet's date, formula or error cells).
@@ -13,7 +13,7 @@ public struct RawRow: Sendable {
     /// What a feed's map made of the row (a supplier's file), nil for a manifest in our columns.
     public var origin: RowOrigin?
 
-    public init(number: Int, values: [Column: String], imageList: [String]?, notes: [RowIssue] = [], origin: RowOrigin? = nil) {
+    public init(number: Int, values: RowValues, imageList: [String]?, notes: [RowIssue] = [], origin: RowOrigin? = nil) {
         self.number = number
         self.values = values
         self.imageList = imageList
@@ -275,8 +275,7 @@ public final class ManifestReader {
     func row(_ fields: [String], number: Int) -> RawRow? {
         guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
         if let bound { return bound.row(fields, number: number, notes: []) }
-        var values: [Column: String] = [:]
-        values.reserveCapacity(columnIndex.count)
+        var values = RowValues()
         for (index, column) in columnIndex where index < fields.count {
             values[column] = fields[index]
         }

@@ -203,8 +203,7 @@ final class SheetRowMapper: @unchecked Sendable {
     /// The manifest row, or nil when the row has nothing in a known column and nothing to report.
     func map(_ row: SheetRow) -> RawRow? {
         if let bound { return mapThrough(bound, row) }
-        var values: [Column: String] = [:]
-        values.reserveCapacity(header.count)
+        var values = RowValues()
         var notes: [RowIssue] = []
         var any = false
         for cell in row.cells {
