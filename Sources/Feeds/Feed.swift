@@ -31,7 +31,7 @@ public struct Feed: Sendable {
     public var costMap: ValueMap?
     public var prices: PricePolicy?
     public var filter = RowFilter()
-    public var protected: Set<Column> = []
+    public var protected: ColumnSet = []
     /// What `feed run` needs: where the file comes from, which shop, how to sync, the
     /// checks that hold a bad file, whom to tell (see `FeedRunSettings`).
     public var run = FeedRunSettings()

@@ -7,7 +7,7 @@ import Manifest
 final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     let feed: Feed
     let file: String
-    let columns: Set<Column>
+    let columns: ColumnSet
     let fileNotes: [RowIssue]
     private let fields: [(field: Column, index: Int)]
     private let costIndex: Int?
@@ -31,7 +31,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
         prices = feed.prices.map(PriceTable.init)
-        var columns = Set(fields.map(\.field) + feed.values.map(\.field)).union(feed.constants.keys)
+        var columns = ColumnSet(fields.map(\.field) + feed.values.map(\.field)).union(ColumnSet(feed.constants.keys))
         if feed.photos != nil { columns.insert(.images) }
         if costIndex != nil { columns.insert(.price) }
         self.columns = columns

@@ -225,10 +225,10 @@ struct FeedTableReader {
         }
     }
 
-    private func readProtect(_ table: TOMLTable) throws(FeedFileError) -> Set<Column> {
+    private func readProtect(_ table: TOMLTable) throws(FeedFileError) -> ColumnSet {
         for key in table.keys where key != "fields" { throw fail("unknown key; [protect] has fields", table: "protect", key: key) }
         guard let list = table["fields"]?.array else { return [] }
-        var fields = Set<Column>()
+        var fields = ColumnSet()
         for value in list {
             guard let name = value.string, let field = Column(rawValue: name), ProductDraft.allFields.contains(field) else {
                 throw fail("\(Self.text(value) ?? "?"): not a product field; one of \(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))",

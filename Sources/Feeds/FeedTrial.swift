@@ -13,7 +13,7 @@ public enum FeedTrial {
         /// Our fields as the row sets them (the checked values when the row is valid).
         public var fields: [(column: Column, value: String)]
         public var explanations: [Column: String]
-        public var protected: Set<Column>
+        public var protected: ColumnSet
         public var skipped: String?
         public var issues: [RowIssue]
         /// Among the first rows (shown whole), or after them (shown when it fails or is left out).

@@ -24,7 +24,7 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         savedPhotos = imagesFrom.map { Set((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []) } ?? []
     }
 
-    var columns: Set<Column> { inner.columns }
+    var columns: ColumnSet { inner.columns }
     var fileNotes: [RowIssue] { inner.fileNotes }
     func source(of column: Column) -> String? { inner.source(of: column) }
 

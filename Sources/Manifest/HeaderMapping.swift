@@ -38,7 +38,7 @@ public struct ExportKind: Sendable {
 /// A map bound to one file's header.
 public protocol BoundHeaderMapping: Sendable {
     /// Our columns the rows will have.
-    var columns: Set<Column> { get }
+    var columns: ColumnSet { get }
     /// What the file as a whole lacks that is not an error (a column of the map the file
     /// does not have: a partial file), as warnings of row 1.
     var fileNotes: [RowIssue] { get }
@@ -78,14 +78,14 @@ public struct RowOrigin: Sendable, Equatable {
     /// How a value was made, by column: `cost 8,200, markup 30 %, up to 100`.
     public var explanations: [Column: String] = [:]
     /// Fields set when a product is made and never overwritten after.
-    public var protected: Set<Column> = []
+    public var protected: ColumnSet = []
     /// The supplier's cells (header, value) in file order, when the map keeps them
     /// (`feed test`).
     public var cells: [SupplierCell]?
     /// The row's cells by position, kept by a `GroupedMapping` until the file is read.
     public var record: [String]?
 
-    public init(skipped: String? = nil, explanations: [Column: String] = [:], protected: Set<Column> = [],
+    public init(skipped: String? = nil, explanations: [Column: String] = [:], protected: ColumnSet = [],
                 cells: [SupplierCell]? = nil) {
         self.skipped = skipped
         self.explanations = explanations

@@ -44,7 +44,11 @@ final class ImageReferences: @unchecked Sendable {
         if let list = raw.imageList {
             references = list.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
         } else if let cell = raw.values[.images] {
-            references = ImageSource.references(inCell: cell).map(restore).filter { !$0.isEmpty }
+            references = ImageSource.references(inCell: cell)
+            // Only a reference that starts with an apostrophe was neutralised against formulas.
+            if references.contains(where: { $0.utf8.first == UInt8(ascii: "'") }) {
+                references = references.map(restore).filter { !$0.isEmpty }
+            }
         } else if !hasImagesColumn, let key {
             guard let files = filesInKeyFolder(key) else {
                 needed(key, "images-folder", "photos: there is no images column, and no folder \(key)/ under \(root.path)")
@@ -64,6 +68,7 @@ final class ImageReferences: @unchecked Sendable {
             return []
         }
         var sources: [ImageSource] = []
+        sources.reserveCapacity(references.count)
         for reference in references {
             switch resolve(reference) {
             case .success(let resolved):

@@ -28,7 +28,7 @@ enum JSONPieces {
     /// rows handed to `deliver` here, in file order; a piece's failure thrown after its rows.
     static func run(_ next: @escaping () -> [Item]?, workers: Int, file: String, reader: ManifestReader,
                     check: @escaping (RawRow) -> ManifestValidator.RowCheck,
-                    deliver: (RawRow, ManifestValidator.RowCheck) -> Void) throws(ManifestError) {
+                    deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void) throws(ManifestError) {
         do {
             try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
                 read(items, file: file, check: check)

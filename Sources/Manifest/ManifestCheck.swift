@@ -90,7 +90,7 @@ public enum ManifestCheck {
     /// file row by row.
     private static func readRows(_ reader: ManifestReader, _ validator: ManifestValidator, file: String,
                                  deliver: (RawRow, ProductDraft?, [RowIssue]) -> Void) throws(ManifestError) {
-        func checked(_ raw: RawRow, _ check: ManifestValidator.RowCheck) {
+        func checked(_ raw: RawRow, _ check: consuming ManifestValidator.RowCheck) {
             if raw.origin?.skipped != nil { return deliver(raw, nil, []) }
             let (draft, issues) = validator.acrossRows(check, row: raw.number)
             deliver(raw, draft, issues)
@@ -139,33 +139,5 @@ extension ValidationSummary {
             valid += 1
         }
         if issues.contains(where: { $0.severity == .warning }) { withWarnings += 1 }
-    }
-}
-
-/// Rows of CSV pieces turned into checked rows on `workers` threads, delivered
-/// on the calling thread in file order, at most `workers + 2` pieces in flight.
-enum ParallelRows {
-    static func run(
-        workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
-        reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
-        deliver: (RawRow, ManifestValidator.RowCheck) -> Void
-    ) {
-        OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
-            let csv: CSVRecords?
-            switch piece {
-            case .reader(let first): csv = first
-            case .bytes(let bytes): csv = CSVRecords(bytes, delimiter: delimiter)
-            }
-            var rows: [(RawRow, ManifestValidator.RowCheck)] = []
-            var number = rowBefore
-            while let fields = csv?.next() {
-                number += 1
-                guard let raw = reader.row(fields, number: number) else { continue }
-                rows.append((raw, check(raw)))
-            }
-            return rows
-        }, deliver: { rows in
-            for (raw, checked) in rows { deliver(raw, checked) }
-        })
     }
 }

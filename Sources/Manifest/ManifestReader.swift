@@ -30,7 +30,7 @@ public final class ManifestReader {
     public let encoding: TextEncoding
     public let delimiter: Character
     /// The columns present, and the headers that are no known column.
-    public internal(set) var columns: Set<Column> = []
+    public internal(set) var columns: ColumnSet = []
     /// The file's header of each of our columns, as written.
     var ownHeaders: [Column: String] = [:]
     public internal(set) var unknownColumns: [String] = []
@@ -298,7 +298,8 @@ public final class ManifestReader {
     /// past the header, the others are bytes to parse.
     enum Piece {
         case reader(CSVRecords)
-        case bytes([UInt8])
+        /// The bytes of whole records, and how many records they hold.
+        case bytes([UInt8], records: Int)
     }
 
     /// Hands the rest of a CSV file out in pieces of whole records, each with the
@@ -320,7 +321,7 @@ public final class ManifestReader {
             guard let (bytes, records) = chunks?.next() else { return nil }
             rowBefore = recordsBefore
             recordsBefore += records
-            return (.bytes(bytes), rowBefore)
+            return (.bytes(bytes, records: records), rowBefore)
         }, csvDelimiter)
     }
 

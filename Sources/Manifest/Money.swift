@@ -18,8 +18,7 @@ extension Money {
     /// A currency as written in a currency cell: a code, a symbol or a Korean word.
     public static func currencyCode(_ raw: String) -> String? {
         // The common case, a code already in capitals, without Foundation's work.
-        let bytes = Array(raw.utf8)
-        if bytes.count == 3, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) { return raw }
+        if raw.utf8.count == 3, raw.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) { return raw }
         let text = raw.trimmingCharacters(in: .whitespaces)
         switch text.uppercased() {
         case "₩", "￦", "원", "WON": return "KRW"

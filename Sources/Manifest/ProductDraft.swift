@@ -24,6 +24,7 @@ public enum ImageSource: Sendable, Equatable, Hashable {
         // ASCII without a comma (most cells): split at the separators' bytes, no grapheme breaking
         // (ASCII's line breaks are LF, VT, FF and CR; CRLF splits into an empty piece, left out).
         if cell.isPlainASCII, !cell.holdsByte(UInt8(ascii: ",")) {
+            if let pieces = cell.utf8.withContiguousStorageIfAvailable(asciiReferences) { return pieces }
             return cell.utf8.split(whereSeparator: { $0 == 0x3B || $0 == 0x7C || (0x0A...0x0D).contains($0) })
                 .map { ManifestValidator.trimmed(String($0)!) }.filter { !$0.isEmpty }
         }
@@ -34,6 +35,27 @@ public enum ImageSource: Sendable, Equatable, Hashable {
         return cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
             .flatMap { splitCommas(ManifestValidator.trimmed(String($0))) }
             .filter { !$0.isEmpty }
+    }
+
+    /// An ASCII cell without commas, split at `;`, `|` and line breaks, each piece trimmed of
+    /// ASCII's spaces (tab to CR, space: what `ManifestValidator.trimmed` takes off ASCII),
+    /// blanks left out; one string made per reference.
+    private static func asciiReferences(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var pieces: [String] = []
+        var start = 0
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x3B || byte == 0x7C || (0x0A...0x0D).contains(byte) else { continue }
+            }
+            var first = start, end = index
+            start = index + 1
+            while first < end, isSpace(bytes[first]) { first += 1 }
+            while end > first, isSpace(bytes[end - 1]) { end -= 1 }
+            if first < end { pieces.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)) }
+        }
+        return pieces
     }
 
     private static func splitCommas(_ text: String) -> [String] {
@@ -86,7 +108,7 @@ public struct ProductDraft: Sendable, Equatable {
     public var images: [ImageSource]
     /// The product fields the row sets: a blank cell or a missing column keeps the
     /// live value. A full row (every field) unless the manifest left some out.
-    public var given: Set<Column> = ProductDraft.allFields
+    public var given: ColumnSet = ProductDraft.allFields
     /// `+5` / `-3` in the stock column: a change to the live stock, not a value.
     public var stockDelta: Int?
     /// What the row lacks to create a product (name, price, photos): errors only if
@@ -95,7 +117,7 @@ public struct ProductDraft: Sendable, Equatable {
     /// How a value was made from a supplier's cells (a feed's price rule), by column.
     public var explanations: [Column: String] = [:]
     /// Fields a feed sets when the product is made and never overwrites after.
-    public var protected: Set<Column> = []
+    public var protected: ColumnSet = []
     /// The photos' identity when it is known from elsewhere (a migrated product: the hashes
     /// of the files its merchant sent, from the source account's link store), kept in the
     /// link instead of the hashes of `images`, so that the merchant's sheet matches it.
@@ -104,7 +126,7 @@ public struct ProductDraft: Sendable, Equatable {
     public var vendor: Int?
 
     /// The columns that are product fields (not `id` or `key`).
-    public static let allFields: Set<Column> = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
+    public static let allFields: ColumnSet = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
 
     public init(row: Int, key: String?, id: Int?, fields: Product, images: [ImageSource]) {
         self.row = row

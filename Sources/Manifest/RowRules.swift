@@ -7,19 +7,33 @@ import OpenMarketContract
 struct RowRules {
     let raw: RawRow
     let file: String
-    let options: ValidationOptions
+    /// The validator's options, shared: a copy per row retained each of their references.
+    private let shared: SharedOptions
+    var options: ValidationOptions { _read { yield shared.value } }
     let restore: (String) -> String
     var issues: [RowIssue]
     /// What a new product lacks: an error only for a row that creates.
     var createProblems: [RowIssue] = []
-    var given = Set<Column>(minimumCapacity: Column.allCases.count)
+    var given = ColumnSet()
 
-    init(raw: RawRow, file: String, options: ValidationOptions, restore: @escaping (String) -> String) {
+    /// Each cell as `text` gives it, worked out once (the money rules ask for the currency's
+    /// and the discount's cells several times).
+    private let texts: RowValues
+
+    init(raw: RawRow, file: String, options: SharedOptions, restore: @escaping (String) -> String) {
         self.raw = raw
         self.file = file
-        self.options = options
+        shared = options
         self.restore = restore
         issues = raw.notes
+        var texts = RowValues()
+        for (column, value) in raw.values where !(column == .id && options.value.ignoreID) {
+            let trimmed = ManifestValidator.trimmed(value)
+            if trimmed.isEmpty { continue }
+            // Only a cell that starts with an apostrophe was neutralised against formulas.
+            texts[column] = trimmed.utf8.first == UInt8(ascii: "'") ? restore(trimmed) : trimmed
+        }
+        self.texts = texts
     }
 
     mutating func issue(_ column: Column?, _ value: String?, _ rule: String, _ message: String, _ severity: RowIssue.Severity = .error) {
@@ -33,12 +47,7 @@ struct RowRules {
     }
 
     /// The cell, trimmed, formula neutralisation undone; nil when blank.
-    func text(_ column: Column) -> String? {
-        if column == .id && options.ignoreID { return nil }
-        guard let value = raw.values[column] else { return nil }
-        let trimmed = ManifestValidator.trimmed(value)
-        return trimmed.isEmpty ? nil : restore(trimmed)
-    }
+    func text(_ column: Column) -> String? { texts[column] }
 
     /// key and id (a key used twice: see `ManifestValidator.acrossRows`).
     mutating func identity() -> (key: String?, id: Int?) {
@@ -114,8 +123,7 @@ struct RowRules {
     /// the name when its length is right (only then is it compared with other rows').
     mutating func name(key: String?, id: Int?) -> (name: String, compared: String?) {
         let name = text(.name) ?? ""
-        let length = ManifestValidator.characterCount(name)
-        let bounds = "\(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters"
+        var bounds: String { "\(ProductRules.nameLength.lowerBound) to \(ProductRules.nameLength.upperBound) characters" }
         if name.isEmpty {
             if key == nil && id == nil && text(.id) == nil {
                 issue(.name, nil, "row-identity", "the row has no key, id or name: nothing says which product it is")
@@ -124,6 +132,7 @@ struct RowRules {
             }
             return (name, nil)
         }
+        let length = ManifestValidator.characterCount(name)
         guard ProductRules.nameLength.contains(length) else {
             issue(.name, name, "name-length", "must be \(bounds), has \(length)")
             return (name, nil)
@@ -336,7 +345,7 @@ struct RowRules {
                    "a stock count, and the cell is empty (an empty cell is not 0): write the count (0 if it is sold out), or run with --default-stock N")
             return (0, nil)
         }
-        let refusal = "must be a whole number (0 or more), or a change such as +5 or -3"
+        var refusal: String { "must be a whole number (0 or more), or a change such as +5 or -3" }
         let cleaned = cell.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? cell
             : cell.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "개", with: "")
                 .trimmingCharacters(in: .whitespaces)
@@ -366,4 +375,10 @@ struct RowRules {
         }
         return (0, sign == "+" ? value : -value)
     }
+}
+
+/// A validator's options, held once and shared by the rules of every row.
+final class SharedOptions: Sendable {
+    let value: ValidationOptions
+    init(_ value: ValidationOptions) { self.value = value }
 }

@@ -71,11 +71,12 @@ public struct RowIdentity: Sendable, Equatable {
 public final class ManifestValidator: @unchecked Sendable {
     public let file: String
     public let options: ValidationOptions
+    private let shared: SharedOptions
     /// Where the image cells lead, checked once per reference.
     private let images: ImageReferences
     /// Hashes of keys and names seen, with the row that had them first.
-    private var keys: [UInt64: Int32] = [:]
-    private var names: [UInt64: Int32] = [:]
+    private var keys = RowHashes()
+    private var names = RowHashes()
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -106,6 +107,7 @@ public final class ManifestValidator: @unchecked Sendable {
             }
         }
         self.options = options
+        shared = SharedOptions(options)
         var headers: [String: String] = [:]
         for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
         self.headers = headers
@@ -163,8 +165,8 @@ public final class ManifestValidator: @unchecked Sendable {
     /// them step by step holds the old and the new table together at every step.
     public func reserve(rows: Int) {
         let rows = min(max(rows, 0), 50_000_000)
-        keys.reserveCapacity(rows)
-        names.reserveCapacity(rows)
+        keys.reserve(rows)
+        names.reserve(rows)
     }
 
     /// Validates one row. Returns the draft when it has no error.
@@ -174,21 +176,21 @@ public final class ManifestValidator: @unchecked Sendable {
 
     /// The rules across rows (a key used twice is an error, a name used twice a
     /// warning), applied in row order. Not thread-safe: one caller, in order.
-    func acrossRows(_ check: RowCheck, row: Int) -> (draft: ProductDraft?, issues: [RowIssue]) {
+    func acrossRows(_ check: consuming RowCheck, row: Int) -> (draft: ProductDraft?, issues: [RowIssue]) {
         var issues = check.issues
         var draft = check.draft
+        check.issues = []
+        check.draft = nil
         var inserted = 0
         if let key = check.key {
             // Keys that differ only in letter case or leading zeros (`00120`, `120` once Excel
             // read it as a number) would be one product on the next run: they collide here.
             let hash = check.keyHash
-            if let first = keys[hash] {
+            if let first = keys.first(hash, else: Int32(clamping: row)) {
                 issues.insert(RowIssue(file: file, row: row, column: Column.key.rawValue, value: key, severity: .error, rule: "key-duplicate",
                                        message: "the same key as row \(first) (keys are compared without letter case and leading zeros); each row needs its own key"), at: 0)
                 inserted = 1
                 draft = nil
-            } else {
-                keys[hash] = Int32(clamping: row)
             }
         }
         if let name = check.name {
@@ -198,7 +200,7 @@ public final class ManifestValidator: @unchecked Sendable {
             // of the name that had neither.
             let hash = check.nameHash
             let here = Int32(clamping: row)
-            if let seen = names[hash] {
+            if let seen = names.first(hash, else: check.nameIsIdentity ? -here : here) {
                 let collides = check.nameIsIdentity && seen < 0
                 let message = collides
                     ? "the same name as row \(-seen), and the row has no key: the name is what says which product it is, so two rows cannot have it; add a key column (sku) to tell them apart, or remove one"
@@ -207,9 +209,7 @@ public final class ManifestValidator: @unchecked Sendable {
                                        severity: collides ? .error : .warning, rule: "name-duplicate", message: message),
                               at: min(issues.count, check.nameIssueIndex + inserted))
                 if collides { draft = nil }
-                if check.nameIsIdentity && seen > 0 { names[hash] = -here }
-            } else {
-                names[hash] = check.nameIsIdentity ? -here : here
+                if check.nameIsIdentity && seen > 0 { names.replace(hash, with: -here) }
             }
         }
         return (draft, issues)
@@ -251,7 +251,7 @@ public final class ManifestValidator: @unchecked Sendable {
     /// needs (name, price, photos) is kept in `createProblems`, an error only for a row
     /// that creates (and a warning for `validate`, which does not know the shop).
     func check(_ raw: RawRow) -> RowCheck {
-        var rules = RowRules(raw: raw, file: file, options: options, restore: restore)
+        var rules = RowRules(raw: raw, file: file, options: shared, restore: restore)
         let (key, id) = rules.identity()
         let nameIssueIndex = rules.issues.count
         let (name, comparedName) = rules.name(key: key, id: id)
@@ -267,8 +267,12 @@ public final class ManifestValidator: @unchecked Sendable {
         let hasError = rules.issues.contains { $0.severity == .error }
         // validate shows what a new product would lack, as warnings after the errors.
         // A sheet with no stock column is said once for the file (`ManifestCheck`), not on every row.
-        var shown = rules.issues + rules.createProblems.filter { $0.rule != "stock-missing" }
-            .map { var warning = $0; warning.severity = .warning; return warning }
+        var shown = rules.issues
+        for problem in rules.createProblems where problem.rule != "stock-missing" {
+            var warning = problem
+            warning.severity = .warning
+            shown.append(warning)
+        }
         if !headers.isEmpty {
             for index in shown.indices { shown[index].header = shown[index].column.flatMap { headers[$0] } }
             for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }
@@ -301,10 +305,29 @@ public final class ManifestValidator: @unchecked Sendable {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `ProductRules.characterCount`, skipping grapheme breaking for ASCII text.
+    /// `ProductRules.characterCount`, skipping grapheme breaking where every scalar is a character.
     static func characterCount(_ text: String) -> Int {
         if text.isPlainASCII, !text.holdsByte(0x0D) { return text.utf8.count }
-        return ProductRules.characterCount(text)
+        return simpleCount(text) ?? ProductRules.characterCount(text)
+    }
+
+    /// The characters of a text made only of ASCII other than CR and of Korean syllables
+    /// (U+AC00–U+D7A3): there every scalar is a character of its own, since no two of them
+    /// join (of the rules that join scalars into one character, only CR LF and the conjoining
+    /// jamo, U+1100–U+11FF, apply to such scalars). Nil for any other text: it is counted the
+    /// long way.
+    static func simpleCount(_ text: String) -> Int? {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                if value == 0x0D { return nil }
+            } else if value < 0xAC00 || value > 0xD7A3 {
+                return nil
+            }
+            count += 1
+        }
+        return count
     }
 
     /// The hash of a key as rows are compared: lower case, a number without its leading zeros.

@@ -15,7 +15,7 @@ public enum OrderedWork {
         jobs: Int, window: Int,
         next: @escaping () -> Item?,
         work: @escaping (Item) -> Output,
-        deliver: (Output) throws -> Void
+        deliver: (consuming Output) throws -> Void
     ) rethrows {
         let shared = OrderedWorkState<Output>()
         let jobs = max(1, jobs)

@@ -11,7 +11,7 @@ import TestSupport
 @Suite("Decisions against a shop in memory")
 struct DecisionTests {
     static func draft(_ row: Int, key: String?, name: String, price: Money = 1000, stock: Int = 1,
-                      given: Set<Column> = ProductDraft.allFields) -> ProductDraft {
+                      given: ColumnSet = ProductDraft.allFields) -> ProductDraft {
         var draft = ProductDraft(row: row, key: key, id: nil, name: name, description: "", price: price, currency: "KRW",
                                  discountedPrice: 0, stock: stock, images: [.url("http://photos.test/\(row).jpg")])
         draft.given = given

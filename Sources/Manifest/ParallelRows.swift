@@ -1,0 +1,73 @@
+import Support
+
+/// Rows of CSV pieces turned into checked rows on `workers` threads, delivered
+/// on the calling thread in file order, at most `workers + 2` pieces in flight.
+enum ParallelRows {
+    static func run(
+        workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
+        reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+        deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
+    ) {
+        OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
+            let csv: CSVRecords?
+            let rows: CheckedRows
+            switch piece {
+            case .reader(let first):
+                csv = first
+                rows = CheckedRows(capacity: 256)
+            case .bytes(let bytes, let records):
+                csv = CSVRecords(bytes, delimiter: delimiter)
+                rows = CheckedRows(capacity: records)
+            }
+            var number = rowBefore
+            while let fields = csv?.next() {
+                number += 1
+                guard let raw = reader.row(fields, number: number) else { continue }
+                rows.append(raw, check(raw))
+            }
+            return rows
+        }, deliver: { rows in
+            while let (raw, checked) = rows.next() { deliver(raw, checked) }
+        })
+    }
+}
+
+/// A piece's checked rows, handed to the delivering thread and taken out of it one by one
+/// by moving: an array of them was copied row by row when it grew and when it was read
+/// (each of a row's dozen strings and arrays retained and released again, on the thread that
+/// takes every row).
+final class CheckedRows: @unchecked Sendable {
+    private var base: UnsafeMutablePointer<(RawRow, ManifestValidator.RowCheck)>
+    private var capacity: Int
+    private var count = 0
+    private var taken = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    func append(_ raw: RawRow, _ check: consuming ManifestValidator.RowCheck) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<(RawRow, ManifestValidator.RowCheck)>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+        (base + count).initialize(to: (raw, check))
+        count += 1
+    }
+
+    /// The next row in the order appended, moved out; nil after the last.
+    func next() -> (RawRow, ManifestValidator.RowCheck)? {
+        guard taken < count else { return nil }
+        defer { taken += 1 }
+        return (base + taken).move()
+    }
+
+    deinit {
+        (base + taken).deinitialize(count: count - taken)
+        base.deallocate()
+    }
+}

@@ -1,0 +1,103 @@
+/// The rows that had each key's or name's hash first (`ManifestValidator.acrossRows`): an open
+/// table of 64-bit hashes and 32-bit rows, probed linearly.
+///
+/// The hashes are FNV-1a of the text already: a `[UInt64: Int32]` hashed each of them again
+/// with SipHash, on the one thread that takes every row in order, and kept hashes and rows in
+/// two places. Here a slot is the hash and its row side by side in 12 bytes, and a row is
+/// looked up and remembered in one probe (`first(_:else:)`): at a million rows, each probe is
+/// a wait for memory, and that thread's time went mostly to them.
+struct RowHashes {
+    /// Three words a slot: the hash's low and high halves, the row. A hash of 0 marks an empty slot.
+    private var words: [UInt32]
+    private var mask: Int
+    /// The row of the hash 0, which cannot be stored in a slot.
+    private var zeroRow: Int32?
+    private(set) var count = 0
+
+    init(capacity: Int = 0) {
+        let slots = Self.slots(for: capacity)
+        words = Array(repeating: 0, count: slots * 3)
+        mask = slots - 1
+    }
+
+    private var slotCount: Int { mask + 1 }
+
+    /// A power of two at least 4/3 of `capacity` (at most 3/4 full).
+    private static func slots(for capacity: Int) -> Int {
+        var slots = 16
+        while slots * 3 < capacity * 4 { slots <<= 1 }
+        return slots
+    }
+
+    /// Room for `capacity` hashes without growing.
+    mutating func reserve(_ capacity: Int) {
+        let slots = Self.slots(for: capacity)
+        if slots > slotCount { grow(to: slots) }
+    }
+
+    /// The row remembered for `hash`; nil (and `row` remembered for it) when it is new.
+    mutating func first(_ hash: UInt64, else row: Int32) -> Int32? {
+        if hash == 0 {
+            if let zeroRow { return zeroRow }
+            zeroRow = row
+            count += 1
+            return nil
+        }
+        let low = UInt32(truncatingIfNeeded: hash), high = UInt32(truncatingIfNeeded: hash >> 32)
+        let found: Int32? = words.withUnsafeMutableBufferPointer { words in
+            var slot = Self.start(hash, mask)
+            while true {
+                let at = slot * 3
+                if words[at] == low && words[at + 1] == high { return Int32(bitPattern: words[at + 2]) }
+                if words[at] == 0 && words[at + 1] == 0 {
+                    words[at] = low
+                    words[at + 1] = high
+                    words[at + 2] = UInt32(bitPattern: row)
+                    return nil
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+        if found == nil {
+            count += 1
+            if count * 4 > slotCount * 3 { grow(to: slotCount * 2) }
+        }
+        return found
+    }
+
+    /// Changes the row remembered for a hash already in.
+    mutating func replace(_ hash: UInt64, with row: Int32) {
+        if hash == 0 {
+            if zeroRow != nil { zeroRow = row }
+            return
+        }
+        let low = UInt32(truncatingIfNeeded: hash), high = UInt32(truncatingIfNeeded: hash >> 32)
+        var slot = Self.start(hash, mask)
+        while true {
+            let at = slot * 3
+            if words[at] == low && words[at + 1] == high { words[at + 2] = UInt32(bitPattern: row); return }
+            if words[at] == 0 && words[at + 1] == 0 { return }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The slot a hash is looked for from: its bits mixed, the high ones taken (FNV's low
+    /// bits vary least for texts that differ in their last letter only).
+    private static func start(_ hash: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    private mutating func grow(to slots: Int) {
+        let old = words
+        words = Array(repeating: 0, count: slots * 3)
+        mask = slots - 1
+        for at in stride(from: 0, to: old.count, by: 3) where old[at] != 0 || old[at + 1] != 0 {
+            let hash = UInt64(old[at]) | UInt64(old[at + 1]) << 32
+            var slot = Self.start(hash, mask)
+            while words[slot * 3] != 0 || words[slot * 3 + 1] != 0 { slot = (slot + 1) & mask }
+            words[slot * 3] = old[at]
+            words[slot * 3 + 1] = old[at + 1]
+            words[slot * 3 + 2] = old[at + 2]
+        }
+    }
+}
