@@ -6,6 +6,7 @@ enum ParallelRows {
     static func run(
         workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+        warm: (borrowing ManifestValidator.RowCheck) -> Void,
         deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
     ) {
         OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
@@ -27,6 +28,7 @@ enum ParallelRows {
             }
             return rows
         }, deliver: { rows in
+            rows.forEachCheck(warm)
             while let (raw, checked) = rows.next() { deliver(raw, checked) }
         })
     }
@@ -57,6 +59,11 @@ final class CheckedRows: @unchecked Sendable {
         }
         (base + count).initialize(to: (raw, check))
         count += 1
+    }
+
+    /// Each row's check not yet taken, in order, without taking it.
+    func forEachCheck(_ body: (borrowing ManifestValidator.RowCheck) -> Void) {
+        for index in taken..<count { body((base + index).pointee.1) }
     }
 
     /// The next row in the order appended, moved out; nil after the last.
