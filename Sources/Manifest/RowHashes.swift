@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows that had each key's or name's hash first (`ManifestValidator.acrossRows`): an open
 /// table of 64-bit hashes and 32-bit rows, probed linearly.
 ///
@@ -6,9 +8,11 @@
 /// two places. Here a slot is the hash and its row side by side in 12 bytes, and a row is
 /// looked up and remembered in one probe (`first(_:else:)`): at a million rows, each probe is
 /// a wait for memory, and that thread's time went mostly to them.
-struct RowHashes {
+///
+/// Owned by one validator and used on one thread: a class, so that the table is never copied.
+final class RowHashes {
     /// Three words a slot: the hash's low and high halves, the row. A hash of 0 marks an empty slot.
-    private var words: [UInt32]
+    private var words: TableWords
     private var mask: Int
     /// The row of the hash 0, which cannot be stored in a slot.
     private var zeroRow: Int32?
@@ -16,7 +20,7 @@ struct RowHashes {
 
     init(capacity: Int = 0) {
         let slots = Self.slots(for: capacity)
-        words = Array(repeating: 0, count: slots * 3)
+        words = TableWords(count: slots * 3)
         mask = slots - 1
     }
 
@@ -30,13 +34,13 @@ struct RowHashes {
     }
 
     /// Room for `capacity` hashes without growing.
-    mutating func reserve(_ capacity: Int) {
+    func reserve(_ capacity: Int) {
         let slots = Self.slots(for: capacity)
         if slots > slotCount { grow(to: slots) }
     }
 
     /// The row remembered for `hash`; nil (and `row` remembered for it) when it is new.
-    mutating func first(_ hash: UInt64, else row: Int32) -> Int32? {
+    func first(_ hash: UInt64, else row: Int32) -> Int32? {
         if hash == 0 {
             if let zeroRow { return zeroRow }
             zeroRow = row
@@ -44,19 +48,20 @@ struct RowHashes {
             return nil
         }
         let low = UInt32(truncatingIfNeeded: hash), high = UInt32(truncatingIfNeeded: hash >> 32)
-        let found: Int32? = words.withUnsafeMutableBufferPointer { words in
-            var slot = Self.start(hash, mask)
-            while true {
-                let at = slot * 3
-                if words[at] == low && words[at + 1] == high { return Int32(bitPattern: words[at + 2]) }
-                if words[at] == 0 && words[at + 1] == 0 {
-                    words[at] = low
-                    words[at + 1] = high
-                    words[at + 2] = UInt32(bitPattern: row)
-                    return nil
-                }
-                slot = (slot + 1) & mask
+        let words = self.words.pointer
+        var slot = Self.start(hash, mask)
+        let found: Int32?
+        while true {
+            let at = slot * 3
+            if words[at] == low && words[at + 1] == high { found = Int32(bitPattern: words[at + 2]); break }
+            if words[at] == 0 && words[at + 1] == 0 {
+                words[at] = low
+                words[at + 1] = high
+                words[at + 2] = UInt32(bitPattern: row)
+                found = nil
+                break
             }
+            slot = (slot + 1) & mask
         }
         if found == nil {
             count += 1
@@ -68,16 +73,17 @@ struct RowHashes {
     /// Reads the slot `hash` is looked for from, so that memory brings it near before
     /// `first` needs it. The word is returned only so that the read is not left out.
     func touch(_ hash: UInt64) -> UInt32 {
-        words.withUnsafeBufferPointer { $0[Self.start(hash, mask) * 3] }
+        words.pointer[Self.start(hash, mask) * 3]
     }
 
     /// Changes the row remembered for a hash already in.
-    mutating func replace(_ hash: UInt64, with row: Int32) {
+    func replace(_ hash: UInt64, with row: Int32) {
         if hash == 0 {
             if zeroRow != nil { zeroRow = row }
             return
         }
         let low = UInt32(truncatingIfNeeded: hash), high = UInt32(truncatingIfNeeded: hash >> 32)
+        let words = self.words.pointer
         var slot = Self.start(hash, mask)
         while true {
             let at = slot * 3
@@ -93,11 +99,12 @@ struct RowHashes {
         Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
-    private mutating func grow(to slots: Int) {
-        let old = words
-        words = Array(repeating: 0, count: slots * 3)
+    private func grow(to slots: Int) {
+        let old = words.pointer, oldCount = words.count
+        let larger = TableWords(count: slots * 3)
+        let words = larger.pointer
         mask = slots - 1
-        for at in stride(from: 0, to: old.count, by: 3) where old[at] != 0 || old[at + 1] != 0 {
+        for at in stride(from: 0, to: oldCount, by: 3) where old[at] != 0 || old[at + 1] != 0 {
             let hash = UInt64(old[at]) | UInt64(old[at + 1]) << 32
             var slot = Self.start(hash, mask)
             while words[slot * 3] != 0 || words[slot * 3 + 1] != 0 { slot = (slot + 1) & mask }
@@ -105,5 +112,41 @@ struct RowHashes {
             words[slot * 3 + 1] = old[at + 1]
             words[slot * 3 + 2] = old[at + 2]
         }
+        self.words = larger
+    }
+}
+
+/// Zeroed words for a `RowHashes` table, from the kernel on 2 MB pages once the table is that
+/// large: at a million rows the two tables are 50 MB read at random, and on 4 KB pages nearly
+/// every look-up missed the address cache (TLB) as well as the memory caches.
+final class TableWords {
+    let pointer: UnsafeMutablePointer<UInt32>
+    let count: Int
+    /// The mapping to give back (nil: allocated by the allocator).
+    private let mapping: (start: UnsafeMutableRawPointer, bytes: Int)?
+
+    init(count: Int) {
+        self.count = count
+        let bytes = count * MemoryLayout<UInt32>.stride
+        let page = 2 << 20
+        if bytes >= page {
+            // A page more than needed, to start on a 2 MB boundary (where a huge page can be).
+            let mapped = (bytes + page - 1) / page * page + page
+            if let start = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), start != MAP_FAILED {
+                let aligned = (Int(bitPattern: start) + page - 1) / page * page
+                let base = UnsafeMutableRawPointer(bitPattern: aligned)!
+                _ = madvise(base, mapped - (aligned - Int(bitPattern: start)), MADV_HUGEPAGE)
+                pointer = base.bindMemory(to: UInt32.self, capacity: count)
+                mapping = (start, mapped)
+                return
+            }
+        }
+        pointer = .allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: 0, count: count)
+        mapping = nil
+    }
+
+    deinit {
+        if let mapping { munmap(mapping.start, mapping.bytes) } else { pointer.deallocate() }
     }
 }
