@@ -7,6 +7,7 @@
 # after: the ratio shows in one run. ROWS="100000 1000000" by default; each file is read ROUNDS
 # times (3) by each build, the median time shown.
 #   BASE=a787f3f ROWS=300000 Benchmarks/validate.sh
+# FORMATS="csv json" reads only those (csv supplier json jsonl by default).
 # Writes Benchmarks/results/validate.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ swift build -c release --product openmarket >/dev/null
 bin=$(swift build -c release --show-bin-path)
 BASE=${BASE:-}
 ROWS=${ROWS:-100000 1000000}
+FORMATS=${FORMATS:-csv supplier json jsonl}
 ROUNDS=${ROUNDS:-3}
 base_bin=""
 if [ -n "$BASE" ]; then
@@ -70,13 +72,13 @@ when = { "통화" = "USD" }
 markup_percent = 15
 EOF
 
-row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s |\n' "$@"; }
+row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s | %9s |\n' "$@"; }
 {
   echo "openmarket validate, generated CSV, JSON and a supplier's CSV through a feed (the same rows), $(nproc) cores, median of $ROUNDS, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  row "rows" "MB" "seconds" "rows/s" "peak RSS MB" "exit code"
-  row "---:" "---:" "---:" "---:" "---:" "---:"
-  for format in csv supplier json jsonl; do
+  row "rows" "MB" "seconds" "rows/s" "peak RSS MB" "exit code" "÷ tree"
+  row "---:" "---:" "---:" "---:" "---:" "---:" "---:"
+  for format in $FORMATS; do
   for n in $ROWS; do
     feed=()
     case "$format" in
@@ -87,24 +89,33 @@ row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s |\n' "$@"; }
     esac
     file="$work/p.$format"
     mb=$(awk -v b="$(stat -c %s "$file")" 'BEGIN{printf "%.0f", b/1048576}')
-    for build in "$bin/openmarket" ${base_bin:+"$base_bin"}; do
-      # ROUNDS runs (3 by default): the median time and the highest peak (this machine is noisy).
-      times=() kb=0
-      for _ in $(seq "$ROUNDS"); do
+    # ROUNDS rounds (3 by default), the builds one after the other in each (this machine is noisy:
+    # the two builds see the same moment); the median time and the highest peak of each build,
+    # and with BASE the ratio of the medians (how many times faster this tree is).
+    builds=("$bin/openmarket" ${base_bin:+"$base_bin"})
+    declare -A times=() kb=() codes=()
+    for _ in $(seq "$ROUNDS"); do
+      for b in "${!builds[@]}"; do
         set +e
-        /usr/bin/time -f "%e %M" -o "$work/time" "$build" validate "$file" "${feed[@]}" >"$work/out" 2>&1
-        code=$?
+        /usr/bin/time -f "%e %M" -o "$work/time" "${builds[$b]}" validate "$file" "${feed[@]}" >"$work/out.$b" 2>&1
+        codes[$b]=$?
         set -e
         read -r one peak <"$work/time"
-        times+=("$one")
-        [ "$peak" -gt "$kb" ] && kb=$peak
+        times[$b]="${times[$b]:-} $one"
+        [ "$peak" -gt "${kb[$b]:-0}" ] && kb[$b]=$peak
       done
-      seconds=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-      label="$format $n"
-      [ "$build" = "$bin/openmarket" ] || label="$label ($BASE)"
-      row "$label" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')" "$code"
-      tail -1 "$work/out" >&2
     done
+    median() { printf '%s\n' $1 | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+    tree_seconds=$(median "${times[0]}")
+    for b in "${!builds[@]}"; do
+      seconds=$(median "${times[$b]}")
+      label="$format $n"
+      ratio=""
+      if [ "$b" -gt 0 ]; then label="$label ($BASE)"; ratio=$(awk -v s="$seconds" -v t="$tree_seconds" 'BEGIN{printf "%.2f", s/t}'); fi
+      row "$label" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v k="${kb[$b]}" 'BEGIN{printf "%.1f", k/1024}')" "${codes[$b]}" "$ratio"
+      tail -1 "$work/out.$b" >&2
+    done
+    unset times kb codes
     rm -f "$file"
   done
   done

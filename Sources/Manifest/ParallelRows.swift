@@ -24,7 +24,8 @@ enum ParallelRows {
             while let fields = csv?.next() {
                 number += 1
                 guard let raw = reader.row(fields, number: number) else { continue }
-                rows.append(raw, check(raw))
+                let checked = check(raw)
+                rows.append(raw, checked)
             }
             return rows
         }, deliver: { rows in
@@ -39,42 +40,51 @@ enum ParallelRows {
 /// (each of a row's dozen strings and arrays retained and released again, on the thread that
 /// takes every row).
 final class CheckedRows: @unchecked Sendable {
-    private var base: UnsafeMutablePointer<(RawRow, ManifestValidator.RowCheck)>
+    private var raws: UnsafeMutablePointer<RawRow>
+    private var checks: UnsafeMutablePointer<ManifestValidator.RowCheck>
     private var capacity: Int
     private var count = 0
     private var taken = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
-        base = .allocate(capacity: self.capacity)
+        raws = .allocate(capacity: self.capacity)
+        checks = .allocate(capacity: self.capacity)
     }
 
-    func append(_ raw: RawRow, _ check: consuming ManifestValidator.RowCheck) {
+    func append(_ raw: consuming RawRow, _ check: consuming ManifestValidator.RowCheck) {
         if count == capacity {
-            let larger = UnsafeMutablePointer<(RawRow, ManifestValidator.RowCheck)>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = larger
             capacity *= 2
+            let largerRaws = UnsafeMutablePointer<RawRow>.allocate(capacity: capacity)
+            let largerChecks = UnsafeMutablePointer<ManifestValidator.RowCheck>.allocate(capacity: capacity)
+            largerRaws.moveInitialize(from: raws, count: count)
+            largerChecks.moveInitialize(from: checks, count: count)
+            raws.deallocate()
+            checks.deallocate()
+            raws = largerRaws
+            checks = largerChecks
         }
-        (base + count).initialize(to: (raw, check))
+        (raws + count).initialize(to: raw)
+        (checks + count).initialize(to: check)
         count += 1
     }
 
     /// Each row's check not yet taken, in order, without taking it.
     func forEachCheck(_ body: (borrowing ManifestValidator.RowCheck) -> Void) {
-        for index in taken..<count { body((base + index).pointee.1) }
+        for index in taken..<count { body(checks[index]) }
     }
 
     /// The next row in the order appended, moved out; nil after the last.
     func next() -> (RawRow, ManifestValidator.RowCheck)? {
         guard taken < count else { return nil }
         defer { taken += 1 }
-        return (base + taken).move()
+        return ((raws + taken).move(), (checks + taken).move())
     }
 
     deinit {
-        (base + taken).deinitialize(count: count - taken)
-        base.deallocate()
+        (raws + taken).deinitialize(count: count - taken)
+        (checks + taken).deinitialize(count: count - taken)
+        raws.deallocate()
+        checks.deallocate()
     }
 }
