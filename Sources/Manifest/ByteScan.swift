@@ -21,3 +21,20 @@ extension String {
         return utf8.allSatisfy { $0 < 0x80 }
     }
 }
+
+/// Reading a file's bytes straight into memory of ours (no `Data` made per read).
+enum FileBytes {
+    /// Fills `buffer` from the descriptor as far as the file goes (reads again after a short
+    /// read or an interruption); how many bytes came, 0 at the end of the file or on an error.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var got = 0
+        while got < buffer.count {
+            let count = Glibc.read(descriptor, base + got, buffer.count - got)
+            if count > 0 { got += count; continue }
+            if count < 0 && errno == EINTR { continue }
+            break
+        }
+        return got
+    }
+}

@@ -58,14 +58,8 @@ final class CSVChunks {
         let old = pending.count
         var got = 0
         pending.append(contentsOf: repeatElement(0, count: chunkBytes))
-        pending.withUnsafeMutableBufferPointer { buffer in
-            let descriptor = handle.fileDescriptor
-            while got < chunkBytes {
-                let count = read(descriptor, buffer.baseAddress! + old + got, chunkBytes - got)
-                if count > 0 { got += count; continue }
-                if count < 0 && errno == EINTR { continue }
-                break
-            }
+        pending.withUnsafeMutableBytes { buffer in
+            got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
         }
         pending.removeSubrange((old + got)...)
         return got

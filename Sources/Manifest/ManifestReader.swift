@@ -336,10 +336,13 @@ extension ManifestReader {
               let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         var lines = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { FileBytes.read(handle.fileDescriptor, into: $0) }
+            if got == 0 { break }
             lines += chunk.withUnsafeBytes { buffer -> Int in
                 guard var cursor = buffer.baseAddress else { return 0 }
-                let end = cursor + buffer.count
+                let end = cursor + got
                 var found = 0
                 while cursor < end, let hit = memchr(cursor, 0x0A, end - cursor) {
                     found += 1

@@ -30,7 +30,7 @@ enum ParallelRows {
             return rows
         }, deliver: { rows in
             rows.forEachCheck(warm)
-            while let (raw, checked) = rows.next() { deliver(raw, checked) }
+            while rows.takeNext(deliver) {}
         })
     }
 }
@@ -74,11 +74,13 @@ final class CheckedRows: @unchecked Sendable {
         for index in taken..<count { body(checks[index]) }
     }
 
-    /// The next row in the order appended, moved out; nil after the last.
-    func next() -> (RawRow, ManifestValidator.RowCheck)? {
-        guard taken < count else { return nil }
-        defer { taken += 1 }
-        return ((raws + taken).move(), (checks + taken).move())
+    /// The next row in the order appended, moved out into `body`; false after the last.
+    func takeNext(_ body: (RawRow, consuming ManifestValidator.RowCheck) -> Void) -> Bool {
+        guard taken < count else { return false }
+        let index = taken
+        taken += 1
+        body((raws + index).move(), (checks + index).move())
+        return true
     }
 
     deinit {

@@ -37,7 +37,13 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         var validator = UTF8Validator()
         var offset = 0
         var first = true
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        // One buffer read into again and again (a `Data` a megabyte was allocated, faulted in
+        // and freed each time: this pass runs before any row is checked).
+        var buffer = Data(count: 1 << 20)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { FileBytes.read(handle.fileDescriptor, into: $0) }
+            if got == 0 { break }
+            let chunk = got == buffer.count ? buffer : buffer.prefix(got)
             if first {
                 first = false
                 if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) { return .utf16 }
