@@ -1,6 +1,7 @@
 import Foundation
 import OpenMarketContract
 import Support
+import Synchronization
 
 struct ImageProblem: Error {
     var rule: String
@@ -27,6 +28,8 @@ final class ImageReferences: @unchecked Sendable {
     private var resolved: [String: Result<Resolved, ImageProblem>] = [:]
     private let lookup = FileLookup()
     private let lock = NSLock()
+    /// This instance among all ever made, naming its entries in each thread's memo.
+    private let generation = ThreadMemo.nextGeneration()
 
     init(root: URL, baseURL: URL? = nil, hasImagesColumn: Bool, checkFiles: Bool, restore: @escaping @Sendable (String) -> String) {
         self.root = root.standardizedFileURL
@@ -99,15 +102,23 @@ final class ImageReferences: @unchecked Sendable {
     /// a photo we read by its first bytes (never decoded). Remembered per reference, since
     /// rows often share photos and resolving symlinks costs system calls.
     private func resolve(_ reference: String) -> Result<Resolved, ImageProblem> {
+        let memo = ThreadMemo.current(for: generation)
+        if let known = memo.resolved[reference] { return known }
         lock.lock()
-        let known = resolved[reference]
+        let shared = resolved[reference]
         lock.unlock()
-        if let known { return known }
-        let result = resolveUncached(reference)
-        lock.lock()
-        if resolved.count >= 65_536 { resolved.removeAll(keepingCapacity: true) }
-        resolved[reference] = result
-        lock.unlock()
+        let result: Result<Resolved, ImageProblem>
+        if let shared {
+            result = shared
+        } else {
+            result = resolveUncached(reference)
+            lock.lock()
+            if resolved.count >= 65_536 { resolved.removeAll(keepingCapacity: true) }
+            resolved[reference] = result
+            lock.unlock()
+        }
+        if memo.resolved.count >= 4_096 { memo.resolved.removeAll(keepingCapacity: true) }
+        memo.resolved[reference] = result
         return result
     }
 
@@ -183,4 +194,48 @@ final class ImageReferences: @unchecked Sendable {
 struct Resolved: Sendable {
     var source: ImageSource
     var note: String? = nil
+}
+
+/// Each thread's memo of the references it resolved, for one `ImageReferences` at a time (its
+/// `generation`): rows are checked on several threads at once, and the lock of the memo they
+/// share was waited for on nearly every row. The shared memo stays behind it, so that each
+/// file is looked at once whatever thread asks first.
+private final class ThreadMemo {
+    var owner: UInt64 = 0
+    var resolved: [String: Result<Resolved, ImageProblem>] = [:]
+
+    /// One key for the process; a thread's memo is released when the thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ThreadMemo>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    private static let counter = Mutex<UInt64>(0)
+
+    static func nextGeneration() -> UInt64 {
+        counter.withLock { value in
+            value += 1
+            return value
+        }
+    }
+
+    /// The calling thread's memo, emptied when it last served another `ImageReferences`.
+    static func current(for owner: UInt64) -> ThreadMemo {
+        let memo: ThreadMemo
+        if let pointer = pthread_getspecific(key) {
+            memo = Unmanaged<ThreadMemo>.fromOpaque(pointer).takeUnretainedValue()
+        } else {
+            memo = ThreadMemo()
+            pthread_setspecific(key, Unmanaged.passRetained(memo).toOpaque())
+        }
+        if memo.owner != owner {
+            memo.owner = owner
+            memo.resolved.removeAll()
+        }
+        return memo
+    }
 }

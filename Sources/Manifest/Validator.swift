@@ -313,8 +313,17 @@ public final class ManifestValidator: @unchecked Sendable {
         // ASCII ends that are not spaces: nothing to trim (most cells).
         if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
-        if !first.properties.isWhitespace && !last.properties.isWhitespace { return text }
+        if !isWhitespace(first) && !isWhitespace(last) { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Unicode's White_Space property (what `properties.isWhitespace` looks up in tables), by
+    /// value: a name's first and last letters are asked on every row.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     /// `ProductRules.characterCount`, skipping grapheme breaking where every scalar is a character.

@@ -92,6 +92,14 @@ struct RowTablesTests {
         #expect(ManifestValidator.simpleCount("a\r\nb") == nil)
     }
 
+    @Test("White space by value is Unicode's White_Space, every scalar of the first planes")
+    func whiteSpace() {
+        for value in UInt32(0)...0x3_FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(ManifestValidator.isWhitespace(scalar) == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test("An ASCII photo cell splits as the general reader splits it")
     func asciiPhotoCells() {
         let pieces = ["a.jpg", "b.png", ";", "|", " ", "\t", "\n", "\r\n", "\u{0B}", "x y.jpg", "'=c.jpg", "https://x.test/p.jpg"]
