@@ -63,15 +63,15 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         return map
     }()
 
-    /// By case, not by the raw string (which `RawRepresentable` would hash): rows are
-    /// dictionaries of columns, hashed several times per cell.
+    /// By case, not by the raw string (which `RawRepresentable` would hash).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ordinal)
+        hasher.combine(slot)
     }
 
-    public static func == (lhs: Column, rhs: Column) -> Bool { lhs.ordinal == rhs.ordinal }
+    public static func == (lhs: Column, rhs: Column) -> Bool { lhs.slot == rhs.slot }
 
-    private var ordinal: UInt8 {
+    /// The column's place among `allCases`, without a search (`RowValues`, `ColumnSet`).
+    var slot: Int {
         switch self {
         case .id: 0
         case .key: 1

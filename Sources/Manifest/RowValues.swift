@@ -87,21 +87,4 @@ public struct RowValues: Sendable, Equatable, Sequence, ExpressibleByDictionaryL
 extension Column {
     static let slotCount = allCases.count
     static let bySlot = Array(allCases)
-
-    /// The column's place among `allCases`, without a search.
-    var slot: Int {
-        switch self {
-        case .id: 0
-        case .key: 1
-        case .name: 2
-        case .description: 3
-        case .price: 4
-        case .currency: 5
-        case .discountedPrice: 6
-        case .stock: 7
-        case .images: 8
-        case .salePrice: 9
-        case .vendor: 10
-        }
-    }
 }
