@@ -2,22 +2,15 @@ import Foundation
 @testable import Manifest
 import OpenMarketContract
 import Testing
+import TestSupport
 
 /// The small tables `validate` keeps per row and across rows, against the standard library's
 /// answers they replace.
 @Suite("Row tables: cells by column, hashes across rows, lengths, photo cells")
 struct RowTablesTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state ^ (state >> 29)
-        }
-    }
-
     @Test("RowValues holds what a [Column: String] holds, after any sets and removals")
     func rowValuesAsDictionary() {
-        var random = Generator(state: 7)
+        var random = SplitMix(seed: 7)
         for _ in 0..<200 {
             var values = RowValues()
             var model: [Column: String] = [:]
@@ -45,7 +38,7 @@ struct RowTablesTests {
 
     @Test("RowHashes answers as a dictionary of first rows: growing, hash 0, neighbours in one run of slots")
     func rowHashesAsDictionary() {
-        var random = Generator(state: 42)
+        var random = SplitMix(seed: 42)
         let table = RowHashes()
         var model: [UInt64: Int32] = [:]
         // Few distinct hashes among many: repeats are found; 0 is a hash like any other.
@@ -81,7 +74,7 @@ struct RowTablesTests {
     @Test("Lengths counted without grapheme breaking agree with String.count, for Korean, jamo, emoji, CR LF")
     func characterCounts() {
         let pieces = ["a", " ", "녹", "차", "\r", "\n", "\r\n", "ᄀ", "ᅡ", "ᆨ", "é", "e\u{301}", "👍", "👍🏽", "🇰🇷", "한", "글", "-", "\u{200D}", "\u{FE0F}"]
-        var random = Generator(state: 3)
+        var random = SplitMix(seed: 3)
         for _ in 0..<5_000 {
             let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
             #expect(ManifestValidator.characterCount(text) == text.count, "\(Array(text.unicodeScalars))")
@@ -103,7 +96,7 @@ struct RowTablesTests {
     @Test("An ASCII photo cell splits as the general reader splits it")
     func asciiPhotoCells() {
         let pieces = ["a.jpg", "b.png", ";", "|", " ", "\t", "\n", "\r\n", "\u{0B}", "x y.jpg", "'=c.jpg", "https://x.test/p.jpg"]
-        var random = Generator(state: 11)
+        var random = SplitMix(seed: 11)
         for _ in 0..<3_000 {
             let cell = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
             let general = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0.isNewline })
@@ -134,7 +127,7 @@ struct RowTablesTests {
             return pending > 0 ? start : nil
         }
         let pieces: [[UInt8]] = [Array("abcdefgh".utf8), Array("녹차".utf8), Array("é".utf8), Array("👍".utf8), [0x80], [0xE0, 0x41], [0xFF], Array(" ,\n".utf8)]
-        var random = Generator(state: 5)
+        var random = SplitMix(seed: 5)
         for _ in 0..<3_000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0...20, using: &random) {
