@@ -70,13 +70,15 @@ public struct RowIdentity: Sendable, Equatable {
 /// millions of rows.
 public final class ManifestValidator: @unchecked Sendable {
     public let file: String
-    public let options: ValidationOptions
+    /// The options as given, with what the file says added (a platform's export); held once and
+    /// shared by the rules of every row.
     private let shared: SharedOptions
+    public var options: ValidationOptions { shared.value }
     /// Where the image cells lead, checked once per reference.
     private let images: ImageReferences
     /// Hashes of keys and names seen, with the row that had them first.
-    private var keys = RowHashes()
-    private var names = RowHashes()
+    private let keys = RowHashes()
+    private let names = RowHashes()
     /// CSV cells were neutralised against formulas when written; JSON values were not.
     private let restore: (String) -> String
 
@@ -106,7 +108,6 @@ public final class ManifestValidator: @unchecked Sendable {
                     : "needs a currency: \(export.title) does not say it; run with --currency USD (the currency its prices are in)"
             }
         }
-        self.options = options
         shared = SharedOptions(options)
         var headers: [String: String] = [:]
         for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
