@@ -59,7 +59,9 @@ struct SharedStateTests {
     @Test("two machines, one account: the second is refused (exit 5) naming the first; the first killed with kill -9, the second runs at once and each row is one product")
     func oneRunAcrossMachines() async throws {
         let postgres = try await TestPostgres.start()
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 60 }
+        // 80 rows, 2 at a time, 300 ms a request: the first run lasts 12 s or more, so the refused
+        // second run (a process start on a loaded CI machine) still finds it part way.
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 300 }
         let files = try Scratch()
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 80)

@@ -32,7 +32,8 @@ struct ConsoleNextStepTests {
 
     @Test("a run still being applied is listed as running, with no Undo, and the banner names it in 한국어; once it ends its Undo is offered")
     func noUndoWhileRunning() async throws {
-        var open = try await OpenConsole.start(rows: 30, latency: 150)
+        // 40 rows at 600 ms a request: the run lasts seconds, longer than two page loads on a loaded CI machine.
+        var open = try await OpenConsole.start(rows: 40, latency: 600)
         let job = try await open.start("apply", "sheet=products.csv")
         var runs = ""
         for _ in 0..<100 {
