@@ -79,7 +79,7 @@ struct BackupCommandTests {
 
     @Test("kill -9 during a backup: no half snapshot; the next backup reuses the stored photos and check --read-data is clean")
     func killed() async throws {
-        let (sandbox, files, shop) = try await Self.shop(24, latency: 60)
+        let (sandbox, files, shop) = try await Self.shop(24, latency: 150)
         let repo = files.directory.appendingPathComponent("repo")
         let backup = try CLIProcess(["backup", "--repo", repo.path, "--jobs", "2"] + shop)
         let photos = repo.appendingPathComponent("photos")

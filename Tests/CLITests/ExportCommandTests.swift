@@ -8,8 +8,9 @@ import TestSupport
 struct ExportCommandTests {
     @Test("kill -9 during an export, then --resume: a complete backup whose checksums verify")
     func killAndResume() async throws {
-        // Latency stretches the export so that it can be killed in the middle.
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 15 }
+        // Latency stretches the export so that it can be killed in the middle: 150 products with 2
+        // photos each, 2 at a time at 40 ms a request, last 9 s or more, however loaded the machine.
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
         defer { Task { await sandbox.stop() } }
         let ids = try await seed(sandbox, sandbox.demo, count: 150, images: 2)
         let directory = try temporaryDirectory()

@@ -100,7 +100,8 @@ struct FeedRunCommandTests {
 
     @Test("two overlapping runs: the second is refused at once (exit 5) naming the first; kill -9 the first, the next run finishes it exactly once")
     func overlapAndKill() async throws {
-        let machine = try await FeedMachine.open(latency: 120)
+        // 30 rows, 2 at a time at 400 ms: 6 s or more, longer than the refused second process takes to start.
+        let machine = try await FeedMachine.open(latency: 400)
         try machine.writeFeed()
         machine.supplier.serve(machine.sheet(rows: 30))
         let first = try CLIProcess(["feed", "run", "acme", "--jobs", "2"] + machine.shop, environment: machine.environment)

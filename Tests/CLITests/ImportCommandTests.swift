@@ -368,13 +368,15 @@ struct ImportCommandTests {
 
     @Test("Ctrl-C stops gracefully and leaves a journal that a resume completes")
     func interrupt() async throws {
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
+        // 120 rows, 2 at a time at 100 ms a request: 6 s or more, so the interrupt lands part way.
+        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 100 }
         let files = try Scratch()
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 120)
         let child = try CLIProcess(importArguments(manifest, sandbox, ["--jobs", "2"]))
-        _ = try await child.waitForOutput(timeout: .seconds(60)) { _ in true }
-        try await Task.sleep(for: .milliseconds(1200))
+        // Until some products are made, however long a loaded machine takes to start the run.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await allProducts(sandbox).count < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         child.signal(SIGINT)
         let status = try await child.exit()
         #expect(status == 1)

@@ -141,7 +141,7 @@ struct FeedRunTests {
 
     @Test("two pods run one shop's feed at once through the shared state: one runs, the other is refused naming it; after, the other runs and finds the file unchanged")
     func oneAtATimeAcrossMachines() async throws {
-        let night = try await Night.open(latency: 60)
+        let night = try await Night.open(latency: 120)
         let postgres = try await TestPostgres.start()
         night.supplier.serve(night.sheet(rows: 40))
         let feed = try night.feed()

@@ -225,7 +225,8 @@ struct ConsoleTests {
 
     @Test("Apply streams its progress; Stop ends it with rows left; a second write meanwhile is refused; Apply again sends nothing twice")
     func stopAndApplyAgain() async throws {
-        let open = try await OpenConsole.start(rows: 60, latency: 150)
+        // 60 rows at 400 ms a request: seconds of run, still going after the page's polls on a loaded machine.
+        let open = try await OpenConsole.start(rows: 60, latency: 400)
         let job = try await open.start("apply", "sheet=products.csv")
         // The page's event stream, as the browser reads it, until some rows are done.
         var seen = 0
