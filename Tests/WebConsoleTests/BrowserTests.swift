@@ -299,9 +299,10 @@ struct BrowserTests {
 
     @Test("Apply's progress streams to the page; Stop ends it part way; Apply again makes the rest, each product once")
     func stopFromThePage() async throws {
-        // 120 rows at 300 ms a request: the run lasts long enough for a click on Stop to land part
-        // way on a loaded machine (60 at 150 ms were all made before the click, once in a fresh clone).
-        let open = try await OpenConsole.start(rows: 120, latency: 300)
+        // 120 rows, served 4 at a time at 300 ms: 9 s of run at least, whatever the console's pace,
+        // long enough for a click on Stop to land part way on a loaded machine (60 at 150 ms were
+        // all made before the click, once in a fresh clone).
+        let open = try await OpenConsole.start(rows: 120, latency: 300, workers: 4)
         let camera = try Camera(open.files)
         try await Self.session(open) { browser in
             try await browser.go(open.console.entry.absoluteString)

@@ -13,9 +13,11 @@ struct ConsoleLanguageTests {
     @Test("In 한국어: a running Apply's progress line (page and event stream), the refusal of a second write, the stop and the way on are said in Korean")
     func koreanProgress() async throws {
         // Long enough that the run is still going when it is looked at, even when other tests hold
-        // the test process's threads for tens of seconds (a full run on 2 cores: at 400 ms a
-        // request the 200 rows were all made before the page was looked at); it is stopped early.
-        var open = try await OpenConsole.start(rows: 200, latency: 1500)
+        // the test process's threads for tens of seconds. Latency alone did not do it: the console's
+        // adaptive pace put ever more writes in flight (200 rows at 1,500 ms were all made before the
+        // page was looked at). A server serving 2 at a time, 400 ms each, makes the run 40 s at
+        // least, whatever the pace; it is stopped early.
+        var open = try await OpenConsole.start(rows: 200, latency: 400, workers: 2)
         open.language = "ko"
         let job = try await open.start("apply", "sheet=products.csv")
         var line = ""

@@ -32,8 +32,9 @@ struct ConsoleNextStepTests {
 
     @Test("a run still being applied is listed as running, with no Undo, and the banner names it in 한국어; once it ends its Undo is offered")
     func noUndoWhileRunning() async throws {
-        // 40 rows at 600 ms a request: the run lasts seconds, longer than two page loads on a loaded CI machine.
-        var open = try await OpenConsole.start(rows: 40, latency: 600)
+        // 40 rows, served 2 at a time at 300 ms: 6 s of run at least, longer than two page loads on a
+        // loaded CI machine, however many writes the console's pace puts in flight.
+        var open = try await OpenConsole.start(rows: 40, latency: 300, workers: 2)
         let job = try await open.start("apply", "sheet=products.csv")
         var runs = ""
         for _ in 0..<100 {

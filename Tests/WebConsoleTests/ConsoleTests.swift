@@ -225,8 +225,9 @@ struct ConsoleTests {
 
     @Test("Apply streams its progress; Stop ends it with rows left; a second write meanwhile is refused; Apply again sends nothing twice")
     func stopAndApplyAgain() async throws {
-        // 60 rows at 400 ms a request: seconds of run, still going after the page's polls on a loaded machine.
-        let open = try await OpenConsole.start(rows: 60, latency: 400)
+        // 60 rows, served 2 at a time at 300 ms: 9 s of run at least, however many writes the pace
+        // puts in flight, still going after the page's polls on a loaded machine.
+        let open = try await OpenConsole.start(rows: 60, latency: 300, workers: 2)
         let job = try await open.start("apply", "sheet=products.csv")
         // The page's event stream, as the browser reads it, until some rows are done.
         var seen = 0

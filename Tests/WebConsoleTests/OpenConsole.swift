@@ -19,12 +19,17 @@ struct OpenConsole {
     /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
     /// second vendor, any other name fails to open (as a wrong secret would).
     /// `state`: the account's state in a shared database (`--state postgres://…`); `transport`:
-    /// the console's TLS settings (`--cacert`).
-    static func start(rows: Int = 20, latency: Int = 0, profiles: [String] = [], photoCache: ImageCache? = nil,
+    /// the console's TLS settings (`--cacert`). `workers`: the sandbox serves at most this many
+    /// requests at once, the others wait their turn, so a run lasts rows × latency ÷ workers
+    /// however many writes the console's adaptive pace puts in flight.
+    static func start(rows: Int = 20, latency: Int = 0, workers: Int? = nil, profiles: [String] = [], photoCache: ImageCache? = nil,
                       state: URL? = nil, transport: TransportSettings = TransportSettings(),
                       sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false,
                       sharedAddress: Bool = false) async throws -> OpenConsole {
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
+        let sandbox = try await TestSandbox.start {
+            $0.faults.latencyMilliseconds = latency
+            $0.faults.workers = workers
+        }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
         // The shop's client with the console's TLS settings, as `openmarket console --cacert` makes it.
