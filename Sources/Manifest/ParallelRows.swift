@@ -6,7 +6,6 @@ enum ParallelRows {
     static func run(
         workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
-        warm: (borrowing ManifestValidator.RowCheck) -> Void,
         deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
     ) {
         OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
@@ -29,7 +28,6 @@ enum ParallelRows {
             }
             return rows
         }, deliver: { rows in
-            rows.forEachCheck(warm)
             while rows.takeNext(deliver) {}
         })
     }
@@ -70,10 +68,6 @@ final class CheckedRows: @unchecked Sendable {
     }
 
     /// Each row's check not yet taken, in order, without taking it.
-    func forEachCheck(_ body: (borrowing ManifestValidator.RowCheck) -> Void) {
-        for index in taken..<count { body(checks[index]) }
-    }
-
     /// The next row in the order appended, moved out into `body`; false after the last.
     func takeNext(_ body: (RawRow, consuming ManifestValidator.RowCheck) -> Void) -> Bool {
         guard taken < count else { return false }

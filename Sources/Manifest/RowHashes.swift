@@ -70,12 +70,6 @@ final class RowHashes {
         return found
     }
 
-    /// Reads the slot `hash` is looked for from, so that memory brings it near before
-    /// `first` needs it. The word is returned only so that the read is not left out.
-    func touch(_ hash: UInt64) -> UInt32 {
-        words.pointer[Self.start(hash, mask) * 3]
-    }
-
     /// Changes the row remembered for a hash already in.
     func replace(_ hash: UInt64, with row: Int32) {
         if hash == 0 {

@@ -175,18 +175,6 @@ public final class ManifestValidator: @unchecked Sendable {
         acrossRows(check(raw), row: raw.number)
     }
 
-    /// Read by `warm`, so that its reads are not left out.
-    private var warmed: UInt32 = 0
-
-    /// Brings the table slots a row's key and name are looked for in near, before
-    /// `acrossRows` takes the row: called for every row of a piece first, the reads wait for
-    /// memory side by side instead of one after another (at a million rows the tables are
-    /// 50 MB, and nearly every look-up waited for memory). Same thread as `acrossRows`.
-    func warm(_ check: borrowing RowCheck) {
-        if check.key != nil { warmed &+= keys.touch(check.keyHash) }
-        if check.name != nil { warmed &+= names.touch(check.nameHash) }
-    }
-
     /// The rules across rows (a key used twice is an error, a name used twice a
     /// warning), applied in row order. Not thread-safe: one caller, in order.
     func acrossRows(_ check: consuming RowCheck, row: Int) -> (draft: ProductDraft?, issues: [RowIssue]) {
