@@ -148,7 +148,9 @@ struct FirstWeekTests {
         let changedSheet = ImportCommandTests.samples.appendingPathComponent(".first-week-\(UUID().uuidString).csv")
         try Data(changed.utf8).write(to: changedSheet)
         defer { try? FileManager.default.removeItem(at: changedSheet) }
-        let differ = try await CLIProcess.run(["import", changedSheet.path, "--quiet", "--dry-run"] + a)
+        // The report in the scratch folder: beside the sheet it would be left in the source tree's samples/.
+        let differ = try await CLIProcess.run(["import", changedSheet.path, "--quiet", "--dry-run",
+                                               "--report", files.directory.appendingPathComponent("r-differ").path] + a)
         #expect(differ.stdout.contains("1 row has photos that differ") && differ.stdout.contains("a new product id"), "\(differ.stdout)")
     }
 
