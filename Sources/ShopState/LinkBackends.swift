@@ -10,8 +10,12 @@ protocol LinkBackend: AnyObject, Sendable {
     /// How to remove a damaged row by hand, for the message that names it.
     func removalAdvice(key: String) -> String
 
-    /// Links: all, one key's, or only those linked under a merchant key.
-    func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow]
+    /// Links: all, or one key's.
+    func rows(key: String?) throws -> [LinkRow]
+    /// Each product linked under a merchant key (not a name): the key and the product's id, one
+    /// at a time. Two short columns, not the rows' fingerprints: an export of a big shop reads
+    /// every one of them.
+    func eachLinkedKey(_ body: (_ key: String, _ productID: Int) throws -> Void) throws
     /// Every link's row, one at a time (a store need not hold them all at once to hand them over).
     func eachRow(_ body: (LinkRow) throws -> Void) throws
     /// Writes the link, and removes any other key's link to its product, in one transaction.

@@ -86,18 +86,18 @@ public final class LinkStore: @unchecked Sendable {
         return links
     }
 
-    /// Merchant keys (not names) by product id, for `export`'s key column.
+    /// Merchant keys (not names) by product id, for `export`'s key column. Only the two columns
+    /// are read: decoding every link whole held ~750 bytes a product at the peak (an export's
+    /// memory grew from 57 MB at 5,000 products to 83 MB at 40,000).
     public func keysByProductID() throws(Failure) -> [Int: String] {
         var keys: [Int: String] = [:]
-        for link in try links(linkedMerchantKeysOnly: true) {
-            if let id = link.productID { keys[id] = link.key }
-        }
+        try access("read") { try backend.eachLinkedKey { key, id in keys[id] = key } }
         return keys
     }
 
     /// The links asked for, each decoded on its own so that a damaged one is named by its key.
-    private func links(key: String? = nil, linkedMerchantKeysOnly: Bool = false) throws(Failure) -> [ProductLink] {
-        let rows = try access("read") { try backend.rows(key: key, linkedMerchantKeysOnly: linkedMerchantKeysOnly) }
+    private func links(key: String? = nil) throws(Failure) -> [ProductLink] {
+        let rows = try access("read") { try backend.rows(key: key) }
         return try rows.map { (row: LinkRow) throws(Failure) -> ProductLink in try Self.link(row, backend) }
     }
 

@@ -24,7 +24,7 @@ public final class PhotoHashes: @unchecked Sendable {
         self.url = url
         do {
             // WAL, synchronous=NORMAL: no fsync per photo; a power loss can lose the last entries, which costs a read.
-            pool = try DatabasePool(path: url.path, configuration: try SQLiteFile.prepare(url, synchronous: "NORMAL", busy: 5))
+            let configuration = try SQLiteFile.prepare(url, synchronous: "NORMAL", busy: 5)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1: photo hashes") { db in
                 try db.create(table: "photo") { t in
@@ -38,7 +38,11 @@ public final class PhotoHashes: @unchecked Sendable {
                     t.column("recorded", .double).notNull()
                 }
             }
-            try SQLiteFile.migrate(url) { try migrator.migrate(pool) }
+            pool = try SQLiteFile.opening(url) {
+                let pool = try DatabasePool(path: url.path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            }
             try pool.write { db in
                 try db.execute(sql: "DELETE FROM photo WHERE recorded < ?", arguments: [Date().timeIntervalSince1970 - 365 * 86400])
             }

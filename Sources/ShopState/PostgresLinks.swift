@@ -91,14 +91,13 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
 
     // MARK: the store
 
-    func rows(key: String?, linkedMerchantKeysOnly: Bool) throws -> [LinkRow] {
+    func rows(key: String?) throws -> [LinkRow] {
         var sql = "SELECT key, by_name, product_id, state, pushed, photos, updated_at FROM link WHERE account = $1"
         var parameters: [String?] = [account]
         if let key {
             sql += " AND key = $2"
             parameters.append(key)
         }
-        if linkedMerchantKeysOnly { sql += " AND NOT by_name AND state = 'linked'" }
         return try connection.execute(sql, parameters).map { columns in
             LinkRow(key: columns[0] ?? "", byName: columns[1] == "t", productID: columns[2].flatMap { Int($0) }, state: columns[3] ?? "",
                     pushed: columns[4], photos: columns[5], updatedAt: columns[6].flatMap { Double($0) } ?? 0)
@@ -106,7 +105,14 @@ final class PostgresLinks: LinkBackend, @unchecked Sendable {
     }
 
     func eachRow(_ body: (LinkRow) throws -> Void) throws {
-        for row in try rows(key: nil, linkedMerchantKeysOnly: false) { try body(row) }
+        for row in try rows(key: nil) { try body(row) }
+    }
+
+    func eachLinkedKey(_ body: (_ key: String, _ productID: Int) throws -> Void) throws {
+        let sql = "SELECT key, product_id FROM link WHERE account = $1 AND NOT by_name AND state = 'linked' AND product_id IS NOT NULL"
+        for columns in try connection.execute(sql, [account]) {
+            if let key = columns[0], let id = columns[1].flatMap({ Int($0) }) { try body(key, id) }
+        }
     }
 
     func save(_ row: LinkRow, durable: Bool) throws {
