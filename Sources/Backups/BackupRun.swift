@@ -41,7 +41,8 @@ public final class BackupRun: @unchecked Sendable {
             config.vendorID = vendor
             try repository.save(config)
         }
-        let keys = try merchantKeys()
+        // The merchant keys, read as export reads them (two columns, not every link decoded).
+        let keys = try account?.linkedKeys() ?? [:]
         // Photos by product: from the last snapshot, else from what a killed run recorded.
         var known = try repository.list().last.map { try repository.products(of: $0) }
             .map { Dictionary($0.map { ($0.id, $0.photos) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
@@ -82,15 +83,6 @@ public final class BackupRun: @unchecked Sendable {
         let config = BackupRepository.Config(server: server, account: account, vendorID: nil)
         try repository.save(config)
         return config
-    }
-
-    private func merchantKeys() throws -> [Int: String] {
-        guard let store = try account?.store() else { return [:] }
-        var keys: [Int: String] = [:]
-        for link in try store.all().values where !link.byName {
-            if let id = link.productID { keys[id] = link.key }
-        }
-        return keys
     }
 
     /// Details and photos of products the repository has not seen, `jobs` at a time. A
