@@ -67,7 +67,6 @@ final class CheckedRows: @unchecked Sendable {
         count += 1
     }
 
-    /// Each row's check not yet taken, in order, without taking it.
     /// The next row in the order appended, moved out into `body`; false after the last.
     func takeNext(_ body: (RawRow, consuming ManifestValidator.RowCheck) -> Void) -> Bool {
         guard taken < count else { return false }
