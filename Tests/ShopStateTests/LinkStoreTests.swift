@@ -84,7 +84,12 @@ struct LinkStoreTests {
         #expect(try store.link("TEA-1") == link)
         try store.save(ProductLink(key: "name:Other", byName: true, productID: 42, state: .pending, pushed: nil, photos: nil))
         try store.save(ProductLink(key: "WAIT", byName: false, productID: nil, state: .pending, pushed: nil, photos: nil))
+        // A name linked to its product, and a key whose create is not yet confirmed though it names a product.
+        try store.save(ProductLink(key: "name:Linked", byName: true, productID: 43, state: .linked, pushed: Self.pushed, photos: nil))
+        try store.save(ProductLink(key: "SENT", byName: false, productID: 44, state: .pending, pushed: nil, photos: nil))
         #expect(try store.keysByProductID() == [41: "TEA-1"], "names and pending links are not merchant keys")
+        try store.remove("name:Linked")
+        try store.remove("SENT")
         // The same product under another key: the old key lets go of it.
         try store.save(ProductLink(key: "TEA-1b", byName: false, productID: 41, state: .linked, pushed: Self.pushed, photos: nil))
         #expect(try store.link("TEA-1") == nil)
