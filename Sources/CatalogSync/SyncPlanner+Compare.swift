@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -44,6 +45,18 @@ extension SyncPlanner {
             }
             want(.stock) { $0.stock = stock }
         }
+        // A sheet without stock (Cafe24's) selling again a product an earlier row took off sale
+        // (last pushed at 0, still 0): --default-stock gives it back, else the row says so.
+        var backOnSale: Phrase?
+        if !given.contains(.stock), draft.offSale == nil, product.stock == 0,
+           keyOfProduct[product.id].flatMap({ links[$0]?.pushed })?.stock == 0 {
+            if let count = options.validation.defaultStock, count > 0 {
+                want(.stock) { $0.stock = count }
+                backOnSale = Phrase("n_back_on_sale", String(count))
+            } else {
+                backOnSale = Phrase("n_back_on_sale_no_stock")
+            }
+        }
         if !given.contains(.currency) {
             // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
             for (field, amount) in [("price", given.contains(.price) ? draft.fields.price : nil),
@@ -54,6 +67,9 @@ extension SyncPlanner {
             }
         }
         var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
+        if now.discountedPrice != 0 || wanted.discountedPrice != 0 {
+            changes.buyer = (now.price - now.discountedPrice, wanted.price - wanted.discountedPrice)
+        }
         if changes.lines.contains(where: { $0.field == .price || $0.field == .discountedPrice }) {
             // Guarded is what the buyer pays (price less discount), not the list price alone.
             try checkPriceChange(from: now, to: wanted)
@@ -63,7 +79,7 @@ extension SyncPlanner {
         }
         changes.body = ProductPatch(changes.lines, to: wanted)
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
-                           live: product)
+                           live: product, backOnSale: backOnSale)
     }
 
     /// What the buyer pays (price less discount) moved by more than `--max-price-change` is

@@ -11,9 +11,36 @@ struct FieldChanges: Sendable {
     var lines: [FieldChange] = []
     var isEmpty: Bool { lines.isEmpty }
     var fields: [String] { lines.map(\.field.rawValue) }
-    /// `price 32000 → 31000 (-3.1 %); stock 8 → 0`: prices with the change in percent.
-    var text: String { lines.map(\.text).joined(separator: "; ") }
+    /// What the buyer pays (price less discount) before and after, when a discount is part of
+    /// either: the change is said as that, not as the discount's.
+    var buyer: (old: Money, new: Money)?
+    /// `price 32000 → 31000 (-3.1 %); stock 8 → 0`: prices with the change in percent. With a
+    /// discount, what the buyer pays: `sale_price 12900 → 11900 (-7.8 %)`, and the list price
+    /// when it moved too (never the discount's own change: 2100 → 3100 says nothing to a merchant).
+    var text: String {
+        guard let buyer, lines.contains(where: { $0.field.isMoney }) else { return lines.map(\.text).joined(separator: "; ") }
+        var parts: [String] = []
+        for line in lines {
+            switch line.field {
+            case .discountedPrice: continue
+            case .price:
+                parts.append(Self.salePrice(buyer))
+                parts.append(line.text)
+            default: parts.append(line.text)
+            }
+        }
+        if !lines.contains(where: { $0.field == .price }) {
+            let first = lines.firstIndex { $0.field == .discountedPrice } ?? 0
+            parts.insert(Self.salePrice(buyer), at: min(first, parts.count))
+        }
+        return parts.joined(separator: "; ")
+    }
     var stockToZero: Bool { body.stock == 0 }
+
+    static func salePrice(_ buyer: (old: Money, new: Money)) -> String {
+        FieldChange(field: .price, old: buyer.old.description, new: buyer.new.description).text
+            .replacingOccurrences(of: "price ", with: "sale_price ", options: .anchored)
+    }
 }
 
 /// What a row will do, decided before anything is sent.
@@ -46,6 +73,8 @@ struct RowDecision: Sendable {
     var notes: [Phrase] = []
     /// The live product the row was compared with.
     var live: ProductSummary?
+    /// The row sells again a product an earlier row took off sale: what became of its stock.
+    var backOnSale: Phrase?
 }
 
 /// Decides, row by row in manifest order, what each row does to the shop: which
@@ -122,9 +151,18 @@ final class SyncPlanner {
             if let link, link.state == .linked, let id = link.productID, try isLive(id) {
                 throw Skip(note: Phrase("n_create_exists", String(id), shown(identity)))
             }
+            if let offSale = draft.offSale { throw Skip(note: absent(offSale)) }
             decision = RowDecision(action: .create, link: link)
         } else if let found = try target(draft, identity: identity, link: link) {
             decision = found
+            if let offSale = draft.offSale {
+                decision.notes.append(offSale.kind == .ended ? Phrase("n_off_sale_ended", offSale.column, offSale.value)
+                                      : Phrase("n_off_sale", offSale.column, offSale.value))
+            }
+            if let back = decision.backOnSale { decision.notes.append(back) }
+        } else if let offSale = draft.offSale {
+            // Not on sale and not in the shop: never made.
+            throw Skip(note: absent(offSale))
         } else {
             if options.mode == .update {
                 throw Refusal(message: "no product of this vendor has this key or name, and --mode update only changes existing products",
@@ -188,8 +226,12 @@ final class SyncPlanner {
         throw Refusal(message: "the row is vendor \(vendor)'s product (the sheet is an export of several vendors' products) and \(account): only the account's own rows are imported; export --vendor me makes a backup of one's own shop")
     }
 
-    /// A row with nothing to do (create mode, key already in the shop).
+    /// A row with nothing to do (create mode, key already in the shop; not on sale, not in the shop).
     struct Skip: Error { var note: Phrase }
+
+    private func absent(_ offSale: OffSale) -> Phrase {
+        Phrase(options.validation.answersOnPage ? "n_off_sale_absent_page" : "n_off_sale_absent", offSale.column, offSale.value)
+    }
 
     /// The product the row is, and how it differs; nil when the shop has none. Asked in
     /// order: the id column, the key's link, a create an interrupted run sent, the name.

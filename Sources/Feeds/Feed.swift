@@ -45,7 +45,7 @@ public struct Feed: Sendable {
     var referencedHeaders: [HeaderRef] {
         var all = columns.map(\.source) + values.flatMap(\.spec.headers)
         if let cost { all.append(cost) }
-        all += filter.skip.map(\.source) + filter.only.map(\.source) + filter.active.map(\.source)
+        all += filter.skip.map(\.source) + filter.only.map(\.source) + filter.active.map(\.source) + filter.ends
         all += (layout?.headers ?? []) + (photos?.headers ?? [])
         all += (prices?.rules ?? []).flatMap { $0.when.map(\.source) }
         var seen = Set<HeaderRef>()
@@ -126,5 +126,7 @@ public struct RowFilter: Sendable, Equatable {
     public var skip: [CellTest] = []
     public var only: [CellTest] = []
     public var active: [CellTest] = []
+    /// A sale's last day (`판매종료일`): a date before today says the row is not on sale.
+    public var ends: [HeaderRef] = []
     public var why: [String: String] = [:]
 }

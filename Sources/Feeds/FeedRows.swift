@@ -78,6 +78,17 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             row.origin = origin
             return row
         }
+        // A row that says its product is not on sale sends its stock as 0 and nothing else
+        // (its key and name say which product); the run never makes a product of it.
+        if let offSale = offSale(cell) {
+            var kept = RowValues()
+            for field in [Column.id, .key, .name] { if let value = row.values[field] { kept[field] = value } }
+            kept[.stock] = "0"
+            row.values = kept
+            origin.offSale = offSale
+            row.origin = origin
+            return row
+        }
         if let costIndex { price(cost: cell(feed.cost!), header: headers.first { $0.0 == costIndex }?.1 ?? "cost", row: &row, origin: &origin, cell: cell) }
         row.origin = origin
         return row
@@ -92,13 +103,31 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         if !feed.filter.only.isEmpty, !feed.filter.only.contains(where: { $0.matches(cell($0.source)) }) {
             return "[filter] only: \(feed.filter.only.map(\.text).joined(separator: "; ")) (this row: \(feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")))"
         }
+        return nil
+    }
+
+    /// Why the row says its product is not on sale (the `active` tests fail, or an end date
+    /// passed), or nil; `--include-inactive` reads every row as on sale.
+    private func offSale(_ cell: (HeaderRef) -> String) -> OffSale? {
+        guard !includeInactive else { return nil }
         let active = feed.filter.active.filter { resolved[$0.source] != nil }
-        if !includeInactive, !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
-            let states = active.map { "\($0.source) is \(cell($0.source).isEmpty ? "empty" : cell($0.source))" }.joined(separator: ", ")
-            let way = onPage ? "tick “rows not on sale too” above to send it" : "--include-inactive sends it"
-            return "[filter] active: not for sale (\(states)); \(way)"
+        if !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
+            let test = active[0]
+            return OffSale(column: header(of: test.source), value: cell(test.source))
+        }
+        for ref in feed.filter.ends where resolved[ref] != nil {
+            let text = cell(ref)
+            if let day = SaleEnd.day(text), day < SaleEnd.today() {
+                return OffSale(kind: .ended, column: header(of: ref), value: text)
+            }
         }
         return nil
+    }
+
+    /// A supplier's column as its file writes the header.
+    private func header(of ref: HeaderRef) -> String {
+        guard let index = resolved[ref] else { return ref.description }
+        return headers.first { $0.0 == index }?.1 ?? ref.description
     }
 
     private static let cent = Decimal(sign: .plus, exponent: -2, significand: 1)
@@ -125,5 +154,24 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             row.values[.price] = Money.text(price)
             origin.explanations[.price] = explanation
         }
+    }
+}
+
+/// A sale's last day as platforms write it: `2026-11-30`, `2026.11.30`, `2026/11/30`,
+/// `20261130`, with or without a time after it; compared as days (`yyyymmdd`).
+enum SaleEnd {
+    static func day(_ text: String) -> Int? {
+        let digits = text.prefix { !$0.isWhitespace && $0 != "T" }.filter { $0 != "-" && $0 != "." && $0 != "/" }
+        guard digits.count == 8, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+        let month = value / 100 % 100, day = value % 100
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return value
+    }
+
+    /// Today on this machine's calendar, as `yyyymmdd` (`OPENMARKET_TODAY` in tests).
+    static func today() -> Int {
+        if let given = ProcessInfo.processInfo.environment["OPENMARKET_TODAY"], let day = day(given) { return day }
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return (parts.year ?? 1970) * 10000 + (parts.month ?? 1) * 100 + (parts.day ?? 1)
     }
 }

@@ -65,7 +65,7 @@ extension FeedTableReader {
     }
 
     func readLayout(_ table: TOMLTable) throws(FeedFileError) -> RowLayout {
-        let known = ["group_by", "parent", "parent_ids", "fill_down", "products", "blank", "not_rows"]
+        let known = ["group_by", "parent", "parent_ids", "fill_down", "products", "blank", "not_rows", "guide"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [rows] has \(known.joined(separator: ", "))", table: "rows", key: key)
         }
@@ -83,6 +83,12 @@ extension FeedTableReader {
                 throw fail("must be a list of words in quotes (the cells of a row that is no product)", table: "rows", key: "not_rows")
             }
             layout.notRows = Set(list.compactMap(\.string))
+        }
+        if let words = table["guide"] {
+            guard let list = words.array, !list.isEmpty, list.allSatisfy({ ($0.string ?? "").isEmpty == false }) else {
+                throw fail("must be a list of words in quotes (a cell of the form's guide row under the header holds one)", table: "rows", key: "guide")
+            }
+            layout.guide = list.compactMap(\.string)
         }
         if layout.groupBy != nil && layout.parent != nil { throw fail("group_by or parent, not both", table: "rows", key: "parent") }
         if layout.parent != nil && layout.parentIDs.isEmpty {
@@ -117,7 +123,8 @@ extension FeedTableReader {
     }
 
     func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
-        let known = ["headers", "any", "title", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any", "own_numbers", "own_key"]
+        let known = ["headers", "any", "title", "label", "aliases", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any",
+                     "own_numbers", "own_key"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [detect] has \(known.joined(separator: ", "))", table: "detect", key: key)
         }
@@ -127,6 +134,8 @@ extension FeedTableReader {
         detection.asksCurrency = table["asks_currency"]?.bool ?? false
         detection.needsKey = table["needs_key"]?.bool ?? false
         detection.any = (table["any"]?.array ?? []).compactMap(\.string)
+        detection.label = table["label"]?.string
+        detection.aliases = (table["aliases"]?.array ?? []).compactMap(\.string)
         if let name = table["platform"]?.string {
             let own = (table["own_numbers"]?.array ?? []).compactMap(\.string)
             let headers = (table["platform_headers"]?.array ?? []).compactMap(\.string)
@@ -149,7 +158,7 @@ extension FeedTableReader {
         return HeaderRef(text)
     }
 
-    private func headers(_ table: TOMLTable, _ key: String, in name: String) throws(FeedFileError) -> [HeaderRef] {
+    func headers(_ table: TOMLTable, _ key: String, in name: String) throws(FeedFileError) -> [HeaderRef] {
         guard let value = table[key] else { return [] }
         if let text = value.string { return [HeaderRef(text)] }
         guard let list = value.array else { throw fail("must be a list of headers", table: name, key: key) }

@@ -30,7 +30,7 @@ struct FeedTableReader {
             // A platform's export (a supplier who sells on Shopify): its shipped map reads the
             // file; the feed adds constants, protected fields and how it runs.
             guard let name = shipped.string, let base = ShippedMaps.feed(name) else {
-                throw fail("must be one of \(ShippedMaps.names.map { "\"\($0)\"" }.joined(separator: ", ")) (a map openmarket ships)", table: "", key: "map")
+                throw fail("must be one of \(ShippedMaps.names.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) (a map openmarket ships)", table: "", key: "map")
             }
             if root["columns"] != nil { throw fail("a feed with map = \"\(name)\" takes its columns from that map; drop [columns]", table: "columns") }
             feed.columns = base.columns
@@ -194,8 +194,12 @@ struct FeedTableReader {
                 }
                 continue
             }
+            if key == "ends" {
+                filter.ends = try headers(table, "ends", in: "filter")
+                continue
+            }
             guard ["skip", "only", "active"].contains(key) else {
-                throw fail("unknown key; [filter] has skip, only, active and why", table: "filter", key: key)
+                throw fail("unknown key; [filter] has skip, only, active, ends and why", table: "filter", key: key)
             }
             let list = try tests(try self.table(table[key]!, "filter", key: key), table: "filter", key: key, item: 0)
             switch key {

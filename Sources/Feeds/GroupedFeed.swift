@@ -49,7 +49,11 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
 
     func assemble(_ rows: [RawRow]) -> [RawRow] {
         // The notes row of an upload form (`필수`, `비필수` under each header) is no product.
-        var records = rows.filter { !layout.isNotRow($0.origin?.record ?? []) }
+        // So is the guide row of a form (how to fill each column), among the first under its header.
+        var records = rows.enumerated().filter { position, row in
+            let cells = row.origin?.record ?? []
+            return !layout.isNotRow(cells) && !(position < RowLayout.guideDepth && layout.isGuide(cells))
+        }.map(\.element)
             .map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
         blankOut(&records)
         let heads = groupHeads(records)
@@ -71,7 +75,7 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
                                                 message: "names a parent that is not in the file: read without its parent's fields"))
             }
             var row = inner.row(effective.cells, number: record.number, notes: effective.notes)
-            if let photos, row.origin?.skipped == nil {
+            if let photos, row.origin?.skipped == nil, row.origin?.offSale == nil {
                 let group = photos.wholeGroup ? (members[head.head] ?? [position]).map { records[$0] } : [effective]
                 gather(photos, own: effective, group: group, into: &row)
             }

@@ -13,7 +13,9 @@ import Manifest
 ///   is not blank; the others are rows of the group's photos (default: every row);
 /// - `blank = { "Option1 Value" = "Default Title" }`: cells read as blank;
 /// - `not_rows = ["필수", "비필수"]`: a row whose every cell that is not blank is one of these
-///   words is no product (the notes row of a platform's upload form, under its header).
+///   words is no product (the notes row of a platform's upload form, under its header);
+/// - `guide = ["입력", "예시"]`: a row among the first `guideDepth` under the header with one of
+///   these words in a cell is the form's guide (how to fill each column), no product.
 public struct RowLayout: Sendable {
     public var groupBy: HeaderRef?
     public var parent: HeaderRef?
@@ -22,8 +24,16 @@ public struct RowLayout: Sendable {
     public var products: [HeaderRef] = []
     public var blank: [CellTest] = []
     public var notRows: Set<String> = []
+    public var guide: [String] = []
+    /// How far under the header a guide row is looked for.
+    static let guideDepth = 3
 
     public init() {}
+
+    /// Whether a row near the header is the form's guide (a cell holds one of `guide`'s words).
+    func isGuide(_ cells: [String]) -> Bool {
+        !guide.isEmpty && cells.contains { cell in guide.contains { cell.contains($0) } }
+    }
 
     /// Whether a row's cells are only the words of `not_rows` (and blanks).
     func isNotRow(_ cells: [String]) -> Bool {
@@ -74,6 +84,10 @@ public struct MapDetection: Sendable {
     public var headers: [String]
     public var any: [String] = []
     public var title: String
+    /// The platform as its merchants write it (`Naver SmartStore`): notes, help, the console's menu.
+    public var label: String?
+    /// Other names `--map` takes for it (`naver`).
+    public var aliases: [String] = []
     public var asksCurrency = false
     public var needsKey = false
     public var platform: PlatformColumns?

@@ -75,6 +75,9 @@ public protocol PlatformMap: HeaderMapping {
 public struct RowOrigin: Sendable, Equatable {
     /// Why the feed's filter leaves the row out, or nil when it does not.
     public var skipped: String?
+    /// The row says its product is not on sale (`판매상태` 품절, a past end date): it takes a
+    /// product the shop holds off sale (stock 0) and never makes one.
+    public var offSale: OffSale?
     /// How a value was made, by column: `cost 8,200, markup 30 %, up to 100`.
     public var explanations: [Column: String] = [:]
     /// Fields set when a product is made and never overwritten after.
@@ -91,6 +94,21 @@ public struct RowOrigin: Sendable, Equatable {
         self.explanations = explanations
         self.protected = protected
         self.cells = cells
+    }
+}
+
+/// Why a row says its product is not on sale: the column and the value that say so
+/// (`판매상태` = `품절`), or the end date passed (`판매종료일` = `2026-11-30`).
+public struct OffSale: Sendable, Equatable, Hashable {
+    public enum Kind: String, Sendable { case status, ended }
+    public var kind: Kind
+    public var column: String
+    public var value: String
+
+    public init(kind: Kind = .status, column: String, value: String) {
+        self.kind = kind
+        self.column = column
+        self.value = value
     }
 }
 

@@ -13,6 +13,9 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
     public var fileWarnings = 0
     /// Rows a feed's filter leaves out (counted in `rows`, not in `valid`).
     public var skipped = 0
+    /// Rows that say their product is not on sale (품절, 판매중지, a past end date): each takes
+    /// the product the shop holds off sale and makes none (counted in `rows`, not in `valid`).
+    public var offSale = 0
     /// Rows without an error that only an update can take: as a new product each lacks
     /// something (photos, a stock, a key as typed), so import fails them unless the shop has
     /// their product. Counted apart from `valid`, by rule in `newProductNeeds`.
@@ -27,6 +30,7 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
         case fileErrors = "file_errors"
         case fileWarnings = "file_warnings"
         case skipped
+        case offSale = "off_sale"
         case updateOnly = "update_only"
         case newProductNeeds = "new_product_needs"
     }
@@ -131,6 +135,8 @@ extension ValidationSummary {
         }
         if issues.contains(where: { $0.severity == .error }) {
             withErrors += 1
+        } else if raw.origin?.offSale != nil {
+            offSale += 1
         } else if let needs = draft?.createProblems, !needs.isEmpty {
             // Import would fail it as a new product: never counted valid.
             updateOnly += 1

@@ -124,6 +124,9 @@ public struct ProductDraft: Sendable, Equatable {
     public var knownPhotoHashes: [String]?
     /// The vendor the row's product belongs to, when the sheet says (an export of several vendors).
     public var vendor: Int?
+    /// The row says its product is not on sale: only its stock (0) is sent, to a product the
+    /// shop holds; none is made for it.
+    public var offSale: OffSale?
 
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: ColumnSet = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]

@@ -60,6 +60,8 @@ struct RowRules {
         let key = text(.key)
         if key == nil, let reason = options.keyUnstated {
             issue(.key, nil, "key-missing", reason)
+        } else if key == nil, text(.id) == nil, let reason = options.keyEmpty {
+            issue(.key, nil, "key-empty", reason)
         }
         if let key, let damage = Self.excelDamage(key) {
             if key.contains("/") || key.uppercased().contains("E+") {

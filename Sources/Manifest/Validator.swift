@@ -50,6 +50,9 @@ public struct ValidationOptions: Sendable {
     public var keyByName = false
     /// Why a row without a key fails (set from the file: a platform's file that needs its key column).
     var keyUnstated: String?
+    /// Why a row with an empty key (and no id) fails in a sheet of our columns that has a key
+    /// column: matched by its name it could change another product of that name.
+    var keyEmpty: String?
     /// The merchant answers on a page, not with flags (the console): a message names the page's
     /// form or button where the command line's names a flag.
     public var answersOnPage = false
@@ -107,6 +110,12 @@ public final class ManifestValidator: @unchecked Sendable {
                     ? "needs a currency: \(export.title) does not say it; choose above the currency its prices are in"
                     : "needs a currency: \(export.title) does not say it; run with --currency USD (the currency its prices are in)"
             }
+        }
+        if reader.mapping == nil, reader.columns.contains(.key), !options.keyByName, options.keyUnstated == nil {
+            let header = reader.header(of: .key) ?? Column.key.rawValue
+            let way = options.answersOnPage ? "write its key and check the sheet again"
+                : "write its key, or run with --key-by name to match rows without one by their name"
+            options.keyEmpty = "the sheet has a key column (\(header)) and this row's is empty: it is not matched by its name, which could change another product of that name; \(way)"
         }
         shared = SharedOptions(options)
         var headers: [String: String] = [:]
@@ -269,6 +278,8 @@ public final class ManifestValidator: @unchecked Sendable {
         // validate shows what a new product would lack, as warnings after the errors.
         // A sheet with no stock column is said once for the file (`ManifestCheck`), not on every row.
         var shown = rules.issues
+        // A row not on sale never makes a product: what a new one would lack is not its concern.
+        if raw.origin?.offSale != nil { rules.createProblems.removeAll() }
         for problem in rules.createProblems where problem.rule != "stock-missing" {
             var warning = problem
             warning.severity = .warning
@@ -291,6 +302,7 @@ public final class ManifestValidator: @unchecked Sendable {
         if let origin = raw.origin {
             draft.explanations = origin.explanations
             draft.protected = origin.protected
+            draft.offSale = origin.offSale
         }
         result.draft = draft
         return result

@@ -95,6 +95,11 @@ public struct ConsoleEngine: Sendable {
                     problems.append(Problem(row: raw.number, column: issue.columnLabel ?? "-", value: issue.value ?? "", rule: issue.rule,
                                             message: issue.message, severity: issue.severity.rawValue))
                 }
+                if let offSale = raw.origin?.offSale {
+                    problems.append(Problem(row: raw.number, column: offSale.column, value: offSale.value, rule: "row-off-sale",
+                                            message: WordTable.filled("t_off_sale", .en, [offSale.column, offSale.value]),
+                                            severity: RowIssue.Severity.warning.rawValue))
+                }
             })
         return (summary, problems, export)
     }

@@ -21,6 +21,7 @@ extension ConsoleWords {
         WordTable.filled("p_check", language, [summary.rows, summary.valid, summary.withErrors, summary.withWarnings].map(String.init))
             + (summary.updateOnly > 0 ? WordTable.filled("p_check_update_only", language, String(summary.updateOnly)) : "")
             + (summary.skipped > 0 ? WordTable.filled("p_check_skipped", language, String(summary.skipped)) : "")
+            + (summary.offSale > 0 ? WordTable.filled("p_check_off_sale", language, String(summary.offSale)) : "")
     }
 
     /// A job's kind as a page's title names it.

@@ -23,7 +23,7 @@ public enum StatusWords {
     /// The names of a product's fields as a change says them (`price 1000 → 1200`), in Korean.
     public static let fields: [String: String] = [
         "name": "상품명", "description": "설명", "price": "가격", "currency": "통화", "discount": "할인",
-        "discounted_price": "할인", "stock": "재고", "images": "사진", "photos": "사진",
+        "discounted_price": "할인", "sale_price": "판매가", "stock": "재고", "images": "사진", "photos": "사진",
     ]
 
     /// A row's changes (`price 1000 → 1200 (+20.0 %); stock 8 → 0`) with each field named in

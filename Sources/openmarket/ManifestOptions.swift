@@ -34,7 +34,7 @@ struct ManifestOptions: ParsableArguments {
     var feed: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How to read the sheet's columns: shopify, woocommerce, cafe24 or smartstore (their product files, otherwise recognised by their header), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
+        "How to read the sheet's columns: \(ShippedMaps.names.joined(separator: ", ")) (other platforms' product files, otherwise recognised by their header; docs/maps.md), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
         valueName: "name|file"))
     var map: String?
 
@@ -62,7 +62,7 @@ struct ManifestOptions: ParsableArguments {
     var keepHTML = false
 
     @Option(name: .customLong("key-by"), help: ArgumentHelp(
-        "name: in a Cafe24 or SmartStore file whose rows lack the merchant's own code (자체 상품코드, 판매자 상품코드), match those rows by their name (default: such a row fails naming the column; the platform's own code is never a key).",
+        "name: rows whose key is empty are matched by their name — in a sheet with a key column, or in another platform's file whose rows lack the merchant's own code (자체 상품코드, 판매자 상품코드, 업체상품코드). Default: such a row fails naming the column; the platform's own code is never a key.",
         valueName: "name"))
     var keyBy: KeyBy?
 

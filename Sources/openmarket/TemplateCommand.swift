@@ -14,9 +14,9 @@ struct TemplateCommand: OpenMarketCommand {
             `openmarket validate` and `openmarket import` it as it is.
 
             --format feed writes a commented feed file instead: how a supplier's own columns \
-            and cost prices become your products (see `openmarket feed`). --map shopify, \
-            --map woocommerce, --map cafe24 or --map smartstore writes the map openmarket reads that platform's product export \
-            with, to read or to change (then `import --map FILE`).
+            and cost prices become your products (see `openmarket feed`). --map NAME (\(ShippedMaps.names.joined(separator: ", "))) \
+            writes the map openmarket reads that platform's product file with, to read or to change \
+            (then `import --map FILE`; the map language: docs/maps.md).
 
             Examples:
               openmarket template --out products.xlsx

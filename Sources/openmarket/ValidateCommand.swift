@@ -119,6 +119,11 @@ struct ValidateCommand: ServerCommand {
                         return output.row(raw.number, [RowIssue(file: url.lastPathComponent, row: raw.number, column: nil, value: nil,
                                                                  severity: .warning, rule: "row-left-out", message: Console.say("t_left_out", reason))])
                     }
+                    var issues = issues
+                    if let offSale = raw.origin?.offSale {
+                        issues.append(RowIssue(file: url.lastPathComponent, row: raw.number, column: offSale.column, value: offSale.value,
+                                               severity: .warning, rule: "row-off-sale", message: Console.say("t_off_sale", offSale.column, offSale.value)))
+                    }
                     guard !issues.isEmpty else { return }
                     progress.clear()
                     output.row(raw.number, issues)
@@ -218,6 +223,7 @@ extension ValidateCommand {
                     : Console.say("t_validate_rows", [url.lastPathComponent, String(summary.rows)] + counts))
             + (summary.updateOnly > 0 ? Console.say("t_validate_update_only", String(summary.updateOnly), needs) : "")
             + (summary.skipped > 0 ? Console.say("t_validate_skipped", String(summary.skipped)) : "")
+            + (summary.offSale > 0 ? Console.say("t_validate_off_sale", String(summary.offSale)) : "")
             + (summary.fileErrors == 1 ? Console.say("t_validate_file_error") : "")
             + (summary.fileErrors > 1 ? Console.say("t_validate_file_errors", String(summary.fileErrors)) : "")
             + (summary.fileWarnings == 1 ? Console.say("t_validate_file_warning") : "")

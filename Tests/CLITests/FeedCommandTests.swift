@@ -20,7 +20,7 @@ struct FeedCommandTests {
         #expect(result.stdout.contains("description 제주 유기농 녹차 티백. [protected: set on create only]"))
         #expect(result.stdout.contains("row 6: skipped by [filter] skip: 카테고리 is 샘플"))
         #expect(result.stdout.contains("Not used by the feed: 비고"))
-        #expect(result.stdout.contains("supplier.csv: 7 rows, 5 valid, 0 with errors, 0 with warnings, 2 skipped by the feed's filter (feed feed; nothing was sent)"))
+        #expect(result.stdout.contains("supplier.csv: 7 rows, 5 valid, 0 with errors, 0 with warnings, 2 left out by the filter (feed feed; nothing was sent)"))
     }
 
     @Test("a feed file's mistake is exit 2 naming the file, the line and the key, for feed test, validate and import")

@@ -76,10 +76,12 @@ struct PlatformExportTests {
     func shopify() throws {
         let read = try Self.read(Self.fixture("shopify-products_export.csv")) { $0.currency = "USD"; $0.defaultStock = 10 }
         #expect(read.fileIssues.contains { $0.rule == "platform-map" && $0.message.hasPrefix("a Shopify product export: read with the Shopify map") })
-        // 4 variants + the mug + the poster; the draft and the archived are left out; photo rows are no rows.
-        #expect(read.drafts.count == 6 && read.summary.skipped == 2, "\(read.rows.map { ($0.raw.number, $0.issues) })")
-        #expect(read.drafts.map(\.fields.name) == ["Example T-Shirt - Green / S", "Example T-Shirt - Green / M", "Example T-Shirt - Blue / S",
-                                                   "Example T-Shirt - Blue / M", "Plain Mug", "City Poster - A3"])
+        // 4 variants + the mug + the poster on sale; the draft and the archived are not on sale (their
+        // stock 0 only, for a product the shop holds); photo rows are no rows.
+        let onSale = read.drafts.filter { $0.offSale == nil }
+        #expect(onSale.count == 6 && read.summary.offSale == 2 && read.summary.skipped == 0, "\(read.rows.map { ($0.raw.number, $0.issues) })")
+        #expect(onSale.map(\.fields.name) == ["Example T-Shirt - Green / S", "Example T-Shirt - Green / M", "Example T-Shirt - Blue / S",
+                                              "Example T-Shirt - Blue / M", "Plain Mug", "City Poster - A3"])
         let green = try #require(read.draft(key: "TS-GRN-S"))
         // Compare-at 24.99 above 19.99: the price is 24.99, 5.00 off.
         #expect(green.fields.price.amount == Decimal(string: "24.99") && green.fields.discountedPrice.amount == Decimal(string: "5.00"))
@@ -100,10 +102,10 @@ struct PlatformExportTests {
         let poster = try #require(read.draft(key: "POS-A3"))
         #expect(poster.images.count == 5)
         #expect(read.rows.first { $0.draft?.key == "POS-A3" }?.issues.contains { $0.rule == "photos-left-out" && $0.message.contains("poster-6.jpg, ") && $0.message.contains("poster-7.jpg") } == true)
-        // Draft and archived: left out, saying why.
-        let left = read.rows.compactMap(\.raw.origin?.skipped)
-        #expect(left.count == 2 && left.allSatisfy { $0.contains("not for sale") && $0.contains("--include-inactive") }, "\(left)")
-        #expect(left.contains { $0.contains("Status is draft") } && left.contains { $0.contains("Status is archived") })
+        // Draft and archived: not on sale, saying by which cell; only the stock (0) is sent, nothing else.
+        let off = read.drafts.filter { $0.offSale != nil }
+        #expect(Set(off.compactMap(\.offSale).map { "\($0.column)=\($0.value)" }) == ["Status=draft", "Status=archived"], "\(off)")
+        #expect(off.allSatisfy { $0.given == [.name, .stock] && $0.fields.stock == 0 && $0.createProblems.isEmpty && $0.images.isEmpty })
         // Shopify's numbers (none here but its own ids) are never ours.
         #expect(read.drafts.allSatisfy { $0.id == nil })
     }
@@ -116,14 +118,16 @@ struct PlatformExportTests {
         let mug = try #require(stocked.draft(key: "plain-mug"))
         #expect(mug.createProblems.contains { $0.rule == "stock-empty" && $0.message.contains("--default-stock N") && $0.message.contains("available without a count") })
         let all = try Self.read(Self.fixture("shopify-products_export.csv"), { $0.currency = "USD" }, includeInactive: true)
-        #expect(all.drafts.count == 8 && all.summary.skipped == 0)
+        #expect(all.drafts.count == 8 && all.summary.skipped == 0 && all.summary.offSale == 0 && all.drafts.allSatisfy { $0.offSale == nil })
     }
 
     @Test("WooCommerce: simple products and variations are products; variable, grouped and external rows are not, each with a note")
     func wooCommerce() throws {
         let read = try Self.read(Self.fixture("woocommerce-product-export.csv")) { $0.currency = "USD"; $0.defaultStock = 10 }
         #expect(read.fileIssues.contains { $0.rule == "platform-map" && $0.message.contains("a WooCommerce product export") })
-        #expect(Set(read.drafts.compactMap(\.key)) == ["WOO-BEANIE", "WOO-HOODIE-RED", "WOO-HOODIE-BLUE", "WOO-ALBUM"])
+        #expect(Set(read.drafts.filter { $0.offSale == nil }.compactMap(\.key)) == ["WOO-BEANIE", "WOO-HOODIE-RED", "WOO-HOODIE-BLUE", "WOO-ALBUM"])
+        // Published -1 (a draft): not on sale, its stock 0 for a product the shop holds.
+        #expect(read.draft(key: "WOO-SCARF")?.offSale == OffSale(column: "Published", value: "-1"))
         #expect(read.drafts.contains { $0.key == nil && $0.fields.name == "Cap" })
         let beanie = try #require(read.draft(key: "WOO-BEANIE"))
         // Regular price → price, sale price → the discount.
@@ -140,7 +144,7 @@ struct PlatformExportTests {
         #expect(read.draft(key: "WOO-ALBUM")?.fields.stock == 10)
         let left = Dictionary(uniqueKeysWithValues: read.rows.compactMap { row in row.raw.origin?.skipped.map { (row.raw.number, $0) } })
         #expect(left[3]?.contains("Type is variable") == true && left[6]?.contains("Type is grouped") == true && left[7]?.contains("Type is external") == true)
-        #expect(left[9]?.contains("Published is -1") == true && left.count == 4, "\(left)")
+        #expect(left.count == 3, "\(left)")
         // WooCommerce's ID is never an Open Market id.
         #expect(read.drafts.allSatisfy { $0.id == nil })
     }
@@ -167,7 +171,7 @@ struct PlatformExportTests {
             $0.mapping = ShippedMaps.named("shopify")?.mapping
             $0.currency = "USD"
         }
-        #expect(named.drafts.count == 6)
+        #expect(named.drafts.filter { $0.offSale == nil }.count == 6 && named.summary.offSale == 2)
     }
 
     @Test("the map language: a text of fields drops empty parts with their separators; the first not empty; choices; words")
@@ -223,12 +227,13 @@ extension PlatformExportTests {
             $0.mapping = FeedMapping(feed: feed)
             $0.defaultStock = 3
         }
-        #expect(read.drafts.count == 6 && read.drafts.allSatisfy { $0.fields.currency == "USD" }, "\(read.rows.map(\.issues))")
+        let onSale = read.drafts.filter { $0.offSale == nil }
+        #expect(onSale.count == 6 && onSale.allSatisfy { $0.fields.currency == "USD" }, "\(read.rows.map(\.issues))")
         #expect(read.draft(key: "plain-mug")?.fields.stock == 3 && feed.run.source != nil)
         func problem(_ text: String) -> String? {
             do { _ = try FeedFile.parse(text, url: URL(fileURLWithPath: "/f.toml")); return nil } catch { return error.description }
         }
-        #expect(problem("map = \"etsy\"\n") == "/f.toml, line 1, map: must be one of \"shopify\", \"woocommerce\", \"cafe24\", \"smartstore\" (a map openmarket ships)")
+        #expect(problem("map = \"etsy\"\n") == "/f.toml, line 1, map: must be one of \"cafe24\", \"coupang\", \"shopify\", \"smartstore\", \"smartstore-list\", \"woocommerce\" (a map openmarket ships)")
         #expect(problem("map = \"shopify\"\n[columns]\nkey = \"SKU\"\n")?.contains("takes its columns from that map") == true)
     }
 
