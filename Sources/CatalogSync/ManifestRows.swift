@@ -33,8 +33,13 @@ public struct ManifestRows: RowSource {
         var validation = options.validation
         validation.encoding = reader.encoding
         validation.delimiter = reader.delimiter
+        // The sheet to fix names its columns as the file does; a file read through a map gets
+        // our own names (its values are ours: a list price made of two columns, a key of code
+        // and option), so that fixing it and checking it again reads it as it is.
         var headers: [String: String] = [:]
-        for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+        if reader.mapping == nil {
+            for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+        }
         sink.name(columns: headers)
         if let map = reader.platformMap { sink.read(as: "\(map.title): read with the \(map.mapName) map") }
         let reading = ManifestValidator(reader: reader, options: validation)

@@ -8,7 +8,7 @@ import Words
 /// sheet, failed ones first. Read from the report's row file, so memory stays flat.
 enum ReportWorkbook {
     /// The columns of the fix-and-import sheet: a manifest's, then what went wrong.
-    static let manifestColumns = ["key", "id", "name", "description", "price", "currency", "discounted_price", "stock", "images"]
+    static let manifestColumns = ["key", "id", "name", "description", "price", "currency", "discounted_price", "sale_price", "stock", "images"]
     static let rowColumns = ["row", "key", "name", "status", "product_id", "changes", "error", "attempts", "note"]
 
     /// `headers`: the merchant's own header of a column (`상품코드` for key), so that the sheet
@@ -21,7 +21,7 @@ enum ReportWorkbook {
                       language: Language = .en) throws {
         let book = try SpreadsheetWriter(url: url, sheetName: WordTable.text("sheet_fix", language))
         let fix = book.currentSheet
-        book.widths([16, 10, 30, 40, 12, 9, 16, 8, 40, 60, 8])
+        book.widths([16, 10, 30, 40, 12, 9, 16, 12, 8, 40, 60, 8])
         func ours(_ column: String) -> String {
             language == .ko ? (Column(rawValue: column)?.koreanName ?? column) : column
         }
@@ -49,7 +49,7 @@ enum ReportWorkbook {
                         default: value = values[column]
                         }
                         guard let value, !value.isEmpty else { cells.append(.empty); continue }
-                        cells.append(["price", "discounted_price", "stock"].contains(column) ? .number(value) : .text(value))
+                        cells.append(["price", "discounted_price", "sale_price", "stock"].contains(column) ? .number(value) : .text(value))
                     }
                     cells.append(.text(errorText(object, language)))
                     cells.append(number(object["row"]))

@@ -54,7 +54,10 @@ extension SyncPlanner {
                 want(.stock) { $0.stock = count }
                 backOnSale = Phrase("n_back_on_sale", String(count))
             } else {
-                backOnSale = Phrase("n_back_on_sale_no_stock")
+                let way = options.validation.answersOnPage ? "choose above what it starts with again" : "run with --default-stock N (what it starts with again)"
+                throw Refusal(message: "on sale again after an earlier row took it off sale (stock 0), and the sheet has no stock column: add one, or \(way)",
+                              rule: "stock-back-on-sale", column: "stock", value: "0",
+                              english: "on sale again after an earlier row took it off sale (stock 0), and the sheet has no stock column: add one, or \(way)")
             }
         }
         if !given.contains(.currency) {
@@ -76,6 +79,10 @@ extension SyncPlanner {
         }
         if let index = changes.lines.firstIndex(where: { $0.field == .price }) {
             changes.lines[index].reason = draft.explanations[.price]
+        }
+        // Off sale: the cell that said so, in the platform's own words (`stock 25 → 0 (판매상태: 품절)`).
+        if let offSale = draft.offSale, let index = changes.lines.firstIndex(where: { $0.field == .stock }) {
+            changes.lines[index].reason = "\(offSale.column): \(offSale.value)"
         }
         changes.body = ProductPatch(changes.lines, to: wanted)
         return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),

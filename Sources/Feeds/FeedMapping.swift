@@ -39,6 +39,7 @@ public struct FeedMapping: HeaderMapping {
     }
 
     public func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping {
+        let feed = withMerchantColumns(headers)
         var match = HeaderMatch(headers: headers)
         var resolved: [HeaderRef: Int] = [:]
         for ref in feed.referencedHeaders {
@@ -71,6 +72,27 @@ public struct FeedMapping: HeaderMapping {
         guard feed.layout != nil || feed.photos != nil else { return bound }
         return GroupedFeed(bound, resolved: resolved, imagesFrom: imagesFrom)
     }
+
+    /// Columns a merchant added to a platform's file in openmarket's own words (`재고수량`, `stock`,
+    /// `currency`) for a field the shipped map leaves out (Cafe24's file has no stock): read as
+    /// they are, over the map's default of nothing.
+    func withMerchantColumns(_ headers: [(Int, String)]) -> Feed {
+        guard feed.detect != nil else { return feed }
+        var feed = self.feed
+        let mapped = Set(feed.columns.map(\.field) + feed.values.map(\.field)).union(feed.constants.keys)
+        let referenced = Set(feed.referencedHeaders.compactMap { ref -> String? in
+            if case .header(let text) = ref { return HeaderMatch.normalise(text) } else { return nil }
+        })
+        for (_, header) in headers where !referenced.contains(HeaderMatch.normalise(header)) {
+            guard let column = Column(header: header), Self.addable.contains(column), !mapped.contains(column),
+                  !feed.columns.contains(where: { $0.field == column }) else { continue }
+            feed.columns.append((column, .header(header)))
+        }
+        return feed
+    }
+
+    /// The fields a merchant adds to another platform's file by a column of their own.
+    static let addable: Set<Column> = [.stock, .currency]
 
     /// What the feed uses a supplier's column for.
     func roles(of ref: HeaderRef) -> [String] {

@@ -154,8 +154,8 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         for entry in found where !photos.contains(entry.value) { photos.append(entry.value) }
         if photos.count > rule.most {
             let left = photos[rule.most...]
-            row.notes.append(RowIssue(file: inner.file, row: row.number, column: Column.images.rawValue, value: nil, severity: .warning,
-                                      rule: "photos-left-out",
+            row.notes.append(RowIssue(file: inner.file, row: row.number, column: Column.images.rawValue, value: left.joined(separator: ", "),
+                                      severity: .warning, rule: "photos-left-out",
                                       message: "\(photos.count) photos; a product has at most \(rule.most): left out \(left.joined(separator: ", "))"))
             photos = Array(photos.prefix(rule.most))
         }

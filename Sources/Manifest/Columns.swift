@@ -28,7 +28,7 @@ public enum Column: String, CaseIterable, Sendable, Codable {
         case .price: ["price", "가격", "판매가"]
         case .currency: ["currency", "통화"]
         case .discountedPrice: ["discountedprice", "discount", "할인금액", "할인"]
-        case .stock: ["stock", "재고", "수량"]
+        case .stock: ["stock", "재고", "수량", "재고수량"]
         case .images: ["images", "image", "이미지", "사진"]
         case .salePrice: ["saleprice", "할인가", "할인판매가", "세일가", "discountedpricefinal"]
         case .vendor: ["vendor", "vendorid", "판매자번호"]

@@ -213,7 +213,8 @@ struct RowRules {
         if final == nil, text(.currency) == nil {
             if let stated = options.currency {
                 final = stated
-            } else if let reason = options.currencyUnstated {
+            } else if let reason = options.currencyUnstated, raw.origin?.offSale == nil {
+                // A row not on sale sends its stock alone: no amount, no currency asked.
                 issue(.currency, nil, "currency-unstated", reason)
             } else {
                 final = options.defaultCurrency

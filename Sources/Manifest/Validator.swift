@@ -143,7 +143,8 @@ public final class ManifestValidator: @unchecked Sendable {
         if reader.format.hasHeaderRow, reader.columns.isDisjoint(with: [.key, .id, .name]) {
             issues.append(RowIssue(file: file, row: 1, column: Column.key.rawValue, value: nil, severity: .error,
                                    rule: "column-missing",
-                                   message: "no column says which product a row is: add key (or sku, 상품코드), id, or name"))
+                                   message: "no column says which product a row is: add key (or sku, 상품코드), id, or name"
+                                       + (Self.looksLikePlatform(reader.unknownColumns) ? Self.mapWay : "")))
         }
         issues += reader.fileNotes
         if !reader.unknownColumns.isEmpty {
@@ -153,6 +154,16 @@ public final class ManifestValidator: @unchecked Sendable {
         }
         return issues
     }
+
+    /// A header of many columns openmarket does not know, in Korean: another marketplace's file.
+    public static func looksLikePlatform(_ headers: [String]) -> Bool {
+        headers.filter { $0.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } }.count >= 4
+    }
+
+    /// The way on for a file no shipped map recognises but that looks like a marketplace's.
+    public static let mapWay = "; it looks like another platform's file, which a column map reads: "
+        + "`openmarket template --map NAME --out mine.toml` starts one from a shipped map (`openmarket template --help` lists them), "
+        + "then `--map mine.toml` uses it (docs/maps.md)"
 
     /// What `check` found in one row on its own, before the rules across rows.
     struct RowCheck {

@@ -97,7 +97,7 @@ public struct ConsoleEngine: Sendable {
                 }
                 if let offSale = raw.origin?.offSale {
                     problems.append(Problem(row: raw.number, column: offSale.column, value: offSale.value, rule: "row-off-sale",
-                                            message: WordTable.filled("t_off_sale", .en, [offSale.column, offSale.value]),
+                                            message: WordTable.filled("p_off_sale", .en, [offSale.column, offSale.value]),
                                             severity: RowIssue.Severity.warning.rawValue))
                 }
             })

@@ -46,8 +46,6 @@ extension WordTable {
         "n_off_sale_absent_page": ("not on sale ({} is {}) and not in the shop: nothing is made for it; tick “rows not on sale too” above to send it as a product on sale",
                                    "판매하지 않음 ({}: {}), 쇼핑몰에도 없음: 상품을 만들지 않습니다; 위의 “판매하지 않는 행도 포함”을 선택하면 판매 중인 상품으로 보냅니다"),
         "n_back_on_sale": ("on sale again: stock {} (--default-stock)", "다시 판매: 재고 {} (--default-stock)"),
-        "n_back_on_sale_no_stock": ("on sale again, but the sheet has no stock column: the stock stays 0; add a stock column (재고수량) or run with --default-stock N",
-                                    "다시 판매하지만 시트에 재고 열이 없어 재고는 0 그대로입니다; 재고 열(재고수량)을 넣거나 --default-stock N 을 주세요"),
         "n_id_not_vendors": ("id {} is not a product of this vendor; matched by its key or name instead",
                              "id {}은(는) 이 판매자의 상품이 아닙니다: 상품코드나 상품명으로 찾았습니다"),
         "n_link_gone": ("product {}, linked to this key, is no longer in the shop; a new one is made",

@@ -5,6 +5,8 @@ extension WordTable {
         "p_stopped": (" — stopped ({}); the rows not done are done by applying again", " — 멈춤 ({}); 남은 행은 다시 적용하면 처리됩니다"),
         "p_check": ("{} rows: {} valid, {} with errors, {} with warnings", "{}행: 정상 {}, 오류 {}, 경고 {}"),
         "p_check_skipped": (", {} left out by the map (each says why)", ", 변환 규칙으로 제외 {}행 (행마다 이유)"),
+        "p_off_sale": ("not on sale ({} is {}): its product in the shop goes to stock 0, none is made; tick “rows not on sale too” above to send it as on sale",
+                       "판매하지 않음 ({}: {}): 쇼핑몰의 상품은 재고 0이 되고 새 상품은 만들지 않습니다; 위의 “판매하지 않는 행도 포함”을 선택하면 판매 중인 상품으로 보냅니다"),
         "p_check_off_sale": (", {} not on sale (their products in the shop go to stock 0; none is made)",
                              ", 판매하지 않는 {}행 (쇼핑몰에 있는 상품은 재고 0, 새 상품은 만들지 않음)"),
         "p_check_update_only": (", {} only as updates (as new products they lack what the warnings say)",

@@ -64,7 +64,7 @@ enum KoreanPlatformFiles {
         return ([headers] + lines).map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
-    private static func quoted(_ cell: String) -> String {
+    static func quoted(_ cell: String) -> String {
         cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
             ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
     }

@@ -10,7 +10,7 @@ struct RuleTests {
     func check(_ cells: [String: String], extraHeader: String = "") throws -> (rules: [String], draft: ProductDraft?, issues: [RowIssue]) {
         let space = try Workspace()
         defer { space.cleanup() }
-        var row = ["name": "Green tea", "price": "4500", "currency": "", "discounted_price": "", "stock": "3", "images": "a.jpg", "key": ""]
+        var row = ["name": "Green tea", "price": "4500", "currency": "", "discounted_price": "", "stock": "3", "images": "a.jpg", "key": "GT-1"]
         for (k, v) in cells { row[k] = v }
         let columns = ["name", "price", "currency", "discounted_price", "stock", "images", "key", "description"]
         func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

@@ -440,12 +440,12 @@ struct ConsoleTests {
         let reading = form(check.text, "read-as")
         #expect(reading.contains("<option value=\"auto\" selected>as its header says</option>") && reading.contains(">Shopify</option>")
                 && reading.contains(">openmarket&#39;s own columns only</option>") && !reading.contains("checked"), "\(reading)")
-        #expect(check.text.components(separatedBy: ">row-left-out<").count - 1 == 2 && check.text.contains("2 left out by the map")
+        #expect(check.text.components(separatedBy: ">row-off-sale<").count - 1 == 2 && check.text.contains("2 not on sale")
                 && check.text.contains("tick “rows not on sale too” above") && !check.text.contains("--include-inactive"), "\(check.text.suffix(1500))")
 
         // The rows not on sale too: none left out, and the plan's form carries the choice.
         let all = try await open.post("check", "sheet=products_export.csv&include_inactive=1")
-        #expect(!all.text.contains("row-left-out") && form(all.text, "read-as").contains("id=\"include-inactive\" checked"), "\(all.text.suffix(1500))")
+        #expect(!all.text.contains("row-off-sale") && form(all.text, "read-as").contains("id=\"include-inactive\" checked"), "\(all.text.suffix(1500))")
         #expect(form(all.text, "ask").contains("name=\"include_inactive\" value=\"1\""), "the currency question carries it: \(form(all.text, "ask"))")
         let plan = try await open.run("plan", "sheet=products_export.csv&currency=USD&default_stock=4&include_inactive=1")
         #expect(plan.text.contains("7 would-create"), "\(plan.text.split(separator: "<h2>").last?.prefix(900) ?? "")")

@@ -34,6 +34,8 @@ final class SheetManifest {
     /// Whether a row is another platform's header (its section row above may name two of our
     /// columns too: SmartStore's `이미지`, `할인`).
     private let isPlatformHeader: (([String]) -> Bool)?
+    /// A row of many Korean headers was seen: another marketplace's sheet, which a map reads.
+    private var sawPlatformHeader = false
     /// How far below a row naming two of our columns a platform's header is looked for.
     static let platformHeaderLookahead = 5
 
@@ -68,7 +70,8 @@ final class SheetManifest {
                 guard index + 1 < candidates.count else {
                     guard candidates.count > 1 else { throw error }
                     let names = candidates.map { "'\($0.name)'" }.joined(separator: ", ")
-                    throw ManifestError(file: file, message: "no sheet has a header row in its first \(Self.headerSearchRows) rows (sheets: \(names)). The header names at least two columns (key, name, price, stock…); name the sheet with --sheet NAME, and its header's row with --header-row N")
+                    throw ManifestError(file: file, message: "no sheet has a header row in its first \(Self.headerSearchRows) rows (sheets: \(names)). The header names at least two columns (key, name, price, stock…); name the sheet with --sheet NAME, and its header's row with --header-row N"
+                                        + (sawPlatformHeader ? ManifestValidator.mapWay : ""))
                 }
             } catch {
                 rows.close()
@@ -120,6 +123,7 @@ final class SheetManifest {
                     // Another platform's header: taken even below a section row that names our columns.
                 } else {
                     let known = texts.filter(knows).count
+                    if !sawPlatformHeader, ManifestValidator.looksLikePlatform(texts) { sawPlatformHeader = true }
                     guard known >= 2 else {
                         if row.number >= Self.headerSearchRows { break }
                         continue
@@ -138,7 +142,8 @@ final class SheetManifest {
         if let given {
             throw ManifestError(file: file, message: "sheet '\(sheetName)', row \(given) (--header-row) is empty or missing")
         }
-        throw ManifestError(file: file, message: "sheet '\(sheetName)': no header row in its first \(Self.headerSearchRows) rows. The header names at least two columns (key, name, price, stock…); give its row with --header-row N")
+        throw ManifestError(file: file, message: "sheet '\(sheetName)': no header row in its first \(Self.headerSearchRows) rows. The header names at least two columns (key, name, price, stock…); give its row with --header-row N"
+                            + (sawPlatformHeader ? ManifestValidator.mapWay : ""))
     }
 
     /// Called once the reader has mapped the header: from then on, rows are turned into
