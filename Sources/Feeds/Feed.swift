@@ -20,6 +20,8 @@ public struct Feed: Sendable {
     public var layout: RowLayout?
     /// Where the products' photos are, when a map gathers them (nil: the images column).
     public var photos: PhotoRule?
+    /// Options held in one row, each a product of its own (nil: a row is one product).
+    public var options: OptionRule?
     /// How a sheet's header chooses this map by itself (a shipped map).
     public var detect: MapDetection?
     /// The supplier's cost price, from which `prices` makes the selling price.
@@ -46,7 +48,7 @@ public struct Feed: Sendable {
         var all = columns.map(\.source) + values.flatMap(\.spec.headers)
         if let cost { all.append(cost) }
         all += filter.skip.map(\.source) + filter.only.map(\.source) + filter.active.map(\.source) + filter.ends
-        all += (layout?.headers ?? []) + (photos?.headers ?? [])
+        all += (layout?.headers ?? []) + (photos?.headers ?? []) + (options?.headers ?? [])
         all += (prices?.rules ?? []).flatMap { $0.when.map(\.source) }
         var seen = Set<HeaderRef>()
         return all.filter { seen.insert($0).inserted }

@@ -69,7 +69,7 @@ public struct FeedMapping: HeaderMapping {
         }
         let bound = BoundFeed(feed: feed, file: file, resolved: resolved, headers: headers, keepCells: keepCells,
                               includeInactive: includeInactive, onPage: onPage, fileNotes: fileNotes)
-        guard feed.layout != nil || feed.photos != nil else { return bound }
+        guard feed.layout != nil || feed.photos != nil || feed.options != nil else { return bound }
         return GroupedFeed(bound, resolved: resolved, imagesFrom: imagesFrom)
     }
 

@@ -122,6 +122,26 @@ extension FeedTableReader {
         return rule
     }
 
+    func readOptions(_ table: TOMLTable) throws(FeedFileError) -> OptionRule {
+        let known = ["names", "values", "prices", "stocks", "split"]
+        for key in table.keys where !known.contains(key) {
+            throw fail("unknown key; [options] has \(known.joined(separator: ", "))", table: "options", key: key)
+        }
+        guard let names = try header(table, "names", in: "options"), let values = try header(table, "values", in: "options") else {
+            throw fail("[options] needs names = \"the option names' column\" and values = \"the option values' column\"", table: "options")
+        }
+        var rule = OptionRule(names: names, values: values)
+        rule.prices = try header(table, "prices", in: "options")
+        rule.stocks = try header(table, "stocks", in: "options")
+        if let split = table["split"] {
+            guard let text = split.string, !text.isEmpty, text != "\n" else {
+                throw fail("must be the separator between one name's values in quotes (\",\"); a line break separates names", table: "options", key: "split")
+            }
+            rule.split = text
+        }
+        return rule
+    }
+
     func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
         let known = ["headers", "any", "title", "label", "aliases", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any",
                      "own_numbers", "own_key"]

@@ -11,7 +11,7 @@ struct FeedTableReader {
 
     /// The sections a feed file may have (and two keys at its top: description, keep_reports).
     static let sections = ["description", "keep_reports", "map", "columns", "constants", "maps", "prices", "filter", "protect",
-                           "rows", "photos", "detect", "source", "target", "sync", "checks", "notify"]
+                           "rows", "photos", "options", "detect", "source", "target", "sync", "checks", "notify"]
     static let settingKeys = ["markup_percent", "add", "round_to", "round", "min_margin_percent"]
     /// Our fields a feed may fill, and `cost`.
     static var fieldNames: [String] { Column.allCases.map(\.rawValue) + ["cost"] }
@@ -37,6 +37,7 @@ struct FeedTableReader {
             feed.values = base.values
             feed.layout = base.layout
             feed.photos = base.photos
+            feed.options = base.options
             feed.filter = base.filter
             feed.maps = base.maps
             feed.constants = base.constants
@@ -57,6 +58,7 @@ struct FeedTableReader {
         if let protect = root["protect"] { feed.protected = try readProtect(try table(protect, "protect")) }
         if let rows = root["rows"] { feed.layout = try readLayout(try table(rows, "rows")) }
         if let photos = root["photos"] { feed.photos = try readPhotos(try table(photos, "photos")) }
+        if let options = root["options"] { feed.options = try readOptions(try table(options, "options")) }
         if let detect = root["detect"] { feed.detect = try readDetect(try table(detect, "detect")) }
         feed.run = try readRunSettings(root)
         try checkConsistency(feed)

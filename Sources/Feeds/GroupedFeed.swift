@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import OpenMarketContract
 
 /// A map with `[rows]` or `[photos]`, bound to a file: the file's rows are kept as they are
 /// read, then made into products together (see `RowLayout`, `PhotoRule`). A group's head
@@ -79,9 +80,49 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
                 let group = photos.wholeGroup ? (members[head.head] ?? [position]).map { records[$0] } : [effective]
                 gather(photos, own: effective, group: group, into: &row)
             }
-            result.append(row)
+            if let options = inner.feed.options, row.origin?.skipped == nil {
+                result += expand(row, options, effective)
+            } else {
+                result.append(row)
+            }
         }
         return result
+    }
+
+    /// A row holding options made into a product per option (`OptionRule`); a row without any, as it is.
+    private func expand(_ row: RawRow, _ rule: OptionRule, _ record: Record) -> [RawRow] {
+        let options: [OptionRule.Option]
+        do {
+            options = try rule.options(names: cell(record, rule.names), values: cell(record, rule.values),
+                                       prices: cell(record, rule.prices), stocks: cell(record, rule.stocks))
+        } catch {
+            guard case .mismatch(let what) = error else { return [row] }
+            var failed = row
+            failed.notes.append(RowIssue(file: inner.file, row: row.number, column: rule.values.description, value: cell(record, rule.values),
+                                         severity: .error, rule: "options-mismatch",
+                                         message: "the options do not line up (\(what)): each option value needs its extra amount and its count, in order"))
+            return [failed]
+        }
+        guard !options.isEmpty else { return [row] }
+        return options.map { option in
+            var one = row
+            if let key = row.values[.key], !key.isEmpty { one.values[.key] = ([key] + option.values).joined(separator: "/") }
+            if let name = row.values[.name], !name.isEmpty { one.values[.name] = ([name] + option.values).joined(separator: " ") }
+            if let stock = option.stock, row.origin?.offSale == nil { one.values[.stock] = stock }
+            if let extra = option.extra, let amount = Self.amount(extra), amount != 0 {
+                for field in [Column.price, .salePrice] {
+                    if let base = row.values[field].flatMap(Self.amount) { one.values[field] = Money.text(base + amount) }
+                }
+            }
+            return one
+        }
+    }
+
+    /// `1,000`, `+500`, `-500` as an amount.
+    private static func amount(_ text: String) -> Decimal? {
+        let cleaned = text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "원", with: "").trimmingCharacters(in: .whitespaces)
+        guard !cleaned.isEmpty else { return nil }
+        return Decimal(string: cleaned.hasPrefix("+") ? String(cleaned.dropFirst()) : cleaned, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// The cells `[rows] blank` reads as blank (Shopify's "Default Title").

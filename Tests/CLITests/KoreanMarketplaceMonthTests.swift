@@ -209,6 +209,39 @@ struct KoreanMarketplaceMonthTests {
         #expect(still.status == 0 && still.stdout.contains("6 rows: 5 unchanged, 1 skipped"), "\(still.stdout)\(still.stderr)")
     }
 
+    @Test("SmartStore's form with options: each option a product of its own (code/value, name value, 판매가 + 옵션가, its own count); 조합형 makes every combination; options that do not line up fail the row naming them")
+    func smartStoreOptions() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        for n in 1...3 { _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: UInt64(600 + n)), named: "o\(n).jpg") }
+        let form = files.directory.appendingPathComponent("smartstore_options.xlsx")
+        try KoreanPlatformFiles.smartStoreForm([
+            .init(key: "S-9", name: "유기농 잡곡", price: "10000", stock: "14", photo: "o1.jpg", more: "", html: "잡곡",
+                  options: ("용량", "1kg,2kg", "0,8000", "10,4")),
+            .init(key: "T-5", name: "면 양말", price: "5000", stock: "10", photo: "o2.jpg", more: "", html: "양말",
+                  options: ("색상\n사이즈", "흰색,검정\nM,L", "0,0,500,500", "1,2,3,4")),
+            .init(key: "B-1", name: "깨진 옵션", price: "3000", stock: "1", photo: "o3.jpg", more: "", html: "옵션",
+                  options: ("색상", "빨강,파랑", "0", "1,2,3")),
+        ], to: form)
+        let first = try await Self.run(form, sandbox, "first")
+        // Three rows of the form, seven of the run: one per option (and the row that failed).
+        #expect(first.stdout.contains("7 rows: 6 created, 1 failed"), "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("the options do not line up (2 option(s) and 1 extra amount(s))") && first.stdout.contains("[options-mismatch]"),
+                "\(first.stdout)")
+        let products = try await allProducts(sandbox)
+        #expect(Set(products.map(\.name)) == ["유기농 잡곡 1kg", "유기농 잡곡 2kg", "면 양말 흰색 M", "면 양말 흰색 L", "면 양말 검정 M", "면 양말 검정 L"],
+                "\(products.map(\.name))")
+        let big = try await Self.product(sandbox, "유기농 잡곡 2kg")
+        #expect(big.price == 18000 && big.stock == 4)
+        #expect(try await Self.product(sandbox, "유기농 잡곡 1kg").price == 10000)
+        let blackL = try await Self.product(sandbox, "면 양말 검정 L")
+        #expect(blackL.price == 5500 && blackL.stock == 4)
+        #expect(first.stdout.contains("S-9/2kg") && first.stdout.contains("T-5/검정/L"), "\(first.stdout)")
+        let again = try await Self.run(form, sandbox, "again")
+        #expect(again.stdout.contains("6 unchanged, 1 failed"), "\(again.stdout)\(again.stderr)")
+    }
+
     @Test("Cafe24's file with a 재고수량 column the merchant added: each row's count is sent, no --default-stock asked")
     func cafe24WithStock() async throws {
         let sandbox = try await TestSandbox.start()

@@ -88,6 +88,7 @@ enum KoreanPlatformFiles {
         var html: String
         var discount = ""
         var unit = ""
+        var options: (names: String, values: String, prices: String, stocks: String)?
     }
 
     /// The form as SmartStore hands it out, filled: a guide sheet first, then the sheet of
@@ -119,6 +120,13 @@ enum KoreanPlatformFiles {
             cells["상세설명"] = .text(row.html)
             cells["원산지코드"] = .text("00")
             cells["배송방법"] = .text("택배, 소포, 등기")
+            if let options = row.options {
+                cells["옵션형태"] = .text(options.names.contains("\n") ? "조합형" : "단독형")
+                cells["옵션명"] = .text(options.names)
+                cells["옵션값"] = .text(options.values)
+                cells["옵션가"] = .text(options.prices)
+                cells["옵션 재고수량"] = .text(options.stocks)
+            }
             if !row.discount.isEmpty {
                 cells["즉시할인 값"] = .number(row.discount)
                 cells["즉시할인 단위"] = .text(row.unit)

@@ -1,0 +1,68 @@
+import Foundation
+import Manifest
+
+/// A platform's options held in one row (`[options]` of a map file: SmartStore's form writes
+/// `옵션명` `색상`, `옵션값` `빨강,파랑`, `옵션가` `0,1000`, `옵션 재고수량` `10,5`): each option is a
+/// product of its own, keyed `code/value` (`code/빨강/M` for two option names), named `name value`,
+/// priced with its extra amount on top of the row's price, stocked with its own count. Several
+/// option names (조합형: `색상\n사이즈`, values a line each) make every combination, in order;
+/// `prices` and `stocks` then list one entry per combination.
+public struct OptionRule: Sendable {
+    public var names: HeaderRef
+    public var values: HeaderRef
+    public var prices: HeaderRef?
+    public var stocks: HeaderRef?
+    /// Between the values of one option name (`,`).
+    public var split = ","
+
+    public init(names: HeaderRef, values: HeaderRef) {
+        self.names = names
+        self.values = values
+    }
+
+    var headers: [HeaderRef] { [names, values] + [prices, stocks].compactMap { $0 } }
+
+    /// One option of a row: its values (one per option name), extra amount and count.
+    struct Option: Equatable {
+        var values: [String]
+        var extra: String?
+        var stock: String?
+    }
+
+    enum Problem: Error { case mismatch(String) }
+
+    /// The options a row's cells describe; none when its values cell is empty.
+    func options(names: String, values: String, prices: String, stocks: String) throws(Problem) -> [Option] {
+        let lines = Self.lines(values)
+        guard !lines.isEmpty else { return [] }
+        let nameCount = max(1, Self.lines(names).count)
+        guard lines.count == nameCount else {
+            throw .mismatch("\(nameCount) option name(s) and \(lines.count) line(s) of values")
+        }
+        var combinations: [[String]] = [[]]
+        for line in lines {
+            let each = line.components(separatedBy: split).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !each.isEmpty else { throw .mismatch("an option name without values") }
+            combinations = combinations.flatMap { head in each.map { head + [$0] } }
+        }
+        func list(_ text: String, _ what: String) throws(Problem) -> [String]? {
+            let items = text.components(separatedBy: CharacterSet(charactersIn: split + "\n\r")).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !items.isEmpty else { return nil }
+            guard items.count == combinations.count else {
+                throw .mismatch("\(combinations.count) option(s) and \(items.count) \(what)")
+            }
+            return items
+        }
+        let extras = try list(prices, "extra amount(s)")
+        let counts = try list(stocks, "stock count(s)")
+        return combinations.enumerated().map { index, values in
+            Option(values: values, extra: extras?[index], stock: counts?[index])
+        }
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
