@@ -127,10 +127,10 @@ extension FeedTableReader {
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [options] has \(known.joined(separator: ", "))", table: "options", key: key)
         }
-        guard let names = try header(table, "names", in: "options"), let values = try header(table, "values", in: "options") else {
-            throw fail("[options] needs names = \"the option names' column\" and values = \"the option values' column\"", table: "options")
+        guard let values = try header(table, "values", in: "options") else {
+            throw fail("[options] needs values = \"the option values' column\" (and names = \"the option names' column\", unless the values name themselves: 색상{빨강|파랑})", table: "options")
         }
-        var rule = OptionRule(names: names, values: values)
+        var rule = OptionRule(names: try header(table, "names", in: "options"), values: values)
         rule.prices = try header(table, "prices", in: "options")
         rule.stocks = try header(table, "stocks", in: "options")
         if let split = table["split"] {

@@ -7,20 +7,23 @@ import Manifest
 /// priced with its extra amount on top of the row's price, stocked with its own count. Several
 /// option names (조합형: `색상\n사이즈`, values a line each) make every combination, in order;
 /// `prices` and `stocks` then list one entry per combination.
+///
+/// Without `names`, the values cell names its options itself, as Cafe24's `옵션입력` does:
+/// `색상{빨강|파랑}//사이즈{S|M}` (every combination; no extra amount or count in that file).
 public struct OptionRule: Sendable {
-    public var names: HeaderRef
+    public var names: HeaderRef?
     public var values: HeaderRef
     public var prices: HeaderRef?
     public var stocks: HeaderRef?
     /// Between the values of one option name (`,`).
     public var split = ","
 
-    public init(names: HeaderRef, values: HeaderRef) {
+    public init(names: HeaderRef?, values: HeaderRef) {
         self.names = names
         self.values = values
     }
 
-    var headers: [HeaderRef] { [names, values] + [prices, stocks].compactMap { $0 } }
+    var headers: [HeaderRef] { [values] + [names, prices, stocks].compactMap { $0 } }
 
     /// One option of a row: its values (one per option name), extra amount and count.
     struct Option: Equatable {
@@ -33,15 +36,22 @@ public struct OptionRule: Sendable {
 
     /// The options a row's cells describe; none when its values cell is empty.
     func options(names: String, values: String, prices: String, stocks: String) throws(Problem) -> [Option] {
-        let lines = Self.lines(values)
-        guard !lines.isEmpty else { return [] }
-        let nameCount = max(1, Self.lines(names).count)
-        guard lines.count == nameCount else {
-            throw .mismatch("\(nameCount) option name(s) and \(lines.count) line(s) of values")
+        let lists: [[String]]
+        if self.names == nil {
+            lists = try Self.inline(values)
+        } else {
+            let lines = Self.lines(values)
+            let nameCount = max(1, Self.lines(names).count)
+            guard lines.isEmpty || lines.count == nameCount else {
+                throw .mismatch("\(nameCount) option name(s) and \(lines.count) line(s) of values")
+            }
+            lists = lines.map { line in
+                line.components(separatedBy: split).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
         }
+        guard !lists.isEmpty else { return [] }
         var combinations: [[String]] = [[]]
-        for line in lines {
-            let each = line.components(separatedBy: split).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for each in lists {
             guard !each.isEmpty else { throw .mismatch("an option name without values") }
             combinations = combinations.flatMap { head in each.map { head + [$0] } }
         }
@@ -58,6 +68,18 @@ public struct OptionRule: Sendable {
         let counts = try list(stocks, "stock count(s)")
         return combinations.enumerated().map { index, values in
             Option(values: values, extra: extras?[index], stock: counts?[index])
+        }
+    }
+
+    /// `색상{빨강|파랑}//사이즈{S|M}`: the values of each name, in order.
+    static func inline(_ text: String) throws(Problem) -> [[String]] {
+        let parts = text.components(separatedBy: "//").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return try parts.map { part throws(Problem) -> [String] in
+            guard let open = part.firstIndex(of: "{"), part.hasSuffix("}") else {
+                throw .mismatch("'\(part)' is not an option written as name{value|value}")
+            }
+            return part[part.index(after: open)..<part.index(before: part.endIndex)].components(separatedBy: "|")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
     }
 

@@ -242,19 +242,29 @@ struct KoreanMarketplaceMonthTests {
         #expect(again.stdout.contains("6 unchanged, 1 failed"), "\(again.stdout)\(again.stderr)")
     }
 
-    @Test("Cafe24's file with a 재고수량 column the merchant added: each row's count is sent, no --default-stock asked")
+    @Test("Cafe24's file with a 재고수량 column the merchant added: each row's count is sent, no --default-stock asked; 옵션입력's options a product each")
     func cafe24WithStock() async throws {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
         defer { files.cleanup() }
         for n in 1...6 { for suffix in ["", "-b", "-c"] { _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: UInt64(500 + n)), named: "tea\(n)\(suffix).jpg") } }
-        let lines = KoreanPlatformFiles.cafe24(KoreanPlatformImportTests.cafe24Rows { $0 }).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        // Product 2 has options, as 옵션입력 writes them: a product per combination.
+        var rows = KoreanPlatformImportTests.cafe24Rows { $0 }
+        rows[1].options = "색상{녹색|갈색}//용량{50g|100g}"
+        let lines = KoreanPlatformFiles.cafe24(rows).components(separatedBy: "\r\n").filter { !$0.isEmpty }
         let sheet = files.directory.appendingPathComponent("cafe24_with_stock.csv")
         let stocked = [lines[0] + ",재고수량"] + lines.dropFirst().enumerated().map { "\($1),\(($0 + 1) * 3)" }
         try (stocked.joined(separator: "\r\n") + "\r\n").write(to: sheet, atomically: true, encoding: .utf8)
         let first = try await Self.run(sheet, sandbox, "first")
-        #expect(first.status == 0 && first.stdout.contains("6 rows: 5 created, 1 skipped"), "\(first.stdout)\(first.stderr)")
-        for n in 1...5 { #expect(try await Self.product(sandbox, "제주 녹차 세트 \(n)").stock == n * 3) }
+        #expect(first.status == 0 && first.stdout.contains("9 rows: 8 created, 1 skipped"), "\(first.stdout)\(first.stderr)")
+        for n in [1, 3, 4, 5] { #expect(try await Self.product(sandbox, "제주 녹차 세트 \(n)").stock == n * 3) }
+        for option in ["녹색 50g", "녹색 100g", "갈색 50g", "갈색 100g"] {
+            let product = try await Self.product(sandbox, "제주 녹차 세트 2 \(option)")
+            #expect(product.stock == 6 && product.price - product.discountedPrice == 12900)
+        }
+        #expect(first.stdout.contains("C-002/갈색/100g"), "\(first.stdout)")
+        let again = try await Self.run(sheet, sandbox, "again")
+        #expect(again.status == 0 && again.stdout.contains("9 rows: 8 unchanged, 1 skipped"), "\(again.stdout)\(again.stderr)")
     }
 
     @Test("a marketplace's file no map knows says how to read it: a map of one's own, started from a shipped one")

@@ -28,6 +28,8 @@ enum KoreanPlatformFiles {
         var price: String
         var photo: String
         var more: [String]
+        /// 옵션입력 as Cafe24 writes it (`색상{빨강|파랑}//사이즈{S|M}`), empty for none.
+        var options = ""
     }
 
     /// The CSV text (without its byte-order mark); `dropping` leaves a column out.
@@ -48,7 +50,8 @@ enum KoreanPlatformFiles {
             cells["공급가"] = "5000.00"
             cells["상품가"] = row.price
             cells["판매가"] = row.price
-            cells["옵션사용"] = "F"
+            cells["옵션사용"] = row.options.isEmpty ? "F" : "T"
+            cells["옵션입력"] = row.options
             cells["이미지등록(상세)"] = row.photo
             // Thumbnails of the same photo: never more photos.
             cells["이미지등록(목록)"] = "list_" + row.photo
