@@ -41,7 +41,7 @@ public struct ManifestRows: RowSource {
             for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
         }
         sink.name(columns: headers)
-        if let map = reader.platformMap { sink.read(as: "\(map.title): read with the \(map.mapName) map") }
+        if let map = reader.platformMap { sink.read(as: Phrase("t_read_as", map.title, map.koreanTitle ?? map.title, map.mapName)) }
         let reading = ManifestValidator(reader: reader, options: validation)
         // --delete-missing: what the file names, read from the cells whether or not the row is
         // valid (a broken row must not delete its product), before anything is sent.

@@ -55,7 +55,7 @@ public protocol RowSink: AnyObject, Sendable {
     func name(columns: [String: String])
     /// How the source was read, when not as our own columns ("a Shopify product export: read
     /// with the Shopify map"): said with the run's summary.
-    func read(as reading: String)
+    func read(as reading: Phrase)
     /// Rows to make into products: `count` for progress (`exact: false`: an estimate, the rows
     /// are counted as they come), `listed` what they name for delete-missing; `feed` hands
     /// each row in order and returns when there are no more.

@@ -38,7 +38,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     /// Why delete-missing sent nothing, when it was refused as a whole.
     private var deletesRefused: String?
     /// How the source was read (another platform's export, with its map).
-    private var readAs: String?
+    private var readAs: Phrase?
     /// Finished rows go to the report in the sheet's order.
     private let order = RowOrder()
     /// Held from taking rows out of `order` to handing them on: two workers each given rows
@@ -163,7 +163,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
 
     public func name(columns: [String: String]) { report?.columnHeaders = columns }
 
-    public func read(as reading: String) {
+    public func read(as reading: Phrase) {
         lock.lock()
         readAs = reading
         lock.unlock()
@@ -295,7 +295,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.stopped = stopping.reason
         result.stopCause = stopping.cause
         result.deletesRefused = deletesRefused
-        result.readAs = readAs
+        result.readAs = readAs?.text(.en)
+        result.readAsPhrase = readAs
         lock.unlock()
         result.inFlight = concurrency
         // An undo stopped part way is finished by running it again in the same folder: its

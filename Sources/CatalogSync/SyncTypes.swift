@@ -179,6 +179,8 @@ public struct SyncSummary: Sendable, Codable {
     /// How the sheet was read, when with a platform's map ("a Shopify product export: read
     /// with the Shopify map").
     public var readAs: String?
+    /// The same, to be said in the reader's language.
+    public var readAsPhrase: Phrase?
     /// Writes in flight: at the end, and the lowest and highest the run went through.
     public var inFlight: InFlight?
     /// Nothing was left to do, and why (an undo of a run already undone).

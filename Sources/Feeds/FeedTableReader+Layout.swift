@@ -143,7 +143,7 @@ extension FeedTableReader {
     }
 
     func readDetect(_ table: TOMLTable) throws(FeedFileError) -> MapDetection {
-        let known = ["headers", "any", "title", "label", "aliases", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any",
+        let known = ["headers", "any", "title", "title_ko", "label", "aliases", "asks_currency", "needs_key", "platform", "platform_headers", "platform_any",
                      "own_numbers", "own_key"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [detect] has \(known.joined(separator: ", "))", table: "detect", key: key)
@@ -155,6 +155,7 @@ extension FeedTableReader {
         detection.needsKey = table["needs_key"]?.bool ?? false
         detection.any = (table["any"]?.array ?? []).compactMap(\.string)
         detection.label = table["label"]?.string
+        detection.koreanTitle = table["title_ko"]?.string
         detection.aliases = (table["aliases"]?.array ?? []).compactMap(\.string)
         if let name = table["platform"]?.string {
             let own = (table["own_numbers"]?.array ?? []).compactMap(\.string)

@@ -86,6 +86,8 @@ public struct MapDetection: Sendable {
     public var title: String
     /// The platform as its merchants write it (`Naver SmartStore`): notes, help, the console's menu.
     public var label: String?
+    /// `title` in Korean (`카페24 상품 파일`).
+    public var koreanTitle: String?
     /// Other names `--map` takes for it (`naver`).
     public var aliases: [String] = []
     public var asksCurrency = false

@@ -81,6 +81,7 @@ public struct ShippedMap: PlatformMap {
     public let mapping: FeedMapping
 
     public var title: String { mapping.feed.detect?.title ?? mapping.feed.name }
+    public var koreanTitle: String? { mapping.feed.detect?.koreanTitle }
     public var mapName: String { ShippedMaps.displayName(mapping.feed.name) }
     public var export: ExportKind? { mapping.export }
 
@@ -98,6 +99,7 @@ struct GuardOnly: PlatformMap {
     init(_ map: ShippedMap) { self.map = map }
 
     var title: String { map.title }
+    var koreanTitle: String? { map.koreanTitle }
     var mapName: String { map.mapName }
     func matches(headers: [String]) -> Bool { false }
     var platformColumns: PlatformColumns? { map.platformColumns }

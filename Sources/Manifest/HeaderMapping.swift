@@ -63,12 +63,18 @@ public protocol GroupedMapping: BoundHeaderMapping {
 public protocol PlatformMap: HeaderMapping {
     /// What the file is, as the note says it: "a Shopify product export".
     var title: String { get }
+    /// The same in Korean ("쇼피파이 상품 내보내기"), when the map says it.
+    var koreanTitle: String? { get }
     /// The map's name (`Shopify`), as the note says it.
     var mapName: String { get }
     /// Whether a header row (as written) is this platform's.
     func matches(headers: [String]) -> Bool
     /// The platform's own columns, told by a header even where this map does not read the sheet.
     var platformColumns: PlatformColumns? { get }
+}
+
+extension PlatformMap {
+    public var koreanTitle: String? { nil }
 }
 
 /// What a map made of a supplier's row, beside the values.

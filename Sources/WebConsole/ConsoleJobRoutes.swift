@@ -143,7 +143,8 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             shown.reading = job.reading
             // Another platform's export that cannot say its currency or stock: asked here, not by a flag.
             if job.kind == .apply || job.kind == .plan, result.summary.readAs != nil, job.reading.currency == nil || job.reading.defaultStock == nil {
-                shown.ask = AskForm(sheet: job.subject, said: result.summary.readAs ?? "", reading: job.reading)
+                shown.ask = AskForm(sheet: job.subject, said: result.summary.readAsPhrase?.text(language) ?? result.summary.readAs ?? "",
+                                    reading: job.reading)
             }
             // Rows the price guard held: the way forward is a button, not a terminal flag.
             if held > 0, !stopped, job.kind == .apply || job.kind == .plan { shown.steps.append(.acceptPrices(sheet: job.subject, count: held)) }

@@ -94,7 +94,7 @@ extension WordTable {
     /// words come in another order.
     public static func filled(_ key: String, _ language: Language, _ values: [String]) -> String {
         let template = text(key, language)
-        if template.contains("{1}") {
+        if template.contains("{1}") || template.contains("{2}") || template.contains("{3}") {
             var said = template
             for (index, value) in values.enumerated().reversed() { said = said.replacingOccurrences(of: "{\(index + 1)}", with: value) }
             return said

@@ -78,6 +78,7 @@ extension WordTable {
         "t_validate_file_error": (", 1 file error", ", 파일 오류 1"),
         "t_validate_file_warnings": (", {} file warnings (above)", ", 파일 경고 {} (위)"),
         "t_validate_file_warning": (", 1 file warning (above)", ", 파일 경고 1 (위)"),
+        "t_read_as": ("{1}: read with the {3} map", "{2}: {3} 변환 규칙으로 읽었습니다"),
         "t_off_sale": ("not on sale ({} is {}): its product in the shop goes to stock 0; none is made",
                        "판매하지 않음 ({}: {}): 쇼핑몰의 상품은 재고 0이 되고, 새 상품은 만들지 않습니다"),
         "t_left_out": ("left out: {}", "제외됨: {}"),

@@ -105,7 +105,7 @@ enum Runner {
         }
         let language = Console.language
         Console.line(summary.line(language))
-        if let readAs = summary.readAs { Console.line("  \(readAs)") }
+        if let readAs = summary.readAsPhrase?.text(language) ?? summary.readAs { Console.line("  \(readAs)") }
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
                 .map { "\(language == .ko ? StatusWords.fields[$0.key] ?? $0.key : $0.key) \($0.value)" }

@@ -71,6 +71,8 @@ struct KoreanMarketplaceMonthTests {
         #expect(korean.stdout.contains("재고 25 → 0 (판매상태: 품절)") && korean.stdout.contains("재고 40 → 0 (판매상태: 판매중지)"), "\(korean.stdout)")
         #expect(korean.stdout.contains("판매하지 않음 (판매상태: 품절), 쇼핑몰에도 없음: 상품을 만들지 않습니다"), "\(korean.stdout)")
         #expect(korean.stdout.contains("판매가 8000 → 7500 (-6.2 %)"), "\(korean.stdout)")
+        #expect(korean.stdout.contains("네이버 스마트스토어 상품 목록: Naver SmartStore (product list) 변환 규칙으로 읽었습니다")
+                && !korean.stdout.contains("read with the"), "\(korean.stdout)")
         #expect(!korean.stdout.contains("할인 0 → 500"), "the discount's own change is not the news: \(korean.stdout)")
         let second = try await Self.run(sheet, sandbox, "week2")
         #expect(second.status == 0 && second.stdout.contains("4 rows: 3 updated, 1 skipped"), "\(second.stdout)\(second.stderr)")
