@@ -104,18 +104,25 @@ public struct RowOrigin: Sendable, Equatable {
 }
 
 /// Why a row says its product is not on sale: the column and the value that say so
-/// (`판매상태` = `품절`), or the end date passed (`판매종료일` = `2026-11-30`).
-public struct OffSale: Sendable, Equatable, Hashable {
+/// (`판매상태` = `품절`), or the end date passed (`판매종료일` = `2026-11-30`). A reference, so
+/// that every row's draft carries one word for it (nil on nearly all rows), not two texts.
+public final class OffSale: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable { case status, ended }
-    public var kind: Kind
-    public var column: String
-    public var value: String
+    public let kind: Kind
+    public let column: String
+    public let value: String
 
     public init(kind: Kind = .status, column: String, value: String) {
         self.kind = kind
         self.column = column
         self.value = value
     }
+
+    public static func == (lhs: OffSale, rhs: OffSale) -> Bool {
+        lhs.kind == rhs.kind && lhs.column == rhs.column && lhs.value == rhs.value
+    }
+
+    public var description: String { "\(column)=\(value)" }
 }
 
 /// One of a supplier's cells, with its header.

@@ -114,7 +114,7 @@ struct ListCommand: ShopCommand {
     static func table(_ products: [ProductSummary]) -> String {
         let header = ["ID", "NAME", "PRICE", "DISCOUNT", "STOCK"]
         let rows = products.map { p in
-            [String(p.id), TerminalWidth.truncate(p.name, to: 40), PriceFormat.format(p.price, currency: p.currency),
+            [String(p.id), TerminalWidth.truncate(VisibleText.line(p.name), to: 40), PriceFormat.format(p.price, currency: VisibleText.line(p.currency)),
              p.discountedPrice > 0 ? "-" + PriceFormat.format(p.discountedPrice, currency: p.currency) : "",
              p.stock == 0 ? "sold out" : String(p.stock)]
         }
@@ -166,18 +166,18 @@ struct ShowCommand: ShopCommand {
     private func lines(_ detail: ProductDetail, sandbox: Bool, server: String) -> [String] {
         let p = detail.summary
         var lines = [
-            "\(p.name)  (id \(p.id))",
+            "\(VisibleText.line(p.name))  (id \(p.id))",
             "price:       \(PriceFormat.format(p.price, currency: p.currency))"
                 + (p.discountedPrice > 0 ? "  discount \(PriceFormat.format(p.discountedPrice, currency: p.currency)) → \(PriceFormat.format(p.bargainPrice, currency: p.currency))" : ""),
             "stock:       \(p.stock == 0 ? "sold out" : String(p.stock))",
-            p.vendorId > 0 ? "vendor:      \(detail.vendors?.name ?? p.vendorName ?? "?") (id \(p.vendorId))"
+            p.vendorId > 0 ? "vendor:      \(VisibleText.line(detail.vendors?.name ?? p.vendorName ?? "?")) (id \(p.vendorId))"
                 : "vendor:      none (a 2021 server: each item has the password it was registered with)",
             "created:     \(OpenMarketTimestamp.format(p.createdAt))",
             "updated:     \(OpenMarketTimestamp.format(p.issuedAt))",
-            "thumbnail:   \(p.thumbnail)",
+            "thumbnail:   \(VisibleText.line(p.thumbnail))",
         ]
         for (index, image) in (detail.images ?? []).enumerated() {
-            lines.append("image \(index + 1):     \(image.url)  (id \(image.id))")
+            lines.append("image \(index + 1):     \(VisibleText.line(image.url))  (id \(image.id))")
         }
         if sandbox {
             // The in-process sandbox has stopped: its addresses are where `openmarket sandbox` serves them.

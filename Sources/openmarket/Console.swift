@@ -21,12 +21,14 @@ enum Console {
     static func say(_ key: String, _ values: String...) -> String { WordTable.filled(key, language, values) }
     static func say(_ key: String, _ values: [String]) -> String { WordTable.filled(key, language, values) }
 
+    /// A line of text: what a server or a sheet put in it is shown, never obeyed (its control
+    /// characters made visible; `VisibleText`). Bytes meant as they are go through `out`.
     static func line(_ text: String = "") {
-        out(Data((text + "\n").utf8))
+        out(Data((VisibleText.of(text) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        err(Data((text + "\n").utf8))
+        err(Data((VisibleText.of(text) + "\n").utf8))
     }
 
     /// Bytes to standard output, as they are.

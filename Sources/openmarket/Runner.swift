@@ -89,7 +89,8 @@ enum Runner {
     /// `row 3 TEA-003 녹차 라떼`, or `#12 name` for a row that is no sheet's.
     static func label(_ row: RowOutcome) -> String {
         let place = row.row > 0 ? Console.say("t_row", String(row.row)) : "#\(row.productID ?? 0)"
-        return row.key.isEmpty ? "\(place) \(row.name)" : "\(place) \(row.key) \(row.name)"
+        let name = VisibleText.line(row.name)
+        return row.key.isEmpty ? "\(place) \(name)" : "\(place) \(VisibleText.line(row.key)) \(name)"
     }
 
     static func printSummary(_ summary: SyncSummary, failures: [RowOutcome], report: URL, json: Bool, command: [String],
