@@ -38,6 +38,9 @@ public struct SheetReading: Sendable {
     public var keyByName = false
     /// The merchant answers on a page (the console), not with flags.
     public var answersOnPage = false
+    /// The file is not the merchant's own writing (a feed's, an upload's): its photo paths must
+    /// lead inside its folder (or `imagesFrom`), absolute ones too.
+    public var confinePhotos = false
     /// Whether the photo files a row names must be there (false: their names are checked,
     /// not the files: a fuzzer's or a round trip's sheets name none that exist).
     public var checkPhotoFiles = true
@@ -49,6 +52,8 @@ public struct SheetReading: Sendable {
     /// resolves a page's links), or where `[source] images` says.
     public init(feed: Feed) {
         map = .feed(feed)
+        // A supplier's file names photos the supplier chose: only from where the merchant put them.
+        confinePhotos = true
         switch feed.run.source {
         case .path(let path, _)?: imagesFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
         case .url(let address, _, _)?:
@@ -92,6 +97,8 @@ public struct SheetReading: Sendable {
         options.keyByName = keyByName
         options.answersOnPage = answersOnPage
         options.checkImageFiles = checkPhotoFiles
+        options.confinePhotos = confinePhotos
+        options.photoFolders = [imagesFrom].compactMap { $0 }
         return options
     }
 }

@@ -31,10 +31,16 @@ final class ImageReferences: @unchecked Sendable {
     /// This instance among all ever made, naming its entries in each thread's memo.
     private let generation = ThreadMemo.nextGeneration()
 
-    init(root: URL, baseURL: URL? = nil, hasImagesColumn: Bool, checkFiles: Bool, restore: @escaping @Sendable (String) -> String) {
+    /// Photo paths, absolute ones too, must lead inside `root` or one of these folders (nil: an
+    /// absolute path is the merchant's own choice).
+    private let confinedTo: [String]?
+
+    init(root: URL, baseURL: URL? = nil, confined: [URL]? = nil, hasImagesColumn: Bool, checkFiles: Bool,
+         restore: @escaping @Sendable (String) -> String) {
         self.root = root.standardizedFileURL
         self.baseURL = baseURL
         rootResolved = self.root.resolvingSymlinksInPath().path
+        confinedTo = confined.map { $0.map { $0.standardizedFileURL.resolvingSymlinksInPath().path } }
         self.hasImagesColumn = hasImagesColumn
         self.checkFiles = checkFiles
         self.restore = restore
@@ -146,8 +152,9 @@ final class ImageReferences: @unchecked Sendable {
             }
             return .success(Resolved(source: .url(url.absoluteString)))
         }
-        let absolute = reference.hasPrefix("/")
-        var url = absolute ? URL(fileURLWithPath: reference) : root.appendingPathComponent(reference)
+        // A path the merchant did not write (a feed's, an upload's) is held to its folders, absolute or not.
+        let absolute = reference.hasPrefix("/") && confinedTo == nil
+        var url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : root.appendingPathComponent(reference)
         if !absolute && !isInside(url) {
             return .failure(ImageProblem("image-path-escape", "leads outside the images folder \(root.path); put the file inside it"))
         }
@@ -185,7 +192,9 @@ final class ImageReferences: @unchecked Sendable {
     /// Whether `url`, with symlinks resolved, is inside the images folder.
     private func isInside(_ url: URL) -> Bool {
         let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
-        return resolved == rootResolved || resolved.hasPrefix(rootResolved.hasSuffix("/") ? rootResolved : rootResolved + "/")
+        return ([rootResolved] + (confinedTo ?? [])).contains { folder in
+            resolved == folder || resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        }
     }
 }
 

@@ -9,6 +9,12 @@ public struct ValidationOptions: Sendable {
     /// An http(s) address that relative photo names are under instead (a file fetched from a
     /// URL names its photos beside it, as a browser resolves a page's links).
     public var imagesBaseURL: URL?
+    /// A file the merchant did not write by hand (a supplier's feed, a sheet uploaded to the
+    /// console): its photo paths, absolute ones too, must lead inside the images folder or one
+    /// of `photoFolders` (`--images-from`), else `[image-path-escape]`. A merchant's own sheet
+    /// on the command line may name any file.
+    public var confinePhotos = false
+    public var photoFolders: [URL] = []
     /// Accepted currencies (upper case).
     public var currencies: [String] = ProductRules.sandboxCurrencies
     public var defaultCurrency = "KRW"
@@ -131,6 +137,7 @@ public final class ManifestValidator: @unchecked Sendable {
         images = ImageReferences(
             root: options.imagesDirectory ?? reader.url.deletingLastPathComponent(),
             baseURL: options.imagesBaseURL,
+            confined: options.confinePhotos ? options.photoFolders : nil,
             hasImagesColumn: reader.columns.contains(.images) || !reader.format.hasHeaderRow,
             checkFiles: options.checkImageFiles, restore: restore)
     }

@@ -133,6 +133,8 @@ public struct ConsoleEngine: Sendable {
     func sheetReading(_ answers: PageAnswers) -> SheetReading {
         var reading = SheetReading()
         reading.imagesFolder = folder
+        // A sheet on the page may be an upload: its photos only from the console's folder.
+        reading.confinePhotos = true
         answers.apply(&reading)
         return reading
     }

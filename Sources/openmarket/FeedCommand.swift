@@ -112,6 +112,7 @@ struct FeedTestCommand: ServerCommand {
     private func readingOptions(_ feed: Feed, fetched: Bool) -> ValidationOptions {
         var reading = fetched ? SheetReading(feed: feed) : SheetReading()
         reading.map = .none
+        reading.confinePhotos = true
         if let images {
             reading.imagesFolder = URL(fileURLWithPath: images)
             reading.imagesAddress = nil

@@ -131,6 +131,8 @@ struct ManifestOptions: ParsableArguments {
         if let path = feed ?? map.flatMap({ ShippedMaps.text($0) == nil && $0 != "none" ? $0 : nil }) {
             do {
                 reading.map = .feed(try FeedFile.load(FeedFile.locate(path)))
+                // A supplier's file: its photo paths only from its folder (or --images, --images-from).
+                reading.confinePhotos = feed != nil
             } catch {
                 throw CommandFailure(error.description, exitCode: .badInput)
             }

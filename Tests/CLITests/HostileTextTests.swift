@@ -31,3 +31,36 @@ struct HostileTextTests {
         }
     }
 }
+
+/// A file the merchant did not write names the photos: only from where the merchant put them.
+@Suite("Photos only from where the merchant put them", .serialized)
+struct ConfinedPhotoTests {
+    @Test("a supplier's feed in a drop folder naming an absolute path outside it: the row fails [image-path-escape] and the file is never sent; a path inside the folder is read; the merchant's own sheet may name any file")
+    func feedAbsolutePath() async throws {
+        let machine = try await FeedMachine.open()
+        let elsewhere = try Scratch()
+        defer { elsewhere.cleanup() }
+        let secret = try elsewhere.write(try Fixtures.jpeg(width: 48, height: 36, seed: 77), named: "secret.jpg")
+        let drop = machine.files.directory.appendingPathComponent("drop")
+        try FileManager.default.createDirectory(at: drop, withIntermediateDirectories: true)
+        try Data(try Fixtures.jpeg(width: 48, height: 36, seed: 78)).write(to: drop.appendingPathComponent("own.jpg"))
+        let feed = drop.appendingPathComponent("feed.csv")
+        try "code,title,cost,qty,photo\nC1,Product number 1,1001,1,own.jpg\nC2,Product number 2,1002,2,\(secret)\nC3,Product number 3,1003,3,\(drop.path)/own.jpg\n"
+            .write(to: feed, atomically: true, encoding: .utf8)
+        let text = Fixtures.feedText(source: "x", markup: 50).replacingOccurrences(of: "url = \"x\"", with: "path = \"\(feed.path)\"")
+        try Data(text.utf8).write(to: machine.feeds.appendingPathComponent("acme.toml"))
+        let tried = try await machine.run(["feed", "test", "acme"] + machine.shop)
+        #expect(tried.stdout.contains("image-path-escape"), "\(tried.stdout)\(tried.stderr)")
+        let run = try await machine.run(["feed", "run", "acme"] + machine.shop)
+        #expect(run.stdout.contains("3 rows: 2 created, 1 failed"), "\(run.stdout)\(run.stderr)")
+        let products = try await allProducts(machine.sandbox)
+        #expect(Set(products.map(\.name)) == ["Product number 1", "Product number 3"], "the secret photo was sent: \(products.map(\.name))")
+
+        // The merchant's own sheet on the command line names what it likes.
+        let own = elsewhere.directory.appendingPathComponent("mine.csv")
+        try "key,name,price,stock,images\nM1,My own photo,1000,1,\(secret)\n".write(to: own, atomically: true, encoding: .utf8)
+        let mine = try await machine.run(["import", own.path, "--no-cache"] + machine.shop)
+        #expect(mine.status == 0 && mine.stdout.contains("1 row: 1 created"), "\(mine.stdout)\(mine.stderr)")
+        await machine.close()
+    }
+}
