@@ -69,7 +69,10 @@ public struct TransportSettings: Sendable {
     /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
     public var insecure = false
     /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.
-    public var caFile: String?
+    /// `--cacert`, else `CURL_CA_BUNDLE` or `SSL_CERT_FILE` as curl's own tool reads them.
+    public var caFile: String? = TransportSettings.environment(["CURL_CA_BUNDLE", "SSL_CERT_FILE"])
+    /// A folder of hashed CA certificates (`SSL_CERT_DIR`).
+    public var caFolder: String? = TransportSettings.environment(["SSL_CERT_DIR"])
     /// Offer HTTP/2 by ALPN. Off: HTTP/1.1 with keep-alive. Each worker has a connection of
     /// its own (easy handles on threads cannot multiplex), so HTTP/2 brings no parallelism,
     /// and its flow control makes an upload larger than the server's initial window (64 KB
@@ -78,6 +81,12 @@ public struct TransportSettings: Sendable {
     public var userAgent = OpenMarketVersion.userAgent
 
     public init() {}
+
+    /// The first of these variables that is set and not empty.
+    static func environment(_ names: [String]) -> String? {
+        let values = ProcessInfo.processInfo.environment
+        return names.lazy.compactMap { values[$0] }.first { !$0.isEmpty }
+    }
 }
 
 enum Curl {
@@ -255,6 +264,7 @@ final class CurlEasy {
         _ = om_easy_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
         _ = om_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         if let caFile = settings.caFile { _ = om_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+        if let caFolder = settings.caFolder { _ = om_easy_setopt_string(handle, CURLOPT_CAPATH, caFolder) }
         if settings.insecure {
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
             _ = om_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)

@@ -78,6 +78,8 @@ extension WordTable {
         "t_validate_file_error": (", 1 file error", ", 파일 오류 1"),
         "t_validate_file_warnings": (", {} file warnings (above)", ", 파일 경고 {} (위)"),
         "t_validate_file_warning": (", 1 file warning (above)", ", 파일 경고 1 (위)"),
+        "t_insecure": ("openmarket: --insecure: the server's TLS certificate is not checked; anyone between this machine and the server can read the secret and change the answers (use --cacert FILE for a server with its own certificate authority)",
+                       "openmarket: --insecure: 서버의 TLS 인증서를 확인하지 않습니다; 이 컴퓨터와 서버 사이의 누구나 시크릿을 읽고 응답을 바꿀 수 있습니다 (자체 인증기관을 쓰는 서버라면 --cacert FILE 을 쓰세요)"),
         "t_read_as": ("{1}: read with the {3} map", "{2}: {3} 변환 규칙으로 읽었습니다"),
         "t_off_sale": ("not on sale ({} is {}): its product in the shop goes to stock 0; none is made",
                        "판매하지 않음 ({}: {}): 쇼핑몰의 상품은 재고 0이 되고, 새 상품은 만들지 않습니다"),

@@ -99,7 +99,7 @@ struct ProfileOpening: Sendable {
                                                       environment: [:], config: try OpenMarketConfig.load(path: config))
         let place = try Connection.place(flag: state, settings: settings)
         let cacert = self.cacert
-        var connection = try await Connection.connect(settings, insecure: insecure, verbose: false) { $0.transport.caFile = cacert }
+        var connection = try await Connection.connect(settings, insecure: insecure, verbose: false) { $0.transport.caFile = cacert ?? $0.transport.caFile }
         connection.place = place
         return connection
     }

@@ -95,7 +95,7 @@ struct FeedTestCommand: ServerCommand {
     private func fetch(_ feed: Feed, into folder: URL) async throws -> URL {
         var transport = TransportSettings()
         transport.insecure = server.client.insecure
-        transport.caFile = server.client.cacert
+        transport.caFile = server.client.cacert ?? transport.caFile
         let settings = transport
         let url: URL
         do {

@@ -185,7 +185,7 @@ struct FeedRunCommand: ServerCommand {
         options.jobs = jobs
         options.stopOnSignals = true
         options.transport.insecure = server.client.insecure
-        options.transport.caFile = server.client.cacert
+        options.transport.caFile = server.client.cacert ?? options.transport.caFile
         options.cache = cache
         options.language = server.client.reportLanguage
         let runner = FeedRunner(feed: feed, client: connection.client, account: connection.account, options: options)

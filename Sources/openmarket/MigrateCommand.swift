@@ -123,7 +123,7 @@ struct MigrateCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         let (source, target, _, vendorChoice) = try sides()
         let cacert = client.cacert
-        var from = try await Connection.connect(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert }
+        var from = try await Connection.connect(source, insecure: client.insecure, verbose: client.verbose) { $0.transport.caFile = cacert ?? $0.transport.caFile }
         from.naming = naming(server: self.from, profile: fromProfile, identifier: fromIdentifier, secret: fromSecret)
         // Each side's state: --state (or OPENMARKET_STATE) for both, else each profile's own.
         from.place = try Connection.place(flag: state, settings: source)
@@ -133,7 +133,7 @@ struct MigrateCommand: OpenMarketCommand {
         do {
             to = try await Connection.connect(target, insecure: client.insecure, verbose: client.verbose) {
                 configure(&$0)
-                $0.transport.caFile = cacert
+                $0.transport.caFile = cacert ?? $0.transport.caFile
             }
         } catch {
             await from.close()

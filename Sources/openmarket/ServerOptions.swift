@@ -140,11 +140,16 @@ struct Connection {
         } catch { throw CommandFailure(error.description, exitCode: .badInput) }
     }
 
+    /// Said once a command: what `--insecure` gives away.
+    private static let insecureWarning: Void = {
+        Console.error(Console.say("t_insecure"))
+    }()
+
     static func connect(_ options: ServerOptions, configure: (inout ClientConfiguration) -> Void) async throws -> Connection {
         let settings = try options.settings()
         let cacert = options.client.cacert, http2 = options.client.http2, api = options.api
         var connection = try await connect(settings, insecure: options.client.insecure, verbose: options.client.verbose) {
-            $0.transport.caFile = cacert
+            $0.transport.caFile = cacert ?? $0.transport.caFile
             $0.transport.http2 = http2
             $0.generation = api
             configure(&$0)
@@ -176,6 +181,7 @@ struct Connection {
         }
         var configuration = ClientConfiguration(server: server!, credentials: credentials)
         configuration.transport.insecure = insecure
+        if insecure, server!.scheme?.lowercased() == "https" { _ = insecureWarning }
         // One pacer for every request of the command: a Retry-After one worker is told holds
         // every worker (--rate sets its pace too).
         configuration.pacer = RateLimiter(perSecond: nil)

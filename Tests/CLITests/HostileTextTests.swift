@@ -64,3 +64,27 @@ struct ConfinedPhotoTests {
         await machine.close()
     }
 }
+
+@Suite("Whom a command trusts over TLS", .serialized)
+struct TrustTests {
+    @Test("a server with its own CA: refused by default; trusted through SSL_CERT_FILE or CURL_CA_BUNDLE as curl's tool reads them; --insecure works and says once what it gives away")
+    func caVariables() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let certificates = try TestCertificates.make(in: files.directory.appendingPathComponent("tls"))
+        let sandbox = try await TestSandbox.start { $0.tls = (certificates.certificate, certificates.key) }
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        // This machine's own CA variables (a CI image sets them to the system bundle) are not the test's.
+        let none = ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": ""]
+        let refused = try await CLIProcess.run(["list"] + account, environment: none)
+        #expect(refused.status != 0, "\(refused.stdout)\(refused.stderr)")
+        for variable in ["SSL_CERT_FILE", "CURL_CA_BUNDLE"] {
+            let trusted = try await CLIProcess.run(["list"] + account, environment: none.merging([variable: certificates.ca.path]) { $1 })
+            #expect(trusted.status == 0 && trusted.stdout.contains("No products"), "\(variable): \(trusted.stdout)\(trusted.stderr)")
+        }
+        let insecure = try await CLIProcess.run(["list", "--insecure"] + account, environment: none)
+        #expect(insecure.status == 0, "\(insecure.stdout)\(insecure.stderr)")
+        #expect(insecure.stderr.components(separatedBy: "--insecure: the server's TLS certificate is not checked").count == 2, "\(insecure.stderr)")
+        await sandbox.stop()
+    }
+}
