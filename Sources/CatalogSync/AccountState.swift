@@ -125,6 +125,13 @@ public struct AccountState: Sendable {
         }
     }
 
+    /// A redirect where credentials go: never followed (the secret stays with the address the
+    /// merchant named), and nothing is sent.
+    static func redirected(_ status: Int, _ address: String?) -> SyncStop {
+        SyncStop("the server answered a request that carries the credentials with a redirect (HTTP \(status)); openmarket never sends the secret on to another address, so nothing more was sent. Check the server address\(address.map { " " + $0 } ?? "") (https:// instead of http://, the host without a path)",
+                 cause: .unreachable)
+    }
+
     /// Reachable, and the credentials accepted, before anything is written: an `SyncStop`
     /// with exit code 3 if not (2 without credentials).
     /// Returns whether the credentials were seen accepted (false: the server cannot tell
@@ -139,8 +146,13 @@ public struct AccountState: Sendable {
         if case .password = writer, (try? shop.capabilities())?.vendors == true {
             throw SyncStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", cause: .input)
         }
-        // Anything but a refusal goes on: the first request of the run says the rest.
-        switch try? shop.checkCredentials() {
+        // Anything but a refusal or a redirect goes on: the first request of the run says the rest.
+        let checked: OwnerProbe.Credentials?
+        do { checked = try shop.checkCredentials() } catch {
+            if let status = error.status, (300..<400).contains(status) { throw redirected(status, shop.address) }
+            checked = nil
+        }
+        switch checked {
         case .refused(let status)?:
             throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", cause: .unreachable)
         case .accepted?: return true

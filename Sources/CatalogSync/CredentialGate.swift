@@ -46,7 +46,12 @@ final class CredentialGate: @unchecked Sendable {
 
     /// A write refused for its credentials stops the run: no other request is sent.
     private func refused(_ error: OpenMarketError) {
-        guard let status = error.status, status == 401 || status == 403 else { return }
+        guard let status = error.status else { return }
+        if (300..<400).contains(status) {
+            stopping.stop(AccountState.redirected(status, nil).description, cause: .unreachable)
+            return
+        }
+        guard status == 401 || status == 403 else { return }
         stopping.stop("the server refused the credentials at the first write (HTTP \(status): \(error)); nothing more was sent. Check the identifier and the secret, then run again",
                       cause: .unreachable)
     }

@@ -88,3 +88,26 @@ struct TrustTests {
         await sandbox.stop()
     }
 }
+
+@Suite("A server that redirects where the credentials go", .serialized)
+struct RedirectedCredentialTests {
+    @Test("a 3xx to the credential check stops the import before any write, saying why; the secret is never sent on")
+    func redirectedCheck() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 3), named: "p.jpg")
+        let sheet = files.directory.appendingPathComponent("few.csv")
+        try "key,name,price,stock,images\nR1,Redirected tea,1000,1,p.jpg\nR2,Redirected coffee,1200,1,p.jpg\n".write(to: sheet, atomically: true, encoding: .utf8)
+        let server = try await CaptureServer.start([
+            "/api/products": .file("v2/2022-01_list_smart8612_products.json"), "/healthChecker": .text("\"OK\""),
+            "POST /api/products/:id/secret": .status(307, ""), "POST /api/products": .status(307, ""),
+        ])
+        let run = try await CLIProcess.run(["import", sheet.path, "--server", server.url, "--identifier", "someone", "--secret", "s3cr3t-value",
+                                            "--no-cache", "--report", files.directory.appendingPathComponent("report").path])
+        #expect(run.status == 3, "\(run.status): \(run.stdout)\(run.stderr)")
+        let said = run.stdout + run.stderr
+        #expect(said.contains("with a redirect (HTTP 307)") && said.contains("never sends the secret on to another address"), "\(said)")
+        #expect(!said.contains("created") && !said.contains("s3cr3t-value"), "\(said)")
+        await server.stop()
+    }
+}
