@@ -10,8 +10,6 @@ public struct FeedMapping: HeaderMapping {
     public var keepCells: Bool
     /// Rows the map's `active` tests call not for sale are read too (`--include-inactive`).
     public var includeInactive: Bool
-    /// The merchant chooses on a page (the console), not with flags: a row left out says so.
-    public var onPage = false
     /// Photos saved by the merchant: a photo address is read from this folder when a file
     /// there has its name (`--images-from`).
     public var imagesFrom: URL?
@@ -68,7 +66,7 @@ public struct FeedMapping: HeaderMapping {
             RowIssue(file: file, row: 1, column: nil, value: nil, severity: .warning, rule: "feed-column-absent", message: $0)
         }
         let bound = BoundFeed(feed: feed, file: file, resolved: resolved, headers: headers, keepCells: keepCells,
-                              includeInactive: includeInactive, onPage: onPage, fileNotes: fileNotes)
+                              includeInactive: includeInactive, fileNotes: fileNotes)
         guard feed.layout != nil || feed.photos != nil || feed.options != nil else { return bound }
         return GroupedFeed(bound, resolved: resolved, imagesFrom: imagesFrom)
     }

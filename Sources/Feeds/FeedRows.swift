@@ -15,18 +15,16 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     private let headers: [(Int, String)]
     private let keepCells: Bool
     private let includeInactive: Bool
-    private let onPage: Bool
     private let prices: PriceTable?
 
     init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, includeInactive: Bool,
-         onPage: Bool = false, fileNotes: [RowIssue]) {
+         fileNotes: [RowIssue]) {
         self.feed = feed
         self.file = file
         self.resolved = resolved
         self.headers = headers
         self.keepCells = keepCells
         self.includeInactive = includeInactive
-        self.onPage = onPage
         self.fileNotes = fileNotes
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
@@ -168,9 +166,8 @@ enum SaleEnd {
         return value
     }
 
-    /// Today on this machine's calendar, as `yyyymmdd` (`OPENMARKET_TODAY` in tests).
+    /// Today on this machine's calendar, as `yyyymmdd`.
     static func today() -> Int {
-        if let given = ProcessInfo.processInfo.environment["OPENMARKET_TODAY"], let day = day(given) { return day }
         let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
         return (parts.year ?? 1970) * 10000 + (parts.month ?? 1) * 100 + (parts.day ?? 1)
     }

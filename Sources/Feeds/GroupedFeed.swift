@@ -118,11 +118,13 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         }
     }
 
-    /// `1,000`, `+500`, `-500` as an amount.
+    /// `1,000`, `1000원`, `+500`, `-500` as an amount, read as the sheet's money is (`Money.parse`).
     private static func amount(_ text: String) -> Decimal? {
-        let cleaned = text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "원", with: "").trimmingCharacters(in: .whitespaces)
-        guard !cleaned.isEmpty else { return nil }
-        return Decimal(string: cleaned.hasPrefix("+") ? String(cleaned.dropFirst()) : cleaned, locale: Locale(identifier: "en_US_POSIX"))
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let negative = trimmed.hasPrefix("-")
+        let unsigned = trimmed.hasPrefix("+") || negative ? String(trimmed.dropFirst()) : trimmed
+        guard case .success(let parsed) = Money.parse(unsigned) else { return nil }
+        return negative ? -parsed.amount : parsed.amount
     }
 
     /// The cells `[rows] blank` reads as blank (Shopify's "Default Title").

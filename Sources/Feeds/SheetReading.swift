@@ -75,14 +75,12 @@ public struct SheetReading: Sendable {
     public var options: ValidationOptions {
         var options = ValidationOptions()
         switch map {
-        case .recognised: options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)
+        case .recognised: options.platformMaps = ShippedMaps.all(includeInactive: includeInactive, imagesFrom: imagesFrom)
         case .none: options.platformMaps = ShippedMaps.guards()
         case .shipped(let name):
-            options.mapping = ShippedMaps.named(name, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: answersOnPage)?.mapping
+            options.mapping = ShippedMaps.named(name, includeInactive: includeInactive, imagesFrom: imagesFrom)?.mapping
         case .feed(let feed):
-            var mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
-            mapping.onPage = answersOnPage
-            options.mapping = mapping
+            options.mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
         }
         options.imagesDirectory = imagesFolder
         options.imagesBaseURL = imagesAddress

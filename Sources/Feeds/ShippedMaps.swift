@@ -54,8 +54,8 @@ public enum ShippedMaps {
     }
 
     /// Every shipped map, read as a door's options say (`--include-inactive`, `--images-from`).
-    public static func all(includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> [any PlatformMap] {
-        names.compactMap { named($0, includeInactive: includeInactive, imagesFrom: imagesFrom, onPage: onPage) }
+    public static func all(includeInactive: Bool = false, imagesFrom: URL? = nil) -> [any PlatformMap] {
+        names.compactMap { named($0, includeInactive: includeInactive, imagesFrom: imagesFrom) }
     }
 
     /// The shipped maps as guards only (`--map none`): no sheet is read with them, while another
@@ -63,11 +63,9 @@ public enum ShippedMaps {
     public static func guards() -> [any PlatformMap] { names.compactMap { named($0) }.map(GuardOnly.init) }
 
     /// One shipped map by name (`--map shopify`).
-    public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil, onPage: Bool = false) -> ShippedMap? {
+    public static func named(_ name: String, includeInactive: Bool = false, imagesFrom: URL? = nil) -> ShippedMap? {
         guard let feed = feed(name) else { return nil }
-        var mapping = FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom)
-        mapping.onPage = onPage
-        return ShippedMap(mapping: mapping)
+        return ShippedMap(mapping: FeedMapping(feed: feed, includeInactive: includeInactive, imagesFrom: imagesFrom))
     }
 
     /// A shipped map read, by name: each text is parsed once (every check and plan asks for them).
