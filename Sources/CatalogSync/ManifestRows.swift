@@ -33,14 +33,20 @@ public struct ManifestRows: RowSource {
         var validation = options.validation
         validation.encoding = reader.encoding
         validation.delimiter = reader.delimiter
-        // The sheet to fix names its columns as the file does; a file read through a map gets
-        // our own names (its values are ours: a list price made of two columns, a key of code
-        // and option), so that fixing it and checking it again reads it as it is.
+        // The sheet to fix names its columns as the file does. A file read through a map gives
+        // back its failed rows as it has them (below); where it cannot (a product made of several
+        // rows), the sheet has our own names and the values made of the file's.
         var headers: [String: String] = [:]
         if reader.mapping == nil {
             for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
         }
         sink.name(columns: headers)
+        if let mapping = reader.mapping {
+            let (url, encoding, delimiter, sheet) = (url, reader.encoding, reader.delimiter, options.validation.sheet)
+            sink.original { numbers in
+                try ManifestReader.originalRows(url, encoding: encoding, delimiter: delimiter, sheet: sheet, mapping: mapping, numbers: numbers)
+            }
+        }
         if let map = reader.platformMap { sink.read(as: Phrase("t_read_as", map.title, map.koreanTitle ?? map.title, map.mapName)) }
         let reading = ManifestValidator(reader: reader, options: validation)
         // --delete-missing: what the file names, read from the cells whether or not the row is

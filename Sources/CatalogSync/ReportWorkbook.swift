@@ -17,16 +17,23 @@ enum ReportWorkbook {
     /// In Korean the sheets, their headers, the statuses (the CLI's word beside) and the broken
     /// rules are Korean; the sheet to fix keeps headers `import` reads (`상품코드`, `가격`…) and
     /// its values as they were.
+    ///
+    /// `original`: a platform's file's failed rows as the file has them; the sheet to fix is
+    /// then in the file's own columns (the errors and the row number after them), one line a
+    /// row of the file however many products it made.
     static func write(rows rowsFile: URL, to url: URL, imagesRoot: URL? = nil, headers: [String: String] = [:],
-                      language: Language = .en) throws {
+                      original: OriginalRows? = nil, language: Language = .en) throws {
         let book = try SpreadsheetWriter(url: url, sheetName: WordTable.text("sheet_fix", language))
         let fix = book.currentSheet
         book.widths([16, 10, 30, 40, 12, 9, 16, 12, 8, 40, 60, 8])
         func ours(_ column: String) -> String {
             language == .ko ? (Column(rawValue: column)?.koreanName ?? column) : column
         }
-        book.header(manifestColumns.map { headers[$0] ?? ours($0) }
-                    + [language == .ko ? WordTable.text("cell_errors", language) : ManifestReader.errorsHeader, WordTable.text("cell_row", language)])
+        let errorsHeader = language == .ko ? WordTable.text("cell_errors", language) : ManifestReader.errorsHeader
+        book.header((original?.headers ?? manifestColumns.map { headers[$0] ?? ours($0) }) + [errorsHeader, WordTable.text("cell_row", language)])
+        // The file's own rows to fix: each once, with every error its products had.
+        var originalErrors: [Int: [String]] = [:]
+        var originalOrder: [Int] = []
         let all = try book.addSheet(WordTable.text("sheet_all", language))
         book.widths([7, 16, 30, 12, 10, 40, 60, 8, 30])
         book.header(rowColumns.map { WordTable.text("cell_\($0)", language) })
@@ -37,7 +44,11 @@ enum ReportWorkbook {
             try eachRow(in: rowsFile, only: failedPass ? Self.failedMark : nil) { object in
                 let failed = (object["status"] as? String) == RowOutcome.Status.failed.rawValue
                 guard failed == failedPass else { return }
-                if failed {
+                if failed, let original, let number = object["row"] as? Int, original.rows[number] != nil {
+                    if originalErrors[number] == nil { originalOrder.append(number) }
+                    let key = (object["key"] as? String).map { $0.isEmpty ? "" : "\($0): " } ?? ""
+                    originalErrors[number, default: []].append(key + errorText(object, language))
+                } else if failed {
                     let values = object["values"] as? [String: String] ?? [:]
                     var cells: [SpreadsheetWriter.Cell] = []
                     for column in manifestColumns {
@@ -68,8 +79,25 @@ enum ReportWorkbook {
                     }
                 })
             }
+            if failedPass, let original, !originalOrder.isEmpty {
+                book.select(fix)
+                for number in originalOrder {
+                    let cells = original.rows[number] ?? []
+                    try book.write(cells.map { $0.isEmpty ? .empty : .text($0) }
+                                   + [.text(originalErrors[number, default: []].joined(separator: "\n")), .number(String(number))])
+                }
+            }
         }
         try book.close()
+    }
+
+    /// The row numbers of the failed rows in a report's row file.
+    static func failedRows(in rowsFile: URL) throws -> Set<Int> {
+        var numbers = Set<Int>()
+        try eachRow(in: rowsFile, only: failedMark) { object in
+            if (object["status"] as? String) == RowOutcome.Status.failed.rawValue, let number = object["row"] as? Int { numbers.insert(number) }
+        }
+        return numbers
     }
 
     /// A row's notes in `language`, from report.json's `notes` (nil: none kept there).

@@ -53,6 +53,9 @@ public protocol RowSink: AnyObject, Sendable {
     var isStopping: Bool { get }
     /// The source's own column headers, for the report.
     func name(columns: [String: String])
+    /// A file read through a platform's map: its rows as the file has them, by number, for
+    /// the rows to fix (read once the run is over, only for the rows that failed).
+    func original(rows: @escaping @Sendable (Set<Int>) throws -> OriginalRows?)
     /// How the source was read, when not as our own columns ("a Shopify product export: read
     /// with the Shopify map"): said with the run's summary.
     func read(as reading: Phrase)

@@ -40,6 +40,9 @@ public final class RunReport: @unchecked Sendable {
     public var imagesRoot: URL?
     /// The merchant's own headers of our columns (`key` → `상품코드`), for the sheet to fix.
     public var columnHeaders: [String: String] = [:]
+    /// A file read through a platform's map: its failed rows as it has them (the sheet to fix
+    /// is then in the file's own columns).
+    public var originalRows: (@Sendable (Set<Int>) throws -> OriginalRows?)?
     /// Longest edge of the thumbnails the report keeps in `thumbnails/`.
     public static let thumbnailEdge = 96
     /// Fetches a product's server thumbnail (for rows whose photo the run did not prepare),
@@ -211,8 +214,11 @@ public final class RunReport: @unchecked Sendable {
         try html(summary).write(to: directory.appendingPathComponent("report.html"), atomically: true, encoding: .utf8)
         // Last: a workbook that cannot be written (a full disk) leaves the other three complete.
         file = "report.xlsx"
+        // A platform's file: its failed rows read again as it has them (a file no longer
+        // there, or no longer readable: the sheet to fix in our columns, as for any file).
+        let original = try? originalRows?(try ReportWorkbook.failedRows(in: rowsFile))
         try ReportWorkbook.write(rows: rowsFile, to: directory.appendingPathComponent("report.xlsx"), imagesRoot: imagesRoot,
-                                 headers: columnHeaders, language: language)
+                                 headers: columnHeaders, original: original ?? nil, language: language)
     }
 
     /// A JPEG at most `thumbnailEdge` pixels long, of a JPEG or PNG; nil for anything else.

@@ -163,6 +163,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
 
     public func name(columns: [String: String]) { report?.columnHeaders = columns }
 
+    public func original(rows: @escaping @Sendable (Set<Int>) throws -> OriginalRows?) { report?.originalRows = rows }
+
     public func read(as reading: Phrase) {
         lock.lock()
         readAs = reading

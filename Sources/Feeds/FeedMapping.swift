@@ -28,6 +28,12 @@ public struct FeedMapping: HeaderMapping {
         }
     }
 
+    public func keepingCells() -> any HeaderMapping {
+        var kept = self
+        kept.keepCells = true
+        return kept
+    }
+
     public func knows(header: String) -> Bool {
         let wanted = HeaderMatch.normalise(header)
         return feed.referencedHeaders.contains {

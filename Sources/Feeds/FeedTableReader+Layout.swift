@@ -123,7 +123,7 @@ extension FeedTableReader {
     }
 
     func readOptions(_ table: TOMLTable) throws(FeedFileError) -> OptionRule {
-        let known = ["names", "values", "prices", "stocks", "split"]
+        let known = ["names", "values", "prices", "stocks", "split", "per_first", "each_line", "stock_at"]
         for key in table.keys where !known.contains(key) {
             throw fail("unknown key; [options] has \(known.joined(separator: ", "))", table: "options", key: key)
         }
@@ -138,6 +138,17 @@ extension FeedTableReader {
                 throw fail("must be the separator between one name's values in quotes (\",\"); a line break separates names", table: "options", key: "split")
             }
             rule.split = text
+        }
+        rule.perFirst = table["per_first"]?.bool ?? false
+        rule.eachLine = table["each_line"]?.bool ?? false
+        if let at = table["stock_at"] {
+            guard let position = at.int, position >= 1, rule.eachLine else {
+                throw fail("must be a position, 1 or more, after an option's values on its line (with each_line = true)", table: "options", key: "stock_at")
+            }
+            rule.stockAt = position
+        }
+        if rule.eachLine, rule.names == nil {
+            throw fail("each_line = true needs names = \"the option names' column\"", table: "options", key: "each_line")
         }
         return rule
     }

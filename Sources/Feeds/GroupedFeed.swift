@@ -35,6 +35,8 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         return RawRow(number: number, values: [:], imageList: nil, notes: notes, origin: origin)
     }
 
+    public var spansRows: Bool { layout.groupBy != nil || layout.parent != nil || photos?.wholeGroup == true }
+
     private struct Record {
         var cells: [String]
         var number: Int
@@ -104,11 +106,20 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
             return [failed]
         }
         guard !options.isEmpty else { return [row] }
-        return options.map { option in
+        return options.enumerated().map { index, option in
             var one = row
             if let key = row.values[.key], !key.isEmpty { one.values[.key] = ([key] + option.values).joined(separator: "/") }
             if let name = row.values[.name], !name.isEmpty { one.values[.name] = ([name] + option.values).joined(separator: " ") }
-            if let stock = option.stock, row.origin?.offSale == nil { one.values[.stock] = stock }
+            if let stock = option.stock, row.origin?.offSale == nil {
+                one.values[.stock] = stock
+            } else if options.count > 1, row.origin?.offSale == nil, let total = row.values[.stock], !total.isEmpty {
+                // The row's count is all its options' together: no option's own.
+                one.values[.stock] = nil
+                if index == 0 {
+                    one.notes.append(RowIssue(file: inner.file, row: row.number, column: "stock", value: total, severity: .warning, rule: "options-stock",
+                                              message: "the row's stock counts its \(options.count) options together; an option's own count is not in the file, so none is sent"))
+                }
+            }
             if let extra = option.extra, let amount = Self.amount(extra), amount != 0 {
                 for field in [Column.price, .salePrice] {
                     if let base = row.values[field].flatMap(Self.amount) { one.values[field] = Money.text(base + amount) }

@@ -85,6 +85,7 @@ public struct ShippedMap: PlatformMap {
 
     public func matches(headers: [String]) -> Bool { mapping.feed.detect?.matches(headers) ?? false }
     public var platformColumns: PlatformColumns? { mapping.feed.detect?.platform }
+    public func keepingCells() -> any HeaderMapping { mapping.keepingCells() }
     public func knows(header: String) -> Bool { mapping.knows(header: header) }
     public func bind(headers: [(Int, String)], file: String) throws(ManifestError) -> any BoundHeaderMapping {
         try mapping.bind(headers: headers, file: file)

@@ -14,10 +14,15 @@ public protocol HeaderMapping: Sendable {
     /// The export this map reads, when it reads another platform's ("a Shopify product
     /// export"), and whether such a file states no currency. Nil for a supplier's map.
     var export: ExportKind? { get }
+
+    /// The same map keeping each row's cells as the file has them (`RowOrigin.cells`): for
+    /// `feed test`, and for the rows to fix in the file's own columns.
+    func keepingCells() -> any HeaderMapping
 }
 
 extension HeaderMapping {
     public var export: ExportKind? { nil }
+    public func keepingCells() -> any HeaderMapping { self }
 }
 
 /// Another platform's export, as its map knows it.
@@ -56,6 +61,9 @@ public protocol BoundHeaderMapping: Sendable {
 /// `assemble` makes the products' rows of them, in file order.
 public protocol GroupedMapping: BoundHeaderMapping {
     func assemble(_ rows: [RawRow]) -> [RawRow]
+    /// Whether a product is made of several rows of the file (a Shopify product's rows), not
+    /// only several products of one row (options).
+    var spansRows: Bool { get }
 }
 
 /// A map a sheet's header chooses by itself: another platform's product export, read with

@@ -202,8 +202,10 @@ public final class ManifestReader {
         if mapping == nil, let chosen = platformMaps.first(where: { $0.matches(headers: headers.map(\.1)) }) {
             mapping = chosen
             platformMap = chosen
-            layoutNotes.append(RowIssue(file: fileName, row: 1, column: nil, value: nil, severity: .warning, rule: "platform-map",
-                                        message: "\(chosen.title): read with the \(chosen.mapName) map; descriptions in HTML are sent as the text a buyer reads (--keep-html: as they are); --map FILE reads it with another map, --map none as our own columns"))
+            var note = RowIssue(file: fileName, row: 1, column: nil, value: nil, severity: .warning, rule: "platform-map",
+                                message: "\(chosen.title): read with the \(chosen.mapName) map; descriptions in HTML are sent as the text a buyer reads (--keep-html: as they are); --map FILE reads it with another map, --map none as our own columns")
+            note.terms = [chosen.koreanTitle ?? chosen.title, chosen.mapName]
+            layoutNotes.append(note)
         }
         if let mapping {
             let bound = try mapping.bind(headers: headers, file: fileName)

@@ -14,6 +14,9 @@ public struct RowIssue: Sendable, Equatable, Codable {
     /// A stable name for the rule, for scripts (`name-length`, `price-format`…).
     public var rule: String
     public var message: String
+    /// What the message names (a platform's title, a column), for the blanks `{1}`, `{2}` of its
+    /// text in another language.
+    public var terms: [String]?
 
     public init(file: String, row: Int, column: String?, value: String?, severity: Severity, rule: String, message: String) {
         self.file = file

@@ -126,6 +126,8 @@ public final class ManifestValidator: @unchecked Sendable {
         shared = SharedOptions(options)
         var headers: [String: String] = [:]
         for column in Column.allCases { if let own = reader.header(of: column) { headers[column.rawValue] = own } }
+        // The merchant's key column a platform's file leaves out is still named on its rows.
+        if headers[Column.key.rawValue] == nil, let own = reader.mapping?.export?.keyHeader { headers[Column.key.rawValue] = own }
         self.headers = headers
         let restore: @Sendable (String) -> String
         if reader.format == .csv {

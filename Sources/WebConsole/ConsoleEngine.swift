@@ -71,6 +71,10 @@ public struct ConsoleEngine: Sendable {
         public var rule: String
         public var message: String
         public var severity: String
+        /// What the message names, for the blanks of its text in the page's language.
+        public var terms: [String]? = nil
+        /// A phrase of the word table that says it (its blanks filled with `terms`), in place of the rule's text.
+        public var phrase: String? = nil
     }
 
     /// Every row checked as import checks it.
@@ -82,23 +86,24 @@ public struct ConsoleEngine: Sendable {
             onOpen: { export = $0.mapping?.export },
             onFileIssue: { issue in
                 problems.append(Problem(row: nil, column: "file", value: "", rule: issue.rule, message: issue.message,
-                                        severity: issue.severity.rawValue))
+                                        severity: issue.severity.rawValue, terms: issue.terms))
             },
             onRow: { raw, _, issues in
                 if let reason = raw.origin?.skipped {
                     // Left out by the map (not on sale, a filter, a platform's parent row): said, as validate says it.
                     problems.append(Problem(row: raw.number, column: "-", value: "", rule: "row-left-out",
-                                            message: WordTable.filled("t_left_out", .en, reason), severity: RowIssue.Severity.warning.rawValue))
+                                            message: WordTable.filled("t_left_out", .en, reason), severity: RowIssue.Severity.warning.rawValue,
+                                            terms: [reason], phrase: "t_left_out"))
                     return
                 }
                 for issue in issues {
                     problems.append(Problem(row: raw.number, column: issue.columnLabel ?? "-", value: issue.value ?? "", rule: issue.rule,
-                                            message: issue.message, severity: issue.severity.rawValue))
+                                            message: issue.message, severity: issue.severity.rawValue, terms: issue.terms))
                 }
                 if let offSale = raw.origin?.offSale {
                     problems.append(Problem(row: raw.number, column: offSale.column, value: offSale.value, rule: "row-off-sale",
                                             message: WordTable.filled("p_off_sale", .en, [offSale.column, offSale.value]),
-                                            severity: RowIssue.Severity.warning.rawValue))
+                                            severity: RowIssue.Severity.warning.rawValue, terms: [offSale.column, offSale.value], phrase: "p_off_sale"))
                 }
             })
         return (summary, problems, export)

@@ -100,9 +100,11 @@ struct ConsoleRoutes: ConsoleShopBound {
         // A sheet with rows that can go on leads to its plan (rows with errors fail there, the others go).
         if summary.valid + summary.withWarnings > 0 { model.planNext = PlanNext(sheet: sheet.lastPathComponent, reading: reading) }
         let language = ConsoleWords.language(of: request)
-        model.problems = problems.map {
-            CheckPage.Problem(row: $0.row, column: $0.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName($0.column, language), value: $0.value, rule: $0.rule,
-                                         message: ConsoleWords.ruleMessage($0.rule, english: $0.message, language), severity: $0.severity)
+        model.problems = problems.map { problem in
+            let message = problem.phrase.map { WordTable.filled($0, language, problem.terms ?? []) }
+                ?? RuleWords.message(problem.rule, english: problem.message, language, terms: problem.terms)
+            return CheckPage.Problem(row: problem.row, column: problem.row == nil ? WordTable.text("report_file", language) : RowProblem.columnName(problem.column, language),
+                                     value: problem.value, rule: problem.rule, message: message, severity: problem.severity)
         }
         // What the sheet leaves open is asked on the page: another platform's currency and stock,
         // and the stock of a sheet that has no stock column (Cafe24's), never 0 by default.

@@ -21,9 +21,4 @@ enum ConsoleWords {
     static func words(_ language: Language) -> [String: String] { WordTable.words(language) }
 
     static var table: [String: (en: String, ko: String)] { WordTable.table }
-
-    /// validate's rule in the page's language (the rule's name stays beside it on the page).
-    static func ruleMessage(_ rule: String, english: String, _ language: Language) -> String {
-        RuleWords.message(rule, english: english, language)
-    }
 }

@@ -4,9 +4,12 @@ import OpenMarketContract
 /// validate's rules said in Korean, on the console's pages and in the reports (the rule's name
 /// stays beside it, as the CLI prints it). A rule not here is said in English.
 public enum RuleWords {
-    public static func message(_ rule: String, english: String, _ language: Language) -> String {
-        guard language == .ko, let korean = korean[rule] else { return english }
-        return korean
+    /// The rule's text in `language`; its blanks `{1}`, `{2}`… filled with `terms` (the English,
+    /// which names them itself, when they are not given).
+    public static func message(_ rule: String, english: String, _ language: Language, terms: [String]? = nil) -> String {
+        guard language == .ko, var korean = korean[rule] else { return english }
+        for (index, term) in (terms ?? []).enumerated() { korean = korean.replacingOccurrences(of: "{\(index + 1)}", with: term) }
+        return korean.contains("{1}") ? english : korean
     }
 
     public static let korean: [String: String] = {
@@ -17,7 +20,7 @@ public enum RuleWords {
             "column-missing": "어떤 상품인지 알려 주는 열이 없습니다: key(상품코드), id 또는 name(상품명) 열을 넣으세요",
             "column-unknown": "알 수 없는 열은 읽지 않습니다",
             "column-other-platform": "다른 플랫폼의 상품번호 열이라 읽지 않습니다: 행은 상품코드, 없으면 상품명으로 찾습니다",
-            "platform-map": "다른 플랫폼에서 내보낸 파일입니다: 그 플랫폼용 변환 규칙으로 읽습니다",
+            "platform-map": "{1}: {2} 변환 규칙으로 읽습니다. HTML 상세설명은 구매자가 읽는 글로 보냅니다 (그대로 보내려면 --keep-html); 다른 규칙으로 읽으려면 --map FILE, 우리 열로 읽으려면 --map none",
             "sheet-chosen": "제목 행이 있는 시트를 읽었습니다 (앞의 시트는 안내문으로 보고 건너뜀)",
             "name-length": "상품명은 \(names)여야 합니다 (비어 있으면 새 상품을 만들 수 없습니다)",
             "name-duplicate": "다른 행과 같은 상품명입니다",
@@ -25,7 +28,7 @@ public enum RuleWords {
             "key-excel": "엑셀이 상품코드를 숫자나 날짜로 바꾼 것 같습니다: 이 상품코드로는 새 상품을 만들지 않습니다 (열을 텍스트 형식으로 하고 다시 입력하세요)",
             "key-missing": "이 파일의 자체 상품코드 열이 비어 있거나 없습니다: 플랫폼의 상품번호는 이 쇼핑몰의 상품코드가 아닙니다. 자체 상품코드를 채우거나, 상품명으로 찾으려면 --key-by name 을 주세요 (콘솔에서는 상품코드를 채운 뒤 다시 확인)",
             "key-empty": "상품코드 열이 있는 시트인데 이 행의 상품코드가 비어 있습니다: 같은 이름의 다른 상품을 바꿀 수 있어 상품명으로 찾지 않습니다. 상품코드를 쓰거나, 상품코드 없는 행을 상품명으로 찾으려면 --key-by name 을 주세요",
-            "stock-missing": "재고 열이 없습니다: 새 상품의 재고는 0이 아니라 정해 주어야 합니다 (위의 양식에서 고르세요)",
+            "stock-missing": "새 상품의 재고가 주어지지 않았습니다: 빈 재고는 0이 아니라 정해 주어야 합니다. 재고 열을 채우거나 --default-stock N 으로 새 상품이 시작할 재고를 주세요 (콘솔에서는 위의 양식에서 고르세요)",
             "id-format": "상품번호는 숫자여야 합니다",
             "row-identity": "어떤 상품인지 알 수 없습니다: 상품코드나 상품명을 쓰세요",
             "description-length": "설명이 너무 깁니다 (최대 \(ProductRules.descriptionMaxLength)자)",
@@ -66,6 +69,7 @@ public enum RuleWords {
             "photos-left-out": "사진이 5장을 넘어 나머지(값 칸의 사진)는 빼고 보냅니다",
             "row-left-out": "이 행은 보내지 않습니다 (변환 규칙의 필터)",
             "options-mismatch": "옵션이 맞지 않습니다 (값 칸): 옵션값마다 옵션가와 옵션 재고수량이 순서대로 하나씩 있어야 합니다",
+            "options-stock": "이 행의 재고는 옵션 전체의 합계입니다: 옵션별 재고가 파일에 없어 옵션마다 보내지 않습니다 (옵션별 재고 열을 채우세요)",
             "row-off-sale": "판매하지 않는 행입니다 (열과 값이 그렇게 말합니다): 쇼핑몰의 상품은 재고 0이 되고 새 상품은 만들지 않습니다; 위의 “판매하지 않는 행도 포함”을 선택하면 판매 중인 상품으로 보냅니다",
             "feed-column-absent": "변환 규칙의 열이 파일에 없습니다: 그 항목은 쇼핑몰 값 그대로 둡니다",
             "price-guard": "가격이 허용 변경 폭(--max-price-change)보다 많이 바뀝니다: 시트를 확인하세요 (맞는 가격이면 --force, 콘솔에서는 '보류된 가격 변경도 보내기'로 보냅니다)",

@@ -161,7 +161,7 @@ private final class IssueOutput {
         if issue.row > 0 { place += ", " + Console.say("t_row", String(issue.row)) }
         if let column = issue.column { place += ", " + (issue.header.map { "\($0) (\(column))" } ?? RowProblem.columnName(column, language)) }
         let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
-        return "\(severity(issue)): \(place):\(shown) \(RuleWords.message(issue.rule, english: issue.message, language)) [\(issue.rule)]"
+        return "\(severity(issue)): \(place):\(shown) \(RuleWords.message(issue.rule, english: issue.message, language, terms: issue.terms)) [\(issue.rule)]"
     }
 
     static func severity(_ issue: RowIssue) -> String {
@@ -174,8 +174,9 @@ private final class IssueOutput {
         Console.line(Console.say("t_validate_row", String(number)))
         for issue in issues {
             let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
-            let column = language == .en ? issue.column ?? "-" : issue.column.map { RowProblem.columnName($0, language) } ?? "-"
-            Console.line("  \(Self.severity(issue)) \(column)\(shown): \(RuleWords.message(issue.rule, english: issue.message, language)) [\(issue.rule)]")
+            let column = language == .en ? issue.column ?? "-"
+                : issue.column.map { name in issue.header.map { "\($0) (\(name))" } ?? RowProblem.columnName(name, language) } ?? "-"
+            Console.line("  \(Self.severity(issue)) \(column)\(shown): \(RuleWords.message(issue.rule, english: issue.message, language, terms: issue.terms)) [\(issue.rule)]")
         }
     }
 

@@ -178,11 +178,16 @@ struct KoreanMarketplaceMonthTests {
             try KoreanPlatformFiles.cafe24(rows).write(to: sheet, atomically: true, encoding: .utf8)
         }
         try write { $0 != 6 }
-        // No stock: every new product fails; the rows to fix come back in our own columns (the
-        // file's are the map's), and that sheet imports as it is.
+        // No stock: every new product fails; the rows to fix come back as Cafe24's file has them
+        // (its own columns and cells, the errors after them), and that sheet imports as it is.
         let unstocked = try await Self.run(sheet, sandbox, "unstocked")
         #expect(unstocked.stdout.contains("6 rows: 1 skipped, 5 failed"), "\(unstocked.stdout)\(unstocked.stderr)")
         let fix = files.directory.appendingPathComponent("unstocked/report.xlsx")
+        let fixSheet = try await CLIProcess.run(["validate", fix.path, "--default-stock", "10", "--images", files.directory.path])
+        #expect(fixSheet.stdout.contains("a Cafe24 product file: read with the Cafe24 map") && fixSheet.stdout.contains("5 rows, 5 valid"),
+                "\(fixSheet.stdout)\(fixSheet.stderr)")
+        let fixCells = try KoreanReportTests.workbookText(fix)
+        #expect(fixCells.contains("자체 상품코드") && fixCells.contains("이미지등록(상세)") && fixCells.contains("stock-missing"), "\(fixCells.prefix(2000))")
         let fixed = try await Self.run(fix, sandbox, "fixed", ["--default-stock", "10", "--images", files.directory.path])
         #expect(fixed.status == 0 && fixed.stdout.contains("5 rows: 5 created"), "\(fixed.stdout)\(fixed.stderr)")
         let made = try await Self.product(sandbox, "제주 녹차 세트 1")
@@ -244,7 +249,7 @@ struct KoreanMarketplaceMonthTests {
         #expect(again.stdout.contains("6 unchanged, 1 failed"), "\(again.stdout)\(again.stderr)")
     }
 
-    @Test("Cafe24's file with a 재고수량 column the merchant added: each row's count is sent, no --default-stock asked; 옵션입력's options a product each")
+    @Test("Cafe24's file with a 재고수량 column the merchant added: each row's count is sent, no --default-stock asked; 옵션입력's options a product each, the row's count no option's")
     func cafe24WithStock() async throws {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
@@ -257,15 +262,21 @@ struct KoreanMarketplaceMonthTests {
         let sheet = files.directory.appendingPathComponent("cafe24_with_stock.csv")
         let stocked = [lines[0] + ",재고수량"] + lines.dropFirst().enumerated().map { "\($1),\(($0 + 1) * 3)" }
         try (stocked.joined(separator: "\r\n") + "\r\n").write(to: sheet, atomically: true, encoding: .utf8)
+        // The row's 6 counts its four options together: no option's own count, never 6 each.
         let first = try await Self.run(sheet, sandbox, "first")
-        #expect(first.status == 0 && first.stdout.contains("9 rows: 8 created, 1 skipped"), "\(first.stdout)\(first.stderr)")
+        #expect(first.status != 0 && first.stdout.contains("9 rows: 4 created, 1 skipped, 4 failed"), "\(first.stdout)\(first.stderr)")
         for n in [1, 3, 4, 5] { #expect(try await Self.product(sandbox, "제주 녹차 세트 \(n)").stock == n * 3) }
+        let checked = try await CLIProcess.run(["validate", sheet.path])
+        #expect(checked.stdout.contains("the row's stock counts its 4 options together") && checked.stdout.contains("[options-stock]"), "\(checked.stdout)")
+        // A count each option starts with, given: the four are made.
+        let given = try await Self.run(sheet, sandbox, "given", ["--default-stock", "2"])
+        #expect(given.status == 0 && given.stdout.contains("9 rows: 4 created, 4 unchanged, 1 skipped"), "\(given.stdout)\(given.stderr)")
         for option in ["녹색 50g", "녹색 100g", "갈색 50g", "갈색 100g"] {
             let product = try await Self.product(sandbox, "제주 녹차 세트 2 \(option)")
-            #expect(product.stock == 6 && product.price - product.discountedPrice == 12900)
+            #expect(product.stock == 2 && product.price - product.discountedPrice == 12900)
         }
-        #expect(first.stdout.contains("C-002/갈색/100g"), "\(first.stdout)")
-        let again = try await Self.run(sheet, sandbox, "again")
+        #expect(given.stdout.contains("C-002/갈색/100g"), "\(given.stdout)")
+        let again = try await Self.run(sheet, sandbox, "again", ["--default-stock", "2"])
         #expect(again.status == 0 && again.stdout.contains("9 rows: 8 unchanged, 1 skipped"), "\(again.stdout)\(again.stderr)")
     }
 

@@ -234,7 +234,7 @@ extension PlatformExportTests {
         func problem(_ text: String) -> String? {
             do { _ = try FeedFile.parse(text, url: URL(fileURLWithPath: "/f.toml")); return nil } catch { return error.description }
         }
-        #expect(problem("map = \"etsy\"\n") == "/f.toml, line 1, map: must be one of \"cafe24\", \"coupang\", \"shopify\", \"smartstore\", \"smartstore-list\", \"woocommerce\" (a map openmarket ships)")
+        #expect(problem("map = \"etsy\"\n") == "/f.toml, line 1, map: must be one of \"11st\", \"cafe24\", \"coupang\", \"esm\", \"shopify\", \"smartstore\", \"smartstore-list\", \"woocommerce\" (a map openmarket ships)")
         #expect(problem("map = \"shopify\"\n[columns]\nkey = \"SKU\"\n")?.contains("takes its columns from that map") == true)
     }
 
