@@ -284,7 +284,7 @@ let package = Package(
         // The import pipeline driven directly against the in-process sandbox.
         .testTarget(name: "CatalogSyncTests", dependencies: [
             "CatalogSync", "CatalogMigration", "Feeds", "CatalogExport", "ShopState", "Support", "Manifest", "OpenMarketAPI", "Sandbox", "TestSupport", "ImagePrep",
-            "Words",
+            "Words", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "ShopStateTests", dependencies: ["ShopState", "OpenMarketContract", "Support", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),

@@ -46,7 +46,7 @@ struct LiveCatalog: Sendable {
     /// `claim(linked:)` then takes the linked ones as this vendor's (the links are read while
     /// the pages are in flight).
     static func read(client: any Shop, knownVendor: Int?, pageSize: Int, ahead: Int = 0,
-                     matcher: ServerMatcher, onPage: ((Int) -> Void)? = nil) throws(Failure) -> LiveCatalog {
+                     matcher: ServerMatcher, onPage: ((Int) -> Void)? = nil, stopped: () -> Bool = { false }) throws(Failure) -> LiveCatalog {
         // Every product read, or, while the vendor is known and every page says whose each
         // product is, this vendor's only (another vendor's is counted, by id, not kept).
         var all = ProductTable()
@@ -56,9 +56,22 @@ struct LiveCatalog: Sendable {
         var vendorsKnown = true
         var untrusted: String?
         var firstTotal: Int?
+        // The pages the first page announced, with room for products made meanwhile: a server
+        // whose pages go on past them (its last page always one ahead) is not read for ever.
+        var limit = Int.max
+        var stopAsked = false
         do {
             try client.eachPage(perPage: pageSize, ahead: ahead) { walk in
+                if stopped() { stopAsked = true; return false }
                 let result = walk.page
+                if limit == Int.max, result.totalKnown {
+                    let announced = max(result.lastPage, (result.totalCount + walk.perPage - 1) / max(1, walk.perPage))
+                    limit = announced + max(10, announced / 10)
+                }
+                if catalog.pages >= limit {
+                    untrusted = "reading the shop's products: page \(catalog.pages + 1) is past the \(limit) pages the server's first page allows for (\(firstTotal ?? result.totalCount) products), and it says there are more; its pages cannot be trusted, so nothing was written"
+                    return false
+                }
                 catalog.pages += 1
                 onPage?(catalog.pages)
                 vendorsKnown = vendorsKnown && result.vendorsKnown
@@ -87,6 +100,7 @@ struct LiveCatalog: Sendable {
         } catch {
             throw Failure(description: "reading the shop's products (page \(catalog.pages + 1)) failed: \(error); nothing was written. Run again when the server answers")
         }
+        if stopAsked { throw Failure(description: "stopped while reading the shop's products (after page \(catalog.pages)): nothing was written") }
         if let untrusted { throw Failure(description: untrusted) }
         all.compact()
         if !vendorsKnown {

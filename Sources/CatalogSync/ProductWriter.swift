@@ -37,8 +37,6 @@ struct WriteFailure: Error, CustomStringConvertible {
         case refused
         /// The server may have it and cannot be asked now: nothing is sent again until it can.
         case unknown
-        /// No answer came back (the pacer tries again after looking on the server).
-        case lost
     }
     var kind: Kind
     var message: String
@@ -54,25 +52,25 @@ struct WriteFailure: Error, CustomStringConvertible {
 /// anything is sent again, under one retry policy; a record or link that cannot be written
 /// stops the run before another request leaves.
 public final class ProductWriter: Sendable {
-    /// A register whose answer was lost: looked up, then sent again, 3 attempts in all.
-    public static let lostAnswers: RetryPolicy = {
-        var policy = RetryPolicy()
-        policy.maxAttempts = 3
-        policy.baseDelay = 0.2
-        return policy
-    }()
+    /// After a register's answer is lost: a quick loss is looked for and sent again; one after
+    /// the transport's answer timeout (a slow server, which may still be storing what it was
+    /// sent) is looked for over a wait and otherwise left unknown.
+    /// Half as long again as the client waited for the answer (curl's low-speed check gives
+    /// up about 5 s after its time, what it sent counting for that long): 50 s at the default 30.
+    public static let lostAnswers = LostAnswerWait(slowAfter: Double(TransportSettings().lowSpeedTime),
+                                                   seconds: Double(TransportSettings().lowSpeedTime) * 1.5 + 5)
 
     let shop: any Shop
     let matcher: ServerMatcher
     let links: LinkStore?
     let recorder: RunRecorder?
     let intents: any WriteIntents
-    let lostAnswers: RetryPolicy
+    let lostAnswers: LostAnswerWait
     let stopping: StopSignal
     let gate: CredentialGate
 
     init(shop: any Shop, matcher: ServerMatcher, links: LinkStore?, recorder: RunRecorder?, intents: any WriteIntents,
-         lostAnswers: RetryPolicy, stopping: StopSignal, credentialsChecked: Bool = true) {
+         lostAnswers: LostAnswerWait, stopping: StopSignal, credentialsChecked: Bool = true) {
         self.shop = shop
         self.matcher = matcher
         self.links = links
@@ -104,54 +102,65 @@ public final class ProductWriter: Sendable {
                 throw WriteFailure(kind: .unknown, message: "an earlier write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
             }
         }
-        // Each attempt after an answer was lost looks on the server first (after the pacer's
-        // wait, which lets a server that stored it list it); found, nothing is sent again.
-        // If the server cannot be asked, nothing is sent: the intent stays recorded and the
-        // next run looks again.
-        do {
-            return try lostAnswers.run({ attempt -> Attempt<Registered, WriteFailure> in
-                if attempt > 1 {
-                    switch matcher.look(draft) {
-                    case .success(let found?): return .done(Registered(product: found, found: true, attempts: attempt - 1))
-                    case .success(nil): break
-                    case .failure(let lookError):
-                        return .failed(WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt - 1))
-                    }
+        // An answer lost is never a second product. Lost quickly (a connection the server
+        // closed before any answer: an idle keep-alive it was closing), the server is looked at
+        // and, without it, sent again, `quickAttempts` in all. Lost after the client waited
+        // `slowAfter` for it, the server is slow and may still be storing it: it is looked at
+        // over the wait, and one it never lists is left unknown, its intent and pending link
+        // kept: the next run looks first and sends it only if the server still does not have
+        // it. If the server cannot be asked, nothing is sent either.
+        var attempt = 0
+        while true {
+            attempt += 1
+            // With a pending link (durable: the next run of any sheet looks for the product),
+            // the journal's line needs no sync of its own.
+            try announce(subject, attempts: attempt - 1, durable: pending == nil)
+            if let pending { try save(pending, attempts: attempt - 1) }
+            let sent = Date()
+            do throws(OpenMarketError) {
+                let made = try gate.pass { () throws(OpenMarketError) in try shop.register(product, images: images) }
+                _ = matcher.claim(made.id, row: subject.row)
+                return Registered(product: made.summary, attempts: attempt)
+            } catch where error.isAmbiguous {
+                if Date().timeIntervalSince(sent) >= lostAnswers.slowAfter {
+                    return try afterSlowAnswer(draft, error: error, attempts: attempt)
                 }
-                do throws(WriteFailure) {
-                    // With a pending link (durable: the next run of any sheet looks for the
-                    // product), the journal's line needs no sync of its own.
-                    try announce(subject, attempts: attempt - 1, durable: pending == nil)
-                    if let pending { try save(pending, attempts: attempt - 1) }
-                } catch {
-                    return .failed(error)
+                Thread.sleep(forTimeInterval: lostAnswers.firstLook * Double(1 << min(attempt - 1, 6)))
+                switch matcher.look(draft) {
+                case .success(let found?): return Registered(product: found, found: true, attempts: attempt)
+                case .success(nil): break
+                case .failure(let lookError):
+                    throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
                 }
-                do throws(OpenMarketError) {
-                    let made = try gate.pass { () throws(OpenMarketError) in try shop.register(product, images: images) }
-                    _ = matcher.claim(made.id, row: subject.row)
-                    return .done(Registered(product: made.summary, attempts: attempt))
-                } catch where error.isAmbiguous {
-                    return .again(WriteFailure(kind: .lost, message: "\(error)", attempts: attempt), after: nil)
-                } catch {
-                    intents.failed(subject, "\(error)")
-                    return .failed(WriteFailure(kind: .refused, message: "\(error)", attempts: attempt))
+                guard attempt < lostAnswers.quickAttempts, !stopping.isStopping else {
+                    intents.failed(subject, "no answer after \(attempt) attempts")
+                    throw WriteFailure(kind: .refused, message: "no answer from the server after \(attempt) attempts (\(error)), and the product is not on the server", attempts: attempt)
                 }
-            }, exhausted: { last, attempts in
-                var last = last
-                last.attempts = attempts
-                return last
-            })
-        } catch where error.kind == .lost {
-            // Every answer lost: one last look before calling it not made.
-            Thread.sleep(forTimeInterval: lostAnswers.backoff(afterAttempt: error.attempts))
+            } catch {
+                intents.failed(subject, "\(error)")
+                throw WriteFailure(kind: .refused, message: "\(error)", attempts: attempt)
+            }
+        }
+    }
+
+    /// Looks for a product whose register a slow server did not answer, over `lostAnswers`'
+    /// wait (at growing intervals; a stop ends the wait): found, it is the row's; else unknown.
+    private func afterSlowAnswer(_ draft: ProductDraft, error: OpenMarketError, attempts: Int) throws(WriteFailure) -> Registered {
+        let started = Date()
+        var pause = lostAnswers.firstLook
+        while true {
+            Thread.sleep(forTimeInterval: pause)
             switch matcher.look(draft) {
-            case .success(let found?): return Registered(product: found, found: true, attempts: error.attempts)
+            case .success(let found?): return Registered(product: found, found: true, attempts: attempts)
             case .success(nil): break
             case .failure(let lookError):
-                throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: error.attempts)
+                throw WriteFailure(kind: .unknown, message: "no answer (\(error)), and the server cannot be checked now (\(lookError)); not sent again: run again, the next run looks for it first", attempts: attempts)
             }
-            intents.failed(subject, "no answer after \(error.attempts) attempts")
-            throw WriteFailure(kind: .refused, message: "no answer from the server after \(error.attempts) attempts, and the product is not on the server", attempts: error.attempts)
+            let waited = Date().timeIntervalSince(started)
+            guard waited < lostAnswers.seconds, !stopping.isStopping else {
+                throw WriteFailure(kind: .unknown, message: "no answer (\(error)), and the server has not listed it \(Int(waited.rounded())) s later; not sent again, so that it is never made twice: run again, the next run looks for it first and sends it only if the server still does not have it", attempts: attempts)
+            }
+            pause = min(lostAnswers.mostBetweenLooks, pause * 2, max(0.05, lostAnswers.seconds - waited))
         }
     }
 
@@ -284,5 +293,25 @@ extension OpenMarketError {
     var isAmbiguous: Bool {
         if case .ambiguous = self { return true }
         return false
+    }
+}
+
+/// What follows a register whose answer is lost.
+public struct LostAnswerWait: Sendable {
+    /// An answer lost after the client waited this long for it: a slow server, given
+    /// `seconds` to list the product, never sent it again by this run.
+    public var slowAfter: TimeInterval
+    /// Seconds a slow server is given to list it.
+    public var seconds: TimeInterval
+    /// The first look, then twice as long between looks, up to `mostBetweenLooks`.
+    public var firstLook: TimeInterval = 0.2
+    public var mostBetweenLooks: TimeInterval = 5
+    /// An answer lost sooner (a connection closed before any answer): looked for, then sent
+    /// again, this many sends in all.
+    public var quickAttempts = 3
+
+    public init(slowAfter: TimeInterval, seconds: TimeInterval) {
+        self.slowAfter = slowAfter
+        self.seconds = seconds
     }
 }

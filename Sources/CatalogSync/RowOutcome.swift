@@ -24,7 +24,9 @@ public struct RowProblem: Sendable, Codable, Equatable {
     /// `price: must be a number (12,000원) [price-format]`, the message in `language`.
     public func text(_ language: Language) -> String {
         let place = column.map { RowProblem.columnName($0, language) } ?? WordTable.text("report_file", language)
-        return "\(place): \(RuleWords.message(rule, english: message, language))\(value.map { " (\($0))" } ?? "") [\(rule)]"
+        // A value as validate shows it: its first characters (a description can be long).
+        let shown = value.map { $0.count > 60 ? String($0.prefix(57)) + "…" : $0 }
+        return "\(place): \(RuleWords.message(rule, english: message, language))\(shown.map { " (\($0))" } ?? "") [\(rule)]"
     }
 }
 

@@ -322,10 +322,11 @@ public final class SyncRun: RowSink, @unchecked Sendable {
             throw SyncStop(error.description)
         }
         let listing = Listing()
-        let reader = Thread { [client, options, matcher, onReadingShop, vendor] in
+        let reader = Thread { [client, options, matcher, onReadingShop, vendor, stopping] in
             listing.finish(Result { () throws(LiveCatalog.Failure) -> LiveCatalog in
                 try LiveCatalog.read(client: client, knownVendor: vendor, pageSize: options.catalogPageSize,
-                                     ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop)
+                                     ahead: options.catalogPagesAhead, matcher: matcher, onPage: onReadingShop,
+                                     stopped: { stopping.isStopping })
             })
         }
         reader.name = "openmarket.listing"

@@ -121,7 +121,7 @@ enum JSONPieces {
                 return output
             }
             for (key, _) in object where seen.insert(key).inserted { output.keys.append(key) }
-            let raw = ManifestReader.rawRow(object, number: number) { key in
+            let raw = ManifestReader.rawRow(object, number: number, file: file) { key in
                 if let known = columns[key] { return known }
                 let column = Column(header: key)
                 columns[key] = column

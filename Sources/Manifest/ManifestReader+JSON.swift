@@ -102,19 +102,21 @@ extension ManifestReader {
             try mapHeaders(headers.enumerated().map { ($0.offset, $0.element) })
             jsonHeaders = headers
         }
-        let cells = (jsonHeaders ?? []).map { header in object.first { $0.key == header }?.cell.joined ?? "" }
+        var cells = (jsonHeaders ?? []).map { header in object.first { $0.key == header }?.cell.joined ?? "" }
         guard cells.contains(where: { !Self.isBlank($0) }) else { return nil }
-        return bound?.row(cells, number: number, notes: [])
+        let notes = cells.contains(where: { $0.utf8.count > CellLimit.bytes })
+            ? CellLimit.cap(&cells, file: fileName, row: number, headers: Dictionary(uniqueKeysWithValues: (jsonHeaders ?? []).enumerated().map { ($0.offset, $0.element) })) : []
+        return bound?.row(cells, number: number, notes: notes)
     }
 
     /// A row by our column names: a key that names no column is left (and said once, as an
     /// unknown column); photos may be an array.
     func rawRow(_ object: JSONObject, number: Int) -> RawRow {
-        Self.rawRow(object, number: number) { jsonColumn($0) }
+        Self.rawRow(object, number: number, file: fileName) { jsonColumn($0) }
     }
 
     /// A row by our column names, `column` naming a key's column.
-    static func rawRow(_ object: JSONObject, number: Int, column columnOf: (String) -> Column?) -> RawRow {
+    static func rawRow(_ object: JSONObject, number: Int, file: String, column columnOf: (String) -> Column?) -> RawRow {
         var values = RowValues()
         var images: [String]? = nil
         for (key, cell) in object {
@@ -126,7 +128,7 @@ extension ManifestReader {
             case .text(let text), .nested(let text): values[column] = text
             }
         }
-        return RawRow(number: number, values: values, imageList: images)
+        return capped(RawRow(number: number, values: values, imageList: images), file: file)
     }
 
     /// A key's column, worked out once per key of the file (not per row).

@@ -63,6 +63,8 @@ public final class ManifestReader {
     /// A grouped map's rows, made once the whole file is read (see `GroupedMapping`).
     private var assembled: IndexingIterator<[RawRow]>?
     var bound: (any BoundHeaderMapping)?
+    /// The header row's texts by position, to name a cell.
+    private var headerTexts: [Int: String] = [:]
     /// A JSON file read through a map: the keys of its first object, as its header.
     var jsonHeaders: [String]?
     /// What the map found missing from the file that is not an error (a partial file).
@@ -199,6 +201,7 @@ public final class ManifestReader {
     private static let reportHeaders: Set<String> = [errorsHeader, "row", "오류", "행"]
 
     func mapHeaders(_ headers: [(Int, String)]) throws {
+        headerTexts = Dictionary(headers, uniquingKeysWith: { first, _ in first })
         if mapping == nil, let chosen = platformMaps.first(where: { $0.matches(headers: headers.map(\.1)) }) {
             mapping = chosen
             platformMap = chosen
@@ -257,7 +260,7 @@ public final class ManifestReader {
         case .csv: return nextCSV()
         case .json: return try nextJSON()
         case .jsonl: return try nextJSONLine()
-        case .xlsx: return try sheet?.next()
+        case .xlsx: return try sheet?.next().map { Self.capped($0, file: fileName) }
         }
     }
 
@@ -276,12 +279,27 @@ public final class ManifestReader {
     /// the header fixed, so pieces can be turned into rows on several threads.
     func row(_ fields: [String], number: Int) -> RawRow? {
         guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
-        if let bound { return bound.row(fields, number: number, notes: []) }
+        var fields = fields
+        let notes = fields.contains(where: { $0.utf8.count > CellLimit.bytes })
+            ? CellLimit.cap(&fields, file: fileName, row: number, headers: headerTexts) : []
+        if let bound { return bound.row(fields, number: number, notes: notes) }
         var values = RowValues()
         for (index, column) in columnIndex where index < fields.count {
             values[column] = fields[index]
         }
-        return RawRow(number: number, values: values, imageList: nil)
+        return RawRow(number: number, values: values, imageList: nil, notes: notes)
+    }
+
+    /// A row of a JSON file or a workbook with no value past `CellLimit.bytes` (each such
+    /// value emptied, the row failed naming it).
+    static func capped(_ row: RawRow, file: String) -> RawRow {
+        guard row.values.contains(where: { $0.value.utf8.count > CellLimit.bytes }) else { return row }
+        var row = row
+        for (column, value) in row.values where value.utf8.count > CellLimit.bytes {
+            row.values[column] = ""
+            row.notes.append(CellLimit.issue(file: file, row: row.number, column: column.rawValue, value))
+        }
+        return row
     }
 
     /// Spaces only (any Unicode space but line breaks), checked without allocating.

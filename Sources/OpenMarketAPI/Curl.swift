@@ -64,8 +64,9 @@ public struct TransportSettings: Sendable {
     /// An exchange is abandoned when fewer than `lowSpeedLimit` bytes per
     /// second move for `lowSpeedTime` seconds. There is no total deadline, so
     /// a large upload on a slow line is never cut off while it progresses.
+    /// `OPENMARKET_ANSWER_TIMEOUT` (seconds) sets `lowSpeedTime`: a server known to be slow, or a test.
     public var lowSpeedLimit = 1
-    public var lowSpeedTime = 30
+    public var lowSpeedTime = TransportSettings.environment(["OPENMARKET_ANSWER_TIMEOUT"]).flatMap { Int($0) }.map { max(1, $0) } ?? 30
     /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
     public var insecure = false
     /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.

@@ -99,6 +99,13 @@ struct FaultMiddleware: RouterMiddleware {
         if faults.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))
         }
+        if faults.storeLateMilliseconds > 0, request.method == .post, request.uri.path == "/api/products" {
+            // Read whole, then silent: the client may give up before it is stored.
+            var request = request
+            _ = try await request.collectBody(upTo: maxBodyBytes)
+            try await Task.sleep(for: .milliseconds(faults.storeLateMilliseconds))
+            return try await next(request, context)
+        }
         if faults.dropRate > 0, Double.random(in: 0..<1) < faults.dropRate {
             let isRegister = request.method == .post && request.uri.path == "/api/products"
             var request = request

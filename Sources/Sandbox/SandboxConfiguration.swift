@@ -22,6 +22,9 @@ public struct FaultInjection: Sendable, Equatable {
     /// others wait their turn, as in a busy server's pool: answers slow down as more are in
     /// flight, and throughput stops growing. nil: no such limit.
     public var workers: Int? = nil
+    /// A register (`POST /api/products`) is read, then nothing is said for this long, then the
+    /// product is stored and answered: a slow server, whose client may give up first. 0: off.
+    public var storeLateMilliseconds = 0
 
     public init(failRate: Double = 0, failStatuses: [Int] = [500], latencyMilliseconds: Int = 0, dropRate: Double = 0,
                 rateLimitPerSecond: Int? = nil, workers: Int? = nil) {
@@ -34,7 +37,7 @@ public struct FaultInjection: Sendable, Equatable {
     }
 
     public var isActive: Bool {
-        failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil || workers != nil
+        failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil || workers != nil || storeLateMilliseconds > 0
     }
 }
 

@@ -177,7 +177,7 @@ struct ExportCommand: ServerCommand {
             do { _ = try client.health() } catch {
                 throw CommandFailure(say: "f_server_no_answer", "\(error)", exitCode: .unreachable)
             }
-            let signals = Runner.stopOnSignals { exporter.stop("stopped by a signal") }
+            let signals = SignalStop.install { exporter.stop("stopped by a signal") }
             defer { signals.forEach { $0.cancel() } }
             do { return try exporter.run() } catch let error as ExportError {
                 throw CommandFailure(error.phrase, exitCode: .badInput)

@@ -42,11 +42,6 @@ enum Runner {
         return result.summary.failed > 0 || result.summary.stopped != nil ? .someFailed : .ok
     }
 
-    /// Ctrl-C or SIGTERM: stop gracefully (a second one stops at once).
-    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        SignalStop.install(stop)
-    }
-
     /// The command line with the values of --secret and --identifier (and their `=` forms) hidden.
     static func redacted(_ command: [String]) -> [String] {
         var out: [String] = []

@@ -56,6 +56,11 @@ struct SandboxCommand: OpenMarketCommand {
         valueName: "p"))
     var dropRate: Double = 0
 
+    @Option(name: .customLong("store-late"), help: ArgumentHelp(
+        "Hold each register this long, silent, then store and answer it: a slow server whose client gives up first (OPENMARKET_ANSWER_TIMEOUT sets how long a client waits).",
+        valueName: "ms"))
+    var storeLate: Int = 0
+
     @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
         "Accept at most this many requests per second; answer 429 with Retry-After beyond.", valueName: "n"))
     var rateLimit: Int?
@@ -145,6 +150,7 @@ struct SandboxCommand: OpenMarketCommand {
         configuration.faults = FaultInjection(
             failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit,
             workers: workers)
+        configuration.faults.storeLateMilliseconds = max(0, storeLate)
         configuration.logRequests = logRequests
         guard let generation = SandboxAPI(rawValue: api) else {
             throw CommandFailure(say: "f_sandbox_api", SandboxAPI.allCases.map(\.rawValue).joined(separator: ", "), api, exitCode: .badInput)
@@ -168,7 +174,7 @@ struct SandboxCommand: OpenMarketCommand {
             }
         }
         if configuration.faults.isActive {
-            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited")")
+            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited"), store-late \(storeLate) ms")
         }
         Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
         Console.line("Try: curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")   (Ctrl-C stops)")

@@ -42,7 +42,8 @@ struct ProductWriterTests {
             recorder = try RunRecorder(folder: folder, header: RunHeader(kind: .import, account: "", server: "memory", source: "s.csv"),
                                        client: shop)
             var fast = ProductWriter.lostAnswers
-            fast.baseDelay = 0.01
+            fast.seconds = 0.5
+            fast.firstLook = 0.01
             writer = ProductWriter(shop: shop, matcher: ServerMatcher(client: shop), links: links, recorder: recorder,
                                    intents: intents, lostAnswers: fast, stopping: stop)
         }

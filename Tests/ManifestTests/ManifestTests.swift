@@ -201,14 +201,18 @@ struct ReadingTests {
         #expect(throws: ManifestError.self) { try space.check(notArray) }
     }
 
-    @Test("a 10 MB cell is read (and refused by the description rule, not by the reader)")
+    @Test("a 10 MB cell fails its row where it is read [cell-too-long], naming its column; a cell of 900 KB is read (and refused by the description rule)")
     func hugeCell() throws {
         let space = try Workspace()
         defer { space.cleanup() }
         let big = String(repeating: "가", count: 10 * 1024 * 1024 / 3)
         let result = try space.check(space.write("name,description,price,stock,images\nBig one,\"\(big)\",1000,1,a.jpg\nSmall one,,1000,1,a.jpg\n"))
-        #expect(result.issues.map(\.rule) == ["description-length"])
+        #expect(result.issues.map(\.rule) == ["cell-too-long"])
+        #expect(result.issues.first?.column == "description" && result.issues.first?.value?.count == 41)
         #expect(result.drafts.map(\.fields.name) == ["Small one"])
+        let under = String(repeating: "가", count: 900 * 1024 / 3)
+        let read = try space.check(space.write("name,description,price,stock,images\nLong one,\"\(under)\",1000,1,a.jpg\n", named: "under.csv"))
+        #expect(read.issues.map(\.rule) == ["description-length"])
     }
 }
 

@@ -1,0 +1,67 @@
+import Foundation
+import OpenMarketAPI
+import Sandbox
+import Testing
+import TestSupport
+
+/// A server that stores a register late, after its client gave up on the answer: looked for,
+/// never sent twice; a product it lists later than the wait is left unknown by the run and
+/// found by the next. The client waits 2 s without a byte for an answer here
+/// (OPENMARKET_ANSWER_TIMEOUT; curl gives up about 7 s after the POST, the bytes it sent
+/// counting for 5 s), so the wait after a lost answer is 8 s. Each case has its own sandbox.
+@Suite("A server that stores late: exactly once around the client's timeout")
+struct SlowServerTests {
+    static func sheet(_ files: Scratch, _ prefix: String) throws -> URL {
+        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 11), named: "p.jpg")
+        let sheet = files.directory.appendingPathComponent("\(prefix).csv")
+        try ("key,name,price,stock,images\n" + (1...3).map { "\(prefix)-\($0),Slow server tea \(prefix) \($0),1000,1,p.jpg" }.joined(separator: "\n") + "\n")
+            .write(to: sheet, atomically: true, encoding: .utf8)
+        return sheet
+    }
+
+    static func run(_ sheet: URL, _ sandbox: TestSandbox, report: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await CLIProcess.run(["import", sheet.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
+                                  "--no-cache", "--report", sheet.deletingLastPathComponent().appendingPathComponent(report).path],
+                                 environment: ["OPENMARKET_ANSWER_TIMEOUT": "2"])
+    }
+
+    @Test("stored 1, 9 and 13 s after the POST (before, just after and well after the client gives up at about 7 s): each product made once, said found where the answer was lost; a re-run changes nothing", arguments: [1000, 9000, 13000])
+    func storedLate(delay: Int) async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.storeLateMilliseconds = delay }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let sheet = try Self.sheet(files, "D\(delay)")
+        let run = try await Self.run(sheet, sandbox, report: "first")
+        #expect(run.status == 0 && run.stdout.contains("3 rows: 3 created"), "\(run.stdout)\(run.stderr)")
+        let rows = try String(contentsOf: files.directory.appendingPathComponent("first/report.csv"), encoding: .utf8)
+        if delay > 8000 { #expect(rows.contains("the answer was lost; found on the server instead of sending again"), "\(rows)") }
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == 3 && Set(names).count == 3, "\(names)")
+        let again = try await Self.run(sheet, sandbox, report: "again")
+        #expect(again.status == 0 && again.stdout.contains("3 rows: 3 unchanged"), "\(again.stdout)\(again.stderr)")
+        #expect(try await allProducts(sandbox).count == 3)
+    }
+
+    @Test("stored 25 s after the POST, past the wait (about 7 + 8 s): the rows are left unknown, nothing is sent again; the next run finds each product; never two")
+    func storedPastTheWait() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.storeLateMilliseconds = 25000 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let sheet = try Self.sheet(files, "late")
+        let run = try await Self.run(sheet, sandbox, report: "first")
+        #expect(run.status != 0 && run.stdout.contains("3 failed") && run.stdout.contains("not sent again, so that it is never made twice"),
+                "\(run.stdout)\(run.stderr)")
+        // The server stores them 25 s after each POST: then the next run finds them, and sends nothing.
+        var listed = try await allProducts(sandbox).count
+        for _ in 0..<40 where listed < 3 {
+            try await Task.sleep(for: .seconds(1))
+            listed = try await allProducts(sandbox).count
+        }
+        #expect(listed == 3)
+        let next = try await Self.run(sheet, sandbox, report: "next")
+        let rows = try String(contentsOf: files.directory.appendingPathComponent("next/report.csv"), encoding: .utf8)
+        #expect(next.status == 0 && next.stdout.contains("3 rows: 3 unchanged"), "\(next.stdout)\(next.stderr)\(rows)")
+        let names = try await allProducts(sandbox).map(\.name)
+        #expect(names.count == 3 && Set(names).count == 3, "\(names)")
+    }
+}
