@@ -110,6 +110,10 @@ public final class CatalogExporter: @unchecked Sendable {
             return summary
         }
         try writer.finish()
+        let cut = writer.cutInWorkbook
+        if !cut.isEmpty {
+            summary.warnings.append("\(cut.count) product(s) have a text longer than the 32,767 characters an Excel cell holds (\(cut.prefix(5).joined(separator: ", "))\(cut.count > 5 ? ", …" : "")): cut in the workbook; export --format csv keeps it whole")
+        }
         try checksums.finish()
         if summary.failed.isEmpty {
             state.remove()

@@ -78,7 +78,8 @@ public struct ManifestRows: RowSource {
                     if let reason = raw.origin?.skipped {
                         // Left out by the feed's filter: a row of the report, nothing sent.
                         let identity = reading.identity(of: raw)
-                        var outcome = RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
+                        var outcome = raw.origin?.skippedWords.map { RowOutcome.skipped(row: raw.number, key: identity.key ?? "", notes: [Phrase($0.key, $0.terms)]) }
+                            ?? RowOutcome.skipped(row: raw.number, key: identity.key ?? "", note: reason)
                         outcome.name = identity.name ?? ""
                         feed.reject(outcome)
                         return

@@ -131,4 +131,6 @@ public struct RowFilter: Sendable, Equatable {
     /// A sale's last day (`판매종료일`): a date before today says the row is not on sale.
     public var ends: [HeaderRef] = []
     public var why: [String: String] = [:]
+    /// The same in Korean (`why_ko`), said to a Korean reader.
+    public var whyKorean: [String: String] = [:]
 }

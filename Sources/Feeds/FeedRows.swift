@@ -71,8 +71,9 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         for (field, value) in feed.constants { values[field] = value }
         var row = RawRow(number: number, values: values, imageList: nil, notes: notes)
         // A row left out keeps its key and name: `--delete-missing` counts it as listed.
-        if let reason = skipReason(cell) {
+        if let (reason, words) = skipReason(cell) {
             origin.skipped = reason
+            origin.skippedWords = words
             row.origin = origin
             return row
         }
@@ -93,13 +94,18 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     }
 
     /// Why the filter leaves the row out, or nil.
-    private func skipReason(_ cell: (HeaderRef) -> String) -> String? {
+    private func skipReason(_ cell: (HeaderRef) -> String) -> (String, PhraseRef)? {
         if let test = feed.filter.skip.first(where: { $0.matches(cell($0.source)) }) {
             let value = cell(test.source)
-            return "[filter] skip: \(test.source) is \(value)" + (feed.filter.why[value.lowercased()].map { ": \($0)" } ?? "")
+            let why = feed.filter.why[value.lowercased()].map { ": \($0)" } ?? ""
+            let whyKorean = (feed.filter.whyKorean[value.lowercased()] ?? feed.filter.why[value.lowercased()]).map { ": \($0)" } ?? ""
+            return ("[filter] skip: \(test.source) is \(value)" + why,
+                    PhraseRef("n_filter_skip", ["\(test.source)", value, why, whyKorean]))
         }
         if !feed.filter.only.isEmpty, !feed.filter.only.contains(where: { $0.matches(cell($0.source)) }) {
-            return "[filter] only: \(feed.filter.only.map(\.text).joined(separator: "; ")) (this row: \(feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")))"
+            let wanted = feed.filter.only.map(\.text).joined(separator: "; ")
+            let found = feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")
+            return ("[filter] only: \(wanted) (this row: \(found))", PhraseRef("n_filter_only", [wanted, found]))
         }
         return nil
     }

@@ -188,11 +188,11 @@ struct FeedTableReader {
     private func readFilter(_ table: TOMLTable) throws(FeedFileError) -> RowFilter {
         var filter = RowFilter()
         for key in table.keys {
-            if key == "why" {
+            if key == "why" || key == "why_ko" {
                 let words = try self.table(table[key]!, "filter", key: key)
                 for word in words.keys {
                     guard let text = words[word]?.string else { throw fail("\(word): must be a text", table: "filter", key: key) }
-                    filter.why[word.lowercased()] = text
+                    if key == "why" { filter.why[word.lowercased()] = text } else { filter.whyKorean[word.lowercased()] = text }
                 }
                 continue
             }
@@ -201,7 +201,7 @@ struct FeedTableReader {
                 continue
             }
             guard ["skip", "only", "active"].contains(key) else {
-                throw fail("unknown key; [filter] has skip, only, active, ends and why", table: "filter", key: key)
+                throw fail("unknown key; [filter] has skip, only, active, ends, why and why_ko", table: "filter", key: key)
             }
             let list = try tests(try self.table(table[key]!, "filter", key: key), table: "filter", key: key, item: 0)
             switch key {

@@ -89,6 +89,8 @@ extension PlatformMap {
 public struct RowOrigin: Sendable, Equatable {
     /// Why the feed's filter leaves the row out, or nil when it does not.
     public var skipped: String?
+    /// The same as a phrase of the word table and its blanks, for a reader of another language.
+    public var skippedWords: PhraseRef?
     /// The row says its product is not on sale (`판매상태` 품절, a past end date): it takes a
     /// product the shop holds off sale (stock 0) and never makes one.
     public var offSale: OffSale?
@@ -141,5 +143,16 @@ public struct SupplierCell: Sendable, Equatable {
     public init(header: String, value: String) {
         self.header = header
         self.value = value
+    }
+}
+
+/// A phrase of the word table (`Words`), named below it: its key and its blanks.
+public struct PhraseRef: Sendable, Equatable {
+    public var key: String
+    public var terms: [String]
+
+    public init(_ key: String, _ terms: [String]) {
+        self.key = key
+        self.terms = terms
     }
 }

@@ -150,6 +150,9 @@ public final class ManifestWriter {
                               .text(entry.fields.currency), .number(Self.number(entry.fields.discountedPrice)),
                               .number(String(entry.fields.stock)), .text(entry.images.joined(separator: ";"))]
                               + (columns.contains(.vendor) ? [entry.vendor.map { .number(String($0)) } ?? .empty] : []))
+            if let last = sheet?.cutCells.last, last.row == count + 2 {
+                cutProducts.append(entry.id.map { "#\($0)" } ?? entry.key ?? entry.fields.name)
+            }
         }
         count += 1
     }
@@ -163,6 +166,11 @@ public final class ManifestWriter {
     }
 
     /// Completes the file and moves it into place; a failed write names the file.
+    /// Products whose text was longer than an Excel cell holds (their id, else key): written
+    /// cut in an .xlsx, whole in the other formats.
+    public var cutInWorkbook: [String] { cutProducts }
+    private var cutProducts: [String] = []
+
     public func finish() throws {
         do { try complete() } catch { throw writeFailure(error) }
     }

@@ -93,7 +93,7 @@ public struct ConsoleEngine: Sendable {
                     // Left out by the map (not on sale, a filter, a platform's parent row): said, as validate says it.
                     problems.append(Problem(row: raw.number, column: "-", value: "", rule: "row-left-out",
                                             message: WordTable.filled("t_left_out", .en, reason), severity: RowIssue.Severity.warning.rawValue,
-                                            terms: [reason], phrase: "t_left_out"))
+                                            terms: raw.origin?.skippedWords?.terms ?? [reason], phrase: raw.origin?.skippedWords?.key ?? "t_left_out"))
                     return
                 }
                 for issue in issues {

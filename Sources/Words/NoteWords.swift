@@ -38,6 +38,9 @@ extension WordTable {
         "n_create_exists": ("already product {} in this account (key {}): create makes new products only; run without --mode create to update it",
                             "이 계정에 이미 있는 상품 {}입니다 (상품코드 {}): --mode create는 새 상품만 만듭니다. 수정하려면 --mode create 없이 실행하세요"),
         "n_price_how": ("price {} ({})", "가격 {} ({})"),
+        // {3} is the map's `why` in English, {4} its `why_ko` (each with its ": "): one is said.
+        "n_filter_skip": ("[filter] skip: {1} is {2}{3}", "변환 규칙의 필터로 제외됨: {1} 값이 {2}{4}"),
+        "n_filter_only": ("[filter] only: {1} (this row: {2})", "변환 규칙의 필터 조건({1})에 맞지 않아 제외됨 (이 행: {2})"),
         "n_off_sale": ("not on sale ({} is {}): taken off sale, stock 0; a later sheet that sells it gives its stock back",
                        "판매하지 않음 ({}: {}): 재고 0으로 판매를 멈춥니다; 다시 판매하는 시트가 재고를 돌려줍니다"),
         "n_off_sale_ended": ("not on sale ({} {} has passed): taken off sale, stock 0", "판매 종료 ({} {} 지남): 재고 0으로 판매를 멈춥니다"),

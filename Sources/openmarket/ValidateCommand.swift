@@ -116,8 +116,11 @@ struct ValidateCommand: ServerCommand {
                     if let reason = raw.origin?.skipped {
                         // Left out by the map (a filter, a draft, a platform's parent row): said, as import's report says it.
                         progress.clear()
-                        return output.row(raw.number, [RowIssue(file: url.lastPathComponent, row: raw.number, column: nil, value: nil,
-                                                                 severity: .warning, rule: "row-left-out", message: Console.say("t_left_out", reason))])
+                        let why = raw.origin?.skippedWords.map { Console.say($0.key, $0.terms) } ?? reason
+                        var left = RowIssue(file: url.lastPathComponent, row: raw.number, column: nil, value: nil,
+                                            severity: .warning, rule: "row-left-out", message: Console.say("t_left_out", why))
+                        left.terms = [why]
+                        return output.row(raw.number, [left])
                     }
                     var issues = issues
                     if let offSale = raw.origin?.offSale {

@@ -64,7 +64,7 @@ struct FeedFileTests {
         (baseColumns + "[prices]\nround = \"sideways\"\n", 7, "prices.round", "\"up\", \"down\" or \"nearest\""),
         (baseColumns + "[prices]\nmarkup_percent = \"lots\"\n", 7, "prices.markup_percent", "must be a number"),
         (baseColumns + "[prices]\n[protect]\nfields = [\"colour\"]\n", 8, "protect.fields", "not a product field"),
-        (baseColumns + "[prices]\n[filter]\nkeep = { a = \"b\" }\n", 8, "filter.keep", "skip, only, active, ends and why"),
+        (baseColumns + "[prices]\n[filter]\nkeep = { a = \"b\" }\n", 8, "filter.keep", "skip, only, active, ends, why and why_ko"),
         ("[columns]\nkey = \"a\"\n[source]\nurl = \"ftp://x/feed.csv\"\n", 4, "source.url", "http, https or sftp"),
         ("[columns]\nkey = \"a\"\n[checks]\nmax_drop_percent = 130\n", 4, "checks.max_drop_percent", "0 to 100"),
         ("[columns]\nkey = \"a\"\n[sync]\ndelete_missing = \"yes\"\n", 4, "sync.delete_missing", "true or false"),

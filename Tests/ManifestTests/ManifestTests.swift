@@ -245,6 +245,32 @@ struct WriterTests {
         let back = result.drafts.map { ManifestEntry($0, relativeTo: space.directory) }
         #expect(back == entries)
     }
+
+    @Test("a text longer than an Excel cell holds (a server's 40,000-character description): the workbook is written, that cell cut to 32,767 characters and the product named; CSV keeps it whole")
+    func longerThanACell() throws {
+        let space = try Workspace()
+        defer { space.cleanup() }
+        let long = String(repeating: "설명", count: 20_000)
+        let entries = [
+            ManifestEntry(id: 7, key: "LONG-1", fields: Product(name: "Long text tea", description: long, price: 1000, currency: "KRW", stock: 1), images: ["a.jpg"]),
+            ManifestEntry(id: 8, key: "SHORT-1", fields: Product(name: "Short text tea", description: "short", price: 1000, currency: "KRW", stock: 1), images: ["a.jpg"]),
+        ]
+        let book = space.directory.appendingPathComponent("long.xlsx")
+        let writer = try ManifestWriter(url: book)
+        for entry in entries { try writer.write(entry) }
+        try writer.finish()
+        #expect(writer.cutInWorkbook == ["#7"])
+        let reader = try ManifestReader(url: book)
+        let first = try #require(try reader.next()), second = try #require(try reader.next())
+        #expect(first.values[.description] == String(long.prefix(SpreadsheetWriter.cellCharacters)))
+        #expect(second.values[.name] == "Short text tea" && second.values[.description] == "short")
+        let csv = space.directory.appendingPathComponent("long.csv")
+        let whole = try ManifestWriter(url: csv)
+        for entry in entries { try whole.write(entry) }
+        try whole.finish()
+        let text = try String(contentsOf: csv, encoding: .utf8)
+        #expect(whole.cutInWorkbook.isEmpty && text.contains(long))
+    }
 }
 
 @Suite("CSV by Unicode scalars (what the fuzzer found in the library's writer)")

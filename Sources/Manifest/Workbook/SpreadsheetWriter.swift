@@ -118,12 +118,22 @@ public final class SpreadsheetWriter {
         }
     }
 
+    /// Excel's most characters in a cell: a longer text is written to it cut (a cell over it
+    /// makes Excel refuse the whole file), counted in `cutCells`.
+    public static let cellCharacters = 32_767
+    /// The cells written cut, by row (as Excel numbers it) and column (from 0): the caller says so.
+    public private(set) var cutCells: [(row: Int, column: Int)] = []
+
     public func write(_ cells: [Cell]) throws {
         for (index, cell) in cells.enumerated() {
             let column = UInt16(index)
             switch cell {
             case .empty: continue
-            case .text(let text):
+            case .text(var text):
+                if text.unicodeScalars.count > Self.cellCharacters {
+                    text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(Self.cellCharacters)))
+                    cutCells.append((Int(row) + 1, index))
+                }
                 keep(worksheet_write_string(sheet, row, column, text, Self.looksLikeNumber(text) ? textFormat : nil))
             case .number(let text):
                 if let value = Self.excelNumber(text) {
