@@ -177,6 +177,13 @@ public final class ManifestReader {
             estimatedRows = Int(Double(size) / Double(bytes.count) * Double(records))
         }
         let reader = CSVRecords(bytes, delimiter: csvDelimiter)
+        // A marketplace's form saved as CSV keeps the rows above its header (Coupang's section
+        // row, 11번가's group row, ESM's title rows): the first of the first ten rows a shipped
+        // map knows is the header, the rows above it are passed over (numbered as they are).
+        if mapping == nil, let above = Self.rowsAboveHeader(bytes, delimiter: csvDelimiter, maps: platformMaps) {
+            for _ in 0..<above { _ = reader.next() }
+            rowNumber += above
+        }
         let header = reader.next() ?? []
         guard header.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns")
@@ -184,6 +191,18 @@ public final class ManifestReader {
         try mapHeaders(header.enumerated().map { ($0.offset, $0.element) })
         csv = reader
         csvChunks = chunks
+    }
+
+    /// How many rows come before the header a platform's map knows, when its form has rows
+    /// above it; nil when the first row is the header (or no map knows any of the first ten).
+    static func rowsAboveHeader(_ bytes: [UInt8], delimiter: UInt8, maps: [any PlatformMap]) -> Int? {
+        guard !maps.isEmpty else { return nil }
+        let peek = CSVRecords(bytes, delimiter: delimiter)
+        for index in 0..<10 {
+            guard let row = peek.next() else { return nil }
+            if maps.contains(where: { $0.matches(headers: row) }) { return index == 0 ? nil : index }
+        }
+        return nil
     }
 
     /// The reader of the next piece of the file (see `CSVChunks`), or nil at the end.

@@ -60,6 +60,23 @@ struct KoreanMarketplaceFormTests {
         #expect(again.status == 0 && again.stdout.contains("7 rows: 7 unchanged"), "\(again.stdout)\(again.stderr)")
     }
 
+    @Test("the form saved as CSV by Excel (UTF-8 with a BOM): the group row above the header passed over, rows numbered as the file has them")
+    func formAsCSV() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        try Self.photos(["green.jpg"], in: files, seed: 700)
+        let headers = KoreanPlatformFiles.elevenstHeaders
+        func line(_ cells: [String: String]) -> String { headers.map { KoreanPlatformFiles.quoted(cells[$0] ?? "") }.joined(separator: ",") }
+        let lines = [line(["카테고리코드": "상품 기본정보"]), headers.joined(separator: ","), line(Dictionary(uniqueKeysWithValues: headers.map { ($0, "필수") })),
+                     line(["판매자 상품코드": "G-1", "상품명": "제주 녹차 50g", "판매가": "12900", "재고수량": "30", "대표 이미지": "green.jpg", "상세설명": "녹차"]),
+                     line(["판매자 상품코드": "G-2", "상품명": "제주", "판매가": "12900", "재고수량": "30", "대표 이미지": "green.jpg", "상세설명": "녹차"])]
+        let sheet = files.directory.appendingPathComponent("11st.csv")
+        try Data([0xEF, 0xBB, 0xBF] + Array((lines.joined(separator: "\r\n") + "\r\n").utf8)).write(to: sheet)
+        let checked = try await CLIProcess.run(["validate", sheet.path])
+        #expect(checked.stdout.contains("an 11번가 workbook: read with the 11번가 (11st) map") && checked.stdout.contains("2 rows, 1 valid, 1 with errors")
+                    && checked.stdout.contains("row 5:") && checked.stdout.contains("'제주'"), "\(checked.stdout)\(checked.stderr)")
+    }
+
     @Test("ESM's NEW 일반상품 sheet: header on row 4, rows 5–7 passed over; G마켓's price and count, 옥션's where only 옥션 lists it; 옵션 입력값 a product per line; no key column says how on; again: nothing")
     func esm() async throws {
         let sandbox = try await TestSandbox.start()
