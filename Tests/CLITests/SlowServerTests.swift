@@ -25,7 +25,7 @@ struct SlowServerTests {
                                  environment: ["OPENMARKET_ANSWER_TIMEOUT": "2"])
     }
 
-    @Test("stored 1, 9 and 13 s after the POST (before, just after and well after the client gives up at about 7 s): each product made once, said found where the answer was lost; a re-run changes nothing", arguments: [1000, 9000, 13000])
+    @Test("stored 1, 7 and 10 s after the POST (before, about when, and after the client gives up, at 4 to 7 s): each product made once, said found where the answer was lost; a re-run changes nothing", arguments: [1000, 7000, 10000])
     func storedLate(delay: Int) async throws {
         let sandbox = try await TestSandbox.start { $0.faults.storeLateMilliseconds = delay }
         let files = try Scratch()
@@ -34,7 +34,7 @@ struct SlowServerTests {
         let run = try await Self.run(sheet, sandbox, report: "first")
         #expect(run.status == 0 && run.stdout.contains("3 rows: 3 created"), "\(run.stdout)\(run.stderr)")
         let rows = try String(contentsOf: files.directory.appendingPathComponent("first/report.csv"), encoding: .utf8)
-        if delay > 8000 { #expect(rows.contains("the answer was lost; found on the server instead of sending again"), "\(rows)") }
+        if delay >= 10000 { #expect(rows.contains("the answer was lost; found on the server instead of sending again"), "\(rows)") }
         let names = try await allProducts(sandbox).map(\.name)
         #expect(names.count == 3 && Set(names).count == 3, "\(names)")
         let again = try await Self.run(sheet, sandbox, report: "again")
