@@ -15,6 +15,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     private let imagesFrom: URL?
     /// The photo files of `imagesFrom`, by name.
     private let savedPhotos: Set<String>
+    /// The columns every row reads, found once (a header's lookup hashes its text).
+    private let photoColumns: (from: [Int?], order: Int?, own: Int?)
+    private let optionColumns: (names: Int?, values: Int?, prices: Int?, stocks: Int?)
 
     init(_ inner: BoundFeed, resolved: [HeaderRef: Int], imagesFrom: URL?) {
         self.inner = inner
@@ -23,6 +26,10 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         self.resolved = resolved
         self.imagesFrom = imagesFrom
         savedPhotos = imagesFrom.map { Set((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []) } ?? []
+        func slot(_ ref: HeaderRef?) -> Int? { ref.flatMap { resolved[$0] } }
+        photoColumns = (inner.feed.photos?.from.map(slot) ?? [], slot(inner.feed.photos?.order), slot(inner.feed.photos?.own))
+        let options = inner.feed.options
+        optionColumns = (slot(options?.names), slot(options?.values), slot(options?.prices), slot(options?.stocks))
     }
 
     var columns: ColumnSet { inner.columns }
@@ -35,7 +42,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         return RawRow(number: number, values: [:], imageList: nil, notes: notes, origin: origin)
     }
 
-    public var spansRows: Bool { layout.groupBy != nil || layout.parent != nil || photos?.wholeGroup == true }
+    public var spansRows: Bool {
+        layout.groupBy != nil || layout.parent != nil || !layout.products.isEmpty || !layout.fillDown.isEmpty || photos?.wholeGroup == true
+    }
 
     private struct Record {
         var cells: [String]
@@ -46,16 +55,20 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     private func index(_ ref: HeaderRef?) -> Int? { ref.flatMap { resolved[$0] } }
 
     private func cell(_ record: Record, _ ref: HeaderRef?) -> String {
-        guard let index = index(ref), index < record.cells.count else { return "" }
+        cell(record, at: index(ref))
+    }
+
+    private func cell(_ record: Record, at index: Int?) -> String {
+        guard let index, index < record.cells.count else { return "" }
         return ManifestValidator.trimmed(record.cells[index])
     }
 
-    func assemble(_ rows: [RawRow]) -> [RawRow] {
+    func assemble(_ rows: [RawRow], firstPosition: Int) -> [RawRow] {
         // The notes row of an upload form (`필수`, `비필수` under each header) is no product.
         // So is the guide row of a form (how to fill each column), among the first under its header.
         var records = rows.enumerated().filter { position, row in
             let cells = row.origin?.record ?? []
-            return !layout.isNotRow(cells) && !(position < RowLayout.guideDepth && layout.isGuide(cells))
+            return !layout.isNotRow(cells) && !(firstPosition + position < RowLayout.guideDepth && layout.isGuide(cells))
         }.map(\.element)
             .map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
         blankOut(&records)
@@ -95,8 +108,11 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     private func expand(_ row: RawRow, _ rule: OptionRule, _ record: Record) -> [RawRow] {
         let options: [OptionRule.Option]
         do {
-            options = try rule.options(names: cell(record, rule.names), values: cell(record, rule.values),
-                                       prices: cell(record, rule.prices), stocks: cell(record, rule.stocks))
+            let values = cell(record, at: optionColumns.values)
+            // No options in the row (most rows): as it is.
+            guard !values.isEmpty else { return [row] }
+            options = try rule.options(names: cell(record, at: optionColumns.names), values: values,
+                                       prices: cell(record, at: optionColumns.prices), stocks: cell(record, at: optionColumns.stocks))
         } catch {
             guard case .mismatch(let what) = error else { return [row] }
             var failed = row
@@ -198,13 +214,13 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         // By their position; without one, as the file has them (the sort is stable on `seen`).
         var found: [(order: Double, seen: Int, value: String)] = []
         for member in group {
-            let order = Double(cell(member, rule.order)) ?? .infinity
-            for column in rule.from {
-                for value in split(cell(member, column), rule.split) { found.append((order, found.count, value)) }
+            let order = photoColumns.order.flatMap { Double(cell(member, at: $0)) } ?? .infinity
+            for column in photoColumns.from {
+                for value in split(cell(member, at: column), rule.split) { found.append((order, found.count, value)) }
             }
         }
-        found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) }
-        var photos = split(cell(record, rule.own), rule.split)
+        if found.count > 1 { found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) } }
+        var photos = split(cell(record, at: photoColumns.own), rule.split)
         for entry in found where !photos.contains(entry.value) { photos.append(entry.value) }
         if photos.count > rule.most {
             let left = photos[rule.most...]
@@ -223,9 +239,10 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         var pieces = [text]
         for separator in separators where !separator.isEmpty {
             let ways = separator == "\n" ? ["\r\n", "\n", "\r"] : [separator]
-            for way in ways { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
+            // Most cells hold one photo: split only on what is there.
+            for way in ways where pieces.contains(where: { $0.contains(way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
         }
-        return pieces.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return pieces.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
     }
 
     /// A photo's address as a file of `--images-from` when one has its name (the address's

@@ -71,12 +71,15 @@ public enum HTMLText {
                 index = html.index(after: semicolon)
                 continue
             }
-            emit(String(character))
+            // A letter as it is (no string made of it: a description is mostly these).
+            if pendingSpace, !out.isEmpty, out.last != "\n", out.last != " " { out.append(" ") }
+            pendingSpace = false
+            out.append(character)
             index = html.index(after: index)
         }
         // At most one empty line between paragraphs; no blanks at the ends of lines or of the text.
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { ManifestValidator.trimmed(String($0)) }
         var kept: [String] = []
         for line in lines {
             if line.isEmpty, kept.last?.isEmpty ?? true { continue }

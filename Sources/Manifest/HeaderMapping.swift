@@ -60,7 +60,9 @@ public protocol BoundHeaderMapping: Sendable {
 /// their own. `row` keeps each row's cells (`RowOrigin.record`); once the file is read,
 /// `assemble` makes the products' rows of them, in file order.
 public protocol GroupedMapping: BoundHeaderMapping {
-    func assemble(_ rows: [RawRow]) -> [RawRow]
+    /// The products of `rows`, the first of them the `firstPosition`-th row read (not blank)
+    /// under the header. A map that does not span rows is given each row as it is read.
+    func assemble(_ rows: [RawRow], firstPosition: Int) -> [RawRow]
     /// Whether a product is made of several rows of the file (a Shopify product's rows), not
     /// only several products of one row (options).
     var spansRows: Bool { get }

@@ -62,6 +62,22 @@ public final class ManifestReader {
     public private(set) var platformMap: (any PlatformMap)?
     /// A grouped map's rows, made once the whole file is read (see `GroupedMapping`).
     private var assembled: IndexingIterator<[RawRow]>?
+    /// A map that does not span rows: the products of the row last read.
+    private var streamed: ArraySlice<RawRow> = []
+    /// The header's row number (a row's place under it, for a form's guide rows).
+    var headerRowNumber: Int {
+        switch format {
+        case .csv: csvHeaderRow
+        case .xlsx: sheet?.headerRow ?? 1
+        case .json, .jsonl: 0
+        }
+    }
+    private var csvHeaderRow = 1
+    /// A map that does not span rows, for the rows read in pieces on several threads.
+    var streamedMap: (any GroupedMapping)? {
+        guard let grouped = bound as? any GroupedMapping, !grouped.spansRows else { return nil }
+        return grouped
+    }
     var bound: (any BoundHeaderMapping)?
     /// The header row's texts by position, to name a cell.
     private var headerTexts: [Int: String] = [:]
@@ -184,6 +200,7 @@ public final class ManifestReader {
             for _ in 0..<above { _ = reader.next() }
             rowNumber += above
         }
+        csvHeaderRow = rowNumber
         let header = reader.next() ?? []
         guard header.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns")
@@ -266,10 +283,18 @@ public final class ManifestReader {
     /// The next row, or nil at the end.
     public func next() throws -> RawRow? {
         guard let grouped = bound as? any GroupedMapping else { return try nextRow() }
+        guard grouped.spansRows else {
+            // Each row's products as it is read (an option a product): memory stays flat.
+            while streamed.isEmpty {
+                guard let row = try nextRow() else { return nil }
+                streamed = grouped.assemble([row], firstPosition: row.number - headerRowNumber - 1)[...]
+            }
+            return streamed.popFirst()
+        }
         if assembled == nil {
             var rows: [RawRow] = []
             while let row = try nextRow() { rows.append(row) }
-            assembled = grouped.assemble(rows).makeIterator()
+            assembled = grouped.assemble(rows, firstPosition: 0).makeIterator()
         }
         return assembled?.next()
     }
@@ -345,7 +370,7 @@ public final class ManifestReader {
     /// row number before its first record (see `ManifestCheck`). The reader's own
     /// `next()` returns nothing afterwards. Nil for JSON and JSON Lines.
     func takePieces() -> (next: () -> (piece: Piece, rowBefore: Int)?, delimiter: UInt8)? {
-        guard format == .csv, !(bound is any GroupedMapping), let first = csv else { return nil }
+        guard format == .csv, !(bound is any GroupedMapping) || streamedMap != nil, let first = csv else { return nil }
         csv = nil
         let chunks = csvChunks
         csvChunks = nil

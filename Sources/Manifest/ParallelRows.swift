@@ -8,6 +8,9 @@ enum ParallelRows {
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
         deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
     ) {
+        // A map whose products do not span rows makes each row's products where it is read.
+        let streamed = reader.streamedMap
+        let firstRow = reader.headerRowNumber + 1
         OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { piece, rowBefore in
             let csv: CSVRecords?
             let rows: CheckedRows
@@ -23,6 +26,10 @@ enum ParallelRows {
             while let fields = csv?.next() {
                 number += 1
                 guard let raw = reader.row(fields, number: number) else { continue }
+                if let streamed {
+                    for product in streamed.assemble([raw], firstPosition: number - firstRow) { rows.append(product, check(product)) }
+                    continue
+                }
                 let checked = check(raw)
                 rows.append(raw, checked)
             }
