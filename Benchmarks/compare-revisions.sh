@@ -7,7 +7,7 @@
 # shows the median.
 #   Benchmarks/compare-revisions.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
 # Each revision is built in release in a git worktree under $WORK (default /tmp/openmarket-compare).
-# Writes Benchmarks/results/compare-revisions.md.
+# Writes Benchmarks/results/compare-revisions.md. KINDS="sync" runs only those lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${1:?usage: Benchmarks/compare-revisions.sh BEFORE [AFTER]}
@@ -74,7 +74,7 @@ row() { printf '| %-44s | %12s | %12s | %8s |\n' "$@"; }
   echo
   row "benchmark (median of $ROUNDS)" "A seconds / MB" "B seconds / MB" "B ÷ A"
   row "---" "---:" "---:" "---:"
-  for kind in validate import shrink sync; do
+  for kind in ${KINDS:-validate import shrink sync}; do
     : >"$work/a.txt"; : >"$work/b.txt"
     # A B, then B A: whichever runs second in a pair is not always the same one (a machine
     # that slows down over the minutes made the second of each pair look slower: 1.10 for a

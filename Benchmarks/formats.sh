@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The same 200,000 rows as openmarket's own columns and in Cafe24's product-file layout (read
-# through the shipped map), validated by two revisions side by side, rounds alternating
-# (A B, B A, …): the map's cost per row, and its memory. Cafe24's rows come twice: with plain
-# descriptions (the same rows as the own-column file) and with HTML ones (as Cafe24 writes them).
-#   Benchmarks/platform-file.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
-# Writes Benchmarks/results/platform-file.md.
+# The same 200,000 rows as openmarket's own columns in CSV, JSON Lines and JSON, and in
+# Cafe24's product-file layout (read through the shipped map), validated by two revisions side
+# by side, rounds alternating (A B, B A, …): each reader's and the map's cost per row, and
+# memory. Cafe24's rows come twice: with plain descriptions (the same rows as the own-column
+# file) and with HTML ones (as Cafe24 writes them).
+#   Benchmarks/formats.sh BEFORE [AFTER]   (AFTER defaults to the working tree)
+# Writes Benchmarks/results/formats.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-before=${1:?usage: Benchmarks/platform-file.sh BEFORE [AFTER]}
+before=${1:?usage: Benchmarks/formats.sh BEFORE [AFTER]}
 after=${2:-}
 ROUNDS=${ROUNDS:-5}
 ROWS=${ROWS:-200000}
@@ -21,6 +22,14 @@ label_b=${after:+$(git rev-parse --short "$after")}
 label_b=${label_b:-"$(git rev-parse --short HEAD) (tree)"}
 awk -v n="$ROWS" 'BEGIN { print "key,name,description,price,sale_price,stock,images"
   for (i = 1; i <= n; i++) printf "SKU-%07d,\"상품 %d, 녹차 라떼\",\"Row %d\",%d,%d,%d,a.jpg;b.jpg\n", i, i, i, 2000 + i % 900, 1000 + i % 900, i % 50 }' >"$work/own.csv"
+python3 - "$work" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/own.csv", encoding="utf-8")))
+with open(sys.argv[1] + "/own.jsonl", "w", encoding="utf-8") as out:
+    for row in rows: out.write(json.dumps(row, ensure_ascii=False) + "\n")
+with open(sys.argv[1] + "/own.json", "w", encoding="utf-8") as out:
+    json.dump(rows, out, ensure_ascii=False)
+PY
 cafe24() {  # description format → Cafe24's product file of the same rows
   awk -v n="$ROWS" -v form="$1" 'BEGIN { print "상품코드,자체 상품코드,진열상태,판매상태,상품명,상품 요약설명,상품 간략설명,상품 상세설명,모바일 상품 상세설명,소비자가,판매가,옵션사용,옵션입력,이미지등록(상세),이미지등록(추가),재고수량"
     for (i = 1; i <= n; i++) printf "P%08d,SKU-%07d,Y,Y,\"상품 %d, 녹차 라떼\",,,\"" form "\",,%d,%d,F,,a.jpg,b.jpg,%d\n", i, i, i, i, 2000 + i % 900, 1000 + i % 900, i % 50 }'
@@ -40,7 +49,7 @@ declare -A wall
   echo
   row "file (median of $ROUNDS)" "A s / CPU s / MB" "B s / CPU s / MB" "B ÷ A"
   row "---" "---:" "---:" "---:"
-  for file in own.csv cafe24-plain.csv cafe24-html.csv; do
+  for file in own.csv own.jsonl own.json cafe24-plain.csv cafe24-html.csv; do
     : >"$work/pa.txt"; : >"$work/pb.txt"
     for round in $(seq "$ROUNDS"); do
       if [ $((round % 2)) = 1 ]; then measure "$bin_a" "$file" >>"$work/pa.txt"; measure "$bin_b" "$file" >>"$work/pb.txt"
@@ -55,7 +64,8 @@ declare -A wall
   echo
   for side in a b; do
     label=$([ $side = a ] && echo "A" || echo "B")
+    echo "$label: JSON Lines ÷ CSV $(awk -v x="${wall[$side-own.jsonl]}" -v o="${wall[$side-own.csv]}" 'BEGIN { printf "%.2f", x / o }'), JSON ÷ CSV $(awk -v x="${wall[$side-own.json]}" -v o="${wall[$side-own.csv]}" 'BEGIN { printf "%.2f", x / o }');"
     echo "$label: Cafe24's layout ÷ own columns, wall: plain $(awk -v x="${wall[$side-cafe24-plain.csv]}" -v o="${wall[$side-own.csv]}" 'BEGIN { printf "%.2f", x / o }'), HTML $(awk -v x="${wall[$side-cafe24-html.csv]}" -v o="${wall[$side-own.csv]}" 'BEGIN { printf "%.2f", x / o }')"
     echo
   done
-} | tee Benchmarks/results/platform-file.md
+} | tee Benchmarks/results/formats.md
