@@ -21,6 +21,9 @@ struct HTTPRequest: Sendable {
     var followRedirects = false
     /// Stop reading an answer beyond this many bytes.
     var maxResponseBytes = 64 * 1024 * 1024
+    /// Seconds the whole exchange may take (a shop's page or product: a server trickling a
+    /// byte a second passes the low-speed check for ever); nil: no total deadline.
+    var deadline: Double?
     /// The protocols the URL may use (a feed's source may be sftp).
     var protocols = "http,https"
     /// SFTP: the private key, and the known hosts the server's key must be in.
@@ -67,6 +70,10 @@ public struct TransportSettings: Sendable {
     /// `OPENMARKET_ANSWER_TIMEOUT` (seconds) sets `lowSpeedTime`: a server known to be slow, or a test.
     public var lowSpeedLimit = 1
     public var lowSpeedTime = TransportSettings.environment(["OPENMARKET_ANSWER_TIMEOUT"]).flatMap { Int($0) }.map { max(1, $0) } ?? 30
+    /// The most a read of the shop (a page, a product, the health check) may take in all:
+    /// four times `lowSpeedTime`, 120 s by default. Photos and uploads have none (a large one
+    /// on a slow line is not cut off while it moves).
+    public var readDeadline: Double { Double(lowSpeedTime) * 4 }
     /// Disables TLS certificate and host name checks. Only from an explicit `--insecure`.
     public var insecure = false
     /// Certificate authorities to trust instead of the system's (PEM): a server with its own CA.
@@ -262,6 +269,8 @@ final class CurlEasy {
         _ = om_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
         _ = om_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+        // Handles are reused: 0 takes a deadline of an earlier request off.
+        _ = om_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.deadline.map { Int($0 * 1000) } ?? 0)
         _ = om_easy_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
         _ = om_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         if let caFile = settings.caFile { _ = om_easy_setopt_string(handle, CURLOPT_CAINFO, caFile) }

@@ -195,6 +195,12 @@ public final class OpenMarketClient: Shop {
                       retryTransport: Set<Int> = OpenMarketClient.retryableTransportCodes) throws(OpenMarketError) -> HTTPResponse {
         let policy = configuration.retry
         let canRepeat = idempotent ?? (request.method != .post)
+        // A read of the shop has a deadline (not a photo's download, which follows redirects).
+        var request = request
+        if request.method == .get, !request.followRedirects, request.deadline == nil {
+            request.deadline = configuration.transport.readDeadline
+        }
+        let deadline = request.deadline
         let logger = configuration.logger
         var debug: (@Sendable (String) -> Void)? = nil
         if logger.logLevel <= .trace {
@@ -242,6 +248,11 @@ public final class OpenMarketClient: Shop {
                 logger.debug("\(endpoint) → libcurl error \(transport.code) in \(elapsed.milliseconds) ms (attempt \(attempt))")
                 if transport.code == 28 { overloadCount.add(1, ordering: .relaxed) }  // timed out
                 let failure = OpenMarketError.transport(endpoint: endpoint, code: transport.code, message: transport.message)
+                // Past the whole exchange's deadline: a server that slow is not asked again.
+                if transport.code == 28, let deadline, elapsed >= .milliseconds(Int(deadline * 1000) - 50) {
+                    return .failed(.transport(endpoint: endpoint, code: transport.code,
+                                              message: "no whole answer within \(Int(deadline)) s (\(transport.message)); the server is too slow to read, so it was not asked again"))
+                }
                 guard retryTransport.contains(transport.code) else { return .failed(failure) }
                 if !canRepeat && !transport.neverSent {
                     return .failed(.ambiguous(endpoint: endpoint, reason: transport.message))
