@@ -4,7 +4,7 @@ import OpenMarketAPI
 import Testing
 import TestSupport
 
-/// A server that answers a byte a second passes libcurl's low-speed check for ever: a read of
+/// A server that answers a few bytes at a time passes libcurl's low-speed check for ever: a read of
 /// the shop has a deadline of its own (4 × the answer timeout), and is not asked again past it.
 @Suite("A server trickling a byte a second")
 struct TrickleServerTests {
@@ -23,9 +23,11 @@ struct TrickleServerTests {
         router.get("/api/products") { _, _ -> Response in
             asked.next()
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-                for _ in 0..<60 {
-                    try await writer.write(ByteBuffer(string: " "))
-                    try await Task.sleep(for: .seconds(1))
+                // A few bytes every quarter second: well above the low-speed check even on a
+                // loaded machine, never a whole answer.
+                for _ in 0..<240 {
+                    try await writer.write(ByteBuffer(string: "    "))
+                    try await Task.sleep(for: .milliseconds(250))
                 }
                 try await writer.finish(nil)
             })
