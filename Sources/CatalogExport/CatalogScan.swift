@@ -128,6 +128,7 @@ public final class CatalogScan: @unchecked Sendable {
         var newInPass = 0
         var previous: [Int] = []
         var limit = Int.max
+        var allowance = PageAllowance()
         var totalCount = 0
         var stopped = false
         try client.eachPage(search: filter.search, perPage: perPage, from: first, ahead: pagesAhead) { walk throws(OpenMarketError) in
@@ -142,8 +143,8 @@ public final class CatalogScan: @unchecked Sendable {
                 if limit == Int.max { limit = 1_000_000 }
             } else if limit == Int.max {
                 // The server's own count bounds the pass, with room for products created meanwhile.
-                let announced = max(result.lastPage, (result.totalCount + perPage - 1) / perPage)
-                limit = announced + max(10, announced / 10)
+                allowance.see(walk)
+                limit = allowance.limit
                 totalCount = result.totalCount
             }
             let pageIDs = result.pages.map(\.id)

@@ -50,58 +50,29 @@ struct LiveCatalog: Sendable {
         // Every product read, or, while the vendor is known and every page says whose each
         // product is, this vendor's only (another vendor's is counted, by id, not kept).
         var all = ProductTable()
-        var seen = Set<Int>()
         var keptOthers = false
         var catalog = LiveCatalog(vendorID: knownVendor)
         var vendorsKnown = true
-        var untrusted: String?
-        var firstTotal: Int?
-        // The pages the first page announced, with room for products made meanwhile: a server
-        // whose pages go on past them (its last page always one ahead) is not read for ever.
-        var limit = Int.max
-        var stopAsked = false
+        var listing = ListingGuard()
         do {
             try client.eachPage(perPage: pageSize, ahead: ahead) { walk in
-                if stopped() { stopAsked = true; return false }
+                guard listing.admit(walk, stopAsked: stopped()) else { return false }
                 let result = walk.page
-                if limit == Int.max, result.totalKnown {
-                    let announced = max(result.lastPage, (result.totalCount + walk.perPage - 1) / max(1, walk.perPage))
-                    limit = announced + max(10, announced / 10)
-                }
-                if catalog.pages >= limit {
-                    untrusted = "reading the shop's products: page \(catalog.pages + 1) is past the \(limit) pages the server's first page allows for (\(firstTotal ?? result.totalCount) products), and it says there are more; its pages cannot be trusted, so nothing was written"
-                    return false
-                }
-                catalog.pages += 1
+                catalog.pages = listing.pages
                 onPage?(catalog.pages)
                 vendorsKnown = vendorsKnown && result.vendorsKnown
-                // Keyed by id: a page that repeats products (or holds more than a page) counts each once.
-                let before = seen.count
                 let keepAll = knownVendor == nil || !vendorsKnown
-                for product in result.pages where seen.insert(product.id).inserted {
+                for product in listing.firstSeen(result.pages) {
                     guard keepAll || product.vendorId == knownVendor else { continue }
                     all[product.id] = product
                     if product.vendorId != knownVendor { keptOthers = true }
                 }
-                if firstTotal == nil, result.totalKnown { firstTotal = result.totalCount }
-                guard result.hasNext, !result.pages.isEmpty else { return false }
-                // The server's count ends the reading; a page of nothing new while it says there
-                // is more cannot be trusted, and a product it hides would read as gone, unless the
-                // shop moved while it was read (its count changed: products made before this
-                // page's place push what was read onto it).
-                if result.totalKnown, seen.count >= result.totalCount, catalog.pages >= result.lastPage { return false }
-                let moved = result.totalKnown && firstTotal.map { $0 != result.totalCount } == true
-                if seen.count == before, catalog.pages > 1, !moved {
-                    untrusted = "reading the shop's products: page \(catalog.pages) held only products already read although the server said there were more (\(seen.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
-                    return false
-                }
-                return true
+                return listing.goesOn(after: result)
             }
         } catch {
             throw Failure(description: "reading the shop's products (page \(catalog.pages + 1)) failed: \(error); nothing was written. Run again when the server answers")
         }
-        if stopAsked { throw Failure(description: "stopped while reading the shop's products (after page \(catalog.pages)): nothing was written") }
-        if let untrusted { throw Failure(description: untrusted) }
+        if let why = listing.stop { throw Failure(description: why) }
         all.compact()
         if !vendorsKnown {
             catalog.vendorID = nil
@@ -132,5 +103,56 @@ struct LiveCatalog: Sendable {
             }
         }
         return catalog
+    }
+}
+
+/// Whether a reading of the shop's pages may go on, and why it stopped when it may not: a
+/// stop asked (Ctrl-C), a page past the pages the server's first page allows for
+/// (`PageAllowance`), or a page of nothing new while the server says there is more. Each
+/// product counts once, by its id, however often pages repeat it.
+private struct ListingGuard {
+    private(set) var pages = 0
+    /// Why the reading cannot be trusted (or was stopped); nil while it can.
+    private(set) var stop: String?
+    private var allowance = PageAllowance()
+    private var seen = Set<Int>()
+    private var seenBefore = 0
+    private var firstTotal: Int?
+
+    /// Before a page is read: false (and `stop` says why) when it must not be.
+    mutating func admit(_ walk: PageWalk, stopAsked: Bool) -> Bool {
+        if stopAsked {
+            stop = "stopped while reading the shop's products (after page \(pages)): nothing was written"
+            return false
+        }
+        allowance.see(walk)
+        guard allowance.allows(after: pages) else {
+            stop = "reading the shop's products: page \(pages + 1) is past the \(allowance.limit) pages the server's first page allows for (\(allowance.announcedProducts ?? walk.page.totalCount) products), and it says there are more; its pages cannot be trusted, so nothing was written"
+            return false
+        }
+        pages += 1
+        seenBefore = seen.count
+        if firstTotal == nil, walk.page.totalKnown { firstTotal = walk.page.totalCount }
+        return true
+    }
+
+    /// The page's products not seen on an earlier page.
+    mutating func firstSeen(_ products: [ProductSummary]) -> [ProductSummary] {
+        products.filter { seen.insert($0.id).inserted }
+    }
+
+    /// After a page: whether the next is to be read. The server's count ends the reading; a page
+    /// of nothing new while it says there is more cannot be trusted (a product it hides would
+    /// read as gone), unless the shop moved while it was read (its count changed: products made
+    /// before this page's place push what was read onto it).
+    mutating func goesOn(after result: ProductPage) -> Bool {
+        guard result.hasNext, !result.pages.isEmpty else { return false }
+        if result.totalKnown, seen.count >= result.totalCount, pages >= result.lastPage { return false }
+        let moved = result.totalKnown && firstTotal.map { $0 != result.totalCount } == true
+        if seen.count == seenBefore, pages > 1, !moved {
+            stop = "reading the shop's products: page \(pages) held only products already read although the server said there were more (\(seen.count) of \(result.totalKnown ? String(result.totalCount) : "an unknown number")); its pages cannot be trusted, so nothing was written"
+            return false
+        }
+        return true
     }
 }

@@ -24,6 +24,9 @@ struct HTTPRequest: Sendable {
     /// Seconds the whole exchange may take (a shop's page or product: a server trickling a
     /// byte a second passes the low-speed check for ever); nil: no total deadline.
     var deadline: Double?
+    /// A read of the shop (a page, a product, the health check, the generation's probe): sent
+    /// with the client's read deadline (`TransportSettings.readDeadline`) unless one is given.
+    var readsShop = false
     /// The protocols the URL may use (a feed's source may be sftp).
     var protocols = "http,https"
     /// SFTP: the private key, and the known hosts the server's key must be in.
@@ -32,6 +35,13 @@ struct HTTPRequest: Sendable {
     /// Signs the request with AWS Signature V4 (libcurl's CURLOPT_AWS_SIGV4): the provider
     /// string ("aws:amz:REGION:s3") and "KEY:SECRET". The caller sends x-amz-content-sha256.
     var awsSigV4: (provider: String, user: String)?
+}
+
+extension HTTPRequest {
+    /// A GET of the shop's own data, which has the client's read deadline.
+    static func shopRead(_ url: String) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url, readsShop: true)
+    }
 }
 
 /// One part of a multipart body, handed to libcurl's mime API.

@@ -89,7 +89,7 @@ public final class OpenMarketClient: Shop {
     public func health() throws(OpenMarketError) -> String {
         if configuration.generation == .v2021 { _ = try wire(for: .v2021).page(1, perPage: 20, search: nil); return "OK" }
         do {
-            let response = try send(HTTPRequest(method: .get, url: baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
+            let response = try send(.shopRead(baseURL + "/healthChecker"), endpoint: "GET /healthChecker")
             found.withLock { $0.answersHealth = true }
             var text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             // The 2022 servers answer the JSON string "OK", quotes included.
@@ -195,9 +195,10 @@ public final class OpenMarketClient: Shop {
                       retryTransport: Set<Int> = OpenMarketClient.retryableTransportCodes) throws(OpenMarketError) -> HTTPResponse {
         let policy = configuration.retry
         let canRepeat = idempotent ?? (request.method != .post)
-        // A read of the shop has a deadline (not a photo's download, which follows redirects).
+        // A read of the shop has a deadline (a photo's download or a feed's source has none:
+        // bytes that keep coming are a big file, not a trickle).
         var request = request
-        if request.method == .get, !request.followRedirects, request.deadline == nil {
+        if request.readsShop, request.deadline == nil {
             request.deadline = configuration.transport.readDeadline
         }
         let deadline = request.deadline

@@ -127,7 +127,7 @@ extension OpenMarketClient {
         let listEndpoint = "GET /api/products?page_no=1&items_per_page=1"
         var seen: [String] = []
         do {
-            let answer = try send(HTTPRequest(method: .get, url: baseURL + "/api/products?page_no=1&items_per_page=1"),
+            let answer = try send(.shopRead(baseURL + "/api/products?page_no=1&items_per_page=1"),
                                   endpoint: listEndpoint)
             if let found = Self.generation2022(ofPage: answer.body) { return found }
             let keys = Self.topLevelKeys(answer.body)
@@ -137,7 +137,7 @@ extension OpenMarketClient {
             seen.append("/api/products answered HTTP \(status)")
         }
         do {
-            let answer = try send(HTTPRequest(method: .get, url: baseURL + "/items/1"), endpoint: "GET /items/1")
+            let answer = try send(.shopRead(baseURL + "/items/1"), endpoint: "GET /items/1")
             let keys = Self.topLevelKeys(answer.body)
             if keys.contains("items") { return .v2021 }
             seen.append("/items/1 answered 200 with \(keys.isEmpty ? "no JSON object" : "keys " + keys.sorted().joined(separator: ", "))")

@@ -80,6 +80,31 @@ public struct PageWalk: Sendable {
     public var page: ProductPage
 }
 
+/// How far a listing reads: the pages the first page that counts announced, with room for
+/// products made meanwhile (a tenth, at least 10). A server whose pages go on past them (its
+/// last page always one ahead) is not read for ever. Import's reading of the shop and export's
+/// passes both end here.
+public struct PageAllowance: Sendable {
+    /// The pages allowed; `Int.max` until a page says how many products there are.
+    public private(set) var limit = Int.max
+    /// The product count the first counting page announced.
+    public private(set) var announcedProducts: Int?
+
+    public init() {}
+
+    /// Takes the first count a page gives; later pages do not move the limit.
+    public mutating func see(_ walk: PageWalk) {
+        guard limit == Int.max, walk.page.totalKnown else { return }
+        let perPage = max(1, walk.perPage)
+        let announced = max(walk.page.lastPage, (walk.page.totalCount + perPage - 1) / perPage)
+        limit = announced + max(10, announced / 10)
+        announcedProducts = walk.page.totalCount
+    }
+
+    /// Whether a listing that has read `pages` pages may read another.
+    public func allows(after pages: Int) -> Bool { pages < limit }
+}
+
 /// Pages of a pass fetched ahead of their turn, `inFlight` at a time, taken in order.
 /// Each fetch runs on a thread of its own: a request blocks its thread for a round trip, and
 /// Dispatch's global queue on Linux runs only as many blocks at once as there are cores (on 2

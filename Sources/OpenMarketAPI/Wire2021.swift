@@ -65,7 +65,7 @@ struct Wire2021: WireShop {
     /// items whose title contains it.
     func page(_ number: Int, perPage: Int, search: String?) throws(OpenMarketError) -> ProductPage {
         let endpoint = "GET /items/\(number)"
-        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/items/\(number)"), endpoint: endpoint)
+        let response = try client.send(.shopRead(client.baseURL + "/items/\(number)"), endpoint: endpoint)
         return try client.page(response, generation: .v2021, number: number, search: search, endpoint: endpoint)
     }
 
@@ -92,7 +92,7 @@ struct Wire2021: WireShop {
 
     func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /item/\(id)"
-        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/item/\(id)"), endpoint: endpoint)
+        let response = try client.send(.shopRead(client.baseURL + "/item/\(id)"), endpoint: endpoint)
         return try client.detail(response, generation: .v2021, endpoint: endpoint)
     }
 

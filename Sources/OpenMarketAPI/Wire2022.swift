@@ -25,7 +25,7 @@ struct Wire2022: WireShop {
         var query = "page_no=\(number)&items_per_page=\(perPage)"
         if let search, !search.isEmpty { query += "&search_value=\(OpenMarketClient.encodeQuery(search))" }
         let endpoint = "GET /api/products?\(query)"
-        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products?" + query), endpoint: endpoint)
+        let response = try client.send(.shopRead(client.baseURL + "/api/products?" + query), endpoint: endpoint)
         let page = try client.page(response, generation: generation, number: number, search: search, endpoint: endpoint)
         if client.knownGeneration == nil, let found = OpenMarketClient.generation2022(ofPage: response.body) { client.remember(found) }
         return page
@@ -34,7 +34,7 @@ struct Wire2022: WireShop {
     /// A 403 right after an edit is asked again briefly (real servers answered so for a moment).
     func product(id: Int) throws(OpenMarketError) -> ProductDetail {
         let endpoint = "GET /api/products/\(id)"
-        let response = try client.send(HTTPRequest(method: .get, url: client.baseURL + "/api/products/\(id)"), endpoint: endpoint,
+        let response = try client.send(.shopRead(client.baseURL + "/api/products/\(id)"), endpoint: endpoint,
                                        transient: [403])
         return try client.detail(response, generation: generation, endpoint: endpoint)
     }
