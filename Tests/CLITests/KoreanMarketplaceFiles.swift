@@ -63,13 +63,7 @@ extension KoreanPlatformFiles {
     /// row of 필수/선택, a guide row, then one row per option; a sheet of instructions after it.
     static func coupang(_ rows: [CoupangRow], to url: URL) throws {
         let writer = try SpreadsheetWriter(url: url, sheetName: "기본")
-        var section = [SpreadsheetWriter.Cell](repeating: .empty, count: coupangHeaders.count)
-        section[0] = .text("기본 정보")
-        section[8] = .text("옵션 정보")
-        section[12] = .text("가격/재고")
-        section[19] = .text("이미지")
-        section[21] = .text("상세 정보")
-        try writer.write(section)
+        try writer.write(groupRow(width: coupangHeaders.count, [0: "기본 정보", 8: "옵션 정보", 12: "가격/재고", 19: "이미지", 21: "상세 정보"]))
         try writer.write(coupangHeaders.map { .text($0) })
         try writer.write(coupangNeeds.map { .text($0) })
         try writer.write(coupangHeaders.map { header in
@@ -80,7 +74,7 @@ extension KoreanPlatformFiles {
             default: .text("\(header)을(를) 입력해 주세요")
             }
         })
-        for row in rows {
+        try writeProducts(rows.map { row in
             var cells = [String: SpreadsheetWriter.Cell]()
             cells["카테고리"] = .text("63950")
             cells["등록상품명"] = .text(row.name)
@@ -100,10 +94,20 @@ extension KoreanPlatformFiles {
             cells["대표(옵션)이미지"] = .text(row.photo)
             cells["추가이미지"] = .text(row.more)
             cells["상세설명"] = .text(row.html)
-            try writer.write(coupangHeaders.map { cells[$0] ?? .empty })
-        }
+            return cells
+        }, headers: coupangHeaders, to: writer)
         try writer.addSheet("작성방법")
         try writer.write([.text("1. 4행까지는 지우지 마세요. 5행부터 상품을 입력합니다.")])
         try writer.close()
+    }
+
+    /// A form's row above its header: titles at some places, the rest empty.
+    static func groupRow(width: Int, _ titles: [Int: String]) -> [SpreadsheetWriter.Cell] {
+        (0..<width).map { titles[$0].map(SpreadsheetWriter.Cell.text) ?? .empty }
+    }
+
+    /// Products under a form's header: each row's cells by header, in the header's order.
+    static func writeProducts(_ rows: [[String: SpreadsheetWriter.Cell]], headers: [String], to writer: SpreadsheetWriter) throws {
+        for cells in rows { try writer.write(headers.map { cells[$0] ?? .empty }) }
     }
 }

@@ -28,10 +28,7 @@ extension KoreanPlatformFiles {
     /// example row left in, then a product a row.
     static func elevenst(_ rows: [ElevenstRow], to url: URL) throws {
         let writer = try SpreadsheetWriter(url: url, sheetName: "대량등록 양식")
-        var group = [SpreadsheetWriter.Cell](repeating: .empty, count: elevenstHeaders.count)
-        group[0] = .text("상품 기본정보")
-        group[15] = .text("가격/옵션/재고")
-        try writer.write(group)
+        try writer.write(groupRow(width: elevenstHeaders.count, [0: "상품 기본정보", 15: "가격/옵션/재고"]))
         try writer.write(elevenstHeaders.map { .text($0) })
         try writer.write(elevenstHeaders.map { ["모델명", "모델코드", "상품홍보문구", "추가이미지 1", "추가이미지 2", "추가이미지 3", "판매옵션", "판매옵션값",
                                                 "판매옵션가격", "옵션재고수량", "권장소비자가(정가)"].contains($0) ? .text("선택") : .text("필수") })
@@ -45,7 +42,7 @@ extension KoreanPlatformFiles {
             default: .text("예시")
             }
         })
-        for row in rows {
+        try writeProducts(rows.map { row in
             var cells = [String: SpreadsheetWriter.Cell]()
             cells["카테고리코드"] = .text("1001234")
             cells["상품명"] = .text(row.name)
@@ -70,8 +67,8 @@ extension KoreanPlatformFiles {
             cells["닉네임"] = .text("제주다원")
             cells["판매자 상품코드"] = .text(row.code)
             cells["원산지"] = .text("01")
-            try writer.write(elevenstHeaders.map { cells[$0] ?? .empty })
-        }
+            return cells
+        }, headers: elevenstHeaders, to: writer)
         try writer.close()
     }
 
@@ -107,7 +104,7 @@ extension KoreanPlatformFiles {
         try writer.write(headers.map { ["A프로모션 문구", "G프로모션 문구", "옵션명", "옵션 입력값", "추가이미지"].contains($0) ? .text("선택") : .text("필수") })
         try writer.write(headers.map { .text("\($0)을(를) 입력하세요") })
         try writer.write(headers.map { header in header == "상품명" ? .text("예시) 상품명") : .text("예시") })
-        for row in rows {
+        try writeProducts(rows.map { row in
             var cells = [String: SpreadsheetWriter.Cell]()
             cells["노출 사이트"] = .text(row.sites)
             let auction = row.sites.contains("옥션"), gmarket = row.sites.contains("G마켓")
@@ -128,8 +125,8 @@ extension KoreanPlatformFiles {
             cells["상품상세설명"] = .text(row.html)
             cells["배송방법"] = .text("일반택배")
             cells["판매자 관리코드"] = .text(row.code)
-            try writer.write(headers.map { cells[$0] ?? .empty })
-        }
+            return cells
+        }, headers: headers, to: writer)
         try writer.close()
     }
 }
