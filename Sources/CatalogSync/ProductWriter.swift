@@ -68,6 +68,8 @@ public final class ProductWriter: Sendable {
     let lostAnswers: LostAnswerWait
     let stopping: StopSignal
     let gate: CredentialGate
+    /// Stops the run when the server stops answering writes.
+    let breaker: AnswerBreaker
 
     init(shop: any Shop, matcher: ServerMatcher, links: LinkStore?, recorder: RunRecorder?, intents: any WriteIntents,
          lostAnswers: LostAnswerWait, stopping: StopSignal, credentialsChecked: Bool = true) {
@@ -79,6 +81,7 @@ public final class ProductWriter: Sendable {
         self.lostAnswers = lostAnswers
         self.stopping = stopping
         gate = CredentialGate(checked: credentialsChecked, stopping: stopping)
+        breaker = AnswerBreaker(stopping: stopping)
     }
 
     /// A product the server has for a register: made by this call, or found after a lost answer.
@@ -99,6 +102,7 @@ public final class ProductWriter: Sendable {
             case .success(let found?): return Registered(product: found, found: true)
             case .success(nil): break
             case .failure(let error):
+                breaker.ended(error)
                 throw WriteFailure(kind: .unknown, message: "an earlier write has no known outcome and the server cannot be checked now (\(error)); run again to finish")
             }
         }
@@ -119,6 +123,7 @@ public final class ProductWriter: Sendable {
             let sent = Date()
             do throws(OpenMarketError) {
                 let made = try gate.pass { () throws(OpenMarketError) in try shop.register(product, images: images) }
+                breaker.answered()
                 _ = matcher.claim(made.id, row: subject.row)
                 return Registered(product: made.summary, attempts: attempt)
             } catch where error.isAmbiguous {
@@ -127,16 +132,21 @@ public final class ProductWriter: Sendable {
                 }
                 Thread.sleep(forTimeInterval: lostAnswers.firstLook * Double(1 << min(attempt - 1, 6)))
                 switch matcher.look(draft) {
-                case .success(let found?): return Registered(product: found, found: true, attempts: attempt)
+                case .success(let found?):
+                    breaker.answered()
+                    return Registered(product: found, found: true, attempts: attempt)
                 case .success(nil): break
                 case .failure(let lookError):
+                    breaker.silent("\(error)")
                     throw WriteFailure(kind: .unknown, message: "the answer was lost and the server cannot be checked now (\(lookError)); run again to finish", attempts: attempt)
                 }
                 guard attempt < lostAnswers.quickAttempts, !stopping.isStopping else {
+                    breaker.silent("\(error)")
                     intents.failed(subject, "no answer after \(attempt) attempts")
                     throw WriteFailure(kind: .refused, message: "no answer from the server after \(attempt) attempts (\(error)), and the product is not on the server", attempts: attempt)
                 }
             } catch {
+                breaker.ended(error)
                 intents.failed(subject, "\(error)")
                 throw WriteFailure(kind: .refused, message: "\(error)", attempts: attempt)
             }
@@ -151,13 +161,17 @@ public final class ProductWriter: Sendable {
         while true {
             Thread.sleep(forTimeInterval: pause)
             switch matcher.look(draft) {
-            case .success(let found?): return Registered(product: found, found: true, attempts: attempts)
+            case .success(let found?):
+                breaker.answered()
+                return Registered(product: found, found: true, attempts: attempts)
             case .success(nil): break
             case .failure(let lookError):
+                breaker.silent("\(error)")
                 throw WriteFailure(kind: .unknown, message: "no answer (\(error)), and the server cannot be checked now (\(lookError)); not sent again: run again, the next run looks for it first", attempts: attempts)
             }
             let waited = Date().timeIntervalSince(started)
             guard waited < lostAnswers.seconds, !stopping.isStopping else {
+                breaker.silent("\(error)")
                 throw WriteFailure(kind: .unknown, message: "no answer (\(error)), and the server has not listed it \(Int(waited.rounded())) s later; not sent again, so that it is never made twice: run again, the next run looks for it first and sends it only if the server still does not have it", attempts: attempts)
             }
             pause = min(lostAnswers.mostBetweenLooks, pause * 2, max(0.05, lostAnswers.seconds - waited))
@@ -178,8 +192,11 @@ public final class ProductWriter: Sendable {
             }
         }
         do {
-            return try gate.pass { () throws(OpenMarketError) in try shop.edit(id: id, changes) }
+            let edited = try gate.pass { () throws(OpenMarketError) in try shop.edit(id: id, changes) }
+            breaker.answered()
+            return edited
         } catch {
+            breaker.ended(error)
             intents.failed(subject, "\(error)")
             throw WriteFailure(kind: .refused, message: "\(error)", attempts: 1)
         }
@@ -202,7 +219,9 @@ public final class ProductWriter: Sendable {
         }
         do {
             try gate.pass { () throws(OpenMarketError) in try shop.delete(id: id) }
+            breaker.answered()
         } catch {
+            breaker.ended(error)
             throw WriteFailure(kind: .refused, message: "not deleted: \(error)", attempts: 1)
         }
         if let key = subject.key {

@@ -36,6 +36,17 @@ public enum OpenMarketError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// The server said nothing that could be read: the connection failed or broke, the answer
+    /// was lost, or every retry went unanswered (a 5xx or a timeout each time). A refusal in
+    /// words (a 4xx), a body that cannot be decoded or a request never made are answers.
+    public var isNoAnswer: Bool {
+        switch self {
+        case .transport, .ambiguous, .retriesExhausted: true
+        case .http(_, let status, _): status == 502 || status == 503 || status == 504
+        case .decoding, .invalidRequest, .unrecognized: false
+        }
+    }
+
     /// The HTTP status, when the server answered.
     public var status: Int? {
         if case let .http(_, status, _) = self { return status }

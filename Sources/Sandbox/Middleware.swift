@@ -57,6 +57,9 @@ struct FaultMiddleware: RouterMiddleware {
     let window = RateWindow()
     let pool: ServerPool?
 
+    /// Writes seen, for `silentAfterWrites`.
+    private let writes = WriteCount()
+
     init(faults: FaultInjection, maxBodyBytes: Int) {
         self.faults = faults
         self.maxBodyBytes = maxBodyBytes
@@ -99,6 +102,13 @@ struct FaultMiddleware: RouterMiddleware {
         if faults.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(faults.latencyMilliseconds))
         }
+        if let answered = faults.silentAfterWrites, request.method != .get, await writes.next() > answered {
+            // Stopped answering: read, held and dropped when the client gives up.
+            var request = request
+            _ = try? await request.collectBody(upTo: maxBodyBytes)
+            try await Task.sleep(for: .seconds(3600))
+            throw SandboxError(status: 503, message: "silent (--silent-after)")
+        }
         if faults.storeLateMilliseconds > 0, request.method == .post, request.uri.path == "/api/products" {
             // Read whole, then silent: the client may give up before it is stored.
             var request = request
@@ -121,6 +131,12 @@ struct FaultMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+/// Writes counted across connections.
+actor WriteCount {
+    private var value = 0
+    func next() -> Int { value += 1; return value }
 }
 
 /// The workers of a busy server: at most `size` requests served at once, the others waiting

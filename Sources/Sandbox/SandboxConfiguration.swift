@@ -25,6 +25,10 @@ public struct FaultInjection: Sendable, Equatable {
     /// A register (`POST /api/products`) is read, then nothing is said for this long, then the
     /// product is stored and answered: a slow server, whose client may give up first. 0: off.
     public var storeLateMilliseconds = 0
+    /// After this many writes (POST, PATCH, DELETE) are answered, the server answers no
+    /// write again: each is read and held, silent, stored nowhere (reads are still answered).
+    /// A server that stopped answering mid-run. nil: off.
+    public var silentAfterWrites: Int? = nil
 
     public init(failRate: Double = 0, failStatuses: [Int] = [500], latencyMilliseconds: Int = 0, dropRate: Double = 0,
                 rateLimitPerSecond: Int? = nil, workers: Int? = nil) {
@@ -38,6 +42,7 @@ public struct FaultInjection: Sendable, Equatable {
 
     public var isActive: Bool {
         failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil || workers != nil || storeLateMilliseconds > 0
+            || silentAfterWrites != nil
     }
 }
 

@@ -43,6 +43,8 @@ public enum StatusWords {
     /// words stays as it is).
     public static let stoppedFromConsole = "stopped from the console"
     public static let stoppedBySignal = "stopped by a signal"
+    /// The start of the reason a run stopped for a server that stopped answering.
+    public static let serverSilentPrefix = "the server stopped answering"
     static let stopReasons: [String: String] = [
         stoppedFromConsole: "콘솔에서 멈춤",
         stoppedBySignal: "신호(Ctrl-C 등)로 멈춤",
@@ -51,6 +53,10 @@ public enum StatusWords {
     public static func stopReason(_ english: String, _ language: Language) -> String {
         guard language == .ko else { return english }
         if let korean = stopReasons[english] { return korean }
+        if english.hasPrefix(serverSilentPrefix + ":") {
+            let count = english.dropFirst(serverSilentPrefix.count + 2).prefix { $0.isNumber }
+            return "서버가 응답하지 않음: 쓰기 \(count)번이 연달아 응답이 없었습니다. 그 뒤의 행은 보내지 않았습니다. 서버가 응답하면 다시 실행하세요 (결과를 모르는 행은 먼저 서버에서 찾습니다)"
+        }
         if english.hasPrefix("stopped after "), english.contains("(--max-errors ") {
             let failed = english.dropFirst("stopped after ".count).prefix { $0.isNumber }
             return "실패한 행이 \(failed)개가 되어 멈춤 (--max-errors)"

@@ -61,6 +61,11 @@ struct SandboxCommand: OpenMarketCommand {
         valueName: "ms"))
     var storeLate: Int = 0
 
+    @Option(name: .customLong("silent-after"), help: ArgumentHelp(
+        "Answer this many writes, then none: each later write is held, silent, and stored nowhere (reads are still answered): a server that stops answering mid-run.",
+        valueName: "n"))
+    var silentAfter: Int?
+
     @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
         "Accept at most this many requests per second; answer 429 with Retry-After beyond.", valueName: "n"))
     var rateLimit: Int?
@@ -151,6 +156,7 @@ struct SandboxCommand: OpenMarketCommand {
             failRate: failRate, failStatuses: failStatuses, latencyMilliseconds: latency, dropRate: dropRate, rateLimitPerSecond: rateLimit,
             workers: workers)
         configuration.faults.storeLateMilliseconds = max(0, storeLate)
+        configuration.faults.silentAfterWrites = silentAfter.map { max(0, $0) }
         configuration.logRequests = logRequests
         guard let generation = SandboxAPI(rawValue: api) else {
             throw CommandFailure(say: "f_sandbox_api", SandboxAPI.allCases.map(\.rawValue).joined(separator: ", "), api, exitCode: .badInput)
@@ -174,7 +180,7 @@ struct SandboxCommand: OpenMarketCommand {
             }
         }
         if configuration.faults.isActive {
-            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited"), store-late \(storeLate) ms")
+            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited"), store-late \(storeLate) ms, silent after \(silentAfter.map { "\($0) writes" } ?? "never")")
         }
         Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
         Console.line("Try: curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")   (Ctrl-C stops)")

@@ -65,3 +65,40 @@ struct SlowServerTests {
         #expect(names.count == 3 && Set(names).count == 3, "\(names)")
     }
 }
+
+/// A server that stops answering mid-run: after a few writes in a row go unanswered, the run
+/// stops sending (it once cost every row about 36 s × 3); the counts add up, each row said
+/// made, unknown or not sent, and nothing the server never answered is stored.
+@Suite("A server that stops answering: the run stops, saying which rows were not sent")
+struct SilentServerTests {
+    @Test("12 rows, the server silent after 3 writes: the run ends within a minute, exit 3, the rows after the silent ones not sent; counts add up; Korean says why")
+    func stopsWhenSilent() async throws {
+        let sandbox = try await TestSandbox.start { $0.faults.silentAfterWrites = 3 }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 12), named: "p.jpg")
+        let sheet = files.directory.appendingPathComponent("silent.csv")
+        try ("key,name,price,stock,images\n" + (1...12).map { "S-\($0),Silent server tea \($0),1000,1,p.jpg" }.joined(separator: "\n") + "\n")
+            .write(to: sheet, atomically: true, encoding: .utf8)
+        let started = Date()
+        let run = try await CLIProcess.run(["import", sheet.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier,
+                                            "--secret", sandbox.demo.secret, "--no-cache", "--report", files.directory.appendingPathComponent("r").path],
+                                           environment: ["OPENMARKET_ANSWER_TIMEOUT": "2", "LANG": "ko_KR.UTF-8"])
+        let seconds = Date().timeIntervalSince(started)
+        let out = run.stdout + run.stderr
+        #expect(run.status == 3, "\(out)")
+        #expect(seconds < 60, "\(seconds) s: \(out)")
+        #expect(out.contains("서버가 응답하지 않음: 쓰기 3번이 연달아 응답이 없었습니다"), "\(out)")
+        let rows = try String(contentsOf: files.directory.appendingPathComponent("r/report.csv"), encoding: .utf8)
+            .split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 12, "\(rows)")
+        let statuses = rows.map { $0[3] }
+        let created = statuses.filter { $0 == "created" }.count
+        let notSent = statuses.filter { $0 == "not-sent" }.count
+        let failed = statuses.filter { $0 == "failed" }.count
+        // Three silent writes in a row stop it; the workers' first wave is in flight by then.
+        #expect(created + notSent + failed == 12 && failed >= 3 && notSent >= 4, "\(statuses)")
+        // Only what the server answered is stored.
+        #expect(try await allProducts(sandbox).count == created)
+    }
+}
