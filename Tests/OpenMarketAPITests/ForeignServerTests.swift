@@ -36,6 +36,23 @@ struct ForeignServer {
         }
         router.get("/api/products/5") { _, _ in Response(status: .forbidden) }
         router.get("/api/products/3") { _, _ in json("{\"id\": \"three\", \"name\": \"x\"}") }
+        // Numbers no sheet could give: each refuses the answer, naming the product and the field.
+        for (id, fields) in [(6, #""price": -5"#), (7, #""price": 100, "stock": -1"#), (8, #""price": 100, "discounted_price": 150"#),
+                             (9, #""price": 100, "discounted_price": -1"#)] {
+            router.get("/api/products/\(id)") { _, _ in
+                json(#"{"id": \#(id), "vendor_id": 3, "name": "Odd numbers", "currency": "KRW", \#(fields), "created_at": "2021-03-01T09:30:00"}"#)
+            }
+        }
+        router.get("/api/products/10") { _, _ in
+            json(#"{"id": 0, "vendor_id": 3, "name": "No id", "currency": "KRW", "price": 1, "created_at": "2021-03-01T09:30:00"}"#)
+        }
+        // An id past 2^53 written with a fraction: read digit by digit, it names that product and no neighbour.
+        router.get("/api/products/11") { _, _ in
+            json(#"{"id": 9007199254740993.0, "vendor_id": 3, "name": "Far id", "currency": "KRW", "price": 1, "created_at": "2021-03-01T09:30:00"}"#)
+        }
+        router.get("/api/products/13") { _, _ in
+            json(#"{"id": 13.5, "vendor_id": 3, "name": "Half id", "currency": "KRW", "price": 1, "created_at": "2021-03-01T09:30:00"}"#)
+        }
         router.get("/redirect-file") { _, _ in
             Response(status: .found, headers: [.location: "file:///etc/passwd"])
         }
@@ -102,6 +119,27 @@ struct ForeignServerTests {
             guard case .decoding(_, let detail) = error else { Issue.record("got \(error)"); return }
             #expect(detail.contains("id"), "\(detail)")
         }
+        await server.stop()
+    }
+
+    @Test("a negative price, stock or sale price, a sale price above the price, an id of 0 or 13.5: the answer is refused naming the product and the field; an id 9007199254740993.0 is read exactly")
+    func numbersChecked() async throws {
+        let server = try await ForeignServer.start()
+        var configuration = ClientConfiguration(server: server.url)
+        configuration.generation = .v2022October
+        let client = try OpenMarketClient(configuration)
+        for (id, said) in [(6, "price -5 is below 0"), (7, "stock -1 is below 0"), (8, "discounted_price 150 is above the price 100"),
+                           (9, "discounted_price -1 is below 0"), (10, "id 0 is no id"), (13, "13.5")] {
+            do {
+                let detail = try await client.run { try $0.product(id: id) }
+                Issue.record("product \(id) taken: \(detail)")
+            } catch let error as OpenMarketError {
+                guard case .decoding(let endpoint, let detail) = error else { Issue.record("\(id): \(error)"); continue }
+                #expect(endpoint == "GET /api/products/\(id)" && detail.contains(said), "\(id): \(detail)")
+            }
+        }
+        let far = try await client.run { try $0.product(id: 11) }
+        #expect(far.id == 9_007_199_254_740_993)
         await server.stop()
     }
 
