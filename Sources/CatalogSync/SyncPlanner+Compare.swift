@@ -69,7 +69,11 @@ extension SyncPlanner {
                 }
             }
         }
-        var changes = FieldChanges(lines: now.changes(to: wanted, among: fields))
+        var lines = now.changes(to: wanted, among: fields)
+        // Every cell is read trimmed, so the spaces around a value the shop holds (a description
+        // another tool wrote, exported and read back) are not a change: the shop keeps them.
+        lines.removeAll { ($0.field == .name || $0.field == .description) && ManifestValidator.trimmed($0.old) == $0.new }
+        var changes = FieldChanges(lines: lines)
         if now.discountedPrice != 0 || wanted.discountedPrice != 0 {
             changes.buyer = (now.price - now.discountedPrice, wanted.price - wanted.discountedPrice)
         }

@@ -111,3 +111,31 @@ struct RedirectedCredentialTests {
         await server.stop()
     }
 }
+
+/// What the shop holds comes back from its export unchanged: text with quotes, apostrophes,
+/// formula-like starts and spaces around it, through CSV, JSON Lines and Excel.
+@Suite("Export and import again: a server's text kept", .serialized)
+struct ServerTextRoundTripTests {
+    @Test("a description with spaces around it, quotes, `'=` and a tab-led `@` line, a name led by `'=`: exported as CSV, JSON Lines and xlsx, each read back is 'unchanged', and the shop keeps its spaces")
+    func roundTrip() async throws {
+        let sandbox = try await TestSandbox.start()
+        let vendor = try client(sandbox, sandbox.demo)
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: 2)), filename: "p.jpg", mimeType: "image/jpeg")
+        let description = "  \"quoted\" 'single' =SUM(A1)\n\t@x, \"\"  "
+        let made = try await blocking {
+            try vendor.register(Product(name: "'=1+1 \"tea\"", description: description, price: 1000, currency: "KRW", stock: 2), images: [photo])
+        }
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        for format in ["csv", "jsonl", "xlsx"] {
+            let out = files.directory.appendingPathComponent(format)
+            let export = try await CLIProcess.run(["export", "--out", out.path, "--format", format] + account)
+            #expect(export.status == 0, "\(export.stdout)\(export.stderr)")
+            let again = try await CLIProcess.run(["import", out.appendingPathComponent("products.\(format)").path, "--dry-run", "--no-cache"] + account)
+            #expect(again.status == 0 && again.stdout.contains("1 row: 1 unchanged"), "\(format): \(again.stdout)\(again.stderr)")
+        }
+        let kept = try await blocking { try vendor.product(id: made.id) }
+        #expect(kept.summary.description == description && kept.summary.name == "'=1+1 \"tea\"")
+    }
+}
