@@ -99,6 +99,9 @@ struct NameIndex: Sendable {
     /// Once every product is added: the index in arrays of exactly its size.
     mutating func compact() { first.compact() }
 
+    /// Whether more than one product may have this name (no string compared: a cheap first look).
+    func mayHoldSeveral(_ name: String) -> Bool { more[name.hashValue] != nil }
+
     /// The ids of products named exactly `name` in `table`, ascending.
     func ids(named name: String, in table: ProductTable) -> [Int] {
         let hash = name.hashValue

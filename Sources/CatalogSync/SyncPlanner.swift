@@ -49,9 +49,11 @@ final class SyncPlanner {
     private let matcher: ServerMatcher
     let client: any Shop
     /// Every product of this vendor, by exact name (rows without a key: the name is the key).
-    private var allByName = NameIndex()
+    private(set) var allByName = NameIndex()
+    /// Products that look like second copies of a row's product (see `copies(of:)`).
+    var copiesSeen: [ShopCopy] = []
     /// Products of this vendor that a row took as its product by name: no longer unlinked.
-    private var takenByName = Set<Int>()
+    private(set) var takenByName = Set<Int>()
     /// The key each linked product is linked to.
     private(set) var keyOfProduct = CompactMap<Int, String>()
     /// Products whose owner the list does not say (2021), by exact name: asked once a row
@@ -77,10 +79,10 @@ final class SyncPlanner {
     }
 
     /// This vendor's products named exactly `name`, ascending.
-    private func named(_ name: String) -> [Int] { allByName.ids(named: name, in: live.products) }
+    func named(_ name: String) -> [Int] { allByName.ids(named: name, in: live.products) }
 
     /// This vendor's products of this name that no key is linked to, and no row took by name.
-    private func unlinked(named name: String) -> [Int] {
+    func unlinked(named name: String) -> [Int] {
         named(name).filter { keyOfProduct[$0] == nil && !takenByName.contains($0) }
     }
 
@@ -210,6 +212,7 @@ final class SyncPlanner {
                 var decision = try compare(draft, product)
                 decision.link = link
                 decision.notes = note.map { [$0] } ?? []
+                if let copies = copies(of: product, row: draft.row, key: identity) { decision.notes.append(copies) }
                 return decision
             }
             note = Phrase("n_link_gone", String(id))

@@ -37,6 +37,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     private let started = Date()
     /// Why delete-missing sent nothing, when it was refused as a whole.
     private var deletesRefused: String?
+    /// Products the shop seems to hold twice for one key, once every row is decided.
+    private var shopCopies: [ShopCopy] = []
     /// How the source was read (another platform's export, with its map).
     private var readAs: Phrase?
     /// Finished rows go to the report in the sheet's order.
@@ -235,6 +237,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         uploading.wait()
         // Rows after one that never finished (the run stopped) are reported all the same.
         delivering.withLock { release(order.drain()) }
+        let copies = planner.shopCopies()
+        lock.withLock { shopCopies = copies }
         if !missing.isEmpty && (deletesRefused == nil || options.dryRun) { deleteMissing(missing) }
     }
 
@@ -297,6 +301,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.stopped = stopping.reason
         result.stopCause = stopping.cause
         result.deletesRefused = deletesRefused
+        result.shopCopies = shopCopies.isEmpty ? nil : shopCopies
         result.readAs = readAs?.text(.en)
         result.readAsPhrase = readAs
         lock.unlock()

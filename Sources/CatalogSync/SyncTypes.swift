@@ -176,6 +176,8 @@ public struct SyncSummary: Sendable, Codable {
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
     public var deletesRefused: String?
+    /// Products the shop seems to hold twice for one key (see `ShopCopy`).
+    public var shopCopies: [ShopCopy]?
     /// How the sheet was read, when with a platform's map ("a Shopify product export: read
     /// with the Shopify map").
     public var readAs: String?
@@ -201,6 +203,7 @@ public struct SyncSummary: Sendable, Codable {
         case stopped, journal, links, undoes
         case stopCause = "stop_cause"
         case deletesRefused = "deletes_refused"
+        case shopCopies = "shop_copies"
         case readAs = "read_as"
         case alreadyDone = "already_done"
         case inFlight = "in_flight"

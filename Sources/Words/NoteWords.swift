@@ -53,6 +53,8 @@ extension WordTable {
                              "id {}은(는) 이 판매자의 상품이 아닙니다: 상품코드나 상품명으로 찾았습니다"),
         "n_link_gone": ("product {}, linked to this key, is no longer in the shop; a new one is made",
                         "이 상품코드에 연결된 상품 {}이(가) 쇼핑몰에 없어 새로 만듭니다"),
+        "n_shop_copies": ("the shop also holds {1} with this name and price, made within an hour of product {2} and linked to no key: a second copy an earlier lost answer left? The end of the run says how to remove it",
+                          "쇼핑몰에 같은 이름·가격의 상품 {1}이(가) 더 있습니다 (상품 {2}와 한 시간 안에 만들어졌고 어느 상품코드에도 연결되지 않음): 예전에 응답을 못 받아 두 번 만들어진 것일 수 있습니다. 지우는 방법은 실행 끝에 나옵니다"),
         "n_found_interrupted": ("found the product an interrupted run created ({}); not created again",
                                 "중단된 실행이 만든 상품({})을 찾았습니다: 다시 만들지 않습니다"),
         "n_name_gains_key": ("product {1}, known until now by its name \"{2}\" (a sheet without keys), now has the key {3}",

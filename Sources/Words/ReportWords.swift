@@ -18,6 +18,8 @@ extension WordTable {
         "report_in_flight": ("{} in flight", "동시에 {}개"),
         "report_stopped": ("stopped: {}", "멈춤: {}"),
         "report_deletes_refused": ("Nothing deleted: {}", "아무것도 지우지 않았습니다: {}"),
+        "report_shop_copies": ("The shop holds {} product(s) that look like second copies of a row's product (same name and price, made within an hour of it, linked to no key): {}. The rows' notes name them; `openmarket delete` removes them (recorded: undo brings them back).",
+                               "행의 상품과 이름·가격이 같고 한 시간 안에 만들어졌으며 어느 상품코드에도 연결되지 않은 상품이 {}개 있습니다 (두 번 만들어진 것일 수 있음): {}. 행의 메모에 나옵니다. `openmarket delete`로 지울 수 있습니다 (기록되므로 undo로 되살릴 수 있습니다)."),
         "report_failed_rows": ("Failed rows ({}) — fix these and run the same command again", "실패한 행 ({}) — 고친 뒤 같은 명령을 다시 실행하세요"),
         "report_failed_rows_page": ("Failed rows ({}) — fix these in the sheet and apply it again", "실패한 행 ({}) — 시트에서 고친 뒤 다시 적용하세요"),
         "report_row": ("Row", "행"),

@@ -15,6 +15,8 @@ extension WordTable {
                                 "  행 1개의 사진이 상품의 사진과 다릅니다 (보고서에 있음): API로는 사진을 바꿀 수 없습니다. --replace-photos를 주면 새 사진으로 상품을 다시 만듭니다: 상품 번호가 새로 생기고(예전 번호로 된 링크는 끊김) 예전 상품은 삭제되며 상품코드는 그대로입니다"),
         "t_photos_differ": ("  {} rows have photos that differ from their products' (the report names them): the API cannot replace photos. --replace-photos makes those products again with the new photos: new product ids (links to the old ones break), the old products deleted, the keys kept",
                             "  행 {}개의 사진이 상품의 사진과 다릅니다 (보고서에 있음): API로는 사진을 바꿀 수 없습니다. --replace-photos를 주면 새 사진으로 상품을 다시 만듭니다: 상품 번호가 새로 생기고(예전 번호로 된 링크는 끊김) 예전 상품은 삭제되며 상품코드는 그대로입니다"),
+        "t_shop_copies": ("  the shop holds {} product(s) that look like second copies of a row's product (same name and price, made within an hour of it, linked to no key): {}. Look at them (openmarket show ID), then remove them with: {} (recorded: undo brings them back)",
+                          "  행의 상품과 이름·가격이 같고 한 시간 안에 만들어졌으며 어느 상품코드에도 연결되지 않은 상품이 {}개 있습니다 (두 번 만들어진 것일 수 있음): {}. 확인한 뒤 (openmarket show 번호) 다음 명령으로 지우세요: {} (기록되므로 undo로 되살릴 수 있습니다)"),
         "t_row": ("row {}", "{}행"),
         "t_row_failed": ("  row {} failed: {}", "  {}행 실패 (failed): {}"),
         "t_more_failed": ("  … and {} more in the report", "  … 나머지 {}행은 보고서에 있습니다"),

@@ -40,8 +40,11 @@ struct AccountArguments: Sendable, Equatable {
     }
 
     /// `openmarket undo FOLDER --server …`, quoted for a POSIX shell.
-    func undo(_ folder: URL) -> String {
-        (["openmarket", "undo", folder.path] + arguments).map(Self.quoted).joined(separator: " ")
+    func undo(_ folder: URL) -> String { command(["undo", folder.path]) }
+
+    /// `openmarket WORDS… --server …` against this account, quoted for a POSIX shell.
+    func command(_ words: [String]) -> String {
+        (["openmarket"] + words + arguments).map(Self.quoted).joined(separator: " ")
     }
 
     /// The undo line and, when needed, what to set first.

@@ -111,6 +111,15 @@ enum Runner {
         if let refused = summary.deletesRefused {
             Console.line("  \(refused)")
         }
+        if let copies = summary.shopCopies {
+            let ids = copies.flatMap(\.copies)
+            let pairs = copies.prefix(10).map { copy in
+                copy.copies.map { "#\($0)" }.joined(separator: ", ") + " ≈ #\(copy.productID) (\(copy.key))"
+            }
+            Console.line(Console.say("t_shop_copies", String(ids.count), pairs.joined(separator: "; ") + (copies.count > 10 ? " …" : ""),
+                                     account.command(["delete"] + ids.map { "#\($0)" })))
+            if let note = account.credentialsNote { Console.line("    (\(note))") }
+        }
         if summary.photosDiffer > 0 {
             Console.line(summary.photosDiffer == 1 ? Console.say("t_photos_differ_one") : Console.say("t_photos_differ", String(summary.photosDiffer)))
         }

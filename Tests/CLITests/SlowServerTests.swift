@@ -102,3 +102,48 @@ struct SilentServerTests {
         #expect(try await allProducts(sandbox).count == created)
     }
 }
+
+/// A product the shop holds twice for one key (what a lost answer left before openmarket
+/// waited for slow servers): found on the next run, said on the row and at the end with the
+/// command that removes it, removed only by that command, and that deletion undone.
+@Suite("Second copies already in the shop")
+struct ShopCopyTests {
+    @Test("a copy of a keyed product (same name and price, linked to no key) is named on its row and at the end with `openmarket delete '#ID'`; a same-named product at another price is not; the delete removes it and its undo brings it back")
+    func copyFoundAndOffered() async throws {
+        let sandbox = try await TestSandbox.start()
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 13), named: "p.jpg")
+        let sheet = files.directory.appendingPathComponent("copies.csv")
+        try "key,name,price,stock,images\nC-1,Copied tea,1000,1,p.jpg\nC-2,Priced tea,2000,1,p.jpg\n".write(to: sheet, atomically: true, encoding: .utf8)
+        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let first = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r1").path] + account)
+        #expect(first.status == 0 && first.stdout.contains("2 created"), "\(first.stdout)\(first.stderr)")
+        // What a lost answer once left: the same product made again, linked to no key; and a
+        // product of the merchant's own with a row's name but another price.
+        let vendor = try client(sandbox, sandbox.demo)
+        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: 13)), filename: "p.jpg", mimeType: "image/jpeg")
+        let copy = try await blocking { try vendor.register(Product(name: "Copied tea", description: "", price: 1000, currency: "KRW", stock: 1), images: [photo]) }
+        _ = try await blocking { try vendor.register(Product(name: "Priced tea", description: "", price: 2500, currency: "KRW", stock: 1), images: [photo]) }
+        let again = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r2").path] + account)
+        #expect(again.status == 0 && again.stdout.contains("2 unchanged"), "\(again.stdout)\(again.stderr)")
+        let offer = "openmarket delete '#\(copy.id)' --server \(sandbox.url)"
+        #expect(again.stdout.contains("1 product(s) that look like second copies") && again.stdout.contains(offer), "\(again.stdout)")
+        let report = try String(contentsOf: files.directory.appendingPathComponent("r2/report.csv"), encoding: .utf8)
+        #expect(report.contains("the shop also holds #\(copy.id) with this name and price"), "\(report)")
+        let json = try String(contentsOf: files.directory.appendingPathComponent("r2/report.json"), encoding: .utf8)
+        #expect(json.contains("\"shop_copies\""), "\(json.prefix(600))")
+        let html = try String(contentsOf: files.directory.appendingPathComponent("r2/report.html"), encoding: .utf8)
+        #expect(html.contains("#\(copy.id) ≈ #"), "report.html names the copy")
+        #expect(try await allProducts(sandbox).count == 4, "nothing is removed by itself")
+        // The offer, taken as printed; then taken back.
+        let delete = try await CLIProcess.run(["delete", "#\(copy.id)", "--report", files.directory.appendingPathComponent("d").path] + account)
+        #expect(delete.status == 0, "\(delete.stdout)\(delete.stderr)")
+        #expect(try await allProducts(sandbox).filter { $0.name == "Copied tea" }.count == 1)
+        let quiet = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--dry-run"] + account)
+        #expect(!quiet.stdout.contains("second copies"), "\(quiet.stdout)")
+        let undo = try await CLIProcess.run(["undo", files.directory.appendingPathComponent("d").path] + account)
+        #expect(undo.status == 0, "\(undo.stdout)\(undo.stderr)")
+        #expect(try await allProducts(sandbox).filter { $0.name == "Copied tea" }.count == 2)
+    }
+}
