@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "OpenMarketContract", dependencies: ["Support"]),
         // The words a merchant reads outside the terminal, in English and Korean: one table for
         // the console's pages and the run's reports.
-        .target(name: "Words", dependencies: ["OpenMarketContract"]),
+        .target(name: "Words", dependencies: ["OpenMarketContract"], resources: [.copy("Resources/messages")]),
         // The libcurl client: transport, retries, errors, credentials (re-exports the contract).
         .target(
             name: "OpenMarketAPI",

@@ -1,6 +1,6 @@
-/// Every word openmarket shows a merchant outside the terminal, in English and Korean side by
-/// side (a word cannot be in one and missing from the other): the console's pages and the
-/// run's reports (report.html, report.xlsx) read this one table. The statuses stay the CLI's own
+/// Every word openmarket shows a merchant, by its id in the message catalogue (`Catalogue`:
+/// `Resources/messages/openmarket.pot` and a `.po` file per language): the console's pages,
+/// the run's reports (report.html, report.xlsx), the terminal, a row's notes and failures. The statuses stay the CLI's own
 /// words beside the Korean (`생성됨 (created)`): a merchant reading a report, a page and a
 /// terminal reads one word for one thing.
 public enum WordTable {
@@ -15,141 +15,46 @@ public enum WordTable {
         return language == .ko ? pair.ko : pair.en
     }
 
-    /// The page's and the report's words, one table.
-    public static let table: [String: (en: String, ko: String)] = page.merging(report) { first, _ in first }.merging(terminal) { first, _ in first }.merging(notes) { first, _ in first }.merging(pageRuns) { first, _ in first }.merging(failures) { first, _ in first }
+    /// Every message by its id, in English and Korean (from the catalogue, read once).
+    public static let table: [String: (en: String, ko: String)] = {
+        let catalogue = Catalogue.shipped
+        var table: [String: (en: String, ko: String)] = [:]
+        for id in catalogue.order {
+            table[id] = (catalogue.text(id, "en") ?? id, catalogue.text(id, "ko") ?? id)
+        }
+        return table
+    }()
 
-    /// The console's pages.
-    static let page: [String: (en: String, ko: String)] = [
-        "sheets": ("Sheets", "시트"),
-        "built_in_sandbox": ("built-in sandbox", "내장 샌드박스"),
-        "runs": ("Runs", "실행 기록"),
-        "check": ("Check", "검사"),
-        "plan": ("Plan", "미리보기"),
-        "apply": ("Apply", "적용"),
-        "undo": ("Undo", "되돌리기"),
-        "stop": ("Stop", "중지"),
-        "sheets_in": ("Sheets in", "시트 폴더"),
-        "sheet": ("sheet", "시트"),
-        "row": ("row", "행"),
-        "column": ("column", "열"),
-        "value": ("value", "값"),
-        "rule": ("rule", "규칙"),
-        "wrong": ("what is wrong", "문제"),
-        "what": ("what", "내용"),
-        "started": ("started", "시작"),
-        "kind": ("kind", "종류"),
-        "counts": ("counts", "결과"),
-        "report": ("Report with photos", "사진이 있는 보고서"),
-        "workbook": ("Report and rows to fix (.xlsx)", "보고서와 고칠 행 (.xlsx)"),
-        "csv": ("Report (.csv)", "보고서 (.csv)"),
-        "plan_undo": ("Plan the undo", "되돌리기 미리보기"),
-        "apply_again": ("Apply again", "다시 적용"),
-        "running": ("running now", "실행 중"),
-        "open": ("open", "열기"),
-        "export": ("Export the catalog (.csv)", "카탈로그 내보내기 (.csv)"),
-        "no_sheets": ("No sheets (CSV, Excel, JSON, JSON Lines) in this folder.", "이 폴더에 시트(CSV, Excel, JSON, JSON Lines)가 없습니다."),
-        "no_runs": ("No runs yet on this account.", "이 계정의 실행 기록이 아직 없습니다."),
-        "report_short": ("report", "보고서"),
-        "feeds": ("Feeds", "공급처 피드"),
-        "feed": ("feed", "피드"),
-        "source": ("source", "출처"),
-        "schedule": ("schedule", "일정"),
-        "last_runs": ("last run on each shop", "쇼핑몰별 마지막 실행"),
-        "drop": ("Drop a sheet or a .zip of photos here, or pick files:", "시트나 사진 .zip 파일을 여기에 끌어다 놓거나 파일을 고르세요:"),
-        "backups": ("Backups", "백업"),
-        "backup_whole_path": ("give the folder's whole path (/… or ~/…), not '{}'", "폴더의 전체 경로(/… 또는 ~/…)를 쓰세요: '{}'이(가) 아닙니다"),
-        "backup_a_file": ("{} is a file, not a folder", "{}은(는) 폴더가 아니라 파일입니다"),
-        "backup_other_files": ("{} holds other files and no backups: pick an empty folder, a new one, or one `openmarket backup` made",
-                               "{}에는 백업이 아닌 다른 파일이 있습니다: 빈 폴더, 새 폴더, 또는 openmarket 백업 폴더를 고르세요"),
-        "backup_cannot_use": ("cannot use {}: {}", "{}을(를) 쓸 수 없습니다: {}"),
-        "upload_kind": ("{}: drop a sheet (CSV, Excel, JSON, JSON Lines) or a .zip of photos", "{}: 시트(CSV, Excel, JSON, JSON Lines)나 사진 .zip 파일을 놓으세요"),
-        "upload_cannot_write": ("cannot write in {}", "{}에 쓸 수 없습니다"),
-        "upload_too_large": ("{}: larger than 1 GiB", "{}: 1 GiB보다 큽니다"),
-        "upload_cannot_keep": ("cannot keep {} in {}: {}", "{}을(를) {}에 둘 수 없습니다: {}"),
-        "upload_not_zip": ("{}: not a zip file", "{}: zip 파일이 아닙니다"),
-        "upload_too_many": ("{}: more than {} files", "{}: 파일이 {}개보다 많습니다"),
-        "upload_link": ("{}: {} is a link; only files are unpacked", "{}: {}은(는) 링크입니다; 파일만 풉니다"),
-        "upload_outside": ("{}: {} would land outside the folder", "{}: {}이(가) 폴더 밖으로 풀립니다"),
-        "upload_unpacked_too_large": ("{}: unpacks to more than 4 GiB", "{}: 풀면 4 GiB가 넘습니다"),
-        "upload_entry_lies": ("{}: {} unpacks to more than the {} bytes its header says: refused, nothing kept",
-                              "{}: {}이(가) 헤더에 적힌 {}바이트보다 크게 풀립니다: 거부했고 아무것도 남기지 않았습니다"),
-        "upload_entry_damaged": ("{}: {} cannot be unpacked (the zip is damaged): nothing kept", "{}: {}을(를) 풀 수 없습니다 (zip이 손상됨): 아무것도 남기지 않았습니다"),
-        "upload_renamed": ("{} was already in the folder and is kept as it was; the new one is {}",
-                           "{}은(는) 폴더에 이미 있어 그대로 두었습니다; 새 파일은 {}입니다"),
-        "upload_same": ("{} was already in the folder with the same content", "{}은(는) 같은 내용으로 폴더에 이미 있습니다"),
-        "upload_decoded": ("names read as {} (not UTF-8): {}", "UTF-8이 아닌 {}(으)로 읽은 이름: {}"),
-        "upload_unicode_path": ("names read from the zip's Unicode path field (Info-ZIP; the names themselves are not UTF-8): {}",
-                                "zip의 유니코드 경로 필드(Info-ZIP)에서 읽은 이름 (이름 자체는 UTF-8이 아님): {}"),
-        "upload_show": ("Show the folder", "폴더 보기"),
-        "export_refused": ("The shop refused this profile's credentials, so its products cannot be exported (an export of nothing would look like an empty shop). Check the profile's identifier and secret (a profile's can be entered again below), then export again. The shop said: {}",
-                           "쇼핑몰이 이 프로필의 자격 증명(식별자와 비밀키)을 거부해 상품을 내보낼 수 없습니다 (빈 파일을 내려받으면 쇼핑몰이 빈 것처럼 보입니다). 식별자와 비밀키를 확인한 뒤 (프로필이면 아래에서 다시 입력할 수 있습니다) 다시 내보내세요. 쇼핑몰의 답: {}"),
-        "credentials_lead": ("Enter the profile's identifier and secret again: they are saved in the config file (only those two lines change) and the shop is opened with them.",
-                             "프로필의 식별자와 비밀키를 다시 입력하세요: 설정 파일에 저장되고 (그 두 줄만 바뀝니다) 그것으로 쇼핑몰을 다시 엽니다."),
-        "identifier": ("Identifier", "식별자"),
-        "secret": ("Secret", "비밀키"),
-        "save_credentials": ("Save and open", "저장하고 열기"),
-        "credentials_not_profile": ("This shop's credentials came with the command, not from a profile: the page cannot change them; pick a profile above.",
-                                    "이 쇼핑몰의 자격 증명은 프로필이 아니라 명령에서 왔습니다: 이 페이지에서는 바꿀 수 없습니다; 위에서 프로필을 고르세요."),
-        "credentials_not_saved": ("The credentials were not saved: {}", "자격 증명을 저장하지 않았습니다: {}"),
-        "export_unreachable": ("The shop at {} does not answer, so nothing was exported; try again in a moment.",
-                               "{}의 쇼핑몰이 응답하지 않아 아무것도 내보내지 않았습니다; 잠시 뒤 다시 시도하세요."),
-        "profile_title": ("profile {}", "프로필 {}"),
-        "profile_cannot_open": ("The profile {} cannot be opened ({}). If the shop refused its identifier and secret, enter them again below; or pick another shop above.",
-                                "프로필 {}을(를) 열 수 없습니다 ({}). 쇼핑몰이 식별자와 비밀키를 거부했다면 아래에서 다시 입력하세요; 또는 위에서 다른 쇼핑몰을 고르세요."),
-        "refused_title": ("refused", "거부됨"),
-        "refused_host": ("This console answers only at its own address ({}); open the address openmarket console printed.",
-                         "이 콘솔은 자기 주소({})로만 답합니다; openmarket console이 알려 준 주소를 여세요."),
-        "refused_origin": ("A change asked by another page is refused: use the console's own page.",
-                           "다른 페이지에서 보낸 변경 요청은 거부합니다: 콘솔 페이지에서 하세요."),
-        "refused_token": ("The address's key is not this console's: open the address openmarket console printed this time.",
-                          "주소의 키가 이 콘솔의 것이 아닙니다: 이번에 openmarket console이 알려 준 주소를 여세요."),
-        "refused_no_token": ("This page needs the console's key: open the address openmarket console printed (it carries the key once).",
-                             "이 페이지에는 콘솔의 키가 필요합니다: openmarket console이 알려 준 주소를 여세요 (주소에 키가 한 번 담겨 있습니다)."),
-        "error_not_found_title": ("not found", "찾을 수 없음"),
-        "error_not_found": ("There is no such page here{}: the run or file it named may be gone. The sheets, runs and feeds are in the menu above.",
-                            "그런 페이지가 없습니다{}: 가리키던 실행이나 파일이 없어졌을 수 있습니다. 시트, 실행 기록, 피드는 위 메뉴에 있습니다."),
-        "error_bad_request_title": ("not understood", "알 수 없는 요청"),
-        "error_bad_request": ("The page sent something the console cannot use{}. Go back, and try again from the page.",
-                              "페이지가 콘솔이 쓸 수 없는 값을 보냈습니다{}. 뒤로 가서 페이지에서 다시 하세요."),
-        "error_busy_title": ("busy", "작업 중"),
-        "error_busy": ("Another run is writing to this shop{}: wait for it, or stop it from its page.",
-                       "다른 실행이 이 쇼핑몰에 쓰는 중입니다{}: 끝나기를 기다리거나 그 페이지에서 멈추세요."),
-        "error_failed_title": ("something went wrong", "문제가 생겼습니다"),
-        "error_failed": ("The console could not finish this{}. Nothing was sent beyond what the runs page shows; try again from the menu above.",
-                         "콘솔이 이 일을 끝내지 못했습니다{}. 실행 기록에 보이는 것 외에는 아무것도 보내지 않았습니다; 위 메뉴에서 다시 하세요."),
-        "export_failed": ("The export did not finish, so no file is given: {}", "내보내기가 끝나지 않아 파일을 드리지 않습니다: {}"),
-        "no_repo": ("No backup folder yet: choose where the snapshots go (a new or empty folder, or one with backups).", "아직 백업 폴더가 없습니다: 스냅샷을 보관할 폴더를 고르세요 (새 폴더, 빈 폴더 또는 백업이 있는 폴더)."),
-        "backup_folder": ("Backup folder", "백업 폴더"),
-        "use_folder": ("Use this folder", "이 폴더 사용"),
-        "no_snapshots": ("No snapshots yet in this folder: the button takes the first (the shop's products and photos, kept once).",
-                         "이 폴더에 아직 스냅샷이 없습니다: 버튼을 누르면 첫 스냅샷을 만듭니다 (쇼핑몰의 상품과 사진, 한 번씩 보관)."),
-        "snapshot_now": ("Take a snapshot now", "지금 스냅샷 만들기"),
-        "diff": ("Diff", "비교"),
-        "snapshot": ("snapshot", "스냅샷"),
-        "products": ("products", "상품"),
-        "new_products": ("new", "신규"),
-        "added": ("added", "추가 용량"),
-        "plan_restore": ("Plan the restore", "복원 미리보기"),
-        "restore": ("Restore", "복원"),
-        "run_now": ("Run now", "지금 실행"),
-        "accept": ("Accept the held file and run", "보류된 파일 승인 후 실행"),
-        "accept_prices": ("Send the held price changes too", "보류된 가격 변경도 보내기"),
-        "ask_lead": ("This export does not say two things openmarket needs:", "이 파일에는 openmarket에 필요한 두 가지가 없습니다:"),
-        "ask_currency": ("Its prices are in", "가격 통화"),
-        "ask_stock": ("A new product sold without a count starts with", "수량 없이 판매 중인 새 상품의 재고"),
-        "ask_plan": ("Plan with these", "이대로 미리보기"),
-        "check_encoding": ("{} is not UTF-8 text and its encoding cannot be told (UTF-16 without its mark, or another code page): choose it below and check again. Saved from a spreadsheet as \"CSV UTF-8\" it needs no choice.",
-                           "{}은(는) UTF-8 텍스트가 아니고 인코딩을 알 수 없습니다 (표시 없는 UTF-16이거나 다른 코드 페이지): 아래에서 고른 뒤 다시 검사하세요. 스프레드시트에서 \"CSV UTF-8\"로 저장하면 고를 필요가 없습니다."),
-        "encoding": ("The text's encoding", "텍스트 인코딩"),
-        "read_as": ("Read its columns", "열 읽는 방법"),
-        "map_auto": ("as its header says", "머리글대로"),
-        "map_none": ("openmarket's own columns only", "openmarket 열만"),
-        "include_inactive": ("rows not on sale too", "판매하지 않는 행도 포함"),
-        "backup_no_snapshot": ("No snapshot {} in this folder: pick one from the list on the Backups page.",
-                               "이 폴더에 스냅샷 {}이(가) 없습니다: 백업 페이지의 목록에서 고르세요."),
-        "no_feeds": ("No feeds yet: add a feed file (.toml) below.", "피드가 아직 없습니다: 아래에서 피드 파일(.toml)을 추가하세요."),
-        "feed_add": ("Add a feed file (.toml)", "피드 파일(.toml) 추가"),
-        "upload_feed_kind": ("{}: a feed is a .toml file (a supplier's columns, prices and source)", "{}: 피드는 .toml 파일입니다 (공급처의 열, 가격, 출처)"),
-        "upload_feed_mistake": ("{} is not kept: the feed file has a mistake: {}", "{}은(는) 두지 않았습니다: 피드 파일에 잘못된 곳이 있습니다: {}"),
-    ]
+    /// A word with its blanks filled in order: `filled("report_rows", .ko, "20")` is `20행`.
+    public static func filled(_ key: String, _ language: Language, _ values: String...) -> String {
+        filled(key, language, values)
+    }
+
+    /// `{1}`, `{2}`… take the values in the order the code gives them; a language whose words
+    /// come in another order writes its blanks in that order.
+    public static func filled(_ key: String, _ language: Language, _ values: [String]) -> String {
+        fill(text(key, language), values)
+    }
+
+    /// A template's blanks filled in one pass: `{1}`, `{2}`… take the values they number (a blank
+    /// with no value stays as written); a value is never read again for blanks (a server's name
+    /// holding `{1}` is said as it is).
+    public static func fill(_ template: String, _ values: [String]) -> String {
+        guard template.contains("{") else { return template }
+        var said = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            said += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == "}", let number = Int(digits), number >= 1, number <= values.count {
+                said += values[number - 1]
+                rest = after.dropFirst(digits.count + 1)
+            } else {
+                said.append("{")
+                rest = after
+            }
+        }
+        return said + rest
+    }
 }

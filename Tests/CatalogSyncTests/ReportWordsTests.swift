@@ -47,7 +47,7 @@ struct ReportWordsTests {
             let numbered = { (text: String) in blanks(text).contains { $0 != "{}" } }
             #expect(blanks(pair.en) == blanks(pair.ko) || pair.en.contains("{2}") || (numbered(pair.en) && numbered(pair.ko)), "\(key): \(pair)")
         }
-        let words = try String(contentsOf: root.appendingPathComponent("Sources/Words/NoteWords.swift"), encoding: .utf8)
+        let words = try String(contentsOf: root.appendingPathComponent("Sources/Words/Phrase.swift"), encoding: .utf8)
         #expect(!words.contains("NSRegularExpression") && !words.contains("Regex"), "nothing parses rendered text")
     }
     @Test("a change's fields and a count's status in Korean, the values and the CLI's word kept")
