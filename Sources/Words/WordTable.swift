@@ -25,6 +25,11 @@ public enum WordTable {
         return table
     }()
 
+    /// A message that says a count, in the plural form the language gives `count`.
+    public static func counted(_ key: String, _ language: Language, count: Int, _ values: [String]) -> String {
+        fill(Catalogue.shipped.text(key, language.rawValue, count: count) ?? key, values)
+    }
+
     /// A word with its blanks filled in order: `filled("report_rows", .ko, "20")` is `20행`.
     public static func filled(_ key: String, _ language: Language, _ values: String...) -> String {
         filled(key, language, values)

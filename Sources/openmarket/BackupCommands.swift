@@ -72,7 +72,7 @@ struct BackupCommand: ServerCommand {
         let info = try await Connection.using(server) { connection in
             let run = BackupRun(repository: repository, client: connection.client, account: connection.account)
             run.jobs = max(1, jobs)
-            run.onProgress = { done, total in progress.update("new products' photos", done: done, total: total, unit: "products") }
+            run.onProgress = { done, total in progress.update(Console.say("t_phase_new_photos"), done: done, total: total, unit: Console.say("t_unit_products")) }
             do {
                 return try await Runner.onThread { try run.run() }
             } catch let busy as RunLock.Busy {
@@ -82,7 +82,8 @@ struct BackupCommand: ServerCommand {
             }
         }
         progress.clear()
-        Console.line("snapshot \(info.id): \(info.products) products (\(info.newProducts) new, \(info.photosAdded) photos added), \(ByteCount.text(info.bytesAdded)) added in \(String(format: "%.1f", info.seconds)) s")
+        Console.line(Console.say("backup_done", info.id, String(info.products), String(info.newProducts), String(info.photosAdded),
+                                 ByteCount.text(info.bytesAdded), String(format: "%.1f", info.seconds)))
         return .ok
     }
 }
@@ -121,9 +122,10 @@ struct SnapshotsCommand: OpenMarketCommand {
             Console.out(data + Data("\n".utf8))
             return .ok
         }
-        if snapshots.isEmpty { Console.line("No snapshots yet.") }
+        if snapshots.isEmpty { Console.line(Console.say("t_no_snapshots")) }
         for snapshot in snapshots {
-            Console.line("\(snapshot.id)  \(ISO8601DateFormatter().string(from: snapshot.time))  \(snapshot.products) products, \(snapshot.newProducts) new, \(ByteCount.text(snapshot.bytesAdded)) added")
+            Console.line(Console.say("t_snapshot_line", snapshot.id, ISO8601DateFormatter().string(from: snapshot.time), String(snapshot.products),
+                                     String(snapshot.newProducts), ByteCount.text(snapshot.bytesAdded)))
         }
         return .ok
     }
@@ -157,7 +159,7 @@ struct DiffCommand: OpenMarketCommand {
             let diff = SnapshotDiff(from: try repository.products(of: try repository.find(from)),
                                     to: try repository.products(of: try repository.find(to)))
             diff.lines.forEach(Console.line)
-            Console.line("\(diff.created.count) created, \(diff.deleted.count) deleted, \(diff.changed.count) changed")
+            Console.line(Console.say("backup_diff", String(diff.created.count), String(diff.deleted.count), String(diff.changed.count)))
         } catch {
             throw CommandFailure("\(error)", exitCode: .badInput)
         }
@@ -180,7 +182,7 @@ struct HistoryCommand: OpenMarketCommand {
         do { lines = try ProductHistory.of(product, in: try repository.existing()) } catch {
             throw CommandFailure("\(error)", exitCode: .badInput)
         }
-        if lines.isEmpty { Console.line("No snapshot has \(product).") }
+        if lines.isEmpty { Console.line(Console.say("t_no_snapshot_has", product)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"

@@ -20,6 +20,8 @@ enum Console {
     /// A sentence of the word table in the terminal's language, its blanks filled in order.
     static func say(_ key: String, _ values: String...) -> String { WordTable.filled(key, language, values) }
     static func say(_ key: String, _ values: [String]) -> String { WordTable.filled(key, language, values) }
+    /// A message that says `count`, in the plural form the reader's language gives it.
+    static func say(_ key: String, count: Int, _ values: String...) -> String { WordTable.counted(key, language, count: count, values) }
 
     /// A line of text: what a server or a sheet put in it is shown, never obeyed (its control
     /// characters made visible; `VisibleText`). Bytes meant as they are go through `out`.

@@ -170,7 +170,7 @@ struct ExportCommand: ServerCommand {
         }
         let exporter = CatalogExporter(options: options, client: connection.client)
         exporter.onProgress = { phase, done, total in
-            progress.update(phase, done: done, total: total, unit: phase == "listing" ? "pages" : "products")
+            progress.update(Console.say("t_phase_\(phase)"), done: done, total: total, unit: Console.say(phase == "listing" ? "t_unit_pages" : "t_unit_products"))
         }
         let client = connection.client
         return try await Runner.onThread {

@@ -101,21 +101,22 @@ struct ShrinkCommand: OpenMarketCommand {
         let progress = ProgressLine(quiet: inputs.count < 2)
         let done = Counter()
         let failures = Counter()
-        progress.update("shrinking", done: 0, total: inputs.count, unit: "files")
+        progress.update(Console.say("t_phase_shrinking"), done: 0, total: inputs.count, unit: Console.say("t_unit_files"))
         let names = Self.outputNames(inputs)
-        if names != nil { Console.line("Files share names: written in their folders under \(out) (as TEA-001/1.jpg).") }
+        if names != nil { Console.line(Console.say("t_images_shared_names", out)) }
         let results = try BatchShrink.run(inputs, outputDirectory: URL(fileURLWithPath: out), names: names, settings: settings,
                                           workers: jobs) { result in
             progress.clear()
             Console.line(Self.describe(result))
             let failed = if case .failure = result.outcome { failures.next() } else { failures.value }
-            progress.update("shrinking", done: done.next(), total: inputs.count, failed: failed, unit: "files")
+            progress.update(Console.say("t_phase_shrinking"), done: done.next(), total: inputs.count, failed: failed, unit: Console.say("t_unit_files"))
         }
         progress.clear()
         let failed = results.filter { if case .failure = $0.outcome { return true } else { return false } }.count
         let before = results.reduce(0) { $0 + ((try? $1.outcome.get())?.originalBytes ?? 0) }
         let after = results.reduce(0) { $0 + ((try? $1.outcome.get())?.data.count ?? 0) }
-        Console.line("\(results.count - failed) of \(results.count) files: \(Self.size(before)) → \(Self.size(after)) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        Console.line(Console.say("t_images_done", String(results.count - failed), String(results.count), Self.size(before), Self.size(after),
+                                 String(format: "%.2f", Date().timeIntervalSince(started))))
         return failed > 0 ? .someFailed : .ok
     }
 
@@ -124,17 +125,17 @@ struct ShrinkCommand: OpenMarketCommand {
         let time = String(format: "%.0f ms", result.seconds * 1000)
         switch result.outcome {
         case .failure(let error):
-            return "\(name): failed: \(error)"
+            return Console.say("t_image_failed", name, "\(error)")
         case .success(let p):
             var line = "\(name): \(size(p.originalBytes)) \(p.originalWidth)×\(p.originalHeight) → "
             line += "\(size(p.data.count)) \(p.width)×\(p.height)"
             if let quality = p.quality { line += " q\(quality)" }
             if let chroma = p.chroma { line += " \(chroma.rawValue)" }
-            line += " \(p.action.rawValue)"
-            if p.encodes > 0 { line += " (\(p.encodes) \(p.encodes == 1 ? "encode" : "encodes"))" }
+            line += " " + Console.say("t_image_\(p.action.rawValue)")
+            if p.encodes > 0 { line += " " + Console.say("t_image_encodes", count: p.encodes, String(p.encodes)) }
             line += ", \(time)"
-            if let output = result.output, output.lastPathComponent != name { line += " (as \(output.lastPathComponent))" }
-            for warning in p.warnings { line += "\n  warning: \(warning.text(Console.language))" }
+            if let output = result.output, output.lastPathComponent != name { line += " " + Console.say("t_image_as", output.lastPathComponent) }
+            for warning in p.warnings { line += "\n" + Console.say("t_image_warning", warning.text(Console.language)) }
             return line
         }
     }

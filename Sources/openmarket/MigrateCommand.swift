@@ -169,7 +169,7 @@ struct MigrateCommand: OpenMarketCommand {
         migration.jobs = jobs
         migration.perPage = perPage
         let progress = ProgressLine(quiet: progressOption.quiet)
-        migration.onListing = { page, last in progress.update("listing the source", done: page, total: last, unit: "pages") }
+        migration.onListing = { page, last in progress.update(Console.say("t_phase_listing_source"), done: page, total: last, unit: Console.say("t_unit_pages")) }
 
         var choices = RunChoices()
         choices.journal = journal.map { URL(fileURLWithPath: $0) }
@@ -178,7 +178,7 @@ struct MigrateCommand: OpenMarketCommand {
         choices.maxErrors = maxErrors
         choices.report = report.map { .given(URL(fileURLWithPath: $0)) }
         var request = to.request(choices)
-        request.onProgress = { done, total, failed in progress.update("products", done: done, total: total, failed: failed, unit: "products") }
+        request.onProgress = { done, total, failed in progress.update(Console.say("t_phase_products"), done: done, total: total, failed: failed, unit: Console.say("t_unit_products")) }
         let journalURL = request.journal(for: migration)
         let result = try await Runner.sync(migration, request)
         progress.finish()

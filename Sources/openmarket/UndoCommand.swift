@@ -4,6 +4,7 @@ import Foundation
 import OpenMarketAPI
 import ShopState
 import Support
+import Words
 
 struct UndoCommand: ShopCommand {
     static let configuration = CommandConfiguration(
@@ -120,12 +121,12 @@ struct RunsCommand: ShopCommand {
         let store: LinkStore?
         do { store = try connection.account.keeping(links: linkStore.given).store() } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
         guard let store else {
-            Console.line("No runs recorded for this account yet.")
+            Console.line(Console.say("t_no_runs"))
             return .ok
         }
         let runs: [RecordedRun]
         do { runs = try store.runs(limit: limit) } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
-        if runs.isEmpty { Console.line("No runs recorded for this account yet.") }
+        if runs.isEmpty { Console.line(Console.say("t_no_runs")) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
@@ -133,15 +134,17 @@ struct RunsCommand: ShopCommand {
         for listed in ListedRun.grouped(runs) {
             let run = listed.run
             if let name = run.runName {
-                let counts = ListedRun.countsText(listed.counts ?? [:])
-                Console.line("\(formatter.string(from: listed.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) run \(name) "
-                    + "(\(listed.shards) shard runs\(listed.unfinished > 0 ? ", \(listed.unfinished) did not finish" : "")): \(counts.isEmpty ? "nothing yet" : counts)")
+                let counts = Self.counts(listed.counts ?? [:])
+                Console.line("\(formatter.string(from: listed.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+                    + Console.say("t_runs_sharded", name, String(listed.shards),
+                                  listed.unfinished > 0 ? Console.say("t_runs_shards_unfinished", String(listed.unfinished)) : "",
+                                  counts.isEmpty ? Console.say("t_runs_nothing_yet") : counts))
                 Console.line("    openmarket undo --run \(AccountArguments.quoted(name))")
                 continue
             }
-            let counts = listed.counts.map { $0.isEmpty ? "nothing to do" : ListedRun.countsText($0) } ?? "did not finish (run it again to finish)"
+            let counts = listed.counts.map { $0.isEmpty ? Console.say("t_runs_nothing") : Self.counts($0) } ?? Console.say("t_runs_unfinished")
             let source = switch run.kind {
-            case .undo: "undo of \(URL(fileURLWithPath: run.source).lastPathComponent)"
+            case .undo: Console.say("t_runs_undo_of", URL(fileURLWithPath: run.source).lastPathComponent)
             case .import: URL(fileURLWithPath: run.source).lastPathComponent
             // The feed and where its file came from; the snapshot; the migration's source; the keys.
             case .feed, .restore, .migrate, .delete: run.source
@@ -150,5 +153,10 @@ struct RunsCommand: ShopCommand {
             Console.line("    \(run.folder)")
         }
         return .ok
+    }
+
+    /// `2 created, 1 failed`; in Korean `생성됨 2 (created), 실패 1 (failed)`.
+    static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { $0.key < $1.key }.map { StatusWords.count($0.key, $0.value, Console.language) }.joined(separator: ", ")
     }
 }

@@ -102,6 +102,7 @@ struct CatalogueTests {
     static func pseudo(_ template: String) -> String {
         var out: [String] = []
         var english = ""
+        var plural = ""
         var inID = false
         for line in template.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("msgid ") {
@@ -111,9 +112,18 @@ struct CatalogueTests {
             } else if inID, line.hasPrefix("\"") {
                 english += String(line.dropFirst().dropLast())
                 out.append(line)
+            } else if line.hasPrefix("msgid_plural ") {
+                plural = String(line.dropFirst(13).dropFirst().dropLast())
+                inID = false
+                out.append(line)
             } else if line.hasPrefix("msgstr ") {
                 inID = false
                 out.append(english.isEmpty ? line : "msgstr \"[!! \(english) !!]\"")
+            } else if line.hasPrefix("msgstr[") {
+                // A count's forms: the first the English one, the others its plural.
+                inID = false
+                let form = line.hasPrefix("msgstr[0]") ? english : plural
+                out.append(String(line.prefix(9)) + " \"[!! \(form) !!]\"")
             } else {
                 out.append(line)
             }
