@@ -154,7 +154,8 @@ public struct AccountState: Sendable {
         }
         switch checked {
         case .refused(let status)?:
-            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", cause: .unreachable)
+            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", cause: .unreachable,
+                           refusedStatus: status)
         case .accepted?: return true
         case .untested?, nil: return false
         }

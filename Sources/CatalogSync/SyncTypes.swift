@@ -12,9 +12,13 @@ import Support
 public struct SyncStop: Error, CustomStringConvertible {
     public var description: String
     public var cause: StopCause
-    public init(_ description: String, cause: StopCause = .unreachable) {
+    /// The shop refused the credentials before anything was read or sent, with this status: a
+    /// door offers to enter them again (the console's form).
+    public var refusedStatus: Int?
+    public init(_ description: String, cause: StopCause = .unreachable, refusedStatus: Int? = nil) {
         self.description = description
         self.cause = cause
+        self.refusedStatus = refusedStatus
     }
 }
 

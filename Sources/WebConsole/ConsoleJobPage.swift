@@ -15,6 +15,8 @@ struct JobPage: ConsolePageModel {
     var steps: [NextStep] = []
     /// Another platform's export that cannot say its currency or stock: asked after its plan.
     var ask: AskForm?
+    /// The shop refused the profile's credentials: the form that enters them again (the profile's name).
+    var credentials: String?
 
     var jobID: String? { id }
 
@@ -69,6 +71,7 @@ struct JobPage: ConsolePageModel {
         }
         var values: [String: Any] = ["job": shown]
         if let ask { values["ask"] = ask.values }
+        if let credentials { values["credentials"] = ["name": credentials] }
         return values
     }
 }

@@ -19,7 +19,13 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         jobs.get("/:id") { request, context in
             let routes = try Self(context)
             let job = try routes.job(context)
-            return routes.layout.response(request, routes.page(job, ConsoleWords.language(of: request)))
+            var page = routes.page(job, ConsoleWords.language(of: request))
+            // Refused credentials: the same form as Export's, for a profile the console can save.
+            if case .refused? = job.ending {
+                let profile = ConsoleShops.chosen(request, among: routes.shop.menu)
+                if !profile.isEmpty { page.credentials = profile }
+            }
+            return routes.layout.response(request, page)
         }
         jobs.get("/:id/events") { request, context in Self.events(try Self(context).job(context), ConsoleWords.language(of: request)) }
         jobs.post("/:id/stop") { _, context in
@@ -162,6 +168,8 @@ struct ConsoleJobRoutes: ConsoleShopBound {
             if job.kind == .undoPlan { shown.steps = [.undo(run: job.subject)] }
         case .nothing(let said)?: shown.head.summary = said
         case .failed(let why)?: shown.head.message = why
+        case .refused(let status)?:
+            shown.head.message = WordTable.filled("run_refused", language, "HTTP \(status)")
         case nil: break
         }
         return shown

@@ -27,13 +27,15 @@ final class ConsoleJob: @unchecked Sendable {
         /// Nothing to do, said in words (an undo already undone).
         case nothing(String)
         case failed(String)
+        /// The shop refused the credentials before anything was read or sent (this HTTP status).
+        case refused(status: Int)
 
         /// The folder of the run's report, when it made one.
         var reportFolder: URL? {
             switch self {
             case .finished(let result): result.reportFolder
             case .feed(let result): result.report
-            case .parts, .nothing, .failed: nil
+            case .parts, .nothing, .failed, .refused: nil
             }
         }
     }
@@ -183,7 +185,9 @@ final class ConsoleJobs: @unchecked Sendable {
         order.append(job.id)
         lock.unlock()
         let thread = Thread {
-            do { job.end(try work(job)) } catch { job.end(.failed("\(error)")) }
+            do { job.end(try work(job)) } catch let stop as SyncStop where stop.refusedStatus != nil {
+                job.end(.refused(status: stop.refusedStatus ?? 0))
+            } catch { job.end(.failed("\(error)")) }
         }
         thread.name = "openmarket.console.\(kind.rawValue)"
         thread.start()

@@ -37,6 +37,13 @@ struct ConsoleCredentialsTests {
         #expect(refused.status == 502 && refused.text.contains("id=\"credentials\"") && refused.text.contains("type=\"password\""),
                 "\(refused.status) \(refused.text.suffix(1500))")
         #expect(!refused.text.contains("an-old-secret") && !refused.text.contains(sandbox.other.secret))
+        // A plan (and an apply) with the refused secret: the same form, said in the page's language, nothing sent.
+        let planned = try await page.run("plan", "sheet=products.csv")
+        #expect(planned.contains("id=\"credentials\"") && planned.contains("credentials (HTTP 40") && planned.contains("so nothing was read or sent"), "\(planned.suffix(1500))")
+        let korean = ConsoleStateTests.Page(base: page.base, cookie: page.cookie + "; openmarket-console-language=ko")
+        let refusedApply = try await korean.run("apply", "sheet=products.csv")
+        #expect(refusedApply.contains("id=\"credentials\"") && refusedApply.contains("자격 증명(식별자와 비밀키)을 거부해(HTTP 40")
+                && !refusedApply.contains("refused the credentials"), "\(refusedApply.suffix(1500))")
         let form = "identifier=\(sandbox.other.identifier)&secret=\(sandbox.other.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let saved = try await page.post("profile", form)
         #expect(saved.status == 303, "\(saved.status) \(saved.text.suffix(800))")
