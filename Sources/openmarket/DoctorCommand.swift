@@ -52,19 +52,19 @@ struct DoctorCommand: ServerCommand {
         var info = stat()
         if stat(configPath, &info) == 0 {
             if info.st_mode & 0o077 != 0 {
-                say(.fail, "config file \(configPath) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))): run chmod 600 \(configPath)")
+                say(.fail, Console.say("d_config_open", configPath, String(info.st_mode & 0o777, radix: 8)))
             } else {
                 do {
                     _ = try OpenMarketConfig.load(path: configPath)
-                    say(.ok, "config file \(configPath): readable only by you, valid")
+                    say(.ok, Console.say("d_config_ok", configPath))
                 } catch {
-                    say(.fail, "config file \(configPath): \(error)")
+                    say(.fail, Console.say("d_config_bad", configPath, "\(error)"))
                 }
             }
         } else if server.client.config != nil {
-            say(.fail, "config file \(configPath) does not exist")
+            say(.fail, Console.say("d_config_missing", configPath))
         } else {
-            say(.ok, "no config file (\(configPath)): settings come from options and OPENMARKET_* variables")
+            say(.ok, Console.say("d_config_none", configPath))
         }
     }
 
@@ -72,15 +72,15 @@ struct DoctorCommand: ServerCommand {
     private func checkLibraries(_ say: (Level, String) -> Void) {
         let curl = OpenMarketVersion.libcurlFeatures
         if let tls = curl.tls {
-            say(.ok, "libcurl \(OpenMarketVersion.libcurl) with \(tls)\(curl.http2 ? ", HTTP/2" : "")")
+            say(.ok, Console.say("d_curl_ok", OpenMarketVersion.libcurl, tls, curl.http2 ? ", HTTP/2" : ""))
         } else {
-            say(.fail, "libcurl \(OpenMarketVersion.libcurl) has no TLS: https servers cannot be reached; install Debian's libcurl4 (OpenSSL)")
+            say(.fail, Console.say("d_curl_no_tls", OpenMarketVersion.libcurl))
         }
 
         if PhotoDecoders.decodesHEIC {
-            say(.ok, "photos: HEIC (libheif \(PhotoDecoders.libheifVersion)\(PhotoDecoders.decodesAVIF ? ", AVIF too" : "")) and WebP (libwebp \(PhotoDecoders.libwebpVersion)) are turned into JPEG")
+            say(.ok, Console.say("d_photos_ok", PhotoDecoders.libheifVersion, PhotoDecoders.decodesAVIF ? Console.say("d_avif") : "", PhotoDecoders.libwebpVersion))
         } else {
-            say(.warn, "photos: libheif \(PhotoDecoders.libheifVersion) has no HEVC decoder: HEIC photos from a phone will fail; install Debian's libheif1 with libde265")
+            say(.warn, Console.say("d_photos_no_hevc", PhotoDecoders.libheifVersion))
         }
     }
 
@@ -90,7 +90,7 @@ struct DoctorCommand: ServerCommand {
         guard let address = sharedCache.address else { return }
         do {
             let cache = try await Runner.onThread { [sharedCache] in try sharedCache.imageCache(transport: TransportSettings()) }
-            say(.ok, "shared photo cache \(cache?.shared?.name ?? address): the bucket answers and takes the credentials")
+            say(.ok, Console.say("d_cache_ok", cache?.shared?.name ?? address))
         } catch {
             say(.fail, "\(error)")
         }
@@ -98,18 +98,17 @@ struct DoctorCommand: ServerCommand {
 
     /// The account's state folder and the photo cache: writable, with room.
     private func checkFolders(_ stateFolder: URL, _ say: (Level, String) -> Void) {
-        for (label, folder, fix) in [("state folder", stateFolder, "set XDG_STATE_HOME to a folder you can write"),
-                                     ("image cache", ImageCache.defaultDirectory, "set XDG_CACHE_HOME, or run import with --no-cache")] {
+        for (label, folder, fix) in [(Console.say("d_folder_state"), stateFolder, Console.say("d_fix_state")),
+                                     (Console.say("d_folder_cache"), ImageCache.defaultDirectory, Console.say("d_fix_cache"))] {
             switch Self.check(folder) {
             case .success(let free):
-                let text = "\(label) \(folder.path): writable, \(Self.size(free)) free"
                 if free < Self.lowSpace {
-                    say(.warn, text + ": a run needs room for its journal, links and reports")
+                    say(.warn, Console.say("d_folder_low", label, folder.path, Self.size(free)))
                 } else {
-                    say(.ok, text)
+                    say(.ok, Console.say("d_folder_ok", label, folder.path, Self.size(free)))
                 }
             case .failure(let problem):
-                say(.fail, "\(label) \(folder.path): \(problem.reason): \(fix)")
+                say(.fail, Console.say("d_folder_bad", label, folder.path, problem.reason, fix))
             }
         }
     }
@@ -120,41 +119,42 @@ struct DoctorCommand: ServerCommand {
         do {
             connection = try await Connection.connect(server, configure: { _ in })
         } catch {
-            say(.fail, "cannot connect: \(error)")
+            say(.fail, Console.say("d_cannot_connect", "\(error)"))
             return StateFolder.url
         }
         let client = connection.client
-        let name = connection.sandbox != nil ? "the built-in sandbox (\(client.configuration.server.absoluteString))" : client.configuration.server.absoluteString
+        let name = connection.sandbox != nil ? Console.say("d_sandbox_name", client.configuration.server.absoluteString) : client.configuration.server.absoluteString
         let started = Date()
         let reachable: Bool
         do {
             let generation = try await client.run { _ = try $0.health(); return try $0.generation() }
-            say(.ok, "server \(name) answers (\(Int(Date().timeIntervalSince(started) * 1000)) ms), generation \(generation.summary)\(client.configuration.generation != nil ? ", as --api says" : "")")
+            say(.ok, Console.say("d_server_ok", name, String(Int(Date().timeIntervalSince(started) * 1000)), generation.summary,
+                                client.configuration.generation != nil ? Console.say("d_as_api") : ""))
             reachable = true
         } catch {
-            say(.fail, "server \(name) does not answer: \(error). Check --server (or OPENMARKET_SERVER), the network and any proxy")
+            say(.fail, Console.say("d_server_down", name, "\(error)"))
             reachable = false
         }
         if reachable {
             if client.configuration.credentials == nil {
-                say(.warn, "no credentials: list, show and export work; import, delete and undo need --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET, or the config file)")
+                say(.warn, Console.say("d_no_credentials"))
             } else {
                 do {
                     switch try await client.run({ try $0.checkCredentials() }) {
                     case .accepted:
                         if client.configuration.credentials?.identifier.isEmpty == true {
-                            say(.ok, "a password and no identifier: a 2021 server's items are each checked against it when they are written")
+                            say(.ok, Console.say("d_password_only"))
                         } else {
-                            say(.ok, "credentials accepted")
+                            say(.ok, Console.say("d_credentials_ok"))
                         }
-                    case .refused(let status): say(.fail, "the server refused the credentials (\(status)): check the identifier and the secret")
+                    case .refused(let status): say(.fail, Console.say("d_credentials_refused", String(status)))
                     case .untested where client.configuration.credentials?.identifier.isEmpty == true:
-                        say(.ok, "a password and no identifier: a 2021 server's items are each checked against it when they are written")
+                        say(.ok, Console.say("d_password_only"))
                     case .untested:
-                        say(.warn, "the credentials cannot be checked without writing: this server answers a wrong secret as it answers a right one until a product is written (a run stops at the first refused write, before another photo is sent)")
+                        say(.warn, Console.say("d_credentials_untested"))
                     }
                 } catch {
-                    say(.warn, "the credentials could not be checked: \(error)")
+                    say(.warn, Console.say("d_credentials_unchecked", "\(error)"))
                 }
             }
         }
