@@ -129,6 +129,7 @@ public final class CatalogScan: @unchecked Sendable {
         var previous: [Int] = []
         var limit = Int.max
         var allowance = PageAllowance()
+        var endless: ExportError?
         var totalCount = 0
         var stopped = false
         try client.eachPage(search: filter.search, perPage: perPage, from: first, ahead: pagesAhead) { walk throws(OpenMarketError) in
@@ -174,12 +175,19 @@ public final class CatalogScan: @unchecked Sendable {
             state?.record(.init(t: .page, pass: pass, page: page, perPage: perPage, ids: keptNew, other: otherNew))
             onPage?(page, result.lastPage)
             if page >= limit, result.hasNext, !result.pages.isEmpty || !result.totalKnown {
+                // A list that outgrows what it announced is not a catalog: the export fails rather
+                // than write a part of it as if it were the whole.
+                if let products = allowance.announcedProducts, let pages = allowance.announcedPages {
+                    endless = ExportError("f_export_endless", String(page), String(pages), String(products))
+                    return false
+                }
                 warnings.append("the server still said hasNext at page \(page), far past its last page (\(result.lastPage)); pass \(pass) ended there")
                 return false
             }
             return true
         }
         if stopped { throw CancellationError() }
+        if let endless { throw endless }
         return (newInPass, totalCount)
     }
 

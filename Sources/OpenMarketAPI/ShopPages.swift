@@ -87,8 +87,9 @@ public struct PageWalk: Sendable {
 public struct PageAllowance: Sendable {
     /// The pages allowed; `Int.max` until a page says how many products there are.
     public private(set) var limit = Int.max
-    /// The product count the first counting page announced.
+    /// The product count the first counting page announced, and its pages.
     public private(set) var announcedProducts: Int?
+    public private(set) var announcedPages: Int?
 
     public init() {}
 
@@ -99,6 +100,7 @@ public struct PageAllowance: Sendable {
         let announced = max(walk.page.lastPage, (walk.page.totalCount + perPage - 1) / perPage)
         limit = announced + max(10, announced / 10)
         announcedProducts = walk.page.totalCount
+        announcedPages = announced
     }
 
     /// Whether a listing that has read `pages` pages may read another.

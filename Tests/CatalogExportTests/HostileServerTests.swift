@@ -5,6 +5,7 @@ import Logging
 import OpenMarketAPI
 import ServiceLifecycle
 import Testing
+import Words
 import TestSupport
 
 /// A server that answers the export badly on purpose.
@@ -139,7 +140,7 @@ struct HostileServerTests {
         #expect(files.contains(".openmarket-export.jsonl"))
     }
 
-    @Test("a server that says hasNext forever with new products on each page: the scan is bounded")
+    @Test("a server that says hasNext forever with new products on each page: the scan stops past the pages it announced plus room, the export fails saying so, no manifest")
     func endless() async throws {
         let server = try await HostileServer.start(.endlessPages)
         defer { Task { await server.stop() } }
@@ -147,9 +148,14 @@ struct HostileServerTests {
         defer { scratch.cleanup() }
         var options = ExportOptions(directory: scratch.directory)
         options.images = .none
-        let summary = try await export(options, try OpenMarketClient(ClientConfiguration(server: server.url)))
-        #expect(summary.warnings.contains { $0.contains("far past its last page") }, "\(summary.warnings)")
-        #expect(summary.exported == 22 && summary.exported == summary.listed)
+        do {
+            let summary = try await export(options, try OpenMarketClient(ClientConfiguration(server: server.url)))
+            Issue.record("an endless listing exported: \(summary.exported) of \(summary.listed)")
+        } catch let error as ExportError {
+            #expect(error.description.contains("goes on past page 11, far past the 1 pages its first page announced")
+                    && error.phrase.text(.ko).contains("믿을 수 없어"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.directory.appendingPathComponent("products.csv").path))
     }
 
     @Test("a catalog page that is not JSON stops the export with the endpoint named; no manifest appears")
