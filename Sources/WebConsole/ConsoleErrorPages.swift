@@ -2,6 +2,15 @@ import Foundation
 import Hummingbird
 import Words
 
+/// A form the console cannot use, said in the page's language on the error page (a 400 by
+/// default): what was wrong and what it takes, never an internal path.
+struct PageRefusal: Error {
+    var status: HTTPResponse.Status = .badRequest
+    var phrase: Phrase
+
+    init(_ key: String, _ values: String...) { phrase = Phrase(key, values) }
+}
+
 /// What a route could not answer is a console page too, in the page's language, with the
 /// page's own way on (the sheets, the runs): an unknown address or job, a bad form, anything
 /// unexpected. Never a browser's blank error page.
@@ -11,6 +20,8 @@ struct ConsoleErrorPages: RouterMiddleware {
     func handle(_ request: Request, context: ConsoleContext, next: (Request, ConsoleContext) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let refusal as PageRefusal {
+            return page(request, context, status: refusal.status, detail: refusal.phrase.text(ConsoleWords.language(of: request)))
         } catch let error as HTTPError {
             return page(request, context, status: error.status, detail: error.body)
         } catch {

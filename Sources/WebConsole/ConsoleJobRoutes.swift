@@ -53,7 +53,7 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         let engine = self.engine
         let form = try await ConsoleForm.read(request)
         guard let name = form["feed"], let file = engine.feeds.file(named: name, shopTag: engine.shopTag) else {
-            throw HTTPError(.badRequest, message: "no such feed")
+            throw PageRefusal("form_no_feed", form["feed"] ?? "")
         }
         let accept = form["accept"] == "1", force = form["force"] == "1"
         return start(request, .feed, subject: name) { job in

@@ -120,7 +120,7 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// The folder's sheet a form names (nothing outside the folder).
     func sheet(in form: [String: String]) throws -> URL {
         guard let name = form["sheet"], let url = engine.sheet(named: name) else {
-            throw HTTPError(.badRequest, message: "no such sheet in \(engine.folder.path)")
+            throw PageRefusal("form_no_sheet", form["sheet"] ?? "")
         }
         return url
     }

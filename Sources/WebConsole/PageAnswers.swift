@@ -31,20 +31,20 @@ struct PageAnswers: Sendable, Equatable {
     init(form: [String: String]) throws {
         if let text = form["currency"]?.trimmingCharacters(in: .whitespaces).uppercased(), !text.isEmpty {
             guard ProductRules.sandboxCurrencies.contains(text) else {
-                throw HTTPError(.badRequest, message: "currency: one of \(ProductRules.sandboxCurrencies.joined(separator: ", "))")
+                throw PageRefusal("form_currency", ProductRules.sandboxCurrencies.joined(separator: ", "))
             }
             currency = text
         }
         if let text = form["encoding"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            guard let chosen = TextEncoding(name: text) else { throw HTTPError(.badRequest, message: "encoding: one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))") }
+            guard let chosen = TextEncoding(name: text) else { throw PageRefusal("form_encoding", TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")) }
             encoding = chosen
         }
         if let text = form["default_stock"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            guard let count = Int(text), count >= 0 else { throw HTTPError(.badRequest, message: "default_stock: a count, 0 or more") }
+            guard let count = Int(text), count >= 0 else { throw PageRefusal("form_default_stock") }
             defaultStock = count
         }
         if let text = form["map"]?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty, text != "auto" {
-            guard Self.maps.contains(text) else { throw HTTPError(.badRequest, message: "map: one of auto, \(Self.maps.joined(separator: ", "))") }
+            guard Self.maps.contains(text) else { throw PageRefusal("form_map", Self.maps.joined(separator: ", ")) }
             map = text
         }
         includeInactive = ["1", "on", "true"].contains(form["include_inactive"] ?? "")

@@ -75,6 +75,12 @@ struct ConsoleErrorPageTests {
         open.language = "ko"
         let korean = try await open.get("jobs/no-such-job")
         #expect(korean.status == 404 && korean.text.contains("그런 페이지가 없습니다"), "\(korean.text.suffix(600))")
+        // A bad form in Korean: what was wrong said in Korean, no folder path of the machine's.
+        let koreanForm = try await open.post("check", "sheet=../../etc/passwd")
+        #expect(koreanForm.status == 400 && koreanForm.text.contains("시트가 콘솔 폴더에 없습니다")
+                && !koreanForm.text.contains(open.files.directory.path) && !koreanForm.text.contains("no such sheet"), "\(koreanForm.text.suffix(600))")
+        let koreanCurrency = try await open.post("plan", "sheet=products.csv&currency=XYZ")
+        #expect(koreanCurrency.status == 400 && koreanCurrency.text.contains("통화는 KRW, USD, JPY 중 하나입니다"), "\(koreanCurrency.text.suffix(600))")
         // Refused before the console knows whose page it is: a page of its own, in the reader's language.
         let noToken = try await curl(["-H", "Accept-Language: ko-KR,ko;q=0.9", open.console.url.absoluteString])
         #expect(noToken.status == 403 && noToken.headers["content-type"]?.hasPrefix("text/html") == true
