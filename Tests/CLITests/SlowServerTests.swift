@@ -87,7 +87,11 @@ struct SilentServerTests {
         let seconds = Date().timeIntervalSince(started)
         let out = run.stdout + run.stderr
         #expect(run.status == 3, "\(out)")
-        #expect(seconds < 60, "\(seconds) s: \(out)")
+        // The run's own clock (report.json), not the test's: under the suite's load an awaiting
+        // task can wait long for a thread after the process ended.
+        let json = try String(contentsOf: files.directory.appendingPathComponent("r/report.json"), encoding: .utf8)
+        let ran = json.firstMatch(of: /"seconds"\s*:\s*([0-9.]+)/).flatMap { Double($0.1) } ?? .infinity
+        #expect(ran < 60 && seconds < 300, "\(ran) s by the run, \(seconds) s by the test: \(out)")
         #expect(out.contains("서버가 응답하지 않음: 쓰기 3번이 연달아 응답이 없었습니다"), "\(out)")
         let rows = try String(contentsOf: files.directory.appendingPathComponent("r/report.csv"), encoding: .utf8)
             .split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
