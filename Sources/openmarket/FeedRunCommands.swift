@@ -131,7 +131,7 @@ struct FeedRunCommand: ServerCommand {
         do { shared = try await Runner.onThread { try FeedRound(state: state, name: name, feeds: names) } } catch {
             throw CommandFailure("\(error)", exitCode: .unreachable)
         }
-        Console.line("round \(name): \(byName.count) feeds here, shared with every machine running this round")
+        Console.line(Console.say("t_round_start", name, String(byName.count)))
         var worst: Int32 = 0, ran = 0
         while let claimed = try await Runner.onThread({ try shared.claim() }) {
             var code: Int32 = 2, outcome = "failed"
@@ -151,7 +151,7 @@ struct FeedRunCommand: ServerCommand {
         }
         let entries = try await Runner.onThread { try shared.entries() }
         let finished = entries.filter { $0.outcome != nil }.count
-        Console.line("round \(name): \(ran) run here; \(finished) of \(entries.count) finished in all")
+        Console.line(Console.say("t_round_end", name, String(ran), String(finished), String(entries.count)))
         return ExitStatus(rawValue: worst) ?? .someFailed
     }
 
@@ -216,10 +216,10 @@ struct FeedListCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         let files = try selection.watched()
         let place = try state.place()
-        if files.isEmpty { Console.line("No feeds in \(FeedSelection.folder.path), and none has run (`openmarket template --format feed --out \(FeedSelection.folder.path)/NAME.toml`).") }
+        if files.isEmpty { Console.line(Console.say("t_feeds_none", FeedSelection.folder.path)) }
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
-                Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake (`openmarket feed test` says which)")
+                Console.line(Console.say("t_feed_mistake_test", url.deletingPathExtension().lastPathComponent))
                 continue
             }
             var schedule = Schedule.installed(kind: "feed", name: feed.name) ?? "not scheduled"
@@ -227,14 +227,14 @@ struct FeedListCommand: OpenMarketCommand {
                 schedule += " (written, not enabled: no user systemd here; only the crontab line runs it)"
             }
             let shops = FeedFolder.shops(of: feed, state: place)
-            Console.line("\(feed.name)  \(feed.run.source?.display ?? "no [source]")  \(schedule)\(shops.isEmpty ? "  never run" : "")")
+            Console.line("\(feed.name)  \(feed.run.source?.display ?? Console.say("t_feed_no_source"))  \(schedule)\(shops.isEmpty ? "  " + Console.say("t_feed_never_run") : "")")
             if url.deletingLastPathComponent().standardizedFileURL.path != FeedSelection.folder.standardizedFileURL.path {
-                Console.line("    file: \(url.path)")
+                Console.line(Console.say("t_feed_file", url.path))
             }
             for folder in shops {
                 let record = (try? folder.record()) ?? FeedRecord()
-                let last = record.lastOutcome.map { "\($0.rawValue) \(Self.time(record.lastRun))" } ?? "never run"
-                Console.line("    shop \(record.shop ?? "?"): \(last)\(record.lastMessage.map { ": \($0)" } ?? "")")
+                let last = record.lastOutcome.map { "\(WordTable.text("outcome_" + $0.rawValue, Console.language)) \(Self.time(record.lastRun))" } ?? Console.say("t_feed_never_run")
+                Console.line(Console.say("t_feed_shop_line", record.shop ?? "?", last + (record.lastMessage.map { ": \($0)" } ?? "")))
             }
         }
         return .ok
@@ -273,16 +273,16 @@ struct FeedStatusCommand: OpenMarketCommand {
         let files = try selection.watched()
         // A check that watches nothing must not pass: a monitor would stay green for ever.
         guard !files.isEmpty else {
-            Console.line("No feeds to watch: none in \(FeedSelection.folder.path), and none has run on this machine.")
+            Console.line(Console.say("t_watch_none", FeedSelection.folder.path))
             return .someFailed
         }
         let (late, watched) = try check(files, limit: limit, state: state.place())
         if late > 0 { return .someFailed }
         guard watched > 0 else {
-            Console.line("No feeds to watch: the feeds here have no [source] (column maps for import --feed), and none has run.")
+            Console.line(Console.say("t_watch_no_source"))
             return .someFailed
         }
-        Console.line("\(watched == 1 ? "1 feed" : "\(watched) feeds") succeeded within \(maxAge)")
+        Console.line(Console.say("t_watch_ok", count: watched, String(watched), maxAge))
         return .ok
     }
 
@@ -293,7 +293,7 @@ struct FeedStatusCommand: OpenMarketCommand {
         var watched = 0
         for url in files {
             guard let feed = try? FeedFile.load(url) else {
-                Console.line("\(url.deletingPathExtension().lastPathComponent): the feed file has a mistake")
+                Console.line(Console.say("t_feed_mistake", url.deletingPathExtension().lastPathComponent))
                 late += 1
                 continue
             }
@@ -302,7 +302,7 @@ struct FeedStatusCommand: OpenMarketCommand {
             if feed.run.source == nil && shops.isEmpty { continue }
             watched += 1
             if shops.isEmpty {
-                Console.line("\(feed.name): never run")
+                Console.line("\(feed.name): " + Console.say("t_feed_never_run"))
                 late += 1
             }
             for folder in shops {
