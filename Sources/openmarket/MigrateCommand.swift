@@ -186,10 +186,10 @@ struct MigrateCommand: OpenMarketCommand {
         // A move prints its undo once both sides are known, in the order that brings the source back first.
         let status = await Runner.conclude(result, command: "migrate", connection: to, printsUndo: !thenDeleteSource || dryRun)
         if sourceSummary.deleted > 0 {
-            Console.line("\(sourceSummary.deleted) source products were deleted during the migration and were skipped.")
+            Console.line(Console.say("t_migrate_deleted", count: sourceSummary.deleted, String(sourceSummary.deleted)))
         }
-        for warning in sourceSummary.scan.warnings { Console.line("Warning (source): \(warning)") }
-        Console.line("Journal: \(journalURL.path)")
+        for warning in sourceSummary.scan.warnings { Console.line(Console.say("t_migrate_warning", warning)) }
+        Console.line(Console.say("t_migrate_journal", journalURL.path))
         // A report that could not be written, or a stop that says how the run ends: nothing more.
         guard thenDeleteSource, result.reportProblem == nil, result.summary.stopCause == nil else {
             if thenDeleteSource { printCopyUndo(result, to) }
@@ -204,16 +204,16 @@ struct MigrateCommand: OpenMarketCommand {
     private func deleteSource(_ from: Connection, _ to: Connection, copied: [Int: Int], result: SyncResult) async throws -> ExitStatus {
         let summary = result.summary
         if dryRun {
-            Console.line("--then-delete-source: a real run then deletes the source products it copied (at most --max-deletes \(maxDeletes)).")
+            Console.line(Console.say("t_move_dry", String(maxDeletes)))
             return .ok
         }
         guard summary.failed == 0, summary.stopped == nil else {
-            Console.line("--then-delete-source: nothing was deleted from the source, since not every product was copied; run the same command again.")
+            Console.line(Console.say("t_move_not_all"))
             printCopyUndo(result, to)
             return .ok
         }
         guard copied.count <= maxDeletes else {
-            Console.line("--then-delete-source: \(copied.count) source products were copied, more than --max-deletes \(maxDeletes): nothing was deleted from the source. Run again with --max-deletes \(copied.count) if that is right.")
+            Console.line(Console.say("t_move_too_many", String(copied.count), String(maxDeletes)))
             printCopyUndo(result, to)
             return .someFailed
         }
@@ -226,18 +226,18 @@ struct MigrateCommand: OpenMarketCommand {
         let names = copied.keys.sorted().map { "#\($0)" }
         let rows = DeleteRows(names, reason: "copied to the target by this migration", label: "copied by the migration \(result.reportFolder.lastPathComponent)")
         let deleted = try await Runner.sync(rows, from.request(choices))
-        Console.line("Source: \(deleted.summary.countsLine); report: \(deleted.reportFolder.appendingPathComponent("report.html").path)")
-        for row in deleted.report.failures.prefix(10) { Console.line("  \(row.key) failed: \(row.error ?? "")") }
+        Console.line(Console.say("t_move_source", deleted.summary.countsLine, deleted.reportFolder.appendingPathComponent("report.html").path))
+        for row in deleted.report.failures.prefix(10) { Console.line(Console.say("t_move_failed", row.key, row.error ?? "")) }
         if deleted.summary.written > 0 {
             // One block, in the one order that never leaves both shops without the products
             // (undo of the copies refuses to go first).
-            Console.line("To undo the move, in this order (each with its own account's credentials):")
-            Console.line("  1. the source's products back: " + from.naming.undo(deleted.reportFolder))
+            Console.line(Console.say("t_move_undo_lead"))
+            Console.line(Console.say("t_move_undo_source", from.naming.undo(deleted.reportFolder)))
             if let note = from.naming.credentialsNote(whose: "the source account's") { Console.line("     (\(note))") }
             let copyRuns = MoveGuard.markCopies(of: Set(copied.values), current: result.reportFolder, links: to.account.links,
                                                 deletes: deleted.reportFolder, deletesLinks: from.account.links)
             for folder in copyRuns {
-                Console.line("  2. then the copies deleted: " + to.naming.undo(folder))
+                Console.line(Console.say("t_move_undo_copies", to.naming.undo(folder)))
             }
             if !copyRuns.isEmpty, let note = to.naming.credentialsNote(whose: "the target account's") { Console.line("     (\(note))") }
         } else {
