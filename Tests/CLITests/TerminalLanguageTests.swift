@@ -99,4 +99,20 @@ struct TerminalLanguageTests {
         #expect(en.stdout.contains("acme: done: 4 rows: 1 created, 3 unchanged") && en.stdout.contains("  report: "), "\(en.stdout)\(en.stderr)")
         await machine.close()
     }
+
+    @Test("a third language is a file: a pseudo-language's .po in OPENMARKET_MESSAGES and LANG=xx_XX.UTF-8 make validate's summary and every line of doctor come out marked [!! … !!]")
+    func languageIsAFile() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        let template = try String(contentsOf: PseudoLanguage.template, encoding: .utf8)
+        try PseudoLanguage.file(from: template).write(to: files.directory.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
+        let pseudo = ["OPENMARKET_MESSAGES": files.directory.path, "LANG": "xx_XX.UTF-8"]
+        let sheet = try writeManifest(files, rows: 2)
+        let validate = try await CLIProcess.run(["validate", sheet.path], environment: pseudo)
+        let summary = validate.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(validate.status == 0 && summary.hasPrefix("[!! ") && summary.hasSuffix(" !!]"), "\(validate.stdout)")
+        let doctor = try await CLIProcess.run(["doctor", "--server", "http://127.0.0.1:9"], environment: pseudo)
+        let lines = doctor.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.dropFirst(6).hasPrefix("[!! ") }, "\(doctor.stdout)")
+    }
 }

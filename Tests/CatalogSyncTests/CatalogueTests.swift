@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Words
 
 /// The message catalogue as translators get it: gettext files, one per language, read once.
@@ -39,7 +40,7 @@ struct CatalogueTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let template = try String(contentsOf: Self.shippedFolder.appendingPathComponent("openmarket.pot"), encoding: .utf8)
         try template.write(to: folder.appendingPathComponent("openmarket.pot"), atomically: true, encoding: .utf8)
-        try Self.pseudo(template).write(to: folder.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
+        try PseudoLanguage.file(from: template).write(to: folder.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
         let catalogue = try Catalogue.load(folder: folder)
         #expect(catalogue.languages == ["en", "xx"])
         for id in catalogue.order {
@@ -57,7 +58,7 @@ struct CatalogueTests {
         """
         let withPlural = template + "\n" + plural.replacingOccurrences(of: "msgstr[0] \"[!! {1} product(s) !!]\"", with: "msgstr[0] \"\"\nmsgstr[1] \"\"")
         try withPlural.write(to: folder.appendingPathComponent("openmarket.pot"), atomically: true, encoding: .utf8)
-        try (Self.pseudo(template).replacingOccurrences(of: "nplurals=2; plural=(n != 1);", with: "nplurals=1; plural=0;") + "\n" + plural)
+        try (PseudoLanguage.file(from: template).replacingOccurrences(of: "nplurals=2; plural=(n != 1);", with: "nplurals=1; plural=0;") + "\n" + plural)
             .write(to: folder.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
         let counted = try Catalogue.load(folder: folder)
         #expect(counted.text("t_count", "en", count: 1) == "{1} product" && counted.text("t_count", "en", count: 3) == "{1} products")
@@ -96,38 +97,5 @@ struct CatalogueTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "msgfmt --check \(file)")
         }
-    }
-
-    /// Each msgstr of the template filled with its English marked: what a translator's tool makes.
-    static func pseudo(_ template: String) -> String {
-        var out: [String] = []
-        var english = ""
-        var plural = ""
-        var inID = false
-        for line in template.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("msgid ") {
-                english = String(line.dropFirst(6).dropFirst().dropLast())
-                inID = true
-                out.append(line)
-            } else if inID, line.hasPrefix("\"") {
-                english += String(line.dropFirst().dropLast())
-                out.append(line)
-            } else if line.hasPrefix("msgid_plural ") {
-                plural = String(line.dropFirst(13).dropFirst().dropLast())
-                inID = false
-                out.append(line)
-            } else if line.hasPrefix("msgstr ") {
-                inID = false
-                out.append(english.isEmpty ? line : "msgstr \"[!! \(english) !!]\"")
-            } else if line.hasPrefix("msgstr[") {
-                // A count's forms: the first the English one, the others its plural.
-                inID = false
-                let form = line.hasPrefix("msgstr[0]") ? english : plural
-                out.append(String(line.prefix(9)) + " \"[!! \(form) !!]\"")
-            } else {
-                out.append(line)
-            }
-        }
-        return out.joined(separator: "\n")
     }
 }
