@@ -33,13 +33,7 @@ final class AnswerBreaker: @unchecked Sendable {
             return silentInARow >= Self.limit ? silentInARow : nil
         }
         guard let count = tripped else { return }
-        stopping.stop(StopWords.serverSilent(writes: count, last: why), cause: .unreachable)
-    }
-}
-
-/// The words of this stop, one place (its Korean is matched on the prefix: see `StatusWords`).
-enum StopWords {
-    static func serverSilent(writes: Int, last: String) -> String {
-        "\(StatusWords.serverSilentPrefix): \(writes) writes in a row had no answer (the last: \(last)); nothing more was sent, the rows after them are not sent. Run again when it answers: rows left unknown are looked for first"
+        let reason = Phrase("stop:silent", String(count), why)
+        stopping.stop(reason.text(.en), cause: .unreachable, said: (reason.key, reason.values))
     }
 }

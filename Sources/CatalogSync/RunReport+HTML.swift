@@ -81,7 +81,7 @@ extension RunReport {
             facts.append(filled("report_rate", String(format: "%.1f", summary.productsPerSecond))
                          + (summary.inFlight.map { ", " + ($0.text(language)) } ?? ""))
         }
-        if let stopped = summary.stopped { facts.append(filled("report_stopped", StatusWords.stopReason(stopped, language))) }
+        if let stopped = summary.stopText(language) { facts.append(filled("report_stopped", stopped)) }
         let plainSource = source.replacingOccurrences(of: "undo of ", with: "")
         let context: [String: Any] = [
             "lang": language.rawValue, "facts": facts.joined(separator: " · "),

@@ -11,18 +11,34 @@ extension SyncPlanner {
     func compare(_ draft: ProductDraft, _ product: ProductSummary) throws -> RowDecision {
         // A feed's protected fields were set when the product was made; never overwritten.
         let given = draft.protected.isEmpty ? draft.given : draft.given.subtracting(draft.protected)
-        var product = product
-        if product.description == nil, given.contains(.description) {
-            // The 2021 and 2022-01 lists carry no description: what was last pushed says it,
-            // else the product's own page (one read; never a guess of "empty").
-            if let pushed = keyOfProduct[product.id].flatMap({ links[$0]?.pushed }) {
-                product.description = pushed.description
-            } else {
-                product.description = try client.product(id: product.id).summary.description ?? ""
-            }
-        }
+        let product = try withDescription(product, given: given)
         let now = Product(product)
-        var wanted = now
+        let (wanted, fields, backOnSale) = try wanted(draft, given: given, live: product)
+        try checkAmountsInProductCurrency(draft, given: given, live: product)
+        let changes = try changes(draft, from: now, to: wanted, among: fields)
+        return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
+                           live: product, backOnSale: backOnSale)
+    }
+
+    /// The live product with its description, when the row gives one: the 2021 and 2022-01
+    /// lists carry none, so what was last pushed says it, else the product's own page (one
+    /// read; never a guess of "empty").
+    private func withDescription(_ product: ProductSummary, given: ColumnSet) throws -> ProductSummary {
+        guard product.description == nil, given.contains(.description) else { return product }
+        var product = product
+        if let pushed = keyOfProduct[product.id].flatMap({ links[$0]?.pushed }) {
+            product.description = pushed.description
+        } else {
+            product.description = try client.product(id: product.id).summary.description ?? ""
+        }
+        return product
+    }
+
+    /// The product as the row wants it, the fields the row sets, and what became of a stock
+    /// taken off sale by an earlier row.
+    private func wanted(_ draft: ProductDraft, given: ColumnSet, live product: ProductSummary) throws
+        -> (wanted: Product, fields: [ProductField], backOnSale: Phrase?) {
+        var wanted = Product(product)
         var fields: [ProductField] = []
         func want(_ field: ProductField, _ set: (inout Product) -> Void) {
             set(&wanted)
@@ -60,15 +76,23 @@ extension SyncPlanner {
                               english: "on sale again after an earlier row took it off sale (stock 0), and the sheet has no stock column: add one, or \(way)")
             }
         }
-        if !given.contains(.currency) {
-            // Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
-            for (field, amount) in [("price", given.contains(.price) ? draft.fields.price : nil),
-                                    ("discount", given.contains(.discountedPrice) ? draft.fields.discountedPrice : nil)] {
-                if let amount, let problem = Money.check(amount.amount, currency: product.currency, field: field) {
-                    throw Refusal(message: "\(field) \(amount): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
-                }
+        return (wanted, fields, backOnSale)
+    }
+
+    /// Amounts without a currency are the product's currency's (USD takes cents, KRW does not).
+    private func checkAmountsInProductCurrency(_ draft: ProductDraft, given: ColumnSet, live product: ProductSummary) throws {
+        guard !given.contains(.currency) else { return }
+        for (field, amount) in [("price", given.contains(.price) ? draft.fields.price : nil),
+                                ("discount", given.contains(.discountedPrice) ? draft.fields.discountedPrice : nil)] {
+            if let amount, let problem = Money.check(amount.amount, currency: product.currency, field: field) {
+                throw Refusal(message: "\(field) \(amount): product \(product.id) is in \(product.currency), and \(problem.message) [\(problem.rule)]")
             }
         }
+    }
+
+    /// The changes from the live product to the wanted one, said with their reasons, the
+    /// buyer's price guarded, and the body that sends them.
+    private func changes(_ draft: ProductDraft, from now: Product, to wanted: Product, among fields: [ProductField]) throws -> FieldChanges {
         var lines = now.changes(to: wanted, among: fields)
         // Every cell is read trimmed, so the spaces around a value the shop holds (a description
         // another tool wrote, exported and read back) are not a change: the shop keeps them.
@@ -89,8 +113,7 @@ extension SyncPlanner {
             changes.lines[index].reason = "\(offSale.column): \(offSale.value)"
         }
         changes.body = ProductPatch(changes.lines, to: wanted)
-        return RowDecision(action: changes.isEmpty ? .unchanged(id: product.id) : .update(id: product.id, changes: changes),
-                           live: product, backOnSale: backOnSale)
+        return changes
     }
 
     /// What the buyer pays (price less discount) moved by more than `--max-price-change` is

@@ -139,7 +139,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         if outcome.isFailure {
             failures += 1
             if let max = options.maxErrors, failures >= max {
-                stopping.stop("stopped after \(failures) failed rows (--max-errors \(max))")
+                let reason = Phrase("stop:max_errors", String(failures), String(max))
+                stopping.stop(reason.text(.en), said: (reason.key, reason.values))
             }
         }
         let (done, failed, total) = (finished, failures, self.total)
@@ -299,6 +300,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         // A stopped run's rows are the rows it read (each with its outcome, `not sent` among them).
         result.rows = stopping.isStopping ? finished : total
         result.stopped = stopping.reason
+        result.stoppedPhrase = stopping.said.map { Phrase($0.key, $0.values) }
         result.stopCause = stopping.cause
         result.deletesRefused = deletesRefused
         result.shopCopies = shopCopies.isEmpty ? nil : shopCopies

@@ -173,6 +173,13 @@ public struct SyncSummary: Sendable, Codable {
     public var productsPerSecond = 0.0
     /// Why the run stopped before the end, if it did.
     public var stopped: String?
+    /// The same, to be said in the reader's language, when openmarket gave the reason.
+    public var stoppedPhrase: Phrase?
+
+    /// Why the run stopped, in `language` (a reason in a server's words as it is).
+    public func stopText(_ language: Language) -> String? {
+        stoppedPhrase?.text(language) ?? stopped.map { StatusWords.stopReason($0, language) }
+    }
     /// What the stop says of the run, when more than any stop (the server refused the
     /// credentials at the first write: `.unreachable`).
     public var stopCause: StopCause?
@@ -205,6 +212,7 @@ public struct SyncSummary: Sendable, Codable {
         case seconds
         case productsPerSecond = "products_per_second"
         case stopped, journal, links, undoes
+        case stoppedPhrase = "stopped_phrase"
         case stopCause = "stop_cause"
         case deletesRefused = "deletes_refused"
         case shopCopies = "shop_copies"

@@ -7,19 +7,30 @@ public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var first: String?
     private var firstCause: StopCause?
+    private var firstSaid: (key: String, values: [String])?
 
     public init() {}
 
     /// Asks for a stop; returns whether this call was the first to ask. `cause`: what the stop
     /// says of the run, when more than any stop (the credentials refused at the first write).
+    /// `said`: the message catalogue's id and values of the reason, when openmarket gave it, so
+    /// that it is said in the reader's language (a reason in a server's words has none).
     @discardableResult
-    public func stop(_ reason: String, cause: StopCause? = nil) -> Bool {
+    public func stop(_ reason: String, cause: StopCause? = nil, said: (key: String, values: [String])? = nil) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard first == nil else { return false }
         first = reason
         firstCause = cause
+        firstSaid = said
         return true
+    }
+
+    /// The first stop's reason as the catalogue's id and values, when it was given so.
+    public var said: (key: String, values: [String])? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstSaid
     }
 
     /// The cause the first stop gave, if it gave one.

@@ -12,7 +12,7 @@ extension ConsoleWords {
     static func pageLine(_ summary: SyncSummary, _ language: Language) -> String {
         var line = language == .en ? summary.countsLine : summary.countsPhrase.text(language)
         if summary.dryRun { line += WordTable.text("p_plan_sent_nothing", language) }
-        if let stopped = summary.stopped { line += WordTable.filled("p_stopped", language, StatusWords.stopReason(stopped, language)) }
+        if let stopped = summary.stopText(language) { line += WordTable.filled("p_stopped", language, stopped) }
         return line
     }
 

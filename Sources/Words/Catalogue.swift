@@ -80,6 +80,13 @@ public struct Catalogue: Sendable {
         }
     }()
 
+    /// The words of `language` for `id` when it has a translation of its own (nil: say the code's
+    /// English): a rule's, a status's, a field's.
+    public func translation(_ id: String, _ language: Language) -> String? {
+        guard language != .en, let form = entries[id]?.translations[language.rawValue]?.first, !form.isEmpty else { return nil }
+        return form
+    }
+
     /// The words of `language` for every id that starts with `prefix` (`rule:`), by the rest of
     /// the id: a translation only (nil-free: ids the language has no words for are left out).
     public func section(_ prefix: String, _ language: String) -> [String: String] {
@@ -156,49 +163,77 @@ enum POFile {
     private enum Field { case context, id, plural, form }
 
     static func messages(_ text: String, file: String) throws -> [Message] {
-        var messages: [Message] = []
-        var current: Message?
-        var comments: [String] = []
-        var field: Field?
-        func finish() {
-            if let done = current { messages.append(done) }
-            current = nil
-            field = nil
+        var reader = Reader(file: file)
+        for (number, line) in lines(Array(text.utf8)) {
+            guard let head = line.first else { continue }
+            if head == UInt8(ascii: "#") {
+                reader.comment(line)
+            } else if head == UInt8(ascii: "\"") {
+                try reader.continued(line, number: number)
+            } else {
+                try reader.keyword(line, number: number)
+            }
         }
-        let bytes = Array(text.utf8)
+        reader.finish()
+        return reader.messages
+    }
+
+    /// Each line with its number, spaces and a CR trimmed off both ends (slices of `bytes`).
+    private static func lines(_ bytes: [UInt8]) -> [(Int, ArraySlice<UInt8>)] {
+        var lines: [(Int, ArraySlice<UInt8>)] = []
         var start = 0
-        var number = 0
         while start <= bytes.count {
-            number += 1
             var end = start
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
             var first = start, last = end
             while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
             while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D { last -= 1 }
-            let line = bytes[first..<last]
+            lines.append((lines.count + 1, bytes[first..<last]))
             start = end + 1
-            guard let head = line.first else { continue }
-            if head == UInt8(ascii: "#") {
-                if line.count >= 2, line[line.startIndex + 1] == UInt8(ascii: ".") {
-                    var note = line.dropFirst(2)
-                    while note.first == 0x20 { note = note.dropFirst() }
-                    comments.append(String(decoding: note, as: UTF8.self))
-                }
-                continue
+        }
+        return lines
+    }
+
+    /// The messages so far, the one being read, and which of its strings a continued line extends.
+    private struct Reader {
+        let file: String
+        var messages: [Message] = []
+        var current: Message?
+        var comments: [String] = []
+        var field: Field?
+
+        init(file: String) { self.file = file }
+
+        mutating func finish() {
+            if let done = current { messages.append(done) }
+            current = nil
+            field = nil
+        }
+
+        /// A translator's note (`#.`); other comments are passed over.
+        mutating func comment(_ line: ArraySlice<UInt8>) {
+            guard line.count >= 2, line[line.startIndex + 1] == UInt8(ascii: ".") else { return }
+            var note = line.dropFirst(2)
+            while note.first == 0x20 { note = note.dropFirst() }
+            comments.append(String(decoding: note, as: UTF8.self))
+        }
+
+        /// A string on a line of its own: the rest of the keyword's before it.
+        mutating func continued(_ line: ArraySlice<UInt8>, number: Int) throws {
+            guard let field, current != nil else {
+                throw Catalogue.Failure(file: file, line: number, reason: "a string that continues nothing")
             }
-            if head == UInt8(ascii: "\"") {
-                guard let field, current != nil else {
-                    throw Catalogue.Failure(file: file, line: number, reason: "a string that continues nothing")
-                }
-                let more = try unquote(line, file: file, line: number)
-                switch field {
-                case .context: current!.id += more
-                case .id: current!.english += more
-                case .plural: current!.plural = (current!.plural ?? "") + more
-                case .form: current!.forms[current!.forms.count - 1] += more
-                }
-                continue
+            let more = try unquote(line, file: file, line: number)
+            switch field {
+            case .context: current!.id += more
+            case .id: current!.english += more
+            case .plural: current!.plural = (current!.plural ?? "") + more
+            case .form: current!.forms[current!.forms.count - 1] += more
             }
+        }
+
+        /// `msgctxt`, `msgid`, `msgid_plural` or `msgstr[N]` and its string.
+        mutating func keyword(_ line: ArraySlice<UInt8>, number: Int) throws {
             guard let space = line.firstIndex(of: 0x20) else {
                 throw Catalogue.Failure(file: file, line: number, reason: "not a gettext line: \(String(decoding: line.prefix(40), as: UTF8.self))")
             }
@@ -208,17 +243,11 @@ enum POFile {
             let value = try unquote(rest, file: file, line: number)
             switch keyword {
             case "msgctxt":
-                finish()
-                current = Message(line: number, id: value, comments: comments)
-                comments = []
+                begin(Message(line: number, id: value, comments: comments))
                 field = .context
             case "msgid":
-                if current == nil || field == .form {
-                    // A message without an id of its own: the header (msgid "").
-                    finish()
-                    current = Message(line: number, comments: comments)
-                    comments = []
-                }
+                // A message without an id of its own: the header (msgid "").
+                if current == nil || field == .form { begin(Message(line: number, comments: comments)) }
                 current!.english = value
                 field = .id
             case "msgid_plural":
@@ -233,12 +262,16 @@ enum POFile {
                 field = .form
             }
         }
-        finish()
-        return messages
+
+        private mutating func begin(_ message: Message) {
+            finish()
+            current = message
+            comments = []
+        }
     }
 
     /// A C string as gettext writes it: `"…"`, with `\"`, `\\`, `\n` and `\t`.
-    private static func unquote(_ text: ArraySlice<UInt8>, file: String, line: Int) throws -> String {
+    fileprivate static func unquote(_ text: ArraySlice<UInt8>, file: String, line: Int) throws -> String {
         guard text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") else {
             throw Catalogue.Failure(file: file, line: line, reason: "a string must be in double quotes")
         }

@@ -6,28 +6,26 @@ public enum StatusWords {
 
     /// `created`; `생성됨 (created)`.
     public static func label(_ status: String, _ language: Language) -> String {
-        guard language == .ko, let korean = korean[status] else { return status }
-        return "\(korean) (\(status))"
+        guard let words = Catalogue.shipped.translation("status:\(status)", language) else { return status }
+        return "\(words) (\(status))"
     }
 
     /// A count: `20 created`; `생성됨 20 (created)`.
     public static func count(_ status: String, _ count: Int, _ language: Language) -> String {
-        guard language == .ko else { return "\(count) \(status == "not-sent" ? "not sent" : status)" }
-        return "\(korean[status] ?? status) \(count) (\(status == "not-sent" ? "not sent" : status))"
+        let english = status == "not-sent" ? "not sent" : status
+        guard let words = Catalogue.shipped.translation("status:\(status)", language) else { return "\(count) \(english)" }
+        return "\(words) \(count) (\(english))"
     }
-
-    /// The names of a product's fields as a change says them (`price 1000 → 1200`), in Korean.
-    public static let fields: [String: String] = Catalogue.shipped.section("field:", "ko")
 
     /// A row's changes (`price 1000 → 1200 (+20.0 %); stock 8 → 0`) with each field named in
     /// `language`; the values as they are.
     public static func changes(_ text: String, _ language: Language) -> String {
-        guard language == .ko, !text.isEmpty else { return text }
+        guard language != .en, !text.isEmpty else { return text }
         return text.components(separatedBy: "; ").map { part in
             part.components(separatedBy: ", ").map { item in
                 let words = item.split(separator: " ", maxSplits: 1).map(String.init)
-                guard let first = words.first, let korean = fields[first] else { return item }
-                return words.count > 1 ? "\(korean) \(words[1])" : korean
+                guard let first = words.first, let field = Catalogue.shipped.translation("field:\(first)", language) else { return item }
+                return words.count > 1 ? "\(field) \(words[1])" : field
             }.joined(separator: ", ")
         }.joined(separator: "; ")
     }
@@ -36,21 +34,14 @@ public enum StatusWords {
     /// words stays as it is).
     public static let stoppedFromConsole = "stopped from the console"
     public static let stoppedBySignal = "stopped by a signal"
-    /// The start of the reason a run stopped for a server that stopped answering.
-    public static let serverSilentPrefix = "the server stopped answering"
 
+    /// A reason openmarket gives in fixed words (a signal, the console's Stop) in `language`;
+    /// any other as it is (a reason made with values carries its phrase: `SyncSummary.stopText`).
     public static func stopReason(_ english: String, _ language: Language) -> String {
-        guard language == .ko else { return english }
-        let catalogue = Catalogue.shipped
-        func said(_ id: String, _ values: String...) -> String { WordTable.fill(catalogue.text(id, language.rawValue) ?? english, values) }
-        if english == stoppedFromConsole { return said("stop:console") }
-        if english == stoppedBySignal { return said("stop:signal") }
-        if english.hasPrefix(serverSilentPrefix + ":") {
-            return said("stop:silent", String(english.dropFirst(serverSilentPrefix.count + 2).prefix { $0.isNumber }))
+        switch english {
+        case stoppedFromConsole: WordTable.text("stop:console", language)
+        case stoppedBySignal: WordTable.text("stop:signal", language)
+        default: english
         }
-        if english.hasPrefix("stopped after "), english.contains("(--max-errors ") {
-            return said("stop:max_errors", String(english.dropFirst("stopped after ".count).prefix { $0.isNumber }))
-        }
-        return english
     }
 }

@@ -6,16 +6,13 @@
 public enum WordTable {
     /// The words of `language`, by key.
     public static func words(_ language: Language) -> [String: String] {
-        guard language != .en, language != .ko else { return table.mapValues { language == .ko ? $0.ko : $0.en } }
         let catalogue = Catalogue.shipped
         return Dictionary(uniqueKeysWithValues: catalogue.order.map { ($0, catalogue.text($0, language.rawValue) ?? $0) })
     }
 
-    /// One word; the key itself when the table has no such word (a test checks every key used).
+    /// One word; the key itself when the catalogue has no such word (a test checks every key used).
     public static func text(_ key: String, _ language: Language) -> String {
-        if language != .en, language != .ko { return Catalogue.shipped.text(key, language.rawValue) ?? key }
-        guard let pair = table[key] else { return key }
-        return language == .ko ? pair.ko : pair.en
+        Catalogue.shipped.text(key, language.rawValue) ?? key
     }
 
     /// Every message by its id, in English and Korean (from the catalogue, read once).

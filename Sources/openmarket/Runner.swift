@@ -104,7 +104,7 @@ enum Runner {
         if let readAs = summary.readAsPhrase?.text(language) ?? summary.readAs { Console.line("  \(readAs)") }
         if !summary.fieldsChanged.isEmpty {
             let fields = summary.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                .map { "\(language == .ko ? StatusWords.fields[$0.key] ?? $0.key : $0.key) \($0.value)" }
+                .map { "\(Catalogue.shipped.translation("field:\($0.key)", language) ?? $0.key) \($0.value)" }
             Console.line(Console.say(summary.dryRun ? "t_fields_would" : "t_fields_changed", fields.joined(separator: ", "))
                          + (summary.stockToZero > 0 ? Console.say("t_stock_zero", String(summary.stockToZero)) : ""))
         }
@@ -127,8 +127,8 @@ enum Runner {
             Console.line(Console.say("t_row_failed", String(row.row), row.errorText(language)))
         }
         if summary.failed > 10 { Console.line(Console.say("t_more_failed", String(summary.failed - 10))) }
-        if let stopped = summary.stopped {
-            Console.line(Console.say("t_stopped", StatusWords.stopReason(stopped, language), redacted(command).joined(separator: " ")))
+        if let stopped = summary.stopText(language) {
+            Console.line(Console.say("t_stopped", stopped, redacted(command).joined(separator: " ")))
         }
         if reportComplete { Console.line(Console.say("t_report", report.appendingPathComponent("report.html").path)) }
         if printsUndo, !summary.dryRun, summary.written > 0 {

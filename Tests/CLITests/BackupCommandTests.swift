@@ -17,7 +17,7 @@ struct BackupCommandTests {
         let sheet = files.directory.appendingPathComponent("products.csv")
         try Data(rows.utf8).write(to: sheet)
         let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = latency }
-        let shop = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let shop = sandbox.demoAccount
         let imported = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r").path] + shop)
         try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         return (sandbox, files, shop)

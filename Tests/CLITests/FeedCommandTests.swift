@@ -64,7 +64,7 @@ struct FeedCommandTests {
         // The supplier's file beside the sample photos (its image cells are relative to it).
         let sheet = Self.root.appendingPathComponent("samples/supplier.csv")
         let sandbox = try await TestSandbox.start()
-        let credentials = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let credentials = sandbox.demoAccount
         let report = files.directory.appendingPathComponent("report")
         let first = try await CLIProcess.run(["import", sheet.path, "--feed", "acme", "--no-cache", "--report", report.path,
                                               "--journal", files.directory.appendingPathComponent("journal").path] + credentials,

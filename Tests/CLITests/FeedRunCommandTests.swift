@@ -32,7 +32,7 @@ struct FeedMachine {
     var environment: [String: String] {
         ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": files.directory.appendingPathComponent("state").path]
     }
-    var shop: [String] { ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret] }
+    var shop: [String] { sandbox.demoAccount }
 
     func writeFeed(_ extra: String = "") throws {
         let text = Fixtures.feedText(source: supplier.feedURL, markup: 50, "[notify]\nwebhook = \"\(supplier.hookURL)\"\n\(extra)")

@@ -31,7 +31,7 @@ struct GenerationTests {
 
     static func credentials(_ sandbox: TestSandbox, _ api: SandboxAPI, password: String = "merchant-pw-1") -> [String] {
         api == .v2021 ? ["--server", sandbox.url, "--secret", password]
-            : ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+            : sandbox.demoAccount
     }
 
     @Test("import, again, one price, --delete-missing, export: against each generation, found from its answers",

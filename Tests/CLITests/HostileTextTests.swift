@@ -12,13 +12,9 @@ struct HostileTextTests {
     @Test("list and show print a product's control characters as escapes: no ESC, BEL, CR or RTL override reaches the terminal")
     func listAndShow() async throws {
         let sandbox = try await TestSandbox.start()
-        let vendor = try client(sandbox, sandbox.demo)
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: 1)), filename: "p.jpg", mimeType: "image/jpeg")
         let name = "Tea\u{1B}[2J\u{1B}]0;owned\u{07}\rFAKE\u{202E}gpj"
-        let made = try await blocking {
-            try vendor.register(Product(name: name, description: "line one\nline \u{1B}[31mred\u{1B}[0m", price: 1000, currency: "KRW", stock: 2), images: [photo])
-        }
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let made = try await registeredElsewhere(sandbox, name: name, description: "line one\nline \u{1B}[31mred\u{1B}[0m", stock: 2)
+        let account = sandbox.demoAccount
         let list = try await CLIProcess.run(["list"] + account)
         #expect(list.status == 0, "\(list.stdout)\(list.stderr)")
         // The table cuts a name at 40 columns: the escapes count as the characters shown.
@@ -73,7 +69,7 @@ struct TrustTests {
         defer { files.cleanup() }
         let certificates = try TestCertificates.make(in: files.directory.appendingPathComponent("tls"))
         let sandbox = try await TestSandbox.start { $0.tls = (certificates.certificate, certificates.key) }
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let account = sandbox.demoAccount
         // This machine's own CA variables (a CI image sets them to the system bundle) are not the test's.
         let none = ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": ""]
         let refused = try await CLIProcess.run(["list"] + account, environment: none)
@@ -119,15 +115,11 @@ struct ServerTextRoundTripTests {
     @Test("a description with spaces around it, quotes, `'=` and a tab-led `@` line, a name led by `'=`: exported as CSV, JSON Lines and xlsx, each read back is 'unchanged', and the shop keeps its spaces")
     func roundTrip() async throws {
         let sandbox = try await TestSandbox.start()
-        let vendor = try client(sandbox, sandbox.demo)
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: 2)), filename: "p.jpg", mimeType: "image/jpeg")
         let description = "  \"quoted\" 'single' =SUM(A1)\n\t@x, \"\"  "
-        let made = try await blocking {
-            try vendor.register(Product(name: "'=1+1 \"tea\"", description: description, price: 1000, currency: "KRW", stock: 2), images: [photo])
-        }
+        let made = try await registeredElsewhere(sandbox, name: "'=1+1 \"tea\"", description: description, stock: 2, seed: 2)
         let files = try Scratch()
         defer { files.cleanup() }
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let account = sandbox.demoAccount
         for format in ["csv", "jsonl", "xlsx"] {
             let out = files.directory.appendingPathComponent(format)
             let export = try await CLIProcess.run(["export", "--out", out.path, "--format", format] + account)
@@ -135,6 +127,7 @@ struct ServerTextRoundTripTests {
             let again = try await CLIProcess.run(["import", out.appendingPathComponent("products.\(format)").path, "--dry-run", "--no-cache"] + account)
             #expect(again.status == 0 && again.stdout.contains("1 row: 1 unchanged"), "\(format): \(again.stdout)\(again.stderr)")
         }
+        let vendor = try client(sandbox, sandbox.demo)
         let kept = try await blocking { try vendor.product(id: made.id) }
         #expect(kept.summary.description == description && kept.summary.name == "'=1+1 \"tea\"")
     }

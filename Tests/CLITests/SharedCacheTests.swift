@@ -106,7 +106,7 @@ struct SharedCacheTests {
             """.utf8).write(to: upload.appendingPathComponent("products.csv"))
         try await s3.upload(upload, to: "merchant-sheets", prefix: "shop")
         let home = SharedStateTests.home("pod", in: files).merging(s3.environment) { $1 }
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let account = sandbox.demoAccount
 
         let checked = try await CLIProcess.run(["validate", "s3://merchant-sheets/shop/products.csv"], environment: home)
         #expect(checked.status == 1 && checked.stdout.contains("image-url") && checked.stdout.contains("row 5"), "\(checked.stdout)\(checked.stderr)")

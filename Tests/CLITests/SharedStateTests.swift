@@ -21,7 +21,7 @@ struct SharedStateTests {
         let files = try Scratch()
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 20)
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let account = sandbox.demoAccount
         func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
         let state = ["--state", postgres.address.absoluteString]
         let first = try await CLIProcess.run(["import", manifest.path, "--report", files.directory.appendingPathComponent("r1").path] + state + account,
@@ -223,7 +223,7 @@ struct SharedStateTests {
         let files = try Scratch()
         defer { files.cleanup() }
         let manifest = try writeManifest(files, rows: 12)
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let account = sandbox.demoAccount
         let made = try await CLIProcess.run(["import", manifest.path, "--no-cache", "--state", postgres.address.absoluteString,
                                              "--report", files.directory.appendingPathComponent("first-run").path] + account,
                                             environment: Self.home("a", in: files))

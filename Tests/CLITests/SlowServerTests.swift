@@ -12,16 +12,20 @@ import TestSupport
 @Suite("A server that stores late: exactly once around the client's timeout")
 struct SlowServerTests {
     static func sheet(_ files: Scratch, _ prefix: String) throws -> URL {
+        try sheet(files, named: prefix, rows: (1...3).map { "\(prefix)-\($0),Slow server tea \(prefix) \($0),1000,1" })
+    }
+
+    /// `NAME.csv` of `key,name,price,stock` rows, each with the one photo p.jpg beside it.
+    static func sheet(_ files: Scratch, named name: String, rows: [String]) throws -> URL {
         _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 11), named: "p.jpg")
-        let sheet = files.directory.appendingPathComponent("\(prefix).csv")
-        try ("key,name,price,stock,images\n" + (1...3).map { "\(prefix)-\($0),Slow server tea \(prefix) \($0),1000,1,p.jpg" }.joined(separator: "\n") + "\n")
-            .write(to: sheet, atomically: true, encoding: .utf8)
+        let sheet = files.directory.appendingPathComponent("\(name).csv")
+        try ("key,name,price,stock,images\n" + rows.map { $0 + ",p.jpg\n" }.joined()).write(to: sheet, atomically: true, encoding: .utf8)
         return sheet
     }
 
     static func run(_ sheet: URL, _ sandbox: TestSandbox, report: String) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await CLIProcess.run(["import", sheet.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret,
-                                  "--no-cache", "--report", sheet.deletingLastPathComponent().appendingPathComponent(report).path],
+        try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", sheet.deletingLastPathComponent().appendingPathComponent(report).path]
+                                 + sandbox.demoAccount,
                                  environment: ["OPENMARKET_ANSWER_TIMEOUT": "2"])
     }
 
@@ -76,13 +80,9 @@ struct SilentServerTests {
         let sandbox = try await TestSandbox.start { $0.faults.silentAfterWrites = 3 }
         let files = try Scratch()
         defer { files.cleanup() }
-        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 12), named: "p.jpg")
-        let sheet = files.directory.appendingPathComponent("silent.csv")
-        try ("key,name,price,stock,images\n" + (1...12).map { "S-\($0),Silent server tea \($0),1000,1,p.jpg" }.joined(separator: "\n") + "\n")
-            .write(to: sheet, atomically: true, encoding: .utf8)
+        let sheet = try SlowServerTests.sheet(files, named: "silent", rows: (1...12).map { "S-\($0),Silent server tea \($0),1000,1" })
         let started = Date()
-        let run = try await CLIProcess.run(["import", sheet.path, "--server", sandbox.url, "--identifier", sandbox.demo.identifier,
-                                            "--secret", sandbox.demo.secret, "--no-cache", "--report", files.directory.appendingPathComponent("r").path],
+        let run = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r").path] + sandbox.demoAccount,
                                            environment: ["OPENMARKET_ANSWER_TIMEOUT": "2", "LANG": "ko_KR.UTF-8"])
         let seconds = Date().timeIntervalSince(started)
         let out = run.stdout + run.stderr
@@ -117,18 +117,14 @@ struct ShopCopyTests {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
         defer { files.cleanup() }
-        _ = try files.write(try Fixtures.jpeg(width: 40, height: 30, seed: 13), named: "p.jpg")
-        let sheet = files.directory.appendingPathComponent("copies.csv")
-        try "key,name,price,stock,images\nC-1,Copied tea,1000,1,p.jpg\nC-2,Priced tea,2000,1,p.jpg\n".write(to: sheet, atomically: true, encoding: .utf8)
-        let account = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let sheet = try SlowServerTests.sheet(files, named: "copies", rows: ["C-1,Copied tea,1000,1", "C-2,Priced tea,2000,1"])
+        let account = sandbox.demoAccount
         let first = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r1").path] + account)
         #expect(first.status == 0 && first.stdout.contains("2 created"), "\(first.stdout)\(first.stderr)")
         // What a lost answer once left: the same product made again, linked to no key; and a
         // product of the merchant's own with a row's name but another price.
-        let vendor = try client(sandbox, sandbox.demo)
-        let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: 13)), filename: "p.jpg", mimeType: "image/jpeg")
-        let copy = try await blocking { try vendor.register(Product(name: "Copied tea", description: "", price: 1000, currency: "KRW", stock: 1), images: [photo]) }
-        _ = try await blocking { try vendor.register(Product(name: "Priced tea", description: "", price: 2500, currency: "KRW", stock: 1), images: [photo]) }
+        let copy = try await registeredElsewhere(sandbox, name: "Copied tea", seed: 11)
+        _ = try await registeredElsewhere(sandbox, name: "Priced tea", price: 2500, seed: 11)
         let again = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r2").path] + account)
         #expect(again.status == 0 && again.stdout.contains("2 unchanged"), "\(again.stdout)\(again.stderr)")
         let offer = "openmarket delete '#\(copy.id)' --server \(sandbox.url)"

@@ -40,7 +40,7 @@ struct TerminalLanguageTests {
         let files = try Scratch()
         defer { files.cleanup() }
         let sheet = try writeManifest(files, rows: 6)
-        let shop = ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        let shop = sandbox.demoAccount
         let report = files.directory.appendingPathComponent("report")
         let made = try await CLIProcess.run(["import", sheet.path, "--report", report.path] + shop, environment: Self.korean)
         #expect(made.status == 0, "\(made.stdout)\(made.stderr)")

@@ -6,7 +6,7 @@ import TestSupport
 @Suite("openmarket undo and runs", .serialized)
 struct UndoCommandTests {
     static func account(_ sandbox: TestSandbox) -> [String] {
-        ["--server", sandbox.url, "--identifier", sandbox.demo.identifier, "--secret", sandbox.demo.secret]
+        sandbox.demoAccount
     }
 
     /// Starts the command, waits until it has visibly done something (however slow the

@@ -59,7 +59,8 @@ struct ReportWordsTests {
         #expect(StatusWords.changes("price 32000 → 31000 (-3.1 %); stock 8 → 0", .ko) == "가격 32000 → 31000 (-3.1 %); 재고 8 → 0")
         #expect(StatusWords.changes("price 1001 KRW, discount 100, stock 3", .ko) == "가격 1001 KRW, 할인 100, 재고 3")
         #expect(StatusWords.count("not-sent", 4, .ko) == "보내지 않음 4 (not sent)" && StatusWords.count("created", 2, .en) == "2 created")
-        #expect(StatusWords.stopReason("stopped after 12 failed rows (--max-errors 10)", .ko) == "실패한 행이 12개가 되어 멈춤 (--max-errors)")
+        let maxErrors = Phrase("stop:max_errors", "12", "10")
+        #expect(maxErrors.text(.en) == "stopped after 12 failed rows (--max-errors 10)" && maxErrors.text(.ko) == "실패한 행이 12개가 되어 멈춤 (--max-errors)")
         #expect(WordTable.filled("feed_max_drop", .ko, "40", "100", "60", "50") == "40행입니다 (마지막으로 실행한 파일은 100행, -60 %): max_drop_percent 50를 넘어 아무것도 보내지 않았습니다")
     }
 }

@@ -12,6 +12,8 @@ public struct TestSandbox: Sendable {
 
     public var url: String { server.url.absoluteString }
     public var demo: SandboxVendor { server.vendors[0] }
+    /// The options that name the demo vendor's account on this sandbox, for a command line.
+    public var demoAccount: [String] { ["--server", url, "--identifier", demo.identifier, "--secret", demo.secret] }
     public var other: SandboxVendor { server.vendors[1] }
 
     public static func start(directory: URL? = nil, _ configure: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> TestSandbox {
@@ -291,6 +293,17 @@ public func client(_ sandbox: TestSandbox, _ vendor: SandboxVendor? = nil, trans
     configuration.generation = sandbox.server.configuration.api == .v2021 ? .v2021
         : sandbox.server.configuration.api == .v2022January ? .v2022January : .v2022October
     return try OpenMarketClient(configuration)
+}
+
+/// One product registered straight through the API as the demo vendor, with a small photo: a
+/// product another tool made, which openmarket's links know nothing of.
+public func registeredElsewhere(_ sandbox: TestSandbox, name: String, description: String = "", price: Money = 1000,
+                                stock: Int = 1, seed: UInt64 = 1) async throws -> ProductDetail {
+    let vendor = try client(sandbox, sandbox.demo)
+    let photo = UploadImage(data: Data(try Fixtures.jpeg(width: 40, height: 30, seed: seed)), filename: "p.jpg", mimeType: "image/jpeg")
+    return try await blocking {
+        try vendor.register(Product(name: name, description: description, price: price, currency: "KRW", stock: stock), images: [photo])
+    }
 }
 
 /// Registers `count` products for `vendor` on 4 threads; returns their ids.
