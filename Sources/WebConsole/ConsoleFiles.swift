@@ -52,9 +52,10 @@ struct ConsoleFiles: ConsoleShopBound {
         do {
             (sheet, summary) = try await BlockingThread.run("openmarket.console.export") { try engine.export(into: folder) }
         } catch ExportRefusal.refused(let status) {
-            var model = ProfilePage(head: PageHead(title, message: WordTable.filled("export_refused", language, "HTTP \(status)")))
-            let profile = ConsoleShops.chosen(request, among: shop.menu)
-            if !profile.isEmpty { model.credentials = profile }
+            let mend = ConsoleShops.mend(request, among: shop.menu, language)
+            let said = [WordTable.filled("export_refused", language, "HTTP \(status)"), mend.note].compactMap { $0 }.joined(separator: " ")
+            var model = ProfilePage(head: PageHead(title, message: said))
+            model.credentials = mend.profile
             return layout.response(request, model, status: .badGateway)
         } catch ExportRefusal.unreachable(let address) {
             return layout.response(request, MessagePage(title, message: WordTable.filled("export_unreachable", language, address)),

@@ -19,11 +19,13 @@ struct ConsoleJobRoutes: ConsoleShopBound {
         jobs.get("/:id") { request, context in
             let routes = try Self(context)
             let job = try routes.job(context)
-            var page = routes.page(job, ConsoleWords.language(of: request))
+            let language = ConsoleWords.language(of: request)
+            var page = routes.page(job, language)
             // Refused credentials: the same form as Export's, for a profile the console can save.
             if case .refused? = job.ending {
-                let profile = ConsoleShops.chosen(request, among: routes.shop.menu)
-                if !profile.isEmpty { page.credentials = profile }
+                let mend = ConsoleShops.mend(request, among: routes.shop.menu, language)
+                page.credentials = mend.profile
+                if let note = mend.note { page.head.message = [page.head.message, note].compactMap { $0 }.joined(separator: " ") }
             }
             return routes.layout.response(request, page)
         }

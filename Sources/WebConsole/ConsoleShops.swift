@@ -92,6 +92,14 @@ public final class ConsoleShops: Sendable {
     static func chosen(_ request: Request, among profiles: [String]) -> String {
         Cookies.value(request, named: cookieName).flatMap { profiles.contains($0) ? $0 : nil } ?? ""
     }
+
+    /// Where credentials the shop refused are entered again: the chosen profile's form; or, for
+    /// credentials the command gave, the words that say the page cannot change them (the way on
+    /// is another profile).
+    static func mend(_ request: Request, among profiles: [String], _ language: ConsoleWords.Language) -> (profile: String?, note: String?) {
+        let profile = chosen(request, among: profiles)
+        return profile.isEmpty ? (nil, WordTable.text("credentials_not_profile", language)) : (profile, nil)
+    }
 }
 
 /// Sets the request's shop for the routes after the guard; a profile that cannot be opened

@@ -272,7 +272,7 @@ struct BrowserTests {
             let pages: [(name: String, path: String, expect: [String])] = [
                 ("error-404-ko", "no-such-page", ["그런 페이지가 없습니다", "시트"]),
                 ("error-job-ko", "jobs/999999", ["그런 페이지가 없습니다"]),
-                ("error-export-ko", "export", ["쇼핑몰이 이 프로필의 자격 증명"]),
+                ("error-export-ko", "export", ["쇼핑몰이 이 프로필의 자격 증명", "위에서 프로필을 고르세요"]),
                 ("error-token-ko", "?token=not-this-consoles", ["주소의 키가 이 콘솔의 것이 아닙니다"]),
             ]
             for page in pages {
@@ -285,6 +285,21 @@ struct BrowserTests {
                 #expect(sizes.count == 2 && sizes[0] <= sizes[1], "\(page.name): \(sizes)")
                 try await camera.take(page.name, browser)
             }
+            // A plan with the refused secret: its job page says so in 한국어, with the way on.
+            try await browser.go(open.console.url.absoluteString)
+            try await browser.click(Self.sheetRow + "//form[@action='/plan']/button")
+            var text = ""
+            for _ in 0..<150 {
+                text = try await browser.run("return document.body.innerText") as? String ?? ""
+                if text.contains("자격 증명(식별자와 비밀키)을 거부해") { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(text.contains("자격 증명(식별자와 비밀키)을 거부해") && text.contains("아무것도 읽거나 보내지 않았습니다")
+                    && text.contains("위에서 프로필을 고르세요")
+                    && !text.contains("refused") && !text.contains(" --"), "plan refused: \(text.prefix(800))")
+            let sizes = try await browser.run("return [document.documentElement.scrollWidth, window.innerWidth]") as? [Int] ?? []
+            #expect(sizes.count == 2 && sizes[0] <= sizes[1], "plan refused: \(sizes)")
+            try await camera.take("error-plan-ko", browser)
         }
     }
 
