@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "Manifest",
             dependencies: [
-                "OpenMarketContract", "Support", "CXLSXWriter", "CZlibInflate",
+                "OpenMarketContract", "Support", "Words", "CXLSXWriter", "CZlibInflate",
             ]
         ),
         // Supplier feeds: a feed file (TOML) maps a supplier's columns to ours, makes prices
@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "Backups",
             dependencies: [
-                "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "ShopState", "Support",
+                "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "ShopState", "Support", "Words",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

@@ -60,7 +60,7 @@ public struct BackupRepository: Sendable {
         try data.write(to: temporary)
         guard rename(temporary.path, target.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw BackupError("cannot write \(target.path): \(String(cString: strerror(errno)))")
+            throw BackupError(say: "b_cannot_write", target.path, String(cString: strerror(errno)))
         }
     }
 
@@ -105,7 +105,7 @@ public struct BackupRepository: Sendable {
         defer { try? FileManager.default.removeItem(at: temporary) }
         if link(temporary.path, target.path) == 0 { return (name, bytes.count) }
         if errno == EEXIST { return (name, 0) }
-        throw BackupError("cannot write \(target.path): \(String(cString: strerror(errno)))")
+        throw BackupError(say: "b_cannot_write", target.path, String(cString: strerror(errno)))
     }
 
     /// Every photo file the repository holds.
@@ -143,25 +143,24 @@ public struct BackupRepository: Sendable {
         if id == "latest", let last = all.last { return last }
         let matches = all.filter { $0.id == id || $0.id.hasPrefix(id) }
         guard matches.count == 1 else {
-            throw BackupError(matches.isEmpty ? "no snapshot \(id) in \(url.path) (`openmarket snapshots --repo \(url.path)` lists them)"
-                              : "\(id) names \(matches.count) snapshots; give more of the id")
+            throw matches.isEmpty ? BackupError(say: "b_no_snapshot", id, url.path) : BackupError(say: "b_ambiguous", id, String(matches.count))
         }
         return matches[0]
     }
 
     public func find(at date: Date) throws -> SnapshotInfo {
         guard let snapshot = list().last(where: { $0.time <= date }) else {
-            throw BackupError("no snapshot at or before \(ISO8601DateFormatter().string(from: date)) in \(url.path)")
+            throw BackupError(say: "b_no_snapshot_at", ISO8601DateFormatter().string(from: date), url.path)
         }
         return snapshot
     }
 
     public func products(of snapshot: SnapshotInfo) throws -> [SnapshotProduct] {
         let file = snapshots.appendingPathComponent("\(snapshot.id).products.deflate")
-        guard let compressed = try? Data(contentsOf: file) else { throw BackupError("\(file.path) is missing: the repository is damaged") }
+        guard let compressed = try? Data(contentsOf: file) else { throw BackupError(say: "b_damaged_missing", file.path) }
         let text: Data
         do { text = try Deflate.inflate(compressed) } catch {
-            throw BackupError("\(file.path) cannot be read (\(error)): the repository is damaged; `openmarket backup check` tells what else is")
+            throw BackupError(say: "b_damaged_unreadable", file.path, "\(error)")
         }
         let decoder = JSONDecoder()
         return try text.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(SnapshotProduct.self, from: Data($0)) }

@@ -76,7 +76,7 @@ public final class BackupRun: @unchecked Sendable {
         let account = self.account?.links.tag ?? ""
         if let config = repository.config() {
             guard config.account == account || account.isEmpty else {
-                throw BackupError("\(repository.url.path) backs up another account (\(config.server)); give each account its own repository")
+                throw BackupError(say: "b_other_account", repository.url.path, config.server)
             }
             return config
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 
 /// `forget`: which snapshots a policy keeps (the newest of each of the last N days, weeks,
 /// months that have one, as restic counts), and `prune`: the files no kept snapshot uses.
@@ -18,12 +19,12 @@ public struct ForgetPolicy: Sendable, Equatable {
     public var isEmpty: Bool { daily == 0 && weekly == 0 && monthly == 0 && last == 0 }
 
     /// The snapshots kept, each with why.
-    public func keep(_ snapshots: [SnapshotInfo]) -> [String: [String]] {
+    public func keep(_ snapshots: [SnapshotInfo]) -> [String: [Phrase]] {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        var reasons: [String: [String]] = [:]
+        var reasons: [String: [Phrase]] = [:]
         let newestFirst = snapshots.sorted { $0.id > $1.id }
-        for (index, snapshot) in newestFirst.enumerated() where index < last { reasons[snapshot.id, default: []].append("last \(last)") }
+        for (index, snapshot) in newestFirst.enumerated() where index < last { reasons[snapshot.id, default: []].append(Phrase("keep:last", String(last))) }
         func bucket(_ count: Int, _ name: String, _ period: (Date) -> String) {
             var seen: [String] = []
             for snapshot in newestFirst {
@@ -31,7 +32,7 @@ public struct ForgetPolicy: Sendable, Equatable {
                 guard !seen.contains(key) else { continue }
                 guard seen.count < count else { break }
                 seen.append(key)
-                reasons[snapshot.id, default: []].append("\(name) \(key)")
+                reasons[snapshot.id, default: []].append(Phrase("keep:\(name)", key))
             }
         }
         bucket(daily, "daily") { let c = calendar.dateComponents([.year, .month, .day], from: $0); return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!) }
@@ -43,7 +44,7 @@ public struct ForgetPolicy: Sendable, Equatable {
 
 extension BackupRepository {
     public struct ForgetResult: Sendable {
-        public var kept: [(SnapshotInfo, [String])] = []
+        public var kept: [(SnapshotInfo, [Phrase])] = []
         public var removed: [SnapshotInfo] = []
         /// With prune: the photo files and bytes freed.
         public var photosFreed = 0
@@ -53,7 +54,7 @@ extension BackupRepository {
     /// Removes the snapshots the policy does not keep; with `prune`, also every photo (and
     /// product record) no kept snapshot uses.
     public func forget(_ policy: ForgetPolicy, prune: Bool, dryRun: Bool = false) throws -> ForgetResult {
-        guard !policy.isEmpty else { throw BackupError("forget needs a policy: --keep-daily, --keep-weekly, --keep-monthly or --keep-last") }
+        guard !policy.isEmpty else { throw BackupError(say: "b_no_policy") }
         let lock = try self.lock("forget")
         defer { lock.release() }
         let snapshots = list()

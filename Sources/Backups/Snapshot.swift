@@ -1,6 +1,7 @@
 import Foundation
 import OpenMarketContract
 import ShopState
+import Words
 
 /// One snapshot as `snapshots` lists it (its `.json` file, written last: a snapshot whose
 /// index is not there does not exist).
@@ -81,7 +82,11 @@ public struct SnapshotProduct: Sendable, Codable, Equatable {
 }
 
 /// What went wrong with a repository: what to do about it.
-public struct BackupError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+public struct BackupError: SaysPhrase, Sendable, CustomStringConvertible {
+    public var phrase: Phrase
+    /// In English (logs, tests).
+    public var description: String { phrase.text(.en) }
+    public init(_ description: String) { phrase = .verbatim(description) }
+    /// `BackupError(say: "b_no_policy")`: a phrase of the catalogue.
+    public init(say key: String, _ values: String...) { phrase = Phrase(key, values) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShopState
+import Words
 
 /// What changed between two snapshots (by product id: a product deleted and made again
 /// has a new id, and shows as deleted and created).
@@ -56,7 +57,10 @@ public enum ProductHistory {
     public struct Line: Sendable, Equatable {
         public var snapshot: String
         public var time: Date
-        public var text: String
+        /// What the line says, in the reader's language where it is shown.
+        public var phrase: Phrase
+        /// In English.
+        public var text: String { phrase.text(.en) }
     }
 
     /// `selector`: a merchant key, or a product id (`123` or `#123`) when no snapshot has such a key.
@@ -68,19 +72,21 @@ public enum ProductHistory {
         let id = Int(selector.hasPrefix("#") ? String(selector.dropFirst()) : selector)
         for snapshot in snapshots {
             let product = try repository.products(of: snapshot).first { byKey ? $0.key == selector : $0.id == id }
-            let text: String?
+            let said: Phrase?
             switch (last, product) {
             case (nil, let now?):
-                text = "\(SnapshotDiff.name(now)) \(now.fields.name): " + ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
-                    + ", \(now.photos.count) photo\(now.photos.count == 1 ? "" : "s")"
-            case (let before?, nil): text = "gone from the shop (was \(SnapshotDiff.name(before)))"
+                let fields = ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
+                var first = Phrase("h_first", count: now.photos.count, SnapshotDiff.name(now), now.fields.name, String(now.photos.count))
+                first.parts = [.changes(fields)]
+                said = first
+            case (let before?, nil): said = Phrase("h_gone", SnapshotDiff.name(before))
             case (let before?, let now?) where before.id != now.id:
-                text = "made again as #\(now.id) (was #\(before.id))"
+                said = Phrase("h_made_again", String(now.id), String(before.id))
             case (let before?, let now?):
-                text = SnapshotDiff.change(before, now)?.text
-            case (nil, nil): text = nil
+                said = SnapshotDiff.change(before, now).map { .changes($0.text) }
+            case (nil, nil): said = nil
             }
-            if let text { lines.append(Line(snapshot: snapshot.id, time: snapshot.time, text: text)) }
+            if let said { lines.append(Line(snapshot: snapshot.id, time: snapshot.time, phrase: said)) }
             last = product
         }
         return lines

@@ -23,7 +23,7 @@ public struct SnapshotRows: RowSource {
             let unknown = keys.filter { key in !all.contains { $0.key == key } }
                 + ids.filter { id in !all.contains { $0.id == id } }.map { "#\($0)" }
             if !unknown.isEmpty {
-                throw BackupError("snapshot \(snapshot.id) has no product \(unknown.joined(separator: ", "))")
+                throw BackupError(say: "b_no_product", snapshot.id, unknown.joined(separator: ", "))
             }
         }
         self.repository = repository

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import OpenMarketAPI
 import ShopState
 import Support
@@ -90,17 +91,16 @@ public struct AccountState: Sendable {
     /// Why a server that did not answer its health check is not one to write to, said so
     /// that the merchant knows what to change: a server that answered 404 is there, it is only
     /// not an Open Market server at that URL (often a path such as /api after the host).
-    static func unanswered(_ address: String, _ error: OpenMarketError) -> String {
-        guard let status = error.status else { return "the server does not answer: \(error)" }
-        guard let server = URL(string: address) else { return "\(address) answered its health check with HTTP \(status)" }
+    static func unanswered(_ address: String, _ error: OpenMarketError) -> Phrase {
+        guard let status = error.status else { return Phrase("s_no_answer", "\(error)") }
+        guard let server = URL(string: address) else { return Phrase("s_health_status", address, String(status)) }
         let path = server.path
         if status == 404 {
-            let hint = path.isEmpty || path == "/"
-                ? "check --server: it is the Open Market server's own address"
-                : "give --server without the path \(path) (the server's root, such as \(server.scheme ?? "https")://\(server.host ?? "host")\(server.port.map { ":\($0)" } ?? ""))"
-            return "\(server.absoluteString) answered, but is not an Open Market server there (HTTP 404 for its health check): \(hint)"
+            guard !path.isEmpty && path != "/" else { return Phrase("s_not_open_market_root", server.absoluteString) }
+            return Phrase("s_not_open_market_path", server.absoluteString, path,
+                          "\(server.scheme ?? "https")://\(server.host ?? "host")\(server.port.map { ":\($0)" } ?? "")")
         }
-        return "\(server.absoluteString) answered its health check with HTTP \(status): it is not ready to be written to"
+        return Phrase("s_health_status", server.absoluteString, String(status))
     }
 
     /// The account's lock file on this machine (`FOLDER/locks/<tag>.lock`): one run that writes
@@ -118,18 +118,17 @@ public struct AccountState: Sendable {
         } catch let unshared as AccountLocks.NotShared {
             throw SyncStop(unshared.description, cause: .input)
         } catch let busy as RunLock.Busy {
-            throw SyncStop("\(busy.description): wait for it to finish, then run this again", cause: .busy)
+            throw SyncStop(say: "s_busy", busy.description, cause: .busy)
         } catch {
             let place = links.lockFile?.path ?? "in the shared state"
-            throw SyncStop("cannot take the account's lock \(place): \(error)", cause: .input)
+            throw SyncStop(say: "s_lock", place, "\(error)", cause: .input)
         }
     }
 
     /// A redirect where credentials go: never followed (the secret stays with the address the
     /// merchant named), and nothing is sent.
     static func redirected(_ status: Int, _ address: String?) -> SyncStop {
-        SyncStop("the server answered a request that carries the credentials with a redirect (HTTP \(status)); openmarket never sends the secret on to another address, so nothing more was sent. Check the server address\(address.map { " " + $0 } ?? "") (https:// instead of http://, the host without a path)",
-                 cause: .unreachable)
+        SyncStop(say: "s_redirected", String(status), address ?? "", cause: .unreachable)
     }
 
     /// Reachable, and the credentials accepted, before anything is written: an `SyncStop`
@@ -140,11 +139,10 @@ public struct AccountState: Sendable {
     public static func preflight(_ shop: any Shop) throws(SyncStop) -> Bool {
         do { _ = try shop.health() } catch { throw SyncStop(Self.unanswered(shop.address, error), cause: .unreachable) }
         guard let writer = shop.writer else {
-            throw SyncStop("this needs vendor credentials: --identifier and --secret, OPENMARKET_IDENTIFIER and "
-                             + "OPENMARKET_SECRET, or the config file", cause: .input)
+            throw SyncStop(say: "s_no_credentials", cause: .input)
         }
         if case .password = writer, (try? shop.capabilities())?.vendors == true {
-            throw SyncStop("this server has vendor accounts: its writes need the vendor's identifier as well as the secret (--identifier, OPENMARKET_IDENTIFIER or the config file); a secret alone is a 2021 server's password", cause: .input)
+            throw SyncStop(say: "s_secret_alone", cause: .input)
         }
         // Anything but a refusal or a redirect goes on: the first request of the run says the rest.
         let checked: OwnerProbe.Credentials?
@@ -154,8 +152,7 @@ public struct AccountState: Sendable {
         }
         switch checked {
         case .refused(let status)?:
-            throw SyncStop("the server refused the credentials (HTTP \(status)): check the identifier and the secret", cause: .unreachable,
-                           refusedStatus: status)
+            throw SyncStop(say: "s_refused", String(status), cause: .unreachable, refusedStatus: status)
         case .accepted?: return true
         case .untested?, nil: return false
         }

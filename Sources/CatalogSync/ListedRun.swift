@@ -28,9 +28,4 @@ public struct ListedRun: Sendable {
                              shards: shards.count, unfinished: shards.filter { $0.counts == nil }.count)
         }
     }
-
-    /// `3 created, 1 failed` in the order of their names.
-    public static func countsText(_ counts: [String: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-    }
 }

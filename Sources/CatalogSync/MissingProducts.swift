@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Manifest
 import OpenMarketAPI
 import ShopState
@@ -41,9 +42,9 @@ extension SyncRun {
     /// The vendor's products the manifest does not list, and why deleting them is refused,
     /// if it is. Over `--max-deletes`, a real run is refused as a whole before anything
     /// is sent (exit 1); a dry run lists them and says it would be refused.
-    func missingProducts(_ listed: ListedProducts, _ planner: SyncPlanner) throws -> ([MissingProduct], String?) {
+    func missingProducts(_ listed: ListedProducts, _ planner: SyncPlanner) throws -> ([MissingProduct], Phrase?) {
         do { _ = try planner.openAllUnsure() } catch {
-            throw SyncStop("asking the server which products are this merchant's failed: \(error); nothing was written")
+            throw SyncStop(say: "s_owner_unknown", "\(error)")
         }
         var linkOfProduct: [Int: ProductLink] = [:]
         for link in planner.links.values { if let id = link.productID { linkOfProduct[id] = link } }
@@ -66,15 +67,17 @@ extension SyncRun {
         }
         if !listed.unnamed.isEmpty {
             let rows = listed.unnamed.prefix(5).map(String.init).joined(separator: ", ")
-            return (options.dryRun ? missing : [], "nothing deleted: row\(listed.unnamed.count == 1 ? "" : "s") \(rows)\(listed.unnamed.count > 5 ? " …" : "") name\(listed.unnamed.count == 1 ? "s" : "") no key, id or name, so the file cannot say which products it keeps")
+            var refused = Phrase("s_deletes_unnamed", rows + (listed.unnamed.count > 5 ? " …" : ""))
+            refused.count = listed.unnamed.count
+            return (options.dryRun ? missing : [], refused)
         }
         if missing.count > options.maxDeletes {
             let linked = missing.filter { $0.link != nil }.count
-            let what = "--delete-missing would delete \(missing.count == 1 ? "1 product" : "\(missing.count) products") (\(linked) with keys no longer in the file, \(missing.count - linked) never linked), more than --max-deletes \(options.maxDeletes)"
-            if !options.dryRun {
-                throw SyncStop(what + ": nothing was sent. Review them with --dry-run, then run with --max-deletes \(missing.count) if that is right", cause: .refused)
-            }
-            return (missing, what + ": a real run would be refused as a whole. If the list is right, run with --max-deletes \(missing.count)")
+            let values = [String(missing.count), String(linked), String(missing.count - linked), String(options.maxDeletes), String(missing.count)]
+            var refused = Phrase(options.dryRun ? "s_max_deletes_dry" : "s_max_deletes", values)
+            refused.count = missing.count
+            if !options.dryRun { throw SyncStop(refused, cause: .refused) }
+            return (missing, refused)
         }
         return (missing, nil)
     }

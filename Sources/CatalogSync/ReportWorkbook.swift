@@ -26,11 +26,8 @@ enum ReportWorkbook {
         let book = try SpreadsheetWriter(url: url, sheetName: WordTable.text("sheet_fix", language))
         let fix = book.currentSheet
         book.widths([16, 10, 30, 40, 12, 9, 16, 12, 8, 40, 60, 8])
-        func ours(_ column: String) -> String {
-            language == .ko ? (Column(rawValue: column)?.koreanName ?? column) : column
-        }
         let errorsHeader = language == .ko ? WordTable.text("cell_errors", language) : ManifestReader.errorsHeader
-        book.header((original?.headers ?? manifestColumns.map { headers[$0] ?? ours($0) }) + [errorsHeader, WordTable.text("cell_row", language)])
+        book.header((original?.headers ?? manifestColumns.map { headers[$0] ?? RowProblem.header($0, language) }) + [errorsHeader, WordTable.text("cell_row", language)])
         // The file's own rows to fix: each once, with every error its products had.
         var originalErrors: [Int: [String]] = [:]
         var originalOrder: [Int] = []

@@ -31,11 +31,21 @@ public struct RowProblem: Sendable, Codable, Equatable {
 }
 
 extension RowProblem {
-    /// One of our columns as a merchant reading `language` calls it: `가격 (price)` in Korean;
-    /// the sheet's own header (`이미지 (images)`) and other names as they are.
+    /// One of our columns as a merchant reading `language` calls it, the column's own name
+    /// beside (`가격 (price)` in Korean, from the catalogue's `column:` words); other names as
+    /// they are.
     public static func columnName(_ column: String, _ language: Language) -> String {
-        guard language == .ko, let korean = Column(rawValue: column)?.koreanName else { return column }
-        return "\(korean) (\(column))"
+        guard Column(rawValue: column) != nil, let said = Catalogue.shipped.translation("column:\(column)", language), said != column
+        else { return column }
+        return "\(said) (\(column))"
+    }
+
+    /// One of our columns as a sheet's header in `language`: the catalogue's word when import
+    /// reads it back as that column (`가격`), else the column's own name.
+    public static func header(_ column: String, _ language: Language) -> String {
+        guard let said = Catalogue.shipped.translation("column:\(column)", language),
+              let read = Column(header: said), read.rawValue == column else { return column }
+        return said
     }
 }
 

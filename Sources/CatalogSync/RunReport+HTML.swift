@@ -89,7 +89,7 @@ extension RunReport {
             "plan_said": WordTable.text("report_plan", language),
             "counts": summary.counts.sorted { (Self.countOrder($0.key), $0.key) < (Self.countOrder($1.key), $1.key) }
                 .map { ["status": $0.key, "count": $0.value, "label": StatusWords.label($0.key, language)] },
-            "deletes_refused": summary.deletesRefused.map { filled("report_deletes_refused", $0) } ?? false,
+            "deletes_refused": (summary.deletesRefusedPhrase?.text(language) ?? summary.deletesRefused).map { filled("report_deletes_refused", $0) } ?? false,
             "shop_copies": summary.shopCopies.map { copies in
                 WordTable.filled("report_shop_copies", language, String(copies.flatMap(\.copies).count),
                                  copies.flatMap { copy in copy.copies.map { "#\($0) ≈ #\(copy.productID) (\(copy.key))" } }.joined(separator: ", "))

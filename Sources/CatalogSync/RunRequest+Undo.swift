@@ -22,8 +22,7 @@ extension RunRequest {
     public func undo(folder: URL, force: Bool = false) throws -> UndoPart {
         let folder = folder.standardizedFileURL
         guard let record = try record(of: folder) else {
-            throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): give the report folder a run printed at its end (`openmarket runs` lists them); a dry run records nothing",
-                           cause: .input)
+            throw SyncStop(say: "s_no_record_give", folder.path, RunRecorder.fileName, cause: .input)
         }
         var options = UndoOptions(folder: folder)
         options.record = record
@@ -39,7 +38,7 @@ extension RunRequest {
         let parts: [String: [String]]
         do { parts = try store.record(run: name) } catch { throw SyncStop("\(error)", cause: .unreachable) }
         guard !parts.isEmpty else {
-            throw SyncStop("no run named \(name) in the shared state of this account (`openmarket runs` lists them)", cause: .input)
+            throw SyncStop(say: "s_no_run_named", name, cause: .input)
         }
         var done: [UndoPart] = []
         for part in parts.keys.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }) {

@@ -121,7 +121,7 @@ enum Sync {
         do {
             report = try RunReport(directory: folder, source: source.manifest?.lastPathComponent ?? source.title)
         } catch {
-            throw SyncStop("cannot write the report in \(folder.path): \(error)", cause: .input)
+            throw SyncStop(say: "s_report_unwritable", folder.path, "\(error)", cause: .input)
         }
         report.imagesRoot = choices.imagesRoot ?? options.validation.imagesDirectory ?? source.manifest?.deletingLastPathComponent()
         report.productPages = choices.productPages
@@ -158,7 +158,7 @@ enum Sync {
             return (url.standardizedFileURL, FileManager.default.fileExists(atPath: url.path))
         case .new(let parent, let prefix):
             do { return (try RunFolder.make(in: parent, prefix: prefix), false) } catch {
-                throw SyncStop("cannot make a report folder in \(parent.path): \(error.localizedDescription)", cause: .input)
+                throw SyncStop(say: "s_report_folder", parent.path, error.localizedDescription, cause: .input)
             }
         }
     }

@@ -36,7 +36,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
     private let stopping = StopSignal()
     private let started = Date()
     /// Why delete-missing sent nothing, when it was refused as a whole.
-    private var deletesRefused: String?
+    private var deletesRefused: Phrase?
     /// Products the shop seems to hold twice for one key, once every row is decided.
     private var shopCopies: [ShopCopy] = []
     /// How the source was read (another platform's export, with its map).
@@ -96,7 +96,7 @@ public final class SyncRun: RowSink, @unchecked Sendable {
                 }
                 recorder = try RunRecorder(store: store, header: header, client: client)
             } catch {
-                throw SyncStop("cannot record the run for undo in \(folder.path): \(error)")
+                throw SyncStop(say: "s_cannot_record", folder.path, "\(error)")
             }
         } else {
             recorder = nil
@@ -302,7 +302,8 @@ public final class SyncRun: RowSink, @unchecked Sendable {
         result.stopped = stopping.reason
         result.stoppedPhrase = stopping.said.map { Phrase($0.key, $0.values) }
         result.stopCause = stopping.cause
-        result.deletesRefused = deletesRefused
+        result.deletesRefused = deletesRefused?.text(.en)
+        result.deletesRefusedPhrase = deletesRefused
         result.shopCopies = shopCopies.isEmpty ? nil : shopCopies
         result.readAs = readAs?.text(.en)
         result.readAsPhrase = readAs

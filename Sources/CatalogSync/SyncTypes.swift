@@ -9,16 +9,29 @@ import Support
 /// Why a run could not start or had to stop as a whole (the shop could not be
 /// read, the link store could not be opened): nothing more is sent. The cause is what the
 /// doors map: the command layer to an exit status, the console to its page.
-public struct SyncStop: Error, CustomStringConvertible {
-    public var description: String
+public struct SyncStop: SaysPhrase, CustomStringConvertible {
+    /// Why, said in the reader's language where it is shown (a catalogue phrase; an error's
+    /// own words verbatim).
+    public var phrase: Phrase
+    /// Why, in English (logs, tests).
+    public var description: String { phrase.text(.en) }
     public var cause: StopCause
     /// The shop refused the credentials before anything was read or sent, with this status: a
     /// door offers to enter them again (the console's form).
     public var refusedStatus: Int?
     public init(_ description: String, cause: StopCause = .unreachable, refusedStatus: Int? = nil) {
-        self.description = description
+        self.init(.verbatim(description), cause: cause, refusedStatus: refusedStatus)
+    }
+
+    public init(_ phrase: Phrase, cause: StopCause = .unreachable, refusedStatus: Int? = nil) {
+        self.phrase = phrase
         self.cause = cause
         self.refusedStatus = refusedStatus
+    }
+
+    /// `SyncStop(say: "s_busy", what, cause: .busy)`: a phrase of the catalogue.
+    public init(say key: String, _ values: String..., cause: StopCause = .unreachable, refusedStatus: Int? = nil) {
+        self.init(Phrase(key, values), cause: cause, refusedStatus: refusedStatus)
     }
 }
 
@@ -187,6 +200,8 @@ public struct SyncSummary: Sendable, Codable {
     public var undoes: String?
     /// Why `--delete-missing` deleted nothing although products left the sheet.
     public var deletesRefused: String?
+    /// The same, to be said in the reader's language.
+    public var deletesRefusedPhrase: Phrase?
     /// Products the shop seems to hold twice for one key (see `ShopCopy`).
     public var shopCopies: [ShopCopy]?
     /// How the sheet was read, when with a platform's map ("a Shopify product export: read
@@ -215,6 +230,7 @@ public struct SyncSummary: Sendable, Codable {
         case stoppedPhrase = "stopped_phrase"
         case stopCause = "stop_cause"
         case deletesRefused = "deletes_refused"
+        case deletesRefusedPhrase = "deletes_refused_phrase"
         case shopCopies = "shop_copies"
         case readAs = "read_as"
         case alreadyDone = "already_done"

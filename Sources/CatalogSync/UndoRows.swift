@@ -69,14 +69,14 @@ public struct UndoRows: RowSource {
             found = try options.record ?? RunRecords.find(folder, links: options.links)
             entries = try found.flatMap(RunRecorder.read)
         } catch {
-            throw SyncStop("cannot read the record of \(folder.path): \(error)", cause: .input)
+            throw SyncStop(say: "s_record_unreadable", folder.path, "\(error)", cause: .input)
         }
         guard let found, let entries, let header = entries.first(where: { $0.event == .begin })?.header else {
-            throw SyncStop("\(folder.path) has no record of a run (\(RunRecorder.fileName)): only runs that wrote to the shop can be undone (a dry run records nothing)", cause: .input)
+            throw SyncStop(say: "s_no_record", folder.path, RunRecorder.fileName, cause: .input)
         }
         record = found
         guard header.account == SyncRun.accountTag(options.links) else {
-            throw SyncStop("that run was made on another account (\(header.server)): give the same server and credentials as the run", cause: .input)
+            throw SyncStop(say: "s_other_account", header.server, cause: .input)
         }
         try MoveGuard.refuseCopiesBeforeSource(folder, links: options.links)
         steps = Self.steps(entries)

@@ -9,6 +9,9 @@ public struct FeedFileError: Error, Sendable, Equatable, CustomStringConvertible
     public var line: Int?
     public var key: String?
     public var message: String
+    /// The catalogue's words for this mistake, when it has them (`feed_not_toml`: said with the
+    /// file's name and the line, in the reader's language).
+    public var phraseKey: String?
 
     public var description: String {
         var place = file
@@ -55,7 +58,9 @@ public enum FeedFile {
         }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw FeedFileError(file: url.path, line: error.source.begin.line, message: "not valid TOML: \(error.description)")
+            var failure = FeedFileError(file: url.path, line: error.source.begin.line, message: "not valid TOML: \(error.description)")
+            failure.phraseKey = "feed_not_toml"
+            throw failure
         } catch {
             throw FeedFileError(file: url.path, message: "not valid TOML: \(error)")
         }

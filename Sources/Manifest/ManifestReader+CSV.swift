@@ -25,7 +25,7 @@ extension ManifestReader {
             throw ManifestError(file: fileName, message: "cannot open the file")
         }
         guard let (bytes, records) = chunks.next() else {
-            throw ManifestError(file: fileName, message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
+            throw ManifestError(file: fileName, say: "m_empty_csv", message: "the file is empty: it needs a header row naming the columns (name, price, currency, images…)")
         }
         firstPieceRecords = records
         if let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int), !bytes.isEmpty {

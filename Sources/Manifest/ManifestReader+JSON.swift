@@ -5,7 +5,7 @@ import Foundation
 extension ManifestReader {
     func openJSON(_ source: URL) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0
-        guard size > 0 else { throw ManifestError(file: fileName, message: "the file is empty: it needs a JSON array of products") }
+        guard size > 0 else { throw ManifestError(file: fileName, say: "m_empty_json", message: "the file is empty: it needs a JSON array of products") }
         do { jsonElements = try JSONArrayElements(url: source) } catch {
             throw ManifestError(file: fileName, message: "cannot read the file")
         }

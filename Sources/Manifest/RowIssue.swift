@@ -1,3 +1,4 @@
+import Words
 /// One problem found in a manifest: where (file, row as a spreadsheet shows
 /// it, column), what (the value, the rule), and what to do.
 public struct RowIssue: Sendable, Equatable, Codable {
@@ -45,9 +46,13 @@ public struct RowIssue: Sendable, Equatable, Codable {
 }
 
 /// A problem with the file as a whole: it cannot be read as a manifest.
-public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ManifestError: SaysPhrase, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var message: String
+    /// The catalogue's words for it, when it has them (the file's name the first value).
+    public var said: Phrase?
+    /// What it says in the reader's language: the catalogue's words, else the English.
+    public var phrase: Phrase { said ?? .verbatim(description) }
     /// The text's encoding could not be told (UTF-16 without a byte-order mark, an unknown code
     /// page): a door asks for it (`--encoding`, the console's choice).
     public var encodingUnknown = false
@@ -59,4 +64,15 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { "\(file): \(message)" }
+
+    /// The same error whatever words the catalogue has for it.
+    public static func == (a: ManifestError, b: ManifestError) -> Bool {
+        (a.file, a.message, a.encodingUnknown) == (b.file, b.message, b.encodingUnknown)
+    }
+
+    /// `message` in English; `key` the catalogue's words for it, filled with the file's name.
+    public init(file: String, say key: String, message: String) {
+        self.init(file: file, message: message)
+        said = Phrase(key, file)
+    }
 }

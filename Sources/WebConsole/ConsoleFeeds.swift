@@ -29,7 +29,7 @@ public struct ConsoleFeeds: Sendable {
         var schedule: String
         var shops: [(shop: String, outcome: String, message: String, phrase: Phrase?, when: Date?)]
         /// A feed file with a mistake: what `feed test` would say.
-        var mistake: String?
+        var mistake: FeedFileError?
         /// Whether this console's shop's last run of it was held by a check.
         var heldHere: Bool
     }
@@ -38,9 +38,9 @@ public struct ConsoleFeeds: Sendable {
     func entries(shopTag: String, state: StatePlace = .machine) -> [Entry] {
         FeedFolder.watched(in: folder, root: root).map { url in
             let feed: Feed
-            do { feed = try FeedFile.load(url) } catch {
+            do throws(FeedFileError) { feed = try FeedFile.load(url) } catch {
                 return Entry(file: url, name: url.deletingPathExtension().lastPathComponent, source: "", schedule: "", shops: [],
-                             mistake: "\(error)", heldHere: false)
+                             mistake: error, heldHere: false)
             }
             let folders = FeedFolder.shops(of: feed, root: root, state: state)
             let shops = folders.map { folder in

@@ -47,18 +47,6 @@ final class ConsoleJob: @unchecked Sendable {
         var secondsLeft: Double?
         var stopping = false
         var ended = false
-
-        /// `12/20 rows (60%), 8 in flight, 14.2/s, 1 s left, 0 failed`, as the CLI's line.
-        var line: String {
-            let percent = total > 0 ? min(100, done * 100 / total) : 0
-            var parts = [total > 0 ? "\(done)/\(total) rows (\(percent)%)" : "reading the shop"]
-            if let inFlight { parts.append("\(inFlight) in flight") }
-            if rate > 0 { parts.append(String(format: "%.1f/s", rate)) }
-            if let secondsLeft { parts.append("\(DurationText.of(secondsLeft)) left") }
-            parts.append("\(failed) failed")
-            if stopping && !ended { parts.append("stopping: the rows in flight finish") }
-            return parts.joined(separator: ", ")
-        }
     }
 
     let id: String

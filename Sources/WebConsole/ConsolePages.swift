@@ -1,5 +1,6 @@
 import CatalogSync
 import Foundation
+import Words
 import Mustache
 
 /// The console's pages: one layout, the CLI's words for what happened to a row (`would-create`,
@@ -60,6 +61,10 @@ enum ConsolePages {
         }
         values["w"] = ConsoleWords.words(language)
         values["lang"] = language.rawValue
+        // Every language the catalogue speaks, each by its own name.
+        values["languages"] = ConsoleWords.Language.allCases.enumerated().map { index, each in
+            ["code": each.rawValue, "name": WordTable.text("language_name", each), "first": index == 0] as [String: Any]
+        }
         guard let page = library.render(values, withTemplate: template) else { fatalError("the console has no page \(template)") }
         return page
     }

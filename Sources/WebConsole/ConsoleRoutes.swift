@@ -1,3 +1,4 @@
+import Feeds
 import CatalogSync
 import Foundation
 import Hummingbird
@@ -42,6 +43,14 @@ struct ConsoleRoutes: ConsoleShopBound {
         layout.response(request, RunsPage(head: PageHead(words(request)["runs"] ?? ""), runs: runs(ConsoleWords.language(of: request))))
     }
 
+    /// A feed file's mistake as the Feeds page says it: the file's name (not where it lives),
+    /// the line, and the catalogue's words where it has them.
+    static func mistake(_ error: FeedFileError, _ language: Language) -> String {
+        let file = URL(fileURLWithPath: error.file).lastPathComponent, line = error.line.map(String.init) ?? "-"
+        if let key = error.phraseKey { return WordTable.filled(key, language, file, line) }
+        return WordTable.filled("feed_mistake", language, file, line, error.key.map { "\($0): " + error.message } ?? error.message)
+    }
+
     func feeds(_ request: Request) -> Response {
         let formatter = Self.timeFormatter
         let language = ConsoleWords.language(of: request)
@@ -49,7 +58,7 @@ struct ConsoleRoutes: ConsoleShopBound {
             FeedsPage.Feed(name: entry.name, source: entry.source, schedule: entry.schedule, held: entry.heldHere,
                                       shops: entry.shops.map { ($0.shop, $0.outcome, WordTable.text("outcome_\($0.outcome)", language),
                                                                 language == .en ? $0.message : $0.phrase?.text(language) ?? $0.message, $0.when.map(formatter.string(from:)) ?? "") },
-                           mistake: entry.mistake)
+                           mistake: entry.mistake.map { Self.mistake($0, language) })
         }
         return layout.response(request, FeedsPage(head: PageHead("\(words(request)["feeds"] ?? "") · \(engine.feeds.folder.path)"), feeds: feeds))
     }
@@ -81,7 +90,7 @@ struct ConsoleRoutes: ConsoleShopBound {
             (summary, problems, export) = try await BlockingThread.run("openmarket.console") { try engine.check(sheet, reading: reading) }
         } catch let error as ManifestError where error.message.hasPrefix("the file is empty") {
             // An empty sheet is an answer, not a failure: the page says so (what validate says).
-            return layout.response(request, MessagePage(title, summary: "\(error)"))
+            return layout.response(request, MessagePage(title, summary: error.phrase.text(ConsoleWords.language(of: request))))
         } catch let error as ManifestError where error.encodingUnknown {
             // Its encoding cannot be told: asked on the page, as `--encoding` asks it.
             var model = CheckPage(PageHead(title, message: WordTable.filled("check_encoding", ConsoleWords.language(of: request), sheet.lastPathComponent)))
@@ -90,7 +99,7 @@ struct ConsoleRoutes: ConsoleShopBound {
         } catch {
             // A sheet that cannot be read at all (no header, not a sheet, a map it does not fit):
             // what validate says, on the page, with the reading to choose again.
-            var model = CheckPage(PageHead(title, message: "\(error)"))
+            var model = CheckPage(PageHead(title, message: (error as? SaysPhrase)?.phrase.text(ConsoleWords.language(of: request)) ?? "\(error)"))
             model.readAs = PlanNext(sheet: sheet.lastPathComponent, reading: reading)
             return layout.response(request, model, status: .unprocessableContent)
         }

@@ -31,13 +31,12 @@ extension ConsoleWords {
 
     /// A run's kind on the Runs page: `import`; `가져오기 (import)`.
     static func runKind(_ kind: RunKind, _ language: Language) -> String {
-        WordTable.text("run_\(kind.rawValue)", language)
+        StatusWords.labelled("run_\(kind.rawValue)", kind.rawValue, language)
     }
 
     /// A run's counts on the Runs page: `20 created`; `생성됨 20 (created)`.
     static func counts(_ counts: [String: Int], _ language: Language) -> String {
-        guard language == .ko else { return ListedRun.countsText(counts) }
-        return counts.sorted { $0.key < $1.key }.map { StatusWords.count($0.key, $0.value, .ko) }.joined(separator: ", ")
+        counts.sorted { $0.key < $1.key }.map { StatusWords.count($0.key, $0.value, language) }.joined(separator: ", ")
     }
 
     /// A running job's line: `7/8 rows (87%), 4 in flight, 12.3/s, 1 s left, 0 failed`.
@@ -47,7 +46,7 @@ extension ConsoleWords {
                                         : WordTable.text("p_reading_shop", language)]
         if let inFlight = progress.inFlight { parts.append(WordTable.filled("report_in_flight", language, String(inFlight))) }
         if progress.rate > 0 { parts.append(WordTable.filled("p_rate", language, String(format: "%.1f", progress.rate))) }
-        if let left = progress.secondsLeft { parts.append(WordTable.filled("t_left", language, DurationText.of(left, korean: language == .ko))) }
+        if let left = progress.secondsLeft { parts.append(WordTable.filled("t_left", language, WordTable.duration(left, language))) }
         parts.append(WordTable.filled("t_failed_count", language, String(progress.failed)))
         if progress.stopping && !progress.ended { parts.append(WordTable.text("p_stopping", language)) }
         return parts.joined(separator: ", ")

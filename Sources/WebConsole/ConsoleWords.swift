@@ -14,8 +14,7 @@ enum ConsoleWords {
         if let chosen = Cookies.value(request, named: cookieName), let language = Language(rawValue: chosen) {
             return language
         }
-        let accepted = request.headers[.acceptLanguage] ?? ""
-        return accepted.lowercased().hasPrefix("ko") ? .ko : .en
+        return Language.accepted(request.headers[.acceptLanguage] ?? "")
     }
 
     static func words(_ language: Language) -> [String: String] { WordTable.words(language) }

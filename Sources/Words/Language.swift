@@ -43,6 +43,19 @@ public struct Language: RawRepresentable, Hashable, Sendable, Codable, CaseItera
         return .en
     }
 
+    /// A browser's `Accept-Language` (`ja-JP,ko;q=0.8,en;q=0.5`): the one with the highest
+    /// weight the catalogue speaks (the first of equal ones), else English.
+    public static func accepted(_ header: String) -> Language {
+        var best: (language: Language, weight: Double)?
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, let language = Language(named: tag), tag != "*" else { continue }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if weight > 0, weight > (best?.weight ?? 0) { best = (language, weight) }
+        }
+        return best?.language ?? .en
+    }
+
     public init(from decoder: any Decoder) throws {
         let code = try decoder.singleValueContainer().decode(String.self)
         // A language a record names that this build has no file for is said in English.

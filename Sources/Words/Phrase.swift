@@ -6,6 +6,8 @@ public struct Phrase: Sendable, Codable, Equatable {
     public var values: [String]
     /// Phrases said in the blanks after `values` (a photo's warning inside a row's note).
     public var parts: [Phrase]
+    /// The count the words are chosen by (a message with plural forms: `1 product`, `2 products`).
+    public var count: Int?
 
     public init(_ key: String, _ values: String..., parts: [Phrase] = []) {
         self.init(key, values, parts: parts)
@@ -17,13 +19,20 @@ public struct Phrase: Sendable, Codable, Equatable {
         self.parts = parts
     }
 
-    enum CodingKeys: String, CodingKey { case key, values, parts }
+    /// A message said in the plural form `count` takes.
+    public init(_ key: String, count: Int, _ values: String...) {
+        self.init(key, values)
+        self.count = count
+    }
+
+    enum CodingKeys: String, CodingKey { case key, values, parts, count }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         key = try container.decode(String.self, forKey: .key)
         values = try container.decodeIfPresent([String].self, forKey: .values) ?? []
         parts = try container.decodeIfPresent([Phrase].self, forKey: .parts) ?? []
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -31,6 +40,7 @@ public struct Phrase: Sendable, Codable, Equatable {
         try container.encode(key, forKey: .key)
         try container.encode(values, forKey: .values)
         if !parts.isEmpty { try container.encode(parts, forKey: .parts) }
+        try container.encodeIfPresent(count, forKey: .count)
     }
 
     /// Words that are the same in every language (a server's answer, a feed map's reason).
@@ -47,8 +57,16 @@ public struct Phrase: Sendable, Codable, Equatable {
 
     static let countsKey = "counts"
 
+    /// A product's changes (`price 1000 → 1200; stock 8 → 0`), each field named in the
+    /// reader's language (`StatusWords.changes`).
+    public static func changes(_ text: String) -> Phrase { Phrase(changesKey, text) }
+
+    static let changesKey = "changes"
+
     public func text(_ language: Language) -> String {
         if key == Self.verbatimKey { return values.first ?? "" }
+        if key == Self.changesKey { return StatusWords.changes(values.first ?? "", language) }
+        if let count { return WordTable.counted(key, language, count: count, values + parts.map { $0.text(language) }) }
         guard key == Self.countsKey else { return WordTable.filled(key, language, values + parts.map { $0.text(language) }) }
         let rows = values.first ?? "0"
         let counts = values.dropFirst().compactMap { pair -> String? in
@@ -64,4 +82,9 @@ public struct Phrase: Sendable, Codable, Equatable {
 extension [Phrase] {
     /// Notes as one text: each said in `language`, `; ` between.
     public func text(_ language: Language) -> String { map { $0.text(language) }.joined(separator: "; ") }
+}
+
+/// An error that says itself as a phrase: in the reader's language wherever it is shown.
+public protocol SaysPhrase: Error {
+    var phrase: Phrase { get }
 }

@@ -15,11 +15,12 @@ public enum RuleWords {
     /// Each rule's Korean (`rule:NAME` in the catalogue), the product rules' limits filled in.
     public static let korean: [String: String] = Catalogue.shipped.section("rule:", "ko").mapValues(withLimits)
 
-    /// A rule's words with the product rules' limits in their blanks (`{names}`: 3~100자).
+    /// A rule's words with the product rules' limits in their blanks (`{names}`: `3~100`; the
+    /// translation says its unit, `{names}자`).
     static func withLimits(_ text: String) -> String {
         let limits = [
-            "{names}": "\(ProductRules.nameLength.lowerBound)~\(ProductRules.nameLength.upperBound)자",
-            "{photos}": "\(ProductRules.imageCount.lowerBound)~\(ProductRules.imageCount.upperBound)장",
+            "{names}": "\(ProductRules.nameLength.lowerBound)~\(ProductRules.nameLength.upperBound)",
+            "{photos}": "\(ProductRules.imageCount.lowerBound)~\(ProductRules.imageCount.upperBound)",
             "{currencies}": ProductRules.sandboxCurrencies.joined(separator: ", "),
             "{description_max}": String(ProductRules.descriptionMaxLength),
         ]

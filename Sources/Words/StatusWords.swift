@@ -5,9 +5,13 @@ public enum StatusWords {
     public static let korean: [String: String] = Catalogue.shipped.section("status:", "ko")
 
     /// `created`; `생성됨 (created)`.
-    public static func label(_ status: String, _ language: Language) -> String {
-        guard let words = Catalogue.shipped.translation("status:\(status)", language) else { return status }
-        return "\(words) (\(status))"
+    public static func label(_ status: String, _ language: Language) -> String { labelled("status:\(status)", status, language) }
+
+    /// A word scripts match (a status, a run's kind) in `language` with the word itself beside:
+    /// `가져오기 (import)`; the word alone where the catalogue has no translation (English).
+    public static func labelled(_ key: String, _ word: String, _ language: Language) -> String {
+        guard let words = Catalogue.shipped.translation(key, language) else { return word }
+        return "\(words) (\(word))"
     }
 
     /// A count: `20 created`; `생성됨 20 (created)`.
@@ -25,7 +29,9 @@ public enum StatusWords {
             part.components(separatedBy: ", ").map { item in
                 let words = item.split(separator: " ", maxSplits: 1).map(String.init)
                 guard let first = words.first, let field = Catalogue.shipped.translation("field:\(first)", language) else { return item }
-                return words.count > 1 ? "\(field) \(words[1])" : field
+                let empty = Catalogue.shipped.translation("value_empty", language)
+                let value = words.count > 1 ? words[1].replacingOccurrences(of: "(empty)", with: empty ?? "(empty)") : ""
+                return words.count > 1 ? "\(field) \(value)" : field
             }.joined(separator: ", ")
         }.joined(separator: "; ")
     }

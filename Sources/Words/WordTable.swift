@@ -63,3 +63,23 @@ public enum WordTable {
         return said + rest
     }
 }
+
+extension WordTable {
+    /// A duration as a person reads it: `45 s`, `3 min 05 s`, `2 h 10 min` (`45초`, `3분 05초`).
+    public static func duration(_ seconds: Double, _ language: Language) -> String {
+        let total = Int(seconds.rounded())
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        if total < 60 { return filled("duration_s", language, String(total)) }
+        if total < 3600 { return filled("duration_min", language, String(total / 60), twoDigits(total % 60)) }
+        return filled("duration_h", language, String(total / 3600), twoDigits((total % 3600) / 60))
+    }
+}
+
+extension WordTable {
+    /// Items said as a list in `language`: `A`, `A and B`, `A, B and C`.
+    public static func list(_ items: [String], _ language: Language) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        guard items.count > 2 else { return filled("list_two", language, items[0], items[1]) }
+        return filled("list_more", language, items[0], list(Array(items.dropFirst()), language))
+    }
+}

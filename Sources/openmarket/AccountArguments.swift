@@ -1,4 +1,5 @@
 import Foundation
+import Words
 
 /// The arguments that name a run's account again in a later command (an undo printed at a
 /// run's end), never a secret: the server, the profile, the config file, how TLS is
@@ -7,16 +8,17 @@ import Foundation
 struct AccountArguments: Sendable, Equatable {
     var arguments: [String] = []
     /// Said under the command when the credentials are not in it.
-    var credentialsNote: String? { credentialsNote(whose: "this run's") }
+    var credentialsNote: String? { credentialsNote(whose: "this_run") }
     /// The variables that carry what was given as options, and what each is.
     private var hiddenVariables: [String] = []
     private var hiddenWhat: [String] = []
 
-    /// `first set OPENMARKET_IDENTIFIER and OPENMARKET_SECRET to the source account's identifier and secret …`.
+    /// `first set OPENMARKET_IDENTIFIER and OPENMARKET_SECRET to the source account's identifier and secret …`;
+    /// `whose`: `this_run`, `source` or `target` (the catalogue's `whose:` words).
     func credentialsNote(whose: String) -> String? {
         guard !hiddenVariables.isEmpty else { return nil }
-        return "first set \(hiddenVariables.joined(separator: " and ")) to \(whose) "
-            + hiddenWhat.joined(separator: " and ") + " (given as options, never printed)"
+        return Console.say("t_set_first", WordTable.list(hiddenVariables, Console.language), Console.say("whose:\(whose)"),
+                           WordTable.list(hiddenWhat.map { Console.say("cred:\($0)") }, Console.language))
     }
 
     init() {}
@@ -34,7 +36,7 @@ struct AccountArguments: Sendable, Equatable {
         let stateHidden = state.map { URLComponents(string: $0)?.password != nil } ?? false
         let variables = (identifierGiven ? ["OPENMARKET_IDENTIFIER"] : []) + (secretGiven ? ["OPENMARKET_SECRET"] : [])
             + (stateHidden ? ["OPENMARKET_STATE"] : [])
-        let what = [identifierGiven ? "identifier" : nil, secretGiven ? "secret" : nil, stateHidden ? "state address" : nil].compactMap { $0 }
+        let what = [identifierGiven ? "identifier" : nil, secretGiven ? "secret" : nil, stateHidden ? "state" : nil].compactMap { $0 }
         hiddenVariables = variables
         hiddenWhat = what
     }

@@ -78,7 +78,7 @@ struct BackupCommand: ServerCommand {
             } catch let busy as RunLock.Busy {
                 throw CommandFailure(busy.description, exitCode: .busy)
             } catch let error as BackupError {
-                throw CommandFailure("\(error)", exitCode: .badInput)
+                throw CommandFailure(error, exitCode: .badInput)
             }
         }
         progress.clear()
@@ -161,7 +161,7 @@ struct DiffCommand: OpenMarketCommand {
             diff.lines.forEach(Console.line)
             Console.line(Console.say("backup_diff", String(diff.created.count), String(diff.deleted.count), String(diff.changed.count)))
         } catch {
-            throw CommandFailure("\(error)", exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
         return .ok
     }
@@ -180,13 +180,13 @@ struct HistoryCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         let lines: [ProductHistory.Line]
         do { lines = try ProductHistory.of(product, in: try repository.existing()) } catch {
-            throw CommandFailure("\(error)", exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
         if lines.isEmpty { Console.line(Console.say("t_no_snapshot_has", product)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        for line in lines { Console.line("\(formatter.string(from: line.time))  \(line.text)") }
+        for line in lines { Console.line("\(formatter.string(from: line.time))  \(line.phrase.text(Console.language))") }
         return .ok
     }
 }
@@ -222,12 +222,12 @@ struct ForgetCommand: OpenMarketCommand {
         let policy = ForgetPolicy(daily: daily, weekly: weekly, monthly: monthly, last: last)
         let result: BackupRepository.ForgetResult
         do { result = try repository.existing().forget(policy, prune: prune, dryRun: dryRun) } catch {
-            throw CommandFailure("\(error)", exitCode: error is RunLock.Busy ? .busy : .badInput)
+            throw CommandFailure(error, exitCode: error is RunLock.Busy ? .busy : .badInput)
         }
-        for (snapshot, why) in result.kept { Console.line("keep   \(snapshot.id)  (\(why.joined(separator: ", ")))") }
-        for snapshot in result.removed { Console.line("\(dryRun ? "would remove" : "remove") \(snapshot.id)") }
+        for (snapshot, why) in result.kept { Console.line(Console.say("f_keep", snapshot.id, why.text(Console.language))) }
+        for snapshot in result.removed { Console.line(Console.say(dryRun ? "f_would_remove" : "f_remove", snapshot.id)) }
         if prune {
-            Console.line("\(dryRun ? "would free" : "freed") \(result.photosFreed) photos, \(ByteCount.text(result.bytesFreed))")
+            Console.line(Console.say(dryRun ? "f_would_free" : "f_freed", count: result.photosFreed, String(result.photosFreed), ByteCount.text(result.bytesFreed)))
         }
         return .ok
     }
@@ -247,7 +247,9 @@ struct CheckCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         let result = try repository.existing().check(readData: readData)
         result.problems.forEach(Console.line)
-        Console.line("\(result.snapshots == 1 ? "1 snapshot" : "\(result.snapshots) snapshots"), \(result.photos == 1 ? "1 photo" : "\(result.photos) photos") checked\(readData ? " (data read)" : ""): \(result.isClean ? "no problems" : result.problems.count == 1 ? "1 problem" : "\(result.problems.count) problems")")
+        Console.line(Console.say("c_summary", Console.say("c_snapshots", count: result.snapshots, String(result.snapshots)),
+                                 Console.say("c_photos", count: result.photos, String(result.photos)), readData ? Console.say("c_data_read") : "",
+                                 result.isClean ? Console.say("c_no_problems") : Console.say("c_problems", count: result.problems.count, String(result.problems.count))))
         if !result.isClean { return .someFailed }
         return .ok
     }

@@ -27,8 +27,9 @@ struct HealthCommand: ShopCommand {
         do {
             let (answer, generation) = try await connection.client.run { (try $0.health(), try $0.generation()) }
             let elapsed = clock.now - start
-            Console.line("\(url) answered \(answer.trimmingCharacters(in: .whitespacesAndNewlines)) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
-            Console.line("server generation: \(generation.summary)")
+            let said = VisibleText.line(answer.trimmingCharacters(in: .whitespacesAndNewlines))
+            Console.line(Console.say("t_health_answered", url, said, elapsed.formatted(.units(allowed: [.milliseconds]))))
+            Console.line(Console.say("t_health_generation", generation.summary))
             return .ok
         } catch {
             // Whatever the reason, the server is not there to be used: 3, as the help says.
@@ -102,21 +103,21 @@ struct ListCommand: ShopCommand {
             Console.out(data)
             Console.out(Data("\n".utf8))
         case .table where products.isEmpty:
-            Console.line(search.map { "No products match '\($0)' (\(total) in all)." } ?? "No products (page \(page) of a catalog of \(total)).")
+            Console.line(search.map { Console.say("t_list_none_search", $0, String(total)) } ?? Console.say("t_list_none", String(page), String(total)))
         case .table:
             Console.line(Self.table(products))
-            Console.line(all ? "\(products.count) products (server count: \(total))"
-                             : "page \(page): \(products.count) of \(total) products")
+            Console.line(all ? Console.say("t_list_all", String(products.count), String(total))
+                             : Console.say("t_list_page", String(page), String(products.count), String(total)))
         }
     }
 
 
     static func table(_ products: [ProductSummary]) -> String {
-        let header = ["ID", "NAME", "PRICE", "DISCOUNT", "STOCK"]
+        let header = ["id", "name", "price", "discount", "stock"].map { Console.say("list_col:\($0)") }
         let rows = products.map { p in
             [String(p.id), TerminalWidth.truncate(VisibleText.line(p.name), to: 40), PriceFormat.format(p.price, currency: VisibleText.line(p.currency)),
              p.discountedPrice > 0 ? "-" + PriceFormat.format(p.discountedPrice, currency: p.currency) : "",
-             p.stock == 0 ? "sold out" : String(p.stock)]
+             p.stock == 0 ? Console.say("t_sold_out") : String(p.stock)]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { TerminalWidth.of($0[column]) }.max() ?? 0
@@ -165,25 +166,32 @@ struct ShowCommand: ShopCommand {
 
     private func lines(_ detail: ProductDetail, sandbox: Bool, server: String) -> [String] {
         let p = detail.summary
+        let images = detail.images ?? []
+        // The labels lined up, however long the reader's language makes them.
+        let labels = ["price", "stock", "vendor", "created", "updated", "thumbnail", "page"].map { Console.say("show:\($0)") }
+            + [Console.say("show:image", String(max(images.count, 1)))]
+        let width = (labels.map(\.count).max() ?? 9) + 4
+        func labelled(_ label: String, _ value: String) -> String { (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value }
         var lines = [
-            "\(VisibleText.line(p.name))  (id \(p.id))",
-            "price:       \(PriceFormat.format(p.price, currency: p.currency))"
-                + (p.discountedPrice > 0 ? "  discount \(PriceFormat.format(p.discountedPrice, currency: p.currency)) → \(PriceFormat.format(p.bargainPrice, currency: p.currency))" : ""),
-            "stock:       \(p.stock == 0 ? "sold out" : String(p.stock))",
-            p.vendorId > 0 ? "vendor:      \(VisibleText.line(detail.vendors?.name ?? p.vendorName ?? "?")) (id \(p.vendorId))"
-                : "vendor:      none (a 2021 server: each item has the password it was registered with)",
-            "created:     \(OpenMarketTimestamp.format(p.createdAt))",
-            "updated:     \(OpenMarketTimestamp.format(p.issuedAt))",
-            "thumbnail:   \(VisibleText.line(p.thumbnail))",
+            "\(VisibleText.line(p.name))  " + Console.say("show_id", String(p.id)),
+            labelled(Console.say("show:price"), PriceFormat.format(p.price, currency: p.currency))
+                + (p.discountedPrice > 0 ? "  " + Console.say("show_discount", PriceFormat.format(p.discountedPrice, currency: p.currency),
+                                                              PriceFormat.format(p.bargainPrice, currency: p.currency)) : ""),
+            labelled(Console.say("show:stock"), p.stock == 0 ? Console.say("t_sold_out") : String(p.stock)),
+            labelled(Console.say("show:vendor"), p.vendorId > 0 ? "\(VisibleText.line(detail.vendors?.name ?? p.vendorName ?? "?")) " + Console.say("show_id", String(p.vendorId))
+                                                             : Console.say("show_vendor_none")),
+            labelled(Console.say("show:created"), OpenMarketTimestamp.format(p.createdAt)),
+            labelled(Console.say("show:updated"), OpenMarketTimestamp.format(p.issuedAt)),
+            labelled(Console.say("show:thumbnail"), VisibleText.line(p.thumbnail)),
         ]
-        for (index, image) in (detail.images ?? []).enumerated() {
-            lines.append("image \(index + 1):     \(VisibleText.line(image.url))  (id \(image.id))")
+        for (index, image) in images.enumerated() {
+            lines.append(labelled(Console.say("show:image", String(index + 1)), "\(VisibleText.line(image.url))  " + Console.say("show_id", String(image.id))))
         }
         if sandbox {
             // The in-process sandbox has stopped: its addresses are where `openmarket sandbox` serves them.
             let here = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             lines = lines.map { $0.replacingOccurrences(of: here, with: Connection.sandboxPages) }
-            lines.append("page:        \(Connection.sandboxPages)/products/\(p.id)  (run `openmarket sandbox` to open these)")
+            lines.append(labelled(Console.say("show:page"), "\(Connection.sandboxPages)/products/\(p.id)  " + Console.say("show_page_note")))
         }
         if let description = p.description, !description.isEmpty {
             lines.append("")

@@ -29,13 +29,21 @@ struct DoctorCommand: ServerCommand {
     /// Below this much free space a folder is a warning.
     static let lowSpace: Int64 = 200 * 1024 * 1024
 
-    enum Level: String { case ok = "ok  ", warn = "warn", fail = "FAIL" }
+    enum Level: String, CaseIterable {
+        case ok, warn, fail
+
+        /// The level's word in the reader's language, padded so that the checks line up.
+        var word: String {
+            let widest = Level.allCases.map { Console.say("doctor_level:\($0.rawValue)").count }.max() ?? 4
+            return Console.say("doctor_level:\(rawValue)").padding(toLength: widest, withPad: " ", startingAt: 0)
+        }
+    }
 
     func execute() async throws -> ExitStatus {
         var failures = 0
         func say(_ level: Level, _ text: String) {
             if level == .fail { failures += 1 }
-            Console.line("\(level.rawValue)  \(text)")
+            Console.line("\(level.word)  \(text)")
         }
         checkConfig(say)
         checkLibraries(say)

@@ -231,7 +231,7 @@ extension ExportCommand {
             let written = try repository.writeManifest(chosen, to: manifest, copyPhotosTo: folder.appendingPathComponent("images"))
             Console.line(Console.say("t_export_snapshot", manifest.path, String(written.written), chosen.id, folder.appendingPathComponent("images").path))
         } catch {
-            throw CommandFailure("\(error)", exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
     }
 }

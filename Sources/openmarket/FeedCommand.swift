@@ -86,8 +86,8 @@ struct FeedTestCommand: ServerCommand {
             throw CommandFailure(error.description, exitCode: .badInput)
         }
         lines.forEach(Console.line)
-        if !result.unused.isEmpty { Console.line("Not used by the feed: \(result.unused.joined(separator: ", "))") }
-        Console.line(ValidateCommand.summaryLine(url, result.summary) + " (feed \(loaded.name); nothing was sent)")
+        if !result.unused.isEmpty { Console.line(Console.say("ft_unused", result.unused.joined(separator: ", "))) }
+        Console.line(Console.say("ft_summary", ValidateCommand.summaryLine(url, result.summary), loaded.name))
         return result.summary.hasErrors ? .someFailed : .ok
     }
 
@@ -103,7 +103,7 @@ struct FeedTestCommand: ServerCommand {
         } catch {
             throw CommandFailure("\(feed.name): \(error)", exitCode: .sourceUnreachable)
         }
-        Console.line("Fetched \(feed.run.source?.display ?? "the source") (nothing is recorded).")
+        Console.line(Console.say("ft_fetched", feed.run.source?.display ?? Console.say("ft_the_source")))
         return url
     }
 
@@ -131,7 +131,7 @@ struct FeedTestCommand: ServerCommand {
 
     private func livePlans(_ url: URL, _ feed: Feed, on connection: Connection) async throws -> [Int: RowOutcome] {
         if connection.sandbox != nil {
-            Console.line("The feed names no shop ([target] profile, --server or the config file): planned against the built-in sandbox.")
+            Console.line(Console.say("ft_sandbox"))
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")
         var choices = RunChoices()

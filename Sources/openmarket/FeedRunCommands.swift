@@ -129,7 +129,7 @@ struct FeedRunCommand: ServerCommand {
         let shared: FeedRound
         let names = byName.keys.sorted()
         do { shared = try await Runner.onThread { try FeedRound(state: state, name: name, feeds: names) } } catch {
-            throw CommandFailure("\(error)", exitCode: .unreachable)
+            throw CommandFailure(error, exitCode: .unreachable)
         }
         Console.line(Console.say("t_round_start", name, String(byName.count)))
         var worst: Int32 = 0, ran = 0
@@ -308,8 +308,9 @@ struct FeedStatusCommand: OpenMarketCommand {
             for folder in shops {
                 let record = (try? folder.record()) ?? FeedRecord()
                 guard let success = record.lastSuccess, Date().timeIntervalSince(success) <= limit else {
-                    let when = record.lastSuccess.map { "last success \(FeedListCommand.time($0))" } ?? "never succeeded"
-                    Console.line("\(feed.name) (shop \(record.shop ?? "?")): \(when); last run: \(record.lastOutcome?.rawValue ?? "none") \(record.lastMessage ?? "")")
+                    let when = record.lastSuccess.map { Console.say("fw_last_success", FeedListCommand.time($0)) } ?? Console.say("fw_never")
+                    let outcome = record.lastOutcome.map { Console.say("outcome_" + $0.rawValue) } ?? Console.say("fw_none")
+                    Console.line(Console.say("fw_late", feed.name, record.shop ?? "?", when, "\(outcome) \(record.lastPhrase?.text(Console.language) ?? record.lastMessage ?? "")"))
                     late += 1
                     continue
                 }

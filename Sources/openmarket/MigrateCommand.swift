@@ -164,7 +164,7 @@ struct MigrateCommand: OpenMarketCommand {
                                   sourceLinks: try CatalogRows.links(of: source.credentials == nil ? nil : from.account))
         } catch {
             throw (error as? OpenMarketError).map { CommandFailure(say: "f_source_no_answer", "\($0)", exitCode: .unreachable) }
-                ?? CommandFailure("\(error)", exitCode: .unreachable)
+                ?? CommandFailure(error, exitCode: .unreachable)
         }
         migration.jobs = jobs
         migration.perPage = perPage
@@ -233,13 +233,13 @@ struct MigrateCommand: OpenMarketCommand {
             // (undo of the copies refuses to go first).
             Console.line(Console.say("t_move_undo_lead"))
             Console.line(Console.say("t_move_undo_source", from.naming.undo(deleted.reportFolder)))
-            if let note = from.naming.credentialsNote(whose: "the source account's") { Console.line("     (\(note))") }
+            if let note = from.naming.credentialsNote(whose: "source") { Console.line("     (\(note))") }
             let copyRuns = MoveGuard.markCopies(of: Set(copied.values), current: result.reportFolder, links: to.account.links,
                                                 deletes: deleted.reportFolder, deletesLinks: from.account.links)
             for folder in copyRuns {
                 Console.line(Console.say("t_move_undo_copies", to.naming.undo(folder)))
             }
-            if !copyRuns.isEmpty, let note = to.naming.credentialsNote(whose: "the target account's") { Console.line("     (\(note))") }
+            if !copyRuns.isEmpty, let note = to.naming.credentialsNote(whose: "target") { Console.line("     (\(note))") }
         } else {
             printCopyUndo(result, to)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Words
 
 /// The progress line of a long command: redrawn in place on a terminal; with
 /// `quiet` or when stderr is not a terminal, a line per 10 %; with `json`, a
@@ -34,7 +35,6 @@ final class ProgressLine: @unchecked Sendable {
 
     func update(_ phase: String? = nil, done: Int, total: Int, failed: Int = 0, unit: String? = nil) {
         let unit = unit ?? Console.say("t_rows")
-        let korean = Console.language == .ko
         lock.lock()
         defer { lock.unlock() }
         if phase != self.phase || !updated {
@@ -60,7 +60,7 @@ final class ProgressLine: @unchecked Sendable {
             let failures = failed > 0 ? (colour ? " \u{1B}[31m\(failedText)\u{1B}[0m" : " \(failedText)") : ""
             let extra = detailText.map { " " + $0() + "," } ?? ""
             Console.err(Data(
-                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(pace.secondsLeft.map { Console.say("t_left", DurationText.of($0, korean: korean)) } ?? "")\(failures)".utf8))
+                "\r\u{1B}[2K\(label)\(done)/\(total) \(unit) (\(percent)%)\(extra)\(rateText) \(pace.secondsLeft.map { Console.say("t_left", WordTable.duration($0, Console.language)) } ?? "")\(failures)".utf8))
             return
         }
         // A run over in under a second needs no progress, only its end (not eleven lines in 0.1 s).
@@ -72,7 +72,7 @@ final class ProgressLine: @unchecked Sendable {
             let phaseField = phase.map { ",\"phase\":\"\($0)\"" } ?? ""
             Console.error("{\"event\":\"progress\"\(phaseField),\"done\":\(done),\"total\":\(total),\"failed\":\(failed),\"rows_per_second\":\(String(format: "%.2f", rate))}")
         } else {
-            let left = done < total ? pace.secondsLeft.map { Console.say("t_progress_left", DurationText.of($0, korean: korean)) } ?? "" : ""
+            let left = done < total ? pace.secondsLeft.map { Console.say("t_progress_left", WordTable.duration($0, Console.language)) } ?? "" : ""
             let extra = detailText.map { ", " + $0() } ?? ""
             Console.error(label + Console.say("t_progress", String(done), String(total), unit, String(percent), String(failed), extra,
                                               rate > 0 ? ", " + String(format: "%.1f", rate) + "/s" : "", left))

@@ -60,12 +60,13 @@ struct RestoreCommand: ShopCommand {
             let chosen = try snapshot.map(repository.find) ?? repository.find(at: Self.date(at!)!)
             rows = try SnapshotRows(repository, snapshot: chosen, keys: key, ids: id)
         } catch {
-            throw CommandFailure("\(error)", exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
         let lock: RunLock
-        do { lock = try repository.lock("restore") } catch { throw CommandFailure("\(error)", exitCode: .badInput) }
+        do { lock = try repository.lock("restore") } catch { throw CommandFailure(error, exitCode: .badInput) }
         defer { lock.release() }
-        Console.line("Restoring \(rows.products.count) products from snapshot \(rows.snapshot.id) (\(ISO8601DateFormatter().string(from: rows.snapshot.time))).")
+        Console.line(Console.say("r_restoring", count: rows.products.count, String(rows.products.count), rows.snapshot.id,
+                                 ISO8601DateFormatter().string(from: rows.snapshot.time)))
         var choices = RunChoices()
         choices.dryRun = dryRun
         choices.deleteMissing = deleteNewer

@@ -108,7 +108,7 @@ enum Runner {
             Console.line(Console.say(summary.dryRun ? "t_fields_would" : "t_fields_changed", fields.joined(separator: ", "))
                          + (summary.stockToZero > 0 ? Console.say("t_stock_zero", String(summary.stockToZero)) : ""))
         }
-        if let refused = summary.deletesRefused {
+        if let refused = summary.deletesRefusedPhrase?.text(language) ?? summary.deletesRefused {
             Console.line("  \(refused)")
         }
         if let copies = summary.shopCopies {

@@ -124,9 +124,9 @@ struct SandboxCommand: OpenMarketCommand {
         let dataDirectory = URL(fileURLWithPath: data)
         if let name = addVendor {
             let vendor = try SandboxServer.addVendor(named: name, dataDirectory: dataDirectory)
-            Console.line("Added vendor \(vendor.name) (id \(vendor.id)) to \(dataDirectory.path)")
-            Console.line("  identifier: \(vendor.identifier)")
-            Console.line("  secret:     \(vendor.secret)")
+            Console.line(Console.say("sb_added", vendor.name, String(vendor.id), dataDirectory.path))
+            Console.line(Console.say("sb_identifier", vendor.identifier))
+            Console.line(Console.say("sb_secret", vendor.secret))
             return .ok
         }
         let configuration = try sandboxConfiguration(dataDirectory)
@@ -168,22 +168,22 @@ struct SandboxCommand: OpenMarketCommand {
 
     private func printBanner(_ server: SandboxServer, _ configuration: SandboxConfiguration) {
         let generation = configuration.api
-        Console.line("Open Market sandbox listening on \(server.url.absoluteString)")
-        Console.line("Data: \(configuration.dataDirectory.standardizedFileURL.path)")
+        Console.line(Console.say("sb_listening", server.url.absoluteString))
+        Console.line(Console.say("sb_data", configuration.dataDirectory.standardizedFileURL.path))
         if generation == .v2021 {
-            Console.line("Playing the 2021 server: no vendors; each item takes the password it is registered with (openmarket --secret PASSWORD, no --identifier).")
+            Console.line(Console.say("sb_2021"))
         } else {
-            if generation != .v2022October { Console.line("Playing the \(generation.rawValue) server.") }
-            Console.line("Vendors (send identifier as a header, secret in the body):")
+            if generation != .v2022October { Console.line(Console.say("sb_generation", generation.rawValue)) }
+            Console.line(Console.say("sb_vendors"))
             for vendor in server.vendors {
-                Console.line("  \(vendor.name) (id \(vendor.id))  identifier: \(vendor.identifier)  secret: \(vendor.secret)")
+                Console.line(Console.say("sb_vendor", vendor.name, String(vendor.id), vendor.identifier, vendor.secret))
             }
         }
         if configuration.faults.isActive {
-            Console.line("Fault injection: fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited"), store-late \(storeLate) ms, silent after \(silentAfter.map { "\($0) writes" } ?? "never")")
+            Console.line(Console.say("sb_faults", "fail-rate \(failRate) (\(failStatuses.map(String.init).joined(separator: "/"))), drop-rate \(dropRate), latency \(latency) ms, rate-limit \(rateLimit.map(String.init) ?? "none"), workers \(workers.map(String.init) ?? "unlimited"), store-late \(storeLate) ms, silent-after \(silentAfter.map(String.init) ?? "none")"))
         }
-        Console.line("Catalog: \(server.url.absoluteString)/   (open it in a browser to see the products)")
-        Console.line("Try: curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")   (Ctrl-C stops)")
+        Console.line(Console.say("sb_catalog", server.url.absoluteString + "/"))
+        Console.line(Console.say("sb_try", "curl \(server.url.absoluteString)\(generation == .v2021 ? "/items/1" : "/healthChecker")"))
     }
 }
 

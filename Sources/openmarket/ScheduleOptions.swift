@@ -39,20 +39,20 @@ struct ScheduleOptions: ParsableArguments {
             try? FileManager.default.removeItem(at: service)
             try? FileManager.default.removeItem(at: timer)
             if systemd { _ = Self.systemctl(["daemon-reload"]) }
-            Console.line("Removed \(timer.path) and its service.")
-            if !systemd { Console.line("If you added a crontab line for it, remove it too (`crontab -e`): it runs `\(schedule.arguments.joined(separator: " "))`") }
+            Console.line(Console.say("sc_removed", timer.path))
+            if !systemd { Console.line(Console.say("sc_remove_cron", schedule.arguments.joined(separator: " "))) }
             return
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try schedule.serviceText().write(to: service, atomically: true, encoding: .utf8)
         try schedule.timerText.write(to: timer, atomically: true, encoding: .utf8)
-        Console.line("Wrote \(service.path)\nWrote \(timer.path) (OnCalendar=\(schedule.onCalendar))")
+        Console.line(Console.say("sc_wrote", service.path, timer.path, schedule.onCalendar))
         if systemd, Self.systemctl(["daemon-reload"]), Self.systemctl(["enable", "--now", schedule.unitName + ".timer"]) {
-            Console.line("Enabled: `systemctl --user list-timers` shows when it runs next; `journalctl --user -u \(schedule.unitName)` what it said.")
-            Console.line("For runs while you are logged out: `loginctl enable-linger \(NSUserName())`.")
+            Console.line(Console.say("sc_enabled", schedule.unitName))
+            Console.line(Console.say("sc_linger", NSUserName()))
         } else {
             try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-            Console.line("No user systemd runs here: add this line with `crontab -e` instead:")
+            Console.line(Console.say("sc_cron"))
             Console.line(schedule.cronLine(log: log))
         }
     }

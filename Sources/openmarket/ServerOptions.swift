@@ -216,7 +216,7 @@ struct Connection {
 }
 
 /// A failure a command reports in one line, with the exit status scripts rely on.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: SaysPhrase, CustomStringConvertible {
     /// What it says: a phrase, in the terminal's language when it is shown; or a text that is
     /// another's (an error's own words, a server's).
     var phrase: Phrase
@@ -226,6 +226,11 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     init(_ description: String, exitCode: ExitStatus) {
         self.init(Phrase.verbatim(description), exitCode: exitCode)
+    }
+
+    /// An error's own words: its phrase when it says one (a stop, a backup's), else its text.
+    init(_ error: any Error, exitCode: ExitStatus) {
+        self.init((error as? SaysPhrase)?.phrase ?? .verbatim("\(error)"), exitCode: exitCode)
     }
 
     init(_ phrase: Phrase, exitCode: ExitStatus) {
@@ -243,8 +248,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// file) is bad input, 2; the server's by kind; anything else 1.
     static func from(_ error: any Error) -> CommandFailure {
         if let failure = error as? CommandFailure { return failure }
-        if let stop = error as? SyncStop { return CommandFailure(stop.description, exitCode: ExitStatus(stop.cause)) }
-        if error is ManifestError || error is FeedFileError { return CommandFailure("\(error)", exitCode: .badInput) }
+        if let stop = error as? SyncStop { return CommandFailure(stop.phrase, exitCode: ExitStatus(stop.cause)) }
+        if error is ManifestError || error is FeedFileError { return CommandFailure(error, exitCode: .badInput) }
+        if let said = error as? SaysPhrase { return CommandFailure(said.phrase, exitCode: .someFailed) }
         guard let error = error as? OpenMarketError else { return CommandFailure(fileErrorReason(error), exitCode: .someFailed) }
         switch error {
         case .transport, .retriesExhausted: return CommandFailure(error.description, exitCode: .unreachable)

@@ -14,7 +14,7 @@ enum SheetSource {
         guard S3Objects.isAddress(given) else { return URL(fileURLWithPath: given).standardizedFileURL }
         let data: Data
         do { data = try S3Objects.fetch(given, maxBytes: 256 << 20) } catch {
-            throw CommandFailure("\(error)", exitCode: error.isSetup ? .badInput : .unreachable)
+            throw CommandFailure(error, exitCode: error.isSetup ? .badInput : .unreachable)
         }
         let name = given.split(separator: "/").last.map(String.init) ?? "sheet.csv"
         let folder = UserFolders.cache.appendingPathComponent("sheets/\(FNV.tag(given))", isDirectory: true)

@@ -63,7 +63,7 @@ struct TemplateCommand: OpenMarketCommand {
         }
         if let map, let text = ShippedMaps.text(map) {
             try write(text + "\n")
-            if let out { Console.line("Wrote \(out)") }
+            if let out { Console.line(Console.say("t_wrote", out)) }
             return .ok
         }
         switch format ?? outFormat {
@@ -73,10 +73,10 @@ struct TemplateCommand: OpenMarketCommand {
             try write(FeedTemplate.text)
         case .xlsx:
             do { try ManifestTemplate.writeWorkbook(to: URL(fileURLWithPath: out!)) } catch {
-                throw CommandFailure("\(error)", exitCode: .someFailed)
+                throw CommandFailure(error, exitCode: .someFailed)
             }
         }
-        if let out { Console.line("Wrote \(out)") }
+        if let out { Console.line(Console.say("t_wrote", out)) }
         return .ok
     }
 

@@ -75,7 +75,7 @@ struct UndoCommand: ShopCommand {
             progress.finish()
             var worst = ExitStatus.ok
             for part in parts {
-                Console.line("\(run), shard \(part.shard ?? ""):")
+                Console.line(Console.say("t_shard", run, part.shard ?? ""))
                 let status = await conclude(part, connection)
                 if status.rawValue > worst.rawValue { worst = status }
             }
@@ -119,13 +119,13 @@ struct RunsCommand: ShopCommand {
 
     func execute(on connection: Connection) async throws -> ExitStatus {
         let store: LinkStore?
-        do { store = try connection.account.keeping(links: linkStore.given).store() } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
+        do { store = try connection.account.keeping(links: linkStore.given).store() } catch { throw CommandFailure(error, exitCode: .someFailed) }
         guard let store else {
             Console.line(Console.say("t_no_runs"))
             return .ok
         }
         let runs: [RecordedRun]
-        do { runs = try store.runs(limit: limit) } catch { throw CommandFailure("\(error)", exitCode: .someFailed) }
+        do { runs = try store.runs(limit: limit) } catch { throw CommandFailure(error, exitCode: .someFailed) }
         if runs.isEmpty { Console.line(Console.say("t_no_runs")) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -135,7 +135,7 @@ struct RunsCommand: ShopCommand {
             let run = listed.run
             if let name = run.runName {
                 let counts = Self.counts(listed.counts ?? [:])
-                Console.line("\(formatter.string(from: listed.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+                Console.line("\(formatter.string(from: listed.started))  \(Self.kind(run.kind)) "
                     + Console.say("t_runs_sharded", name, String(listed.shards),
                                   listed.unfinished > 0 ? Console.say("t_runs_shards_unfinished", String(listed.unfinished)) : "",
                                   counts.isEmpty ? Console.say("t_runs_nothing_yet") : counts))
@@ -149,10 +149,16 @@ struct RunsCommand: ShopCommand {
             // The feed and where its file came from; the snapshot; the migration's source; the keys.
             case .feed, .restore, .migrate, .delete: run.source
             }
-            Console.line("\(formatter.string(from: run.started))  \(run.kind.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(source): \(counts)")
+            Console.line("\(formatter.string(from: run.started))  \(Self.kind(run.kind)) \(source): \(counts)")
             Console.line("    \(run.folder)")
         }
         return .ok
+    }
+
+    /// A run's kind, padded to line up (`import `; `가져오기 (import)`).
+    static func kind(_ kind: RunKind) -> String {
+        let word = StatusWords.labelled("run_\(kind.rawValue)", kind.rawValue, Console.language)
+        return word.count < 7 ? word.padding(toLength: 7, withPad: " ", startingAt: 0) : word
     }
 
     /// `2 created, 1 failed`; in Korean `생성됨 2 (created), 실패 1 (failed)`.

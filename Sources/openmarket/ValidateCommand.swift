@@ -177,8 +177,7 @@ private final class IssueOutput {
         Console.line(Console.say("t_validate_row", String(number)))
         for issue in issues {
             let shown = issue.value.map { " '\($0.count > 60 ? String($0.prefix(57)) + "…" : $0)'" } ?? ""
-            let column = language == .en ? issue.column ?? "-"
-                : issue.column.map { name in issue.header.map { "\($0) (\(name))" } ?? RowProblem.columnName(name, language) } ?? "-"
+            let column = issue.column.map { name in issue.header.map { "\($0) (\(name))" } ?? RowProblem.columnName(name, language) } ?? "-"
             Console.line("  \(Self.severity(issue)) \(column)\(shown): \(RuleWords.message(issue.rule, english: issue.message, language, terms: issue.terms)) [\(issue.rule)]")
         }
     }
@@ -212,7 +211,7 @@ extension ValidateCommand {
         do {
             summary = try CheckedWorkbook.write(url, options: options, to: target) { issue in Console.line(IssueOutput.said(issue)) }
         } catch {
-            throw CommandFailure("\(error)", exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
         Console.line(Self.summaryLine(url, summary))
         Console.line(Console.say("t_validate_wrote", target.path))

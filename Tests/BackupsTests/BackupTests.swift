@@ -178,10 +178,10 @@ struct BackupTests {
                 """.utf8))
         }
         let kept = ForgetPolicy(daily: 7, weekly: 4, monthly: 3).keep(snapshots)
-        let daily = kept.filter { $0.value.contains { $0.hasPrefix("daily") } }.keys.sorted()
+        let daily = kept.filter { $0.value.contains { $0.key == "keep:daily" } }.keys.sorted()
         #expect(daily.count == 7 && daily.allSatisfy { Int($0.dropFirst())! % 2 == 1 }, "the later of each day: \(daily)")
-        #expect(kept.filter { $0.value.contains { $0.hasPrefix("weekly") } }.count == 4)
-        #expect(kept.filter { $0.value.contains { $0.hasPrefix("monthly") } }.count == 3)
+        #expect(kept.filter { $0.value.contains { $0.key == "keep:weekly" } }.count == 4)
+        #expect(kept.filter { $0.value.contains { $0.key == "keep:monthly" } }.count == 3)
         #expect(kept["s159"]?.count == 3, "the newest is the newest of its day, week and month")
         #expect(kept.count < 14)
     }

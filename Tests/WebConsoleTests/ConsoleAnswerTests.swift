@@ -101,6 +101,6 @@ struct ConsoleStopProgressTests {
         job.stop()
         // The run counts the rest through as not sent: 296 of 300 would read as almost all done.
         job.count(done: 296, total: 300)
-        #expect(job.progress.done == 72 && job.progress.stopping, "\(job.progress.line)")
+        #expect(job.progress.done == 72 && job.progress.stopping, "\(job.progress)")
     }
 }

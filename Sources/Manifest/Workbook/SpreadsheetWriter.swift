@@ -28,6 +28,8 @@ public final class SpreadsheetWriter {
     private let wrap: UnsafeMutablePointer<lxw_format>
     private let textFormat: UnsafeMutablePointer<lxw_format>
     private var failure: lxw_error = LXW_NO_ERROR
+    /// The sheets' names as written (`sheetName`), to keep each one unique.
+    private var sheetNames: [String] = []
 
     /// Starts the workbook at `url` (replaced when complete; see `close`) with one sheet.
     public init(url: URL, sheetName: String = "Products") throws {
@@ -39,7 +41,7 @@ public final class SpreadsheetWriter {
         options.tmpdir = tmp
         options.use_zip64 = UInt8(LXW_TRUE.rawValue)
         guard let workbook = workbook_new_opt(url.path, &options),
-              let sheet = workbook_add_worksheet(workbook, sheetName),
+              let sheet = workbook_add_worksheet(workbook, Self.sheetName(sheetName, besides: [])),
               let bold = workbook_add_format(workbook), let wrap = workbook_add_format(workbook),
               let textFormat = workbook_add_format(workbook) else {
             throw ManifestError(file: url.lastPathComponent, message: "cannot start the workbook")
@@ -49,6 +51,7 @@ public final class SpreadsheetWriter {
         format_set_num_format(textFormat, "@")
         self.workbook = workbook
         sheets = [(sheet, 0)]
+        sheetNames = [Self.sheetName(sheetName, besides: [])]
         self.bold = bold
         self.wrap = wrap
         self.textFormat = textFormat
@@ -65,12 +68,38 @@ public final class SpreadsheetWriter {
     /// Adds a sheet after the others and writes to it from now on.
     @discardableResult
     public func addSheet(_ name: String) throws -> Int {
-        guard let workbook, let added = workbook_add_worksheet(workbook, name) else {
+        let fitting = Self.sheetName(name, besides: sheetNames)
+        guard let workbook, let added = workbook_add_worksheet(workbook, fitting) else {
             throw ManifestError(file: url.lastPathComponent, message: "cannot add the sheet \(name)")
         }
         sheets.append((added, 0))
+        sheetNames.append(fitting)
         current = sheets.count - 1
         return current
+    }
+
+    /// A sheet's name as Excel takes it, whatever a translation made of it: no `[ ] : * ? / \`
+    /// (brackets become parentheses, the rest `-`), no apostrophe at either end, at most 31
+    /// characters, and not one already `besides` (Excel compares them without case): `2` after.
+    public static func sheetName(_ wanted: String, besides: [String]) -> String {
+        var name = String(wanted.map { character -> Character in
+            switch character {
+            case "[": "("
+            case "]": ")"
+            case ":", "*", "?", "/", "\\": "-"
+            default: character
+            }
+        }).trimmingCharacters(in: CharacterSet(charactersIn: "' "))
+        if name.isEmpty { name = "Sheet" }
+        name = String(name.prefix(31))
+        let taken = Set(besides.map { $0.lowercased() })
+        var candidate = name
+        var number = 2
+        while taken.contains(candidate.lowercased()) {
+            candidate = String(name.prefix(31 - " \(number)".count)) + " \(number)"
+            number += 1
+        }
+        return candidate
     }
 
     /// Writes to this sheet (each sheet's rows go down in order).

@@ -39,13 +39,13 @@ final class Workbook: @unchecked Sendable {
         self.budget = budget
         let head = (try? FileHandle(forReadingFrom: url)).flatMap { try? $0.read(upToCount: 8) } ?? Data()
         if head.starts(with: [0xD0, 0xCF, 0x11, 0xE0]) {
-            throw ManifestError(file: file, message: "an Excel 97–2003 workbook (.xls) or a password-protected one: open it in Excel and save it as .xlsx without a password")
+            throw ManifestError(file: file, say: "m_xls", message: "an Excel 97–2003 workbook (.xls) or a password-protected one: open it in Excel and save it as .xlsx without a password")
         }
         guard head.starts(with: [0x50, 0x4B]) else {
-            throw ManifestError(file: file, message: "not an Excel workbook: the file is not a zip archive (an .xlsx file is one)")
+            throw ManifestError(file: file, say: "m_not_zip", message: "not an Excel workbook: the file is not a zip archive (an .xlsx file is one)")
         }
         do { archive = try ZipParts(url: url) } catch let damaged as ZipParts.Damaged {
-            throw ManifestError(file: file, message: "not an Excel workbook: the zip archive cannot be read: \(damaged.reason)")
+            throw ManifestError(file: file, say: "m_zip_damaged", message: "not an Excel workbook: the zip archive cannot be read: \(damaged.reason)")
         } catch {
             throw ManifestError(file: file, message: "cannot be read: \(error.localizedDescription)")
         }
