@@ -7,14 +7,19 @@ import TestSupport
 /// A manifest of `count` rows, each with its own name and key and one small photo.
 /// Every product on the server, by paging (what a person would count).
 func allProducts(_ sandbox: TestSandbox, ca: URL? = nil) async throws -> [ProductSummary] {
+    try await allProducts(at: sandbox.url, ca: ca)
+}
+
+/// Every product listed at the sandbox at `url`, page after page.
+func allProducts(at url: String, ca: URL? = nil) async throws -> [ProductSummary] {
     var products: [ProductSummary] = []
     var page = 1
     let trust = ca.map { ["--cacert", $0.path] } ?? []
     while true {
         // A sandbox with --fail-rate fails reads too: ask again until the page comes.
-        var answer = try await curl(trust + ["\(sandbox.url)/api/products?page_no=\(page)&items_per_page=500"])
+        var answer = try await curl(trust + ["\(url)/api/products?page_no=\(page)&items_per_page=500"])
         for _ in 0..<20 where answer.status != 200 {
-            answer = try await curl(trust + ["\(sandbox.url)/api/products?page_no=\(page)&items_per_page=500"])
+            answer = try await curl(trust + ["\(url)/api/products?page_no=\(page)&items_per_page=500"])
         }
         let result = try answer.decode(ProductPage.self)
         products += result.pages

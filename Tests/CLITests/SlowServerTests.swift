@@ -23,7 +23,7 @@ struct SlowServerTests {
         return sheet
     }
 
-    static func run(_ sheet: URL, _ sandbox: TestSandbox, report: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ sheet: URL, _ sandbox: SandboxProcess, report: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", sheet.deletingLastPathComponent().appendingPathComponent(report).path]
                                  + sandbox.demoAccount,
                                  environment: ["OPENMARKET_ANSWER_TIMEOUT": "2"])
@@ -31,41 +31,43 @@ struct SlowServerTests {
 
     @Test("stored 1, 7 and 10 s after the POST (before, about when, and after the client gives up, at 4 to 7 s): each product made once, said found where the answer was lost; a re-run changes nothing", arguments: [1000, 7000, 10000])
     func storedLate(delay: Int) async throws {
-        let sandbox = try await TestSandbox.start { $0.faults.storeLateMilliseconds = delay }
+        let sandbox = try await SandboxProcess.start(["--store-late", String(delay)])
         let files = try Scratch()
         defer { files.cleanup() }
+        defer { Task { await sandbox.stop() } }
         let sheet = try Self.sheet(files, "D\(delay)")
         let run = try await Self.run(sheet, sandbox, report: "first")
         #expect(run.status == 0 && run.stdout.contains("3 rows: 3 created"), "\(run.stdout)\(run.stderr)")
         let rows = try String(contentsOf: files.directory.appendingPathComponent("first/report.csv"), encoding: .utf8)
         if delay >= 10000 { #expect(rows.contains("the answer was lost; found on the server instead of sending again"), "\(rows)") }
-        let names = try await allProducts(sandbox).map(\.name)
+        let names = try await sandbox.products().map(\.name)
         #expect(names.count == 3 && Set(names).count == 3, "\(names)")
         let again = try await Self.run(sheet, sandbox, report: "again")
         #expect(again.status == 0 && again.stdout.contains("3 rows: 3 unchanged"), "\(again.stdout)\(again.stderr)")
-        #expect(try await allProducts(sandbox).count == 3)
+        #expect(try await sandbox.products().count == 3)
     }
 
     @Test("stored 25 s after the POST, past the wait (about 7 + 8 s): the rows are left unknown, nothing is sent again; the next run finds each product; never two")
     func storedPastTheWait() async throws {
-        let sandbox = try await TestSandbox.start { $0.faults.storeLateMilliseconds = 25000 }
+        let sandbox = try await SandboxProcess.start(["--store-late", "25000"])
         let files = try Scratch()
         defer { files.cleanup() }
+        defer { Task { await sandbox.stop() } }
         let sheet = try Self.sheet(files, "late")
         let run = try await Self.run(sheet, sandbox, report: "first")
         #expect(run.status != 0 && run.stdout.contains("3 failed") && run.stdout.contains("not sent again, so that it is never made twice"),
                 "\(run.stdout)\(run.stderr)")
         // The server stores them 25 s after each POST: then the next run finds them, and sends nothing.
-        var listed = try await allProducts(sandbox).count
+        var listed = try await sandbox.products().count
         for _ in 0..<40 where listed < 3 {
             try await Task.sleep(for: .seconds(1))
-            listed = try await allProducts(sandbox).count
+            listed = try await sandbox.products().count
         }
         #expect(listed == 3)
         let next = try await Self.run(sheet, sandbox, report: "next")
         let rows = try String(contentsOf: files.directory.appendingPathComponent("next/report.csv"), encoding: .utf8)
         #expect(next.status == 0 && next.stdout.contains("3 rows: 3 unchanged"), "\(next.stdout)\(next.stderr)\(rows)")
-        let names = try await allProducts(sandbox).map(\.name)
+        let names = try await sandbox.products().map(\.name)
         #expect(names.count == 3 && Set(names).count == 3, "\(names)")
     }
 }
@@ -77,9 +79,10 @@ struct SlowServerTests {
 struct SilentServerTests {
     @Test("12 rows, the server silent after 3 writes: the run ends within a minute, exit 3, the rows after the silent ones not sent; counts add up; Korean says why")
     func stopsWhenSilent() async throws {
-        let sandbox = try await TestSandbox.start { $0.faults.silentAfterWrites = 3 }
+        let sandbox = try await SandboxProcess.start(["--silent-after", "3"])
         let files = try Scratch()
         defer { files.cleanup() }
+        defer { Task { await sandbox.stop() } }
         let sheet = try SlowServerTests.sheet(files, named: "silent", rows: (1...12).map { "S-\($0),Silent server tea \($0),1000,1" })
         let started = Date()
         let run = try await CLIProcess.run(["import", sheet.path, "--no-cache", "--report", files.directory.appendingPathComponent("r").path] + sandbox.demoAccount,
@@ -103,7 +106,7 @@ struct SilentServerTests {
         // Three silent writes in a row stop it; the workers' first wave is in flight by then.
         #expect(created + notSent + failed == 12 && failed >= 3 && notSent >= 4, "\(statuses)")
         // Only what the server answered is stored.
-        #expect(try await allProducts(sandbox).count == created)
+        #expect(try await sandbox.products().count == created)
     }
 }
 
