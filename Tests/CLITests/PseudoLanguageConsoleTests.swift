@@ -14,10 +14,7 @@ struct PseudoLanguageConsoleTests {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
         defer { files.cleanup() }
-        let messages = files.directory.appendingPathComponent("messages")
-        try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
-        try PseudoLanguage.file(from: try String(contentsOf: PseudoLanguage.template, encoding: .utf8))
-            .write(to: messages.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
+        let pseudo = try PseudoLanguage.install(in: files.directory.appendingPathComponent("messages"))
         let sheets = files.directory.appendingPathComponent("sheets")
         try FileManager.default.createDirectory(at: sheets, withIntermediateDirectories: true)
         try Data(try Fixtures.jpeg(width: 48, height: 36)).write(to: sheets.appendingPathComponent("p.jpg"))
@@ -30,8 +27,7 @@ struct PseudoLanguageConsoleTests {
         let feeds = URL(fileURLWithPath: home["XDG_CONFIG_HOME"]!).appendingPathComponent("openmarket/feeds")
         try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
         try Data("[source\nurl = 'nope'\n".utf8).write(to: feeds.appendingPathComponent("broken.toml"))
-        home["OPENMARKET_MESSAGES"] = messages.path
-        home["LANG"] = "xx_XX.UTF-8"
+        home.merge(pseudo) { $1 }
         let repo = files.directory.appendingPathComponent("backups")
         let console = try CLIProcess(["console", sheets.path, "--profile", "p", "--repo", repo.path, "--no-open"], environment: home)
         let opened = try await ConsoleStateTests.open(console, profile: "p")

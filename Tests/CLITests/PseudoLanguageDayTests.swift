@@ -13,9 +13,7 @@ struct PseudoLanguageDayTests {
         let sandbox = try await TestSandbox.start()
         let files = try Scratch()
         defer { files.cleanup() }
-        try PseudoLanguage.file(from: try String(contentsOf: PseudoLanguage.template, encoding: .utf8))
-            .write(to: files.directory.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
-        let pseudo = ["OPENMARKET_MESSAGES": files.directory.path, "LANG": "xx_XX.UTF-8"]
+        let pseudo = try PseudoLanguage.install(in: files.directory)
         _ = try files.write(Fixtures.jpeg(width: 900, height: 700), named: "p.jpg")
         var csv = "key,name,price,stock,images\n"
         for i in 1...4 { csv += "K\(i),녹차 라떼 \(i),\(12000 + i),\(i),p.jpg\n" }

@@ -104,9 +104,7 @@ struct TerminalLanguageTests {
     func languageIsAFile() async throws {
         let files = try Scratch()
         defer { files.cleanup() }
-        let template = try String(contentsOf: PseudoLanguage.template, encoding: .utf8)
-        try PseudoLanguage.file(from: template).write(to: files.directory.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
-        let pseudo = ["OPENMARKET_MESSAGES": files.directory.path, "LANG": "xx_XX.UTF-8"]
+        let pseudo = try PseudoLanguage.install(in: files.directory)
         let sheet = try writeManifest(files, rows: 2)
         let validate = try await CLIProcess.run(["validate", sheet.path], environment: pseudo)
         let summary = validate.stdout.split(separator: "\n").last.map(String.init) ?? ""

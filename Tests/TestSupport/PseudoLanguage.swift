@@ -8,6 +8,15 @@ public enum PseudoLanguage {
     public static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/Words/Resources/messages/openmarket.pot")
 
+    /// Writes the pseudo-language's `xx.po` (made from the shipped template) into `folder` and
+    /// returns the environment that makes openmarket speak it: `OPENMARKET_MESSAGES` and `LANG`.
+    public static func install(in folder: URL) throws -> [String: String] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try file(from: try String(contentsOf: template, encoding: .utf8))
+            .write(to: folder.appendingPathComponent("xx.po"), atomically: true, encoding: .utf8)
+        return ["OPENMARKET_MESSAGES": folder.path, "LANG": "xx_XX.UTF-8"]
+    }
+
     /// Each msgstr of the template filled with its English marked: what a translator's tool makes.
     public static func file(from template: String) -> String {
         var out: [String] = []
