@@ -29,12 +29,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // C libraries from Debian, nothing else in these targets.
         // zlib's inflate, for the workbook's parts (each inflated from exactly its own bytes).
-        .systemLibrary(name: "CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CCurl",
@@ -98,12 +97,15 @@ let package = Package(
         .target(name: "Support", dependencies: ["CCrypto", "CSpawn"]),
         // posix_spawn with the inherited descriptors closed by the C library (see ChildProcess).
         .target(name: "CSpawn"),
+        // The one zip reader (workbooks, uploads) and raw deflate/inflate (snapshots): every
+        // size and offset checked against the file, a part's end its end. A writer for tests.
+        .target(name: "Zip", dependencies: ["CZlib"]),
         // Reading and writing manifests (CSV, JSON, JSON Lines, Excel workbooks), their
         // columns, encodings and validation rules.
         .target(
             name: "Manifest",
             dependencies: [
-                "OpenMarketContract", "Support", "Words", "CXLSXWriter", "CZlibInflate",
+                "OpenMarketContract", "Support", "Words", "CXLSXWriter", "Zip",
             ]
         ),
         // Supplier feeds: a feed file (TOML) maps a supplier's columns to ours, makes prices
@@ -126,8 +128,7 @@ let package = Package(
         .target(
             name: "Backups",
             dependencies: [
-                "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "ShopState", "Support", "Words",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "CatalogExport", "CatalogSync", "Manifest", "OpenMarketAPI", "ShopState", "Support", "Words", "Zip",
             ]
         ),
         // What openmarket remembers of an account: merchant key → product id, and what was last pushed;
@@ -161,8 +162,7 @@ let package = Package(
         .target(
             name: "FuzzChecks",
             dependencies: [
-                "Manifest", "Feeds", "OpenMarketAPI", "OpenMarketContract",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "Manifest", "Feeds", "OpenMarketAPI", "OpenMarketContract", "Zip",
             ]
         ),
         // TurboJPEG's environment setting (optimised Huffman tables), made before main.
@@ -174,7 +174,6 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [.copy("Resources/pages"), .copy("Resources/plain.html.mustache"), .copy("Resources/console.js")]
         ),
@@ -265,8 +264,7 @@ let package = Package(
         // BoringSSL, into every test build; the router is tested over loopback HTTP.)
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "OpenMarketAPI", "ImagePrep", "Support", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: [
-            "Manifest", "OpenMarketContract", "TestSupport", .product(name: "CSV", package: "CSV.swift"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "Manifest", "OpenMarketContract", "TestSupport", "Zip", .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "ImagePrepTests", dependencies: ["ImagePrep", "Support", "Words", "CTurboJPEG", "CPNG", "CHeif", "TestSupport"]),
         .testTarget(name: "OpenMarketAPITests", dependencies: [
@@ -291,8 +289,7 @@ let package = Package(
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig", "OpenMarketContract"]),
         .testTarget(name: "OpenMarketContractTests", dependencies: ["OpenMarketContract"]),
         .testTarget(name: "WebConsoleTests", dependencies: [
-            "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport", "Words",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "WebConsole", "Backups", "CatalogSync", "ImagePrep", "OpenMarketAPI", "Sandbox", "TestSupport", "Words", "Zip",
         ]),
         .testTarget(name: "BackupsTests", dependencies: ["Backups", "CatalogSync", "OpenMarketAPI", "Sandbox", "ShopState", "Support", "TestSupport"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks"]),
@@ -302,8 +299,7 @@ let package = Package(
         ]),
         // Runs the built `openmarket` binary as a user would.
         .testTarget(name: "CLITests", dependencies: [
-            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support", "Manifest",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "openmarket", "TestSupport", "OpenMarketAPI", "Sandbox", "Support", "Manifest", "Zip",
         ]),
     ],
     swiftLanguageModes: [.v6]

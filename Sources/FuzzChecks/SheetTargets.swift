@@ -1,7 +1,7 @@
 import Feeds
 import Foundation
 import Manifest
-import ZIPFoundation
+import Zip
 
 /// The merchant's sheets: CSV (encodings and delimiters detected), JSON, JSON Lines, .xlsx,
 /// read and validated the way `validate` and `import` read them (`ManifestCheck`).
@@ -117,20 +117,13 @@ enum FuzzWorkbook {
 
     /// A zip of these parts, stored as they are.
     static func zip(_ parts: [(String, Data)]) throws(FuzzFinding) -> Data {
+        var writer = ZipWriter()
         do {
-            let archive = try Archive(accessMode: .create)
-            for (path, bytes) in parts {
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .none) { position, size in
-                    bytes.subdata(in: Int(position)..<Int(position) + size)
-                }
-            }
-            guard let zipped = archive.data else { throw FuzzFinding("ZIPFoundation made no archive") }
-            return zipped
-        } catch let finding as FuzzFinding {
-            throw finding
+            for (path, bytes) in parts { try writer.add(path, bytes, method: .stored) }
         } catch {
             throw FuzzFinding("cannot make the workbook's zip: \(error)")
         }
+        return writer.data
     }
 }
 

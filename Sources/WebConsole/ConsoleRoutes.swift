@@ -193,7 +193,7 @@ struct ConsoleRoutes: ConsoleShopBound {
             for encoding in Set(received.decoded.map(\.encoding)).sorted() {
                 let names = received.decoded.filter { $0.encoding == encoding }.map(\.name)
                 let listed = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " …" : "")
-                notes.append(encoding == ConsoleUpload.unicodePath ? WordTable.filled("upload_unicode_path", language, listed)
+                notes.append(encoding == MerchantZip.unicodePath ? WordTable.filled("upload_unicode_path", language, listed)
                                                                    : WordTable.filled("upload_decoded", language, encoding.uppercased(), listed))
             }
             self.notes = notes

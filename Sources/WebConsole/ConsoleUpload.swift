@@ -4,7 +4,6 @@ import Manifest
 import Words
 import Hummingbird
 import NIOCore
-import ZIPFoundation
 
 /// Files dropped on the console's page into its folder: a sheet under its own name, a .zip of
 /// photos (and sheets) unpacked there with its folders, so that a sheet's image names find them.
@@ -29,6 +28,7 @@ struct ConsoleUpload: Sendable {
     struct Refused: Error, CustomStringConvertible {
         var phrase: Phrase
         init(_ key: String, _ values: String...) { phrase = Phrase(key, values) }
+        init(_ phrase: Phrase) { self.phrase = phrase }
         var description: String { phrase.text(.en) }
     }
 
@@ -104,63 +104,34 @@ struct ConsoleUpload: Sendable {
         return received
     }
 
-    /// The zip's files into the folder: each name checked, then every file written into a
-    /// hidden folder of its own while its real bytes are counted, then put in place.
-    func unpack(_ zip: URL, name: String) throws -> Received {
-        let archive: Archive
-        do { archive = try Archive(url: zip, accessMode: .read) } catch { throw Refused("upload_not_zip", name) }
+    /// The zip's files into the folder: each name checked (`MerchantZip`), then every file
+    /// written into a hidden folder of its own while its real bytes are counted, then put in place.
+    func unpack(_ file: URL, name: String) throws -> Received {
+        let zip: MerchantZip
+        do {
+            zip = try MerchantZip(url: file, name: name, limits: MerchantZip.Limits(entries: Self.maxEntries, unpackedBytes: Self.maxUnpacked))
+        } catch { throw Refused(error.phrase) }
         var received = Received()
-        var planned: [(Entry, String)] = []
-        var declared: UInt64 = 0
-        let unicodeNames = ZipUnicodePaths.read(zip)
-        for entry in archive {
-            guard planned.count < Self.maxEntries else { throw Refused("upload_too_many", name, String(Self.maxEntries)) }
-            let (path, encoding) = Self.decodedPath(entry, unicodeNames: unicodeNames)
-            let parts = path.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true || parts.last == ".DS_Store" { continue }
-            switch entry.type {
-            case .directory: continue
-            case .symlink: throw Refused("upload_link", name, path)
-            case .file: break
-            }
-            guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.isEmpty }) else {
-                throw Refused("upload_outside", name, path)
-            }
-            declared += entry.uncompressedSize
-            guard declared <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
-            if let encoding { received.decoded.append(Decoded(name: parts.joined(separator: "/"), encoding: encoding)) }
-            planned.append((entry, parts.joined(separator: "/")))
-        }
+        received.decoded = zip.files.compactMap { file in file.encoding.map { Decoded(name: file.path, encoding: $0) } }
         // Written apart first: a refusal half-way leaves nothing in the folder.
         let staging = folder.appendingPathComponent(".unpack-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: staging) }
         var written: UInt64 = 0
-        for (index, (entry, path)) in planned.enumerated() {
+        for (index, entry) in zip.files.enumerated() {
             let staged = staging.appendingPathComponent(String(index))
             guard FileManager.default.createFile(atPath: staged.path, contents: nil), let output = try? FileHandle(forWritingTo: staged) else {
                 throw Refused("upload_cannot_write", folder.path)
             }
             defer { try? output.close() }
-            var own: UInt64 = 0
             do {
-                _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    own += UInt64(chunk.count)
-                    written += UInt64(chunk.count)
-                    // The real bytes, not the header's word: an entry that inflates past what it
-                    // declares is refused at once, and so is the whole past the cap.
-                    guard own <= entry.uncompressedSize else { throw Refused("upload_entry_lies", name, path, String(entry.uncompressedSize)) }
-                    guard written <= Self.maxUnpacked else { throw Refused("upload_unpacked_too_large", name) }
-                    try output.write(contentsOf: chunk)
-                }
-            } catch let refused as Refused {
-                throw refused
-            } catch {
-                throw Refused("upload_entry_damaged", name, path)
+                try zip.read(entry, written: &written) { try output.write(contentsOf: $0) }
+            } catch let refused as MerchantZip.Refused {
+                throw Refused(refused.phrase)
             }
         }
-        for (index, (_, path)) in planned.enumerated() {
-            try place(staging.appendingPathComponent(String(index)), at: path, into: &received)
+        for (index, entry) in zip.files.enumerated() {
+            try place(staging.appendingPathComponent(String(index)), at: entry.path, into: &received)
         }
         return received
     }
@@ -214,21 +185,5 @@ struct ConsoleUpload: Sendable {
             let type = (wanted as NSString).pathExtension
             candidate = type.isEmpty ? "\(wanted) (\(number))" : "\(stem) (\(number)).\(type)"
         }
-    }
-
-    /// An entry's name as the machine that made the zip wrote it: UTF-8 (flagged or not), else
-    /// the UTF-8 name Info-ZIP's Unicode Path field gives for its bytes, else CP949 (Korean
-    /// Windows' own zip), else the zip standard's CP437. The encoding is said when it is not UTF-8.
-    /// How a name read from Info-ZIP's Unicode Path field is said in the answer.
-    static let unicodePath = "unicode-path"
-
-    static func decodedPath(_ entry: Entry, unicodeNames: [[UInt8]: String] = [:]) -> (String, String?) {
-        // Latin-1 maps each byte to one character: the name's own bytes, whatever the flag says.
-        let bytes = entry.path(using: .isoLatin1).unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
-        if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
-        if let text = unicodeNames[bytes] { return (text, unicodePath) }
-        if let text = TextEncoding.cp949Text(bytes) { return (text, "cp949") }
-        let standard = entry.path
-        return (standard.isEmpty ? String(decoding: bytes, as: UTF8.self) : standard, "cp437")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import ZIPFoundation
+import Zip
 
 /// The run's report in the merchant's language: report.html and report.xlsx in Korean by
 /// `--lang ko` or the locale; report.csv and report.json as scripts read them.
@@ -9,14 +9,8 @@ import ZIPFoundation
 struct KoreanReportTests {
     /// Every text of a workbook: its sheets' names and cells (shared strings or inline).
     static func workbookText(_ url: URL) throws -> String {
-        let archive = try Archive(url: url, accessMode: .read)
-        var text = ""
-        for entry in archive where entry.path.hasSuffix(".xml") {
-            var data = Data()
-            _ = try archive.extract(entry) { data.append($0) }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        return text
+        let archive = try ZipParts(url: url)
+        return try archive.parts.filter { $0.name.hasSuffix(".xml") }.map { String(decoding: try archive.data($0), as: UTF8.self) }.joined()
     }
 
     /// A sheet of 5 where K2's price is not a number and K4's photo is missing.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import ZIPFoundation
+import Zip
 
 /// What a merchant drops on the console's page is unpacked without touching what they have:
 /// over real HTTP, into a real folder.
@@ -83,7 +83,7 @@ struct ConsoleUploadTests {
         let photo = Data(try Fixtures.jpeg(width: 30, height: 20, seed: 5))
         // 사진/녹차.jpg in CP949.
         let name: [UInt8] = [0xBB, 0xE7, 0xC1, 0xF8, 0x2F, 0xB3, 0xEC, 0xC2, 0xF7, 0x2E, 0x6A, 0x70, 0x67]
-        let zip = Self.storedZip([(name, photo)])
+        let zip = try Self.storedZip([(name, photo)])
         let answer = try await open.upload("사진.zip", zip)
         #expect(answer.status == 200, "\(answer.text)")
         let kept = open.files.directory.appendingPathComponent("사진").appendingPathComponent("녹차.jpg")
@@ -98,7 +98,7 @@ struct ConsoleUploadTests {
         let open = try await OpenConsole.start(rows: 1)
         let photo = Data(try Fixtures.jpeg(width: 30, height: 20, seed: 7))
         let shiftJIS: [UInt8] = [0x8E, 0xCA, 0x90, 0x5E, 0x2E, 0x6A, 0x70, 0x67]   // 写真.jpg
-        let zip = Self.storedZip([(shiftJIS, photo)], unicodeNames: [("写真.jpg", crcOf: nil)])
+        let zip = try Self.storedZip([(shiftJIS, photo)], unicodeNames: [("写真.jpg", crcOf: nil)])
         let answer = try await open.upload("photos.zip", zip)
         #expect(answer.status == 200, "\(answer.text)")
         #expect(try Data(contentsOf: open.files.directory.appendingPathComponent("写真.jpg")) == photo, "\(Self.tree(open.files.directory))")
@@ -106,7 +106,7 @@ struct ConsoleUploadTests {
         #expect(decoded == [["name": "写真.jpg", "encoding": "unicode-path"]], "\(answer.text)")
         #expect(answer.text.contains("Unicode path field"), "the page's note says how: \(answer.text)")
         // A field whose CRC is of other bytes (the entry renamed since): the name's own bytes are read instead (not CP949 either: CP437).
-        let stale = Self.storedZip([(shiftJIS, photo)], unicodeNames: [("写真.jpg", crcOf: [0x41])])
+        let stale = try Self.storedZip([(shiftJIS, photo)], unicodeNames: [("写真.jpg", crcOf: [0x41])])
         let second = try await open.upload("again.zip", stale)
         let read = (try second.json()["decoded"] as? [[String: String]]) ?? []
         #expect(read.first?["encoding"] == "cp437" && read.first?["name"] != "写真.jpg", "\(second.text)")
@@ -153,35 +153,12 @@ struct ConsoleUploadTests {
     /// A zip of stored entries with names given as bytes, no UTF-8 flag: as Windows' own zip writes them.
     /// `unicodeNames`: Info-ZIP's Unicode Path field for each entry (nil: none), with the CRC-32
     /// of `crcOf` (default: the entry's own name bytes; another's makes the field stale).
-    static func storedZip(_ entries: [([UInt8], Data)], unicodeNames: [(String, crcOf: [UInt8]?)?] = []) -> Data {
-        var out = [UInt8]()
-        var central = [UInt8]()
-        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+    static func storedZip(_ entries: [([UInt8], Data)], unicodeNames: [(String, crcOf: [UInt8]?)?] = []) throws -> Data {
+        var writer = ZipWriter()
         for (index, (name, data)) in entries.enumerated() {
-            let crc = crc32([UInt8](data))
-            let offset = UInt32(out.count)
-            var extra: [UInt8] = []
-            if index < unicodeNames.count, let (unicode, crcOf) = unicodeNames[index] {
-                let text = [UInt8](unicode.utf8)
-                extra = [0x75, 0x70] + le16(5 + text.count) + [1] + le32(crc32(crcOf ?? name)) + text
-            }
-            let common = le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + le32(UInt32(data.count)) + le32(UInt32(data.count)) + le16(name.count) + le16(extra.count)
-            out += [0x50, 0x4B, 0x03, 0x04] + common + name + extra + [UInt8](data)
-            central += [0x50, 0x4B, 0x01, 0x02] + le16(20) + common + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset) + name + extra
+            let field = index < unicodeNames.count ? unicodeNames[index].map { ZipWriter.unicodePathField($0.0, crcOf: $0.crcOf ?? name) } : nil
+            try writer.add(nameBytes: name, data, extra: field ?? [])
         }
-        let start = UInt32(out.count)
-        out += central
-        out += [0x50, 0x4B, 0x05, 0x06] + le16(0) + le16(0) + le16(entries.count) + le16(entries.count) + le32(UInt32(central.count)) + le32(start) + le16(0)
-        return Data(out)
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        return writer.data
     }
 }

@@ -5,7 +5,7 @@ import ImagePrep
 import OpenMarketAPI
 import TestSupport
 import WebConsole
-import ZIPFoundation
+import Zip
 
 /// A console on a folder with a sheet of `rows` products, over a sandbox of its own.
 struct OpenConsole {
@@ -62,14 +62,9 @@ struct OpenConsole {
 
     /// A zip as a merchant's computer makes one: `files` by their paths in it.
     static func zip(_ files: [(String, Data)]) throws -> Data {
-        let archive = try Archive(accessMode: .create)
-        for (path, bytes) in files {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
-                bytes.subdata(in: Int(position)..<Int(position) + size)
-            }
-        }
-        guard let data = archive.data else { throw TestFailure("no zip") }
-        return data
+        var writer = ZipWriter()
+        for (path, bytes) in files { try writer.add(path, bytes) }
+        return writer.data
     }
 
     /// A sheet of two products whose photos are in `photos/` of a zip, and that zip.

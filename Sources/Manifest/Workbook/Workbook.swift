@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Zip
 
 /// An .xlsx or .xlsm workbook opened for reading: its sheets (name, hidden or not,
 /// part), which cell styles are dates, and the shared strings. Parts are inflated as
@@ -65,7 +66,7 @@ final class Workbook: @unchecked Sendable {
         }
         let packed = max(entry.packedSize, 1)
         var inflated = 0
-        // The checksum is ours (Support.CRC32, sliced tables).
+        // The checksum is ours (Zip.CRC32, sliced tables).
         var checksum = CRC32()
         do {
             try archive.inflate(entry) { data in
@@ -288,47 +289,4 @@ private struct SharedStringReader: XMLTokenHandler {
         }
     }
     mutating func text(_ bytes: XMLBytes) throws { current.append(contentsOf: bytes) }
-}
-
-/// CRC-32 (the zip one), eight bytes a step ("slicing by 8").
-struct CRC32 {
-    private(set) var value: UInt32 = 0
-
-    private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
-        for byte in 0..<256 {
-            var crc = UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            tables[byte] = crc
-        }
-        for byte in 0..<256 {
-            for slice in 1..<8 {
-                let previous = tables[(slice - 1) * 256 + byte]
-                tables[slice * 256 + byte] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
-            }
-        }
-        return tables
-    }()
-
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var crc = ~value
-        Self.tables.withUnsafeBufferPointer { table in
-            var index = 0
-            let count = bytes.count
-            while index + 8 <= count {
-                let low = crc ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self).littleEndian
-                let high = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self).littleEndian
-                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
-                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
-                index += 8
-            }
-            while index < count {
-                crc = (crc >> 8) ^ table[Int((crc ^ UInt32(bytes[index])) & 0xFF)]
-                index += 1
-            }
-        }
-        value = ~crc
-    }
 }

@@ -1,14 +1,16 @@
-import CZlibInflate
+import CZlib
 import Foundation
 
 /// zlib's raw inflate (no zlib or gzip header) on exactly the bytes given: a stream that does
 /// not end inside them is damaged, never waited on. (ZIPFoundation's `Data.decompress` on
 /// Linux tells zlib a whole buffer is there when the last chunk is shorter, and loops forever
-/// on a stream that does not end.) Used for the workbook's parts and the backups' snapshots.
+/// on a stream that does not end.) Used for the workbooks' parts, the zips merchants upload and
+/// the backups' snapshots.
 public enum RawInflate {
     /// Packed bytes that cannot be read: a damaged stream, or (`ZipParts`) a damaged zip.
     public struct Damaged: Error, CustomStringConvertible {
         public var reason: String
+        public init(reason: String) { self.reason = reason }
         public var description: String { reason }
     }
 
