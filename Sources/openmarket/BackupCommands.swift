@@ -57,7 +57,7 @@ struct BackupCommand: ServerCommand {
 
     func validate() throws {
         if schedule.isGiven, server.secret != nil || server.identifier != nil {
-            throw ValidationError("a scheduled backup takes its credentials from the config file (--profile) or the environment, never from the command line of a unit file")
+            throw ValidationError(Console.say("arg_backup_credentials"))
         }
     }
 
@@ -112,7 +112,7 @@ struct SnapshotsCommand: OpenMarketCommand {
     var format = "text"
 
     func validate() throws {
-        guard ["text", "json"].contains(format) else { throw ValidationError("--format is text or json") }
+        guard ["text", "json"].contains(format) else { throw ValidationError(Console.say("arg_one_of", "--format", "text, json")) }
     }
 
     func execute() async throws -> ExitStatus {

@@ -66,8 +66,8 @@ struct ListCommand: ShopCommand {
     var format: OutputFormat = .table
 
     func validate() throws {
-        guard page >= 1 else { throw ValidationError("--page starts at 1") }
-        guard perPage >= 1 else { throw ValidationError("--per-page must be at least 1") }
+        guard page >= 1 else { throw ValidationError(Console.say("arg_at_least", "--page", "1")) }
+        guard perPage >= 1 else { throw ValidationError(Console.say("arg_at_least", "--per-page", "1")) }
     }
 
     func execute(on connection: Connection) async throws -> ExitStatus {
@@ -249,7 +249,7 @@ struct DeleteCommand: ShopCommand {
     @OptionGroup var linkStore: LinksOption
 
     func validate() throws {
-        guard !names.isEmpty else { throw ValidationError("give at least one merchant key or #ID") }
+        guard !names.isEmpty else { throw ValidationError(Console.say("arg_give_key")) }
     }
 
     func execute(on connection: Connection) async throws -> ExitStatus {

@@ -125,12 +125,12 @@ struct ExportCommand: ServerCommand {
     @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
-        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be 1…64") }
-        guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
-        guard maxImageBytes >= 1024 else { throw ValidationError("--max-image-bytes must be at least 1024") }
-        if vendorID != nil && vendor != nil { throw ValidationError("give --vendor or --vendor-id, not both") }
-        if resume && overwrite { throw ValidationError("--resume continues an export, --overwrite starts over: choose one") }
-        if (snapshot == nil) != (repo == nil) { throw ValidationError("--snapshot and --repo go together") }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError(Console.say("arg_range", "--jobs", "1", "64")) }
+        guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError(Console.say("arg_range", "--per-page", "1", "10000")) }
+        guard maxImageBytes >= 1024 else { throw ValidationError(Console.say("arg_at_least", "--max-image-bytes", "1024")) }
+        if vendorID != nil && vendor != nil { throw ValidationError(Console.say("arg_choose_one", "--vendor", "--vendor-id")) }
+        if resume && overwrite { throw ValidationError(Console.say("arg_resume_overwrite")) }
+        if (snapshot == nil) != (repo == nil) { throw ValidationError(Console.say("arg_together", "--snapshot", "--repo")) }
     }
 
     func execute() async throws -> ExitStatus {

@@ -62,7 +62,7 @@ struct FeedTestCommand: ServerCommand {
     @OptionGroup var server: ServerOptions
 
     func validate() throws {
-        if rows < 0 { throw ValidationError("--rows must be 0 or more") }
+        if rows < 0 { throw ValidationError(Console.say("arg_at_least", "--rows", "0")) }
     }
 
     func execute() async throws -> ExitStatus {

@@ -38,7 +38,7 @@ struct FeedSelection: ParsableArguments {
     /// The feed files, in order (by name for --all).
     func files(requireSome: Bool) throws -> [URL] {
         if all { return FeedFolder.feedFiles() + feeds.map { FeedFile.locate($0) } }
-        if feeds.isEmpty && requireSome { throw ValidationError("name a feed (or --all for every feed in \(Self.folder.path))") }
+        if feeds.isEmpty && requireSome { throw ValidationError(Console.say("arg_name_feed", Self.folder.path)) }
         return feeds.map { FeedFile.locate($0) }
     }
 }
@@ -99,8 +99,8 @@ struct FeedRunCommand: ServerCommand {
     var sandbox = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if round != nil && !selection.all { throw ValidationError("--round shares the feeds of --all between machines: give --all") }
+        if let jobs, jobs < 1 { throw ValidationError(Console.say("arg_at_least", "--jobs", "1")) }
+        if round != nil && !selection.all { throw ValidationError(Console.say("arg_round")) }
     }
 
     func execute() async throws -> ExitStatus {
@@ -265,7 +265,7 @@ struct FeedStatusCommand: OpenMarketCommand {
     var maxAge: String
 
     func validate() throws {
-        if Self.seconds(maxAge) == nil { throw ValidationError("--max-age is a number and m, h or d: 90m, 26h, 2d") }
+        if Self.seconds(maxAge) == nil { throw ValidationError(Console.say("arg_max_age")) }
     }
 
     func execute() async throws -> ExitStatus {

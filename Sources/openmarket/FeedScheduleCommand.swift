@@ -31,7 +31,7 @@ struct FeedScheduleCommand: OpenMarketCommand {
     @OptionGroup var schedule: ScheduleOptions
 
     func validate() throws {
-        guard schedule.isGiven else { throw ValidationError("give one of --daily HH:MM, --every INTERVAL and --remove") }
+        guard schedule.isGiven else { throw ValidationError(Console.say("arg_schedule")) }
     }
 
     func execute() async throws -> ExitStatus {

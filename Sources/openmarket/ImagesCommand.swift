@@ -55,15 +55,16 @@ struct ShrinkCommand: OpenMarketCommand {
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one file") }
-        guard maxBytes >= 1024 else { throw ValidationError("--max-bytes must be at least 1024") }
-        guard maxDimension >= 16 else { throw ValidationError("--max-dimension must be at least 16") }
-        guard (1...100).contains(qualityFloor) else { throw ValidationError("--quality-floor must be 1…100") }
-        guard pixelBudget >= 1, jobs >= 1 else { throw ValidationError("--pixel-budget and --jobs must be at least 1") }
+        guard !files.isEmpty else { throw ValidationError(Console.say("arg_give_file")) }
+        guard maxBytes >= 1024 else { throw ValidationError(Console.say("arg_at_least", "--max-bytes", "1024")) }
+        guard maxDimension >= 16 else { throw ValidationError(Console.say("arg_at_least", "--max-dimension", "16")) }
+        guard (1...100).contains(qualityFloor) else { throw ValidationError(Console.say("arg_range", "--quality-floor", "1", "100")) }
+        guard pixelBudget >= 1 else { throw ValidationError(Console.say("arg_at_least", "--pixel-budget", "1")) }
+        guard jobs >= 1 else { throw ValidationError(Console.say("arg_at_least", "--jobs", "1")) }
         var seen: [String: String] = [:]
         for file in files {
             let path = URL(fileURLWithPath: file).standardizedFileURL.path
-            if let other = seen[path] { throw ValidationError("\(file) is given twice (also as \(other))") }
+            if let other = seen[path] { throw ValidationError(Console.say("arg_twice", file, other)) }
             seen[path] = file
         }
     }

@@ -167,21 +167,21 @@ struct ImportCommand: ShopCommand {
     var logFormat = "text"
 
     func validate() throws {
-        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be 1…64") }
-        if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
-        if maxPriceChange < 0 { throw ValidationError("--max-price-change must be 0 or more") }
-        if let maxCreates, maxCreates < 0 { throw ValidationError("--max-creates must be 0 or more") }
-        if let maxUpdates, maxUpdates < 0 { throw ValidationError("--max-updates must be 0 or more") }
-        if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
-        if deleteMissing && mode == .create { throw ValidationError("--delete-missing works with --mode sync or update, not create") }
-        if noCache && sharedCache.cache != nil { throw ValidationError("--cache and --no-cache: choose one") }
-        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError(Console.say("arg_range", "--jobs", "1", "64")) }
+        if let maxErrors, maxErrors < 1 { throw ValidationError(Console.say("arg_at_least", "--max-errors", "1")) }
+        if maxPriceChange < 0 { throw ValidationError(Console.say("arg_at_least", "--max-price-change", "0")) }
+        if let maxCreates, maxCreates < 0 { throw ValidationError(Console.say("arg_at_least", "--max-creates", "0")) }
+        if let maxUpdates, maxUpdates < 0 { throw ValidationError(Console.say("arg_at_least", "--max-updates", "0")) }
+        if maxDeletes < 0 { throw ValidationError(Console.say("arg_at_least", "--max-deletes", "0")) }
+        if deleteMissing && mode == .create { throw ValidationError(Console.say("arg_delete_missing_mode")) }
+        if noCache && sharedCache.cache != nil { throw ValidationError(Console.say("arg_choose_one", "--cache", "--no-cache")) }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError(Console.say("arg_one_of", "--log-format", "text, json")) }
         if let shard {
-            guard Shard(shard) != nil else { throw ValidationError("--shard is I/N with 0 ≤ I < N (got \(shard)): shards 0/4, 1/4, 2/4 and 3/4 make one import") }
-            guard run != nil else { throw ValidationError("--shard needs --run NAME: the run every shard of this import records into") }
-            if deleteMissing { throw ValidationError("--delete-missing needs the whole sheet: not with --shard") }
+            guard Shard(shard) != nil else { throw ValidationError(Console.say("arg_shard", shard)) }
+            guard run != nil else { throw ValidationError(Console.say("arg_shard_run")) }
+            if deleteMissing { throw ValidationError(Console.say("arg_shard_delete")) }
         } else if run != nil {
-            throw ValidationError("--run names the run of a sharded import: give it with --shard I/N")
+            throw ValidationError(Console.say("arg_run_shard"))
         }
     }
 

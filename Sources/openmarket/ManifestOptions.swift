@@ -105,11 +105,11 @@ struct ManifestOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let headerRow, headerRow < 1 { throw ValidationError("--header-row must be a row number, 1 or more") }
-        if let defaultStock, defaultStock < 0 { throw ValidationError("--default-stock must be a count, 0 or more") }
-        if feed != nil && map != nil { throw ValidationError("--feed and --map both say how to read the sheet; give one") }
+        if let headerRow, headerRow < 1 { throw ValidationError(Console.say("arg_at_least", "--header-row", "1")) }
+        if let defaultStock, defaultStock < 0 { throw ValidationError(Console.say("arg_at_least", "--default-stock", "0")) }
+        if feed != nil && map != nil { throw ValidationError(Console.say("arg_feed_map")) }
         if let currency, !currencies.map({ $0.uppercased() }).contains(currency.uppercased()) {
-            throw ValidationError("--currency \(currency): not one of \(currencies.joined(separator: ", "))")
+            throw ValidationError(Console.say("arg_currency", currency, currencies.joined(separator: ", ")))
         }
     }
 

@@ -111,12 +111,12 @@ struct MigrateCommand: OpenMarketCommand {
     var speaks: Language { client.reportLanguage }
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1…64") }
-        guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError("--per-page must be 1…10000") }
-        if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
-        if maxDeletes < 0 { throw ValidationError("--max-deletes must be 0 or more") }
+        guard jobs >= 1 && jobs <= 64 else { throw ValidationError(Console.say("arg_range", "--jobs", "1", "64")) }
+        guard perPage >= 1 && perPage <= 10_000 else { throw ValidationError(Console.say("arg_range", "--per-page", "1", "10000")) }
+        if let maxErrors, maxErrors < 1 { throw ValidationError(Console.say("arg_at_least", "--max-errors", "1")) }
+        if maxDeletes < 0 { throw ValidationError(Console.say("arg_at_least", "--max-deletes", "0")) }
         if thenDeleteSource && vendor != nil && vendor != .me {
-            throw ValidationError("--then-delete-source deletes the source account's own products: not with --vendor \(vendor!)")
+            throw ValidationError(Console.say("arg_then_delete", "\(vendor!)"))
         }
     }
 

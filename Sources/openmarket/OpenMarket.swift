@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenMarketAPI
 import Support
+import Words
 
 /// The program: the command line as the kernel passed it (`ProgramArguments`: a binary with the
 /// Swift library linked in may not find it itself), parsed by the root command.
@@ -9,7 +10,19 @@ import Support
 enum Program {
     static func main() async {
         MemoryTuning.apply()
+        // An argument error is said before any command runs: in `--lang`'s language, else the locale's.
+        Console.language = spokenLanguage(ProgramArguments.given) ?? .ofLocale()
         await OpenMarket.main(ProgramArguments.given)
+    }
+
+    /// The language `--lang X` or `--lang=X` names on the command line, if it names one.
+    static func spokenLanguage(_ arguments: [String]) -> Language? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { break }
+            if argument.hasPrefix("--lang="), let language = Language(rawValue: String(argument.dropFirst(7))) { return language }
+            if argument == "--lang", index + 1 < arguments.count, let language = Language(rawValue: arguments[index + 1]) { return language }
+        }
+        return nil
     }
 }
 

@@ -48,9 +48,9 @@ struct RestoreCommand: ShopCommand {
     @OptionGroup var server: ServerOptions
 
     func validate() throws {
-        guard (snapshot == nil) != (at == nil) else { throw ValidationError("give one of --snapshot ID and --at DATE") }
-        if let at, Self.date(at) == nil { throw ValidationError("--at is yyyy-mm-dd or yyyy-mm-ddThh:mm:ss") }
-        if deleteNewer && (!key.isEmpty || !id.isEmpty) { throw ValidationError("--delete-newer restores the whole catalog: not with --key or --id") }
+        guard (snapshot == nil) != (at == nil) else { throw ValidationError(Console.say("arg_give_one", "--snapshot ID", "--at DATE")) }
+        if let at, Self.date(at) == nil { throw ValidationError(Console.say("arg_at_date")) }
+        if deleteNewer && (!key.isEmpty || !id.isEmpty) { throw ValidationError(Console.say("arg_delete_newer")) }
     }
 
     func execute(on connection: Connection) async throws -> ExitStatus {

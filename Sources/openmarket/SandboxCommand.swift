@@ -96,28 +96,24 @@ struct SandboxCommand: OpenMarketCommand {
     var idleTimeout: Double = 60
 
     func validate() throws {
-        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be above 0") }
+        guard idleTimeout > 0 else { throw ValidationError(Console.say("arg_above_zero", "--idle-timeout")) }
         if tlsCert != nil || tlsKey != nil {
-            throw ValidationError("""
-                HTTPS is served by openmarket-sandbox-tls, a program of its own (so that openmarket builds \
-                without a TLS library): swift run openmarket-sandbox-tls --tls-cert FILE --tls-key FILE \
-                [--data DIR] [--port N]; or put nginx in front of this sandbox (README, "Connecting to a server")
-                """)
+            throw ValidationError(Console.say("arg_sandbox_tls"))
         }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        guard (0...65535).contains(port) else { throw ValidationError(Console.say("arg_range_got", "--port", "0", "65535", String(port))) }
         for (flag, value) in [("--fail-rate", failRate), ("--drop-rate", dropRate)] where !(0...1).contains(value) {
-            throw ValidationError("\(flag) must be between 0 and 1, got \(value)")
+            throw ValidationError(Console.say("arg_range_got", flag, "0", "1", "\(value)"))
         }
         if let bad = failStatuses.first(where: { !(400...599).contains($0) }) {
-            throw ValidationError("--fail-status takes 4xx or 5xx codes, got \(bad)")
+            throw ValidationError(Console.say("arg_fail_status", "\(bad)"))
         }
-        guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
-        if let rateLimit, rateLimit < 1 { throw ValidationError("--rate-limit must be at least 1 per second") }
-        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
+        guard latency >= 0 else { throw ValidationError(Console.say("arg_at_least", "--latency", "0")) }
+        if let rateLimit, rateLimit < 1 { throw ValidationError(Console.say("arg_at_least", "--rate-limit", "1")) }
+        if let workers, workers < 1 { throw ValidationError(Console.say("arg_at_least", "--workers", "1")) }
         if let addVendor, addVendor.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("--add-vendor needs a name")
+            throw ValidationError(Console.say("arg_add_vendor"))
         }
-        guard !currencies.isEmpty else { throw ValidationError("--currencies needs at least one code") }
+        guard !currencies.isEmpty else { throw ValidationError(Console.say("arg_currencies")) }
     }
 
     func execute() async throws -> ExitStatus {

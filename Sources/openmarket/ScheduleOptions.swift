@@ -17,11 +17,11 @@ struct ScheduleOptions: ParsableArguments {
 
     func validate() throws {
         guard [daily != nil, every != nil, remove].filter({ $0 }).count <= 1 else {
-            throw ValidationError("give one of --daily HH:MM, --every INTERVAL and --remove")
+            throw ValidationError(Console.say("arg_schedule"))
         }
-        if let daily, Schedule.daily(daily) == nil { throw ValidationError("--daily is a time of day, HH:MM (03:00)") }
+        if let daily, Schedule.daily(daily) == nil { throw ValidationError(Console.say("arg_daily")) }
         if let every, Schedule.every(every) == nil {
-            throw ValidationError("--every is minutes dividing an hour (15m, 30m) or hours dividing a day (1h, 2h, 6h)")
+            throw ValidationError(Console.say("arg_every"))
         }
     }
 

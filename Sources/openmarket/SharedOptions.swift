@@ -15,7 +15,7 @@ struct RateOption: ParsableArguments {
     var rate: Double?
 
     func validate() throws {
-        if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
+        if let rate, rate <= 0 { throw ValidationError(Console.say("arg_above_zero", "--rate")) }
     }
 
     /// Sets the client's pacer.

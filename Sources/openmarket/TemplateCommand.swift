@@ -38,9 +38,9 @@ struct TemplateCommand: OpenMarketCommand {
 
     func validate() throws {
         if let map, ShippedMaps.text(map) == nil {
-            throw ValidationError("--map \(map): openmarket ships \(ShippedMaps.names.joined(separator: ", "))")
+            throw ValidationError(Console.say("arg_map", map, ShippedMaps.names.joined(separator: ", ")))
         }
-        if (format ?? outFormat) == .xlsx, out == nil { throw ValidationError("an Excel template needs --out FILE") }
+        if (format ?? outFormat) == .xlsx, out == nil { throw ValidationError(Console.say("arg_xlsx_template")) }
     }
 
     private var outFormat: Format {

@@ -57,7 +57,7 @@ struct UndoCommand: ShopCommand {
     func configure(_ client: inout ClientConfiguration) { pace.configure(&client) }
 
     func validate() throws {
-        guard (folder == nil) != (run == nil) else { throw ValidationError("give REPORT_DIR (a run's report folder) or --run NAME (a sharded run), one of them") }
+        guard (folder == nil) != (run == nil) else { throw ValidationError(Console.say("arg_undo_which")) }
     }
 
     /// The run request's undo (the one the console's Undo button calls): a run's folder here or

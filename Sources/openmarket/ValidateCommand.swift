@@ -60,9 +60,9 @@ struct ValidateCommand: ServerCommand {
     var out: String?
 
     func validate() throws {
-        guard ["text", "json", "xlsx"].contains(format) else { throw ValidationError("--format must be text, json or xlsx") }
-        if out != nil, format != "xlsx" { throw ValidationError("--out is for --format xlsx") }
-        if shopGiven, format == "xlsx" { throw ValidationError("--format xlsx checks the file alone: without --server or --profile") }
+        guard ["text", "json", "xlsx"].contains(format) else { throw ValidationError(Console.say("arg_one_of", "--format", "text, json, xlsx")) }
+        if out != nil, format != "xlsx" { throw ValidationError(Console.say("arg_out_xlsx")) }
+        if shopGiven, format == "xlsx" { throw ValidationError(Console.say("arg_xlsx_alone")) }
     }
 
     func execute() async throws -> ExitStatus {
@@ -205,7 +205,7 @@ extension ValidateCommand {
         let target = out.map { URL(fileURLWithPath: $0) }
             ?? url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + "-checked.xlsx")
         guard target.standardizedFileURL != url.standardizedFileURL else {
-            throw ValidationError("--out names the manifest itself; choose another file")
+            throw ValidationError(Console.say("arg_out_manifest"))
         }
         let summary: ValidationSummary
         do {

@@ -180,7 +180,7 @@ struct CLITests {
     func badOptions() async throws {
         let result = try await CLIProcess.run(["sandbox", "--fail-rate", "2"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--fail-rate must be between 0 and 1"))
+        #expect(result.stderr.contains("--fail-rate must be 0…1, got 2.0"), "\(result.stderr)")
     }
 
     @Test("sandbox prints its URL and vendor credentials, answers the health check, stops on SIGTERM")

@@ -26,6 +26,7 @@ struct PseudoLanguageDayTests {
         let steps: [[String]] = [
             ["validate", sheet.path],
             ["validate", broken.path],
+            ["import", sheet.path, "--jobs", "0"],
             ["import", sheet.path, "--report", report.path] + shop,
             ["import", sheet.path] + shop,
             ["import", broken.path, "--dry-run"] + shop,

@@ -63,6 +63,8 @@ extension PseudoLanguage {
         }
         return withoutMarks(text).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
             .map { line in
+                // ArgumentParser's lead of an argument error is its own (as its usage lines are).
+                if line.hasPrefix("Error: ") { return String(line.dropFirst(7)) }
                 // An error's lead names the program and the command, as the merchant typed them.
                 guard line.hasPrefix("openmarket "), let colon = line.firstIndex(of: ":") else { return line }
                 return String(line[line.index(after: colon)...])
