@@ -112,7 +112,7 @@ let package = Package(
         // from costs, filters rows and protects fields; the manifest reader reads through it.
         .target(
             name: "Feeds",
-            dependencies: ["Manifest", "OpenMarketContract", "Support", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["Manifest", "OpenMarketContract", "Support", "Words", .product(name: "TOMLKit", package: "TOMLKit")],
             resources: [.copy("Resources/maps")]
         ),
         // Feeds that run themselves: the source fetched, checks that hold a bad file, one run per

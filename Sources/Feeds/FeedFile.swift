@@ -1,24 +1,42 @@
 import Foundation
+import Words
 import Manifest
 import Support
 import TOMLKit
 
 /// A mistake in a feed file: the file, the line and the key, and what to write instead.
-public struct FeedFileError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FeedFileError: SaysPhrase, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var key: String?
-    public var message: String
-    /// The catalogue's words for this mistake, when it has them (`feed_not_toml`: said with the
-    /// file's name and the line, in the reader's language).
-    public var phraseKey: String?
+    /// The mistake in the catalogue's words, without where it is.
+    public var said: Phrase
 
-    public var description: String {
-        var place = file
-        if let line { place += ", line \(line)" }
-        if let key { place += ", \(key)" }
-        return "\(place): \(message)"
+    public init(file: String, line: Int? = nil, key: String? = nil, said: Phrase) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.said = said
     }
+
+    /// The mistake in English.
+    public var message: String { said.text(.en) }
+
+    /// The mistake with where it is: the file as given, the line, the key.
+    public var phrase: Phrase { placed(file) }
+
+    /// The mistake with where it is, the file named as `file` (the console names it alone, not
+    /// the folder it is kept in).
+    public func placed(_ file: String) -> Phrase {
+        switch (line, key) {
+        case let (line?, key?): Phrase("feed_mistake_line_key", [file, String(line), key], parts: [said])
+        case let (line?, nil): Phrase("feed_mistake", [file, String(line)], parts: [said])
+        case let (nil, key?): Phrase("feed_mistake_key", [file, key], parts: [said])
+        case (nil, nil): Phrase("feed_mistake_file", [file], parts: [said])
+        }
+    }
+
+    public var description: String { phrase.text(.en) }
 }
 
 /// Reads a feed file (TOML; the keys are those of the README's "Supplier feeds" and
@@ -44,25 +62,24 @@ public enum FeedFile {
             return try parse(text, url: url)
         }
         guard FileManager.default.fileExists(atPath: file) else {
-            throw FeedFileError(file: file, message: "no such feed file (a feed is a path, or a name in \(UserFolders.config.appendingPathComponent("feeds").path))")
+            throw FeedFileError(file: file, said: Phrase("fm_no_such_feed", UserFolders.config.appendingPathComponent("feeds").path))
         }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw FeedFileError(file: file, message: "cannot be read as UTF-8 text")
+            throw FeedFileError(file: file, said: Phrase("fm_not_utf8"))
         }
         return try parse(text, url: url)
     }
 
     public static func parse(_ text: String, url: URL) throws(FeedFileError) -> Feed {
         if let problem = TOMLPreCheck.problem(in: text) {
-            throw FeedFileError(file: url.path, line: problem.line, message: problem.message)
+            throw FeedFileError(file: url.path, line: problem.line, said: problem.phrase)
         }
         let table: TOMLTable
+        // The parser's own words are not said: its line, and where to look, are.
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            var failure = FeedFileError(file: url.path, line: error.source.begin.line, message: "not valid TOML: \(error.description)")
-            failure.phraseKey = "feed_not_toml"
-            throw failure
+            throw FeedFileError(file: url.path, line: error.source.begin.line, said: Phrase("feed_not_toml"))
         } catch {
-            throw FeedFileError(file: url.path, message: "not valid TOML: \(error)")
+            throw FeedFileError(file: url.path, said: Phrase("feed_not_toml"))
         }
         var reader = FeedTableReader(file: url.path, lines: TOMLLines(text))
         return try reader.feed(table, url: url)

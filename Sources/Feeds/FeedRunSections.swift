@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import Support
 import TOMLKit
 
@@ -8,7 +9,7 @@ extension FeedTableReader {
     func readRunSettings(_ root: TOMLTable) throws(FeedFileError) -> FeedRunSettings {
         var settings = FeedRunSettings()
         if let value = root["keep_reports"] {
-            guard let count = value.int, count >= 1 else { throw fail("must be a whole number, 1 or more", table: "", key: "keep_reports") }
+            guard let count = value.int, count >= 1 else { throw fail(Phrase("fm_must_be_a_whole"), table: "", key: "keep_reports") }
             settings.keepReports = count
         }
         if let source = root["source"] {
@@ -17,7 +18,7 @@ extension FeedTableReader {
             settings.images = try text(table, "images", "source").map { $0.contains("://") ? $0 : Self.expandHome($0) }
             if let images = settings.images, images.contains("://"),
                !["http", "https"].contains(images.split(separator: ":").first.map { $0.lowercased() } ?? "") {
-                throw fail("must be an http(s) address or a folder", table: "source", key: "images")
+                throw fail(Phrase("fm_must_be_an_http"), table: "source", key: "images")
             }
         }
         if let target = root["target"] {
@@ -29,7 +30,7 @@ extension FeedTableReader {
             let table = try self.table(sync, "sync")
             try only(["delete_missing", "max_deletes"], in: table, "sync")
             if let value = table["delete_missing"] {
-                guard let flag = value.bool else { throw fail("must be true or false", table: "sync", key: "delete_missing") }
+                guard let flag = value.bool else { throw fail(Phrase("fm_must_be_true_or"), table: "sync", key: "delete_missing") }
                 settings.deleteMissing = flag
             }
             settings.maxDeletes = try count(table, "max_deletes", "sync") ?? 0
@@ -40,7 +41,7 @@ extension FeedTableReader {
             try only(["webhook", "command"], in: table, "notify")
             settings.notify = FeedNotify(webhook: try text(table, "webhook", "notify"), command: try text(table, "command", "notify"))
             if let hook = settings.notify.webhook, !(hook.hasPrefix("http://") || hook.hasPrefix("https://")) {
-                throw fail("must be an http(s) URL", table: "notify", key: "webhook")
+                throw fail(Phrase("fm_must_be_an_http_s_url"), table: "notify", key: "webhook")
             }
         }
         return settings
@@ -54,7 +55,7 @@ extension FeedTableReader {
         case (let url?, nil):
             let scheme = url.split(separator: ":").first.map { $0.lowercased() } ?? ""
             guard ["http", "https", "sftp"].contains(scheme) else {
-                throw fail("must be an http, https or sftp URL (a local file is path = \"…\")", table: "source", key: "url")
+                throw fail(Phrase("fm_must_be_an_http_https_or"), table: "source", key: "url")
             }
             return .url(url, keyFile: try text(table, "key_file", "source").map(Self.expandHome),
                         knownHosts: try text(table, "known_hosts", "source").map(Self.expandHome))
@@ -62,7 +63,7 @@ extension FeedTableReader {
             let settle = try decimal(table, "settle_seconds", table: "source", item: 0).map { NSDecimalNumber(decimal: $0).doubleValue } ?? 5
             return .path(Self.expandHome(path), settle: settle)
         default:
-            throw fail("give one of url = \"https://…\" (or sftp://…) and path = \"/…\"", table: "source")
+            throw fail(Phrase("fm_give_one_of_url"), table: "source")
         }
     }
 
@@ -77,25 +78,25 @@ extension FeedTableReader {
 
     private func percent(_ table: TOMLTable, _ key: String) throws(FeedFileError) -> Double? {
         guard let value = try decimal(table, key, table: "checks", item: 0) else { return nil }
-        guard value >= 0, value <= 100 else { throw fail("must be a percentage, 0 to 100", table: "checks", key: key) }
+        guard value >= 0, value <= 100 else { throw fail(Phrase("fm_must_be_a_percentage"), table: "checks", key: key) }
         return NSDecimalNumber(decimal: value).doubleValue
     }
 
     private func only(_ keys: [String], in table: TOMLTable, _ name: String) throws(FeedFileError) {
         for key in table.keys where !keys.contains(key) {
-            throw fail("unknown key; [\(name)] has \(keys.joined(separator: ", "))", table: name, key: key)
+            throw fail(Phrase("fm_unknown_key_has", "\(name)", "\(keys.joined(separator: ", "))"), table: name, key: key)
         }
     }
 
     private func text(_ table: TOMLTable, _ key: String, _ name: String) throws(FeedFileError) -> String? {
         guard let value = table[key] else { return nil }
-        guard let text = value.string, !text.isEmpty else { throw fail("must be a text in quotes", table: name, key: key) }
+        guard let text = value.string, !text.isEmpty else { throw fail(Phrase("fm_must_be_a_text_in_quotes"), table: name, key: key) }
         return text
     }
 
     private func count(_ table: TOMLTable, _ key: String, _ name: String) throws(FeedFileError) -> Int? {
         guard let value = table[key] else { return nil }
-        guard let count = value.int, count >= 0 else { throw fail("must be a whole number, 0 or more", table: name, key: key) }
+        guard let count = value.int, count >= 0 else { throw fail(Phrase("fm_must_be_a_whole_number_or"), table: name, key: key) }
         return count
     }
 

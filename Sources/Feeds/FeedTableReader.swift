@@ -1,4 +1,5 @@
 import Foundation
+import Words
 import OpenMarketContract
 import Manifest
 import TOMLKit
@@ -16,23 +17,23 @@ struct FeedTableReader {
     /// Our fields a feed may fill, and `cost`.
     static var fieldNames: [String] { Column.allCases.map(\.rawValue) + ["cost"] }
 
-    func fail(_ message: String, table: String, key: String? = nil, item: Int = 0) -> FeedFileError {
+    func fail(_ said: Phrase, table: String, key: String? = nil, item: Int = 0) -> FeedFileError {
         let shown = key.map { table.isEmpty ? $0 : "\(table).\($0)" } ?? (table.isEmpty ? nil : "[\(table)]")
-        return FeedFileError(file: file, line: lines.line(of: key, in: table, item: item), key: shown, message: message)
+        return FeedFileError(file: file, line: lines.line(of: key, in: table, item: item), key: shown, said: said)
     }
 
     mutating func feed(_ root: TOMLTable, url: URL) throws(FeedFileError) -> Feed {
         var feed = Feed(name: url.deletingPathExtension().lastPathComponent, url: url)
         for key in root.keys where !Self.sections.contains(key) {
-            throw fail("unknown section; a feed file has \(Self.sections.dropFirst(2).map { "[\($0)]" }.joined(separator: ", "))", table: key)
+            throw fail(Phrase("fm_unknown_section_a_feed", "\(Self.sections.dropFirst(2).map { "[\($0)]" }.joined(separator: ", "))"), table: key)
         }
         if let shipped = root["map"] {
             // A platform's export (a supplier who sells on Shopify): its shipped map reads the
             // file; the feed adds constants, protected fields and how it runs.
             guard let name = shipped.string, let base = ShippedMaps.feed(name) else {
-                throw fail("must be one of \(ShippedMaps.names.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) (a map openmarket ships)", table: "", key: "map")
+                throw fail(Phrase("fm_must_be_one_of", "\(ShippedMaps.names.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"), table: "", key: "map")
             }
-            if root["columns"] != nil { throw fail("a feed with map = \"\(name)\" takes its columns from that map; drop [columns]", table: "columns") }
+            if root["columns"] != nil { throw fail(Phrase("fm_a_feed_with_map", "\(name)"), table: "columns") }
             feed.columns = base.columns
             feed.values = base.values
             feed.layout = base.layout
@@ -43,11 +44,11 @@ struct FeedTableReader {
             feed.constants = base.constants
             feed.detect = base.detect
             for key in root.keys where !["description", "keep_reports", "map", "constants", "protect", "source", "target", "sync", "checks", "notify"].contains(key) {
-                throw fail("a feed with map = \"\(name)\" has [constants], [protect] and how it runs ([source], [target], [sync], [checks], [notify])", table: key)
+                throw fail(Phrase("fm_a_feed_with_map_has_constants", "\(name)"), table: key)
             }
         } else {
             guard let columns = root["columns"]?.table else {
-                throw fail("a feed needs [columns]: which of the supplier's columns is our key, name, price (or cost), stock…", table: "")
+                throw fail(Phrase("fm_a_feed_needs_columns"), table: "")
             }
             try readColumns(columns, into: &feed)
         }
@@ -66,7 +67,7 @@ struct FeedTableReader {
     }
 
     func table(_ value: any TOMLValueConvertible, _ name: String, key: String? = nil) throws(FeedFileError) -> TOMLTable {
-        guard let table = value.table else { throw fail("must be a table", table: name, key: key) }
+        guard let table = value.table else { throw fail(Phrase("fm_must_be_a_table"), table: name, key: key) }
         return table
     }
 
@@ -77,7 +78,7 @@ struct FeedTableReader {
                 continue
             }
             guard let source = table[key]?.string, !source.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw fail("must be the supplier's header in quotes (\"상품코드\"), a column by number (\"#3\"), a text of fields (\"{Title} - {Color}\"), a list (the first not empty) or a choice ({ value = …, when_above = … })",
+                throw fail(Phrase("fm_must_be_the_supplier"),
                            table: "columns", key: key)
             }
             if key == "cost" {
@@ -85,7 +86,7 @@ struct FeedTableReader {
                 continue
             }
             guard let field = Column(rawValue: key) else {
-                throw fail("unknown field; [columns] maps \(Self.fieldNames.joined(separator: ", "))", table: "columns", key: key)
+                throw fail(Phrase("fm_unknown_field_columns_maps", "\(Self.fieldNames.joined(separator: ", "))"), table: "columns", key: key)
             }
             if source.contains("{") {
                 feed.values.append((field, ValueSpec.parse(source)))
@@ -101,11 +102,11 @@ struct FeedTableReader {
     private func readConstants(_ table: TOMLTable, into feed: inout Feed) throws(FeedFileError) {
         for key in table.keys {
             guard let field = Column(rawValue: key), field != .key, field != .id else {
-                throw fail("unknown field; a constant is one of \(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))",
+                throw fail(Phrase("fm_unknown_field_a_constant", "\(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))"),
                            table: "constants", key: key)
             }
             guard let value = table[key].flatMap(Self.text) else {
-                throw fail("must be a text or a number", table: "constants", key: key)
+                throw fail(Phrase("fm_must_be_a_text"), table: "constants", key: key)
             }
             feed.constants[field] = value
         }
@@ -117,13 +118,13 @@ struct FeedTableReader {
             var entries: [String: String] = [:]
             for word in words.keys {
                 guard let value = words[word].flatMap(Self.text) else {
-                    throw fail("must be a text or a number", table: "maps.\(key)", key: word)
+                    throw fail(Phrase("fm_must_be_a_text"), table: "maps.\(key)", key: word)
                 }
                 entries[word.trimmingCharacters(in: .whitespaces)] = value
             }
             if key == "cost" { feed.costMap = ValueMap(entries: entries); continue }
             guard let field = Column(rawValue: key) else {
-                throw fail("unknown field; [maps.FIELD] is one of \(Self.fieldNames.joined(separator: ", "))", table: "maps", key: key)
+                throw fail(Phrase("fm_unknown_field_maps_field", "\(Self.fieldNames.joined(separator: ", "))"), table: "maps", key: key)
             }
             feed.maps[field] = ValueMap(entries: entries)
         }
@@ -131,13 +132,13 @@ struct FeedTableReader {
 
     private func readPrices(_ table: TOMLTable) throws(FeedFileError) -> PricePolicy {
         for key in table.keys where !Self.settingKeys.contains(key) && key != "rules" {
-            throw fail("unknown key; [prices] has \((Self.settingKeys + ["rules"]).joined(separator: ", "))", table: "prices", key: key)
+            throw fail(Phrase("fm_unknown_key_prices_has", "\((Self.settingKeys + ["rules"]).joined(separator: ", "))"), table: "prices", key: key)
         }
         var policy = PricePolicy(defaults: try settings(table, table: "prices", item: 0))
         guard let rules = table["rules"] else { return policy }
-        guard let list = rules.array else { throw fail("must be [[prices.rules]] tables", table: "prices", key: "rules") }
+        guard let list = rules.array else { throw fail(Phrase("fm_must_be_prices_rules"), table: "prices", key: "rules") }
         for (index, value) in list.enumerated() {
-            guard let rule = value.table else { throw fail("must be a table", table: "prices.rules", item: index + 1) }
+            guard let rule = value.table else { throw fail(Phrase("fm_must_be_a_table"), table: "prices.rules", item: index + 1) }
             policy.rules.append(try readRule(rule, number: index + 1))
         }
         return policy
@@ -147,7 +148,7 @@ struct FeedTableReader {
         let name = "prices.rules"
         let known = Self.settingKeys + ["when", "cost_at_least", "cost_below"]
         for key in table.keys where !known.contains(key) {
-            throw fail("unknown key in rule \(number); a rule has \(known.joined(separator: ", "))", table: name, key: key, item: number)
+            throw fail(Phrase("fm_unknown_key_in_rule", "\(number)", "\(known.joined(separator: ", "))"), table: name, key: key, item: number)
         }
         var rule = PriceRule(number: number, settings: try settings(table, table: name, item: number))
         if let when = table["when"] {
@@ -156,7 +157,7 @@ struct FeedTableReader {
         rule.costAtLeast = try decimal(table, "cost_at_least", table: name, item: number)
         rule.costBelow = try decimal(table, "cost_below", table: name, item: number)
         if rule.when.isEmpty && rule.costAtLeast == nil && rule.costBelow == nil {
-            throw fail("rule \(number) has no condition: add when = { \"column\" = \"value\" }, cost_at_least or cost_below",
+            throw fail(Phrase("fm_rule_has_no_condition", "\(number)"),
                        table: name, item: number)
         }
         return rule
@@ -168,10 +169,10 @@ struct FeedTableReader {
         settings.add = try decimal(table, "add", table: name, item: item)
         settings.roundTo = try decimal(table, "round_to", table: name, item: item)
         settings.minMarginPercent = try decimal(table, "min_margin_percent", table: name, item: item)
-        if let step = settings.roundTo, step <= 0 { throw fail("must be above 0", table: name, key: "round_to", item: item) }
+        if let step = settings.roundTo, step <= 0 { throw fail(Phrase("fm_must_be_above"), table: name, key: "round_to", item: item) }
         if let value = table["round"] {
             guard let text = value.string, let mode = Rounding(rawValue: text) else {
-                throw fail("must be \"up\", \"down\" or \"nearest\"", table: name, key: "round", item: item)
+                throw fail(Phrase("fm_must_be_up_down"), table: name, key: "round", item: item)
             }
             settings.round = mode
         }
@@ -182,7 +183,7 @@ struct FeedTableReader {
         guard let value = table[key] else { return nil }
         if let int = value.int { return Decimal(int) }
         if let double = value.double, double.isFinite { return Money.decimal(double) }
-        throw fail("must be a number", table: name, key: key, item: item)
+        throw fail(Phrase("fm_must_be_a_number"), table: name, key: key, item: item)
     }
 
     private func readFilter(_ table: TOMLTable) throws(FeedFileError) -> RowFilter {
@@ -191,7 +192,7 @@ struct FeedTableReader {
             if key == "why" || key == "why_ko" {
                 let words = try self.table(table[key]!, "filter", key: key)
                 for word in words.keys {
-                    guard let text = words[word]?.string else { throw fail("\(word): must be a text", table: "filter", key: key) }
+                    guard let text = words[word]?.string else { throw fail(Phrase("fm_must_be_a_text_b", "\(word)"), table: "filter", key: key) }
                     if key == "why" { filter.why[word.lowercased()] = text } else { filter.whyKorean[word.lowercased()] = text }
                 }
                 continue
@@ -201,7 +202,7 @@ struct FeedTableReader {
                 continue
             }
             guard ["skip", "only", "active"].contains(key) else {
-                throw fail("unknown key; [filter] has skip, only, active, ends, why and why_ko", table: "filter", key: key)
+                throw fail(Phrase("fm_unknown_key_filter_has"), table: "filter", key: key)
             }
             let list = try tests(try self.table(table[key]!, "filter", key: key), table: "filter", key: key, item: 0)
             switch key {
@@ -220,24 +221,24 @@ struct FeedTableReader {
             if let list = value.array {
                 let values = list.compactMap(Self.text)
                 guard values.count == list.count, !values.isEmpty else {
-                    throw fail("\(header): must be a text, a number, or a list of them", table: name, key: key, item: item)
+                    throw fail(Phrase("fm_must_be_a_text_a_number", "\(header)"), table: name, key: key, item: item)
                 }
                 return CellTest(source: HeaderRef(header), values: values)
             }
             guard let text = Self.text(value) else {
-                throw fail("\(header): must be a text, a number, or a list of them", table: name, key: key, item: item)
+                throw fail(Phrase("fm_must_be_a_text_a_number", "\(header)"), table: name, key: key, item: item)
             }
             return CellTest(source: HeaderRef(header), values: [text])
         }
     }
 
     private func readProtect(_ table: TOMLTable) throws(FeedFileError) -> ColumnSet {
-        for key in table.keys where key != "fields" { throw fail("unknown key; [protect] has fields", table: "protect", key: key) }
+        for key in table.keys where key != "fields" { throw fail(Phrase("fm_unknown_key_protect_has"), table: "protect", key: key) }
         guard let list = table["fields"]?.array else { return [] }
         var fields = ColumnSet()
         for value in list {
             guard let name = value.string, let field = Column(rawValue: name), ProductDraft.allFields.contains(field) else {
-                throw fail("\(Self.text(value) ?? "?"): not a product field; one of \(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))",
+                throw fail(Phrase("fm_not_a_product_field", "\(Self.text(value) ?? "?")", "\(ProductDraft.allFields.map(\.rawValue).sorted().joined(separator: ", "))"),
                            table: "protect", key: "fields")
             }
             fields.insert(field)
@@ -249,25 +250,25 @@ struct FeedTableReader {
     private func checkConsistency(_ feed: Feed) throws(FeedFileError) {
         let mapped = Set(feed.columns.map(\.field) + feed.values.map(\.field))
         if feed.cost != nil && mapped.contains(.price) {
-            throw fail("map the supplier's cost or a selling price, not both", table: "columns", key: "cost")
+            throw fail(Phrase("fm_map_the_supplier_s"), table: "columns", key: "cost")
         }
         if feed.cost != nil && feed.prices == nil {
-            throw fail("a cost needs [prices]: how the selling price is made from it (markup_percent = 30, round_to = 100…)",
+            throw fail(Phrase("fm_a_cost_needs_prices"),
                        table: "columns", key: "cost")
         }
         if feed.prices != nil && feed.cost == nil {
-            throw fail("[prices] makes the selling price from the supplier's cost: map it in [columns] (cost = \"공급가\")", table: "prices")
+            throw fail(Phrase("fm_prices_makes_the_selling"), table: "prices")
         }
         if !mapped.contains(.key) && !mapped.contains(.name) && !mapped.contains(.id) {
-            throw fail("nothing says which product a row is: map key (the supplier's product code) or name", table: "columns")
+            throw fail(Phrase("fm_nothing_says_which_product"), table: "columns")
         }
         for field in feed.constants.keys where mapped.contains(field) {
-            throw fail("\(field.rawValue) is both a column and a constant; keep one", table: "constants", key: field.rawValue)
+            throw fail(Phrase("fm_is_both_a_column", "\(field.rawValue)"), table: "constants", key: field.rawValue)
         }
         for field in feed.maps.keys where !mapped.contains(field) {
-            throw fail("maps a field that [columns] does not map", table: "maps", key: field.rawValue)
+            throw fail(Phrase("fm_maps_a_field_that"), table: "maps", key: field.rawValue)
         }
-        if feed.costMap != nil && feed.cost == nil { throw fail("maps a field that [columns] does not map", table: "maps", key: "cost") }
+        if feed.costMap != nil && feed.cost == nil { throw fail(Phrase("fm_maps_a_field_that"), table: "maps", key: "cost") }
     }
 
     /// A TOML text or number as cell text.

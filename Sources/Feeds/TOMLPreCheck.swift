@@ -1,4 +1,5 @@
 import Foundation
+import Words
 
 /// Stops what toml++ asserts on instead of reporting (an abort of the whole process, found by
 /// `scripts/fuzz feed`) before the text reaches TOMLKit. A feed file holds text in quotes,
@@ -19,16 +20,12 @@ enum TOMLPreCheck {
             }
         }
 
-        var message: String {
+        var phrase: Phrase {
             switch self {
-            case .namelessHeader:
-                "not valid TOML: a table header needs a name right after its '[' (like [columns] or [[prices.rules]])"
-            case .braceForValue:
-                "not valid TOML: a '}' where the array expects a value or its closing ']'"
-            case .bareValue(_, let value) where TOMLPreCheck.looksLikeDate(value):
-                "'\(value)' is a date or a time, which no key of a feed file takes (text goes in quotes: \"2024-05-01\")"
-            case .bareValue(_, let value):
-                "'\(value.prefix(40))' is not a value a feed file takes: a number (12, 2.5), true or false, or text in quotes"
+            case .namelessHeader: Phrase("fm_nameless_header")
+            case .braceForValue: Phrase("fm_brace_for_value")
+            case .bareValue(_, let value) where TOMLPreCheck.looksLikeDate(value): Phrase("fm_date_value", value)
+            case .bareValue(_, let value): Phrase("fm_bare_value", String(value.prefix(40)))
             }
         }
     }

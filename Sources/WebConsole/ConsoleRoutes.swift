@@ -46,9 +46,7 @@ struct ConsoleRoutes: ConsoleShopBound {
     /// A feed file's mistake as the Feeds page says it: the file's name (not where it lives),
     /// the line, and the catalogue's words where it has them.
     static func mistake(_ error: FeedFileError, _ language: Language) -> String {
-        let file = URL(fileURLWithPath: error.file).lastPathComponent, line = error.line.map(String.init) ?? "-"
-        if let key = error.phraseKey { return WordTable.filled(key, language, file, line) }
-        return WordTable.filled("feed_mistake", language, file, line, error.key.map { "\($0): " + error.message } ?? error.message)
+        error.placed(URL(fileURLWithPath: error.file).lastPathComponent).text(language)
     }
 
     func feeds(_ request: Request) -> Response {

@@ -61,7 +61,7 @@ struct ConsoleUpload: Sendable {
         defer { try? FileManager.default.removeItem(at: staging) }
         let named = staging.appendingPathComponent(name)
         try FileManager.default.copyItem(at: partial, to: named)
-        do { _ = try FeedFile.load(named) } catch { throw Refused("upload_feed_mistake", name, "\(error)") }
+        do { _ = try FeedFile.load(named) } catch { throw Refused(Phrase("upload_feed_mistake", [name], parts: [error.placed(name)])) }
     }
 
     /// The name a file is kept under, or why not.

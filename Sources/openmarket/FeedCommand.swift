@@ -68,7 +68,7 @@ struct FeedTestCommand: ServerCommand {
     func execute() async throws -> ExitStatus {
         let loaded: Feed
         do { loaded = try FeedFile.load(FeedFile.locate(feed)) } catch {
-            throw CommandFailure(error.description, exitCode: .badInput)
+            throw CommandFailure(error, exitCode: .badInput)
         }
         // No FILE: the feed's own source, fetched into a scratch folder (nothing recorded).
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-feed-test-\(UUID().uuidString)")

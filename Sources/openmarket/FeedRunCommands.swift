@@ -112,7 +112,7 @@ struct FeedRunCommand: ServerCommand {
         for url in try selection.files(requireSome: true) {
             let feed: Feed
             do { feed = try FeedFile.load(url) } catch {
-                Console.error("openmarket feed run: \(error.description)")
+                Console.error("openmarket feed run: \(error.phrase.text(Console.language))")
                 worst = max(worst, 2)
                 continue
             }
@@ -139,7 +139,7 @@ struct FeedRunCommand: ServerCommand {
                 do {
                     (code, outcome) = try await run(try FeedFile.load(url), cache: cache)
                 } catch let error as FeedFileError {
-                    Console.error("openmarket feed run: \(error.description)")
+                    Console.error("openmarket feed run: \(error.phrase.text(Console.language))")
                 }
             } else {
                 Console.error("openmarket feed run: round \(name): \(claimed) is not among this machine's feeds (every machine of a round needs the same feed files): marked failed")

@@ -37,7 +37,7 @@ struct FeedScheduleCommand: OpenMarketCommand {
     func execute() async throws -> ExitStatus {
         let url = FeedFile.locate(feed).standardizedFileURL
         let loaded: Feed
-        do { loaded = try FeedFile.load(url) } catch { throw CommandFailure(error.description, exitCode: .badInput) }
+        do { loaded = try FeedFile.load(url) } catch { throw CommandFailure(error, exitCode: .badInput) }
         if loaded.run.source == nil && !schedule.remove {
             throw CommandFailure(say: "f_feed_no_source", url.path, exitCode: .badInput)
         }

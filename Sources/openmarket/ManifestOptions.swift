@@ -134,7 +134,7 @@ struct ManifestOptions: ParsableArguments {
                 // A supplier's file: its photo paths only from its folder (or --images, --images-from).
                 reading.confinePhotos = feed != nil
             } catch {
-                throw CommandFailure(error.description, exitCode: .badInput)
+                throw CommandFailure(error, exitCode: .badInput)
             }
         } else if let map {
             reading.map = map == "none" ? .none : .shipped(map)
