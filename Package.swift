@@ -76,7 +76,9 @@ let package = Package(
         .target(name: "OpenMarketContract", dependencies: ["Support"]),
         // The words a merchant reads outside the terminal, in English and Korean: one table for
         // the console's pages and the run's reports.
-        .target(name: "Words", dependencies: ["OpenMarketContract"], resources: [.copy("Resources/messages")]),
+        // A phrase: a message's id and values, said later in the reader's language (no words here).
+        .target(name: "Phrases"),
+        .target(name: "Words", dependencies: ["OpenMarketContract", "Phrases"], resources: [.copy("Resources/messages")]),
         // The libcurl client: transport, retries, errors, credentials (re-exports the contract).
         .target(
             name: "OpenMarketAPI",
@@ -181,7 +183,7 @@ let package = Package(
         // Photo work: decoding JPEG, PNG, HEIC and WebP, shrinking under the limit, thumbnails, the cache.
         .target(
             name: "ImagePrep",
-            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "OpenMarketContract", "Support", "Words"],
+            dependencies: ["CTurboJPEG", "CJPEGSettings", "CPNG", "CHeif", "CWebP", "OpenMarketContract", "Phrases", "Support"],
             // The pixel loops (resize, colour, the quality search's distance) are optimised in
             // debug builds too: unoptimised, the README's first import took 20 s for 20 photos.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

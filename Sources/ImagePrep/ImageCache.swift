@@ -1,6 +1,6 @@
 import Foundation
 import Support
-import Words
+import Phrases
 
 /// Prepared images kept where every machine finds them (S3-compatible storage): the same
 /// keys as the local cache. The first writer of a key wins; a second's write is not an error.

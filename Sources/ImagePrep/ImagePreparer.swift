@@ -2,7 +2,7 @@ import CTurboJPEG
 import Foundation
 import OpenMarketContract
 import Support
-import Words
+import Phrases
 
 public struct ImagePrepSettings: Sendable, Equatable, Hashable {
     /// The server's limit per image.
