@@ -137,7 +137,7 @@ let package = Package(
         // and of photo files: their hashes by fingerprint.
         .target(
             name: "ShopState",
-            dependencies: ["CPostgres", "OpenMarketContract", "Support", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CPostgres", "OpenMarketContract", "Phrases", "Support", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The one sync: the run request (a door's account, source and choices made into one run),
         // its row sources (a manifest, rows handed over, keys to delete, an undo's record), the

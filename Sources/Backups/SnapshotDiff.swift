@@ -12,9 +12,12 @@ public struct SnapshotDiff: Sendable {
         public var formerKey: String?
 
         /// `price 1300 → 1500 (+15.4 %); stock 4 → 0`
-        public var text: String {
-            (fields.map(\.text) + (formerKey.map { ["key \(FieldChange.short($0)) → \(FieldChange.short(product.key ?? ""))"] } ?? []))
-                .joined(separator: "; ")
+        public var text: String { phrase.text(.en) }
+
+        /// The same in the reader's language.
+        public var phrase: Phrase {
+            .list(fields.map(\.phrase) + (formerKey.map { [FieldChange.phrase(field: "key", old: $0, new: product.key ?? "", suffix: "")] } ?? []),
+                  separator: "; ")
         }
     }
 
@@ -75,15 +78,15 @@ public enum ProductHistory {
             let said: Phrase?
             switch (last, product) {
             case (nil, let now?):
-                let fields = ProductField.allCases.dropFirst().map { "\($0.rawValue) \(FieldChange.short(now.fields.value(of: $0)))" }.joined(separator: ", ")
+                let fields = ProductField.allCases.dropFirst().map { FieldChange.phrase(field: $0.rawValue, value: now.fields.value(of: $0)) }
                 var first = Phrase("h_first", count: now.photos.count, SnapshotDiff.name(now), now.fields.name, String(now.photos.count))
-                first.parts = [.changes(fields)]
+                first.parts = [.list(fields, separator: ", ")]
                 said = first
             case (let before?, nil): said = Phrase("h_gone", SnapshotDiff.name(before))
             case (let before?, let now?) where before.id != now.id:
                 said = Phrase("h_made_again", String(now.id), String(before.id))
             case (let before?, let now?):
-                said = SnapshotDiff.change(before, now).map { .changes($0.text) }
+                said = SnapshotDiff.change(before, now)?.phrase
             case (nil, nil): said = nil
             }
             if let said { lines.append(Line(snapshot: snapshot.id, time: snapshot.time, phrase: said)) }

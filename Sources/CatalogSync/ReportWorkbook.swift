@@ -70,7 +70,7 @@ enum ReportWorkbook {
                     case "row", "product_id", "attempts": return number(object[column])
                     case "status": return (object[column] as? String).map { .text(StatusWords.label($0, language)) } ?? .empty
                     case "error": return object[column] == nil ? .empty : .text(errorText(object, language))
-                    case "changes": return (object[column] as? String).map { .text(StatusWords.changes($0, language)) } ?? .empty
+                    case "changes": return (object[column] as? String).map { .text(Self.changes(object, language) ?? $0) } ?? .empty
                     case "note": return (object[column] as? String).map { .text(Self.notes(object, language) ?? $0) } ?? .empty
                     default: return (object[column] as? String).map { .text($0) } ?? .empty
                     }
@@ -102,6 +102,13 @@ enum ReportWorkbook {
         guard let list = object["notes"], let data = try? JSONSerialization.data(withJSONObject: list),
               let phrases = try? JSONDecoder().decode([Phrase].self, from: data) else { return nil }
         return phrases.text(language)
+    }
+
+    /// A row's changes as phrases (report.json's `changes_said`), in `language`.
+    private static func changes(_ object: [String: Any], _ language: Language) -> String? {
+        guard let said = object["changes_said"], let data = try? JSONSerialization.data(withJSONObject: said),
+              let phrase = try? JSONDecoder().decode(Phrase.self, from: data) else { return nil }
+        return phrase.text(language)
     }
 
     /// A row's error in `language`: its broken rules, else the error as it is.

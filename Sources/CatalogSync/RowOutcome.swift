@@ -103,8 +103,14 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         get { notes.isEmpty ? nil : notes.text(.en) }
         set { notes = newValue.map { [.verbatim($0)] } ?? [] }
     }
-    /// What the row changed (or would change): `price 32000 → 31000; stock 8 → 0`.
-    public var changes: String?
+    /// What the row changed (or would change), each field named in the reader's language.
+    public var changesSaid: Phrase?
+    /// The same in English: `price 32000 → 31000; stock 8 → 0` (report.csv, report.json); set:
+    /// said as it is in every language.
+    public var changes: String? {
+        get { changesSaid?.text(.en) }
+        set { changesSaid = newValue.map { .verbatim($0) } }
+    }
     /// Image sizes before and after preparation, in bytes.
     public var imagesBefore: [Int]
     public var imagesAfter: [Int]
@@ -133,6 +139,7 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         case row, key, name, status
         case productID = "product_id"
         case error, note, notes, changes, problems
+        case changesSaid = "changes_said"
         case imagesBefore = "images_before"
         case imagesAfter = "images_after"
         case attempts, seconds, thumbnail, values
@@ -151,6 +158,7 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         try container.encodeIfPresent(note, forKey: .note)
         if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
         try container.encodeIfPresent(changes, forKey: .changes)
+        try container.encodeIfPresent(changesSaid, forKey: .changesSaid)
         try container.encodeIfPresent(problems, forKey: .problems)
         try container.encode(imagesBefore, forKey: .imagesBefore)
         try container.encode(imagesAfter, forKey: .imagesAfter)
@@ -175,6 +183,7 @@ public struct RowOutcome: Sendable, Codable, Equatable {
                   values: try container.decodeIfPresent([String: String].self, forKey: .values) ?? [:])
         if let phrases = try container.decodeIfPresent([Phrase].self, forKey: .notes) { notes = phrases }
         changes = try container.decodeIfPresent(String.self, forKey: .changes)
+        if let said = try container.decodeIfPresent(Phrase.self, forKey: .changesSaid) { changesSaid = said }
         problems = try container.decodeIfPresent([RowProblem].self, forKey: .problems)
     }
 

@@ -100,12 +100,12 @@ extension WorkItem {
     /// (`price 32000 KRW, discount 2000, stock 8`), in the report's changes column.
     func withPhotos(_ outcome: RowOutcome) -> RowOutcome {
         var outcome = outcome
-        if outcome.changes == nil {
+        if outcome.changesSaid == nil {
             let full = RowWork.merged(draft, decision.live)
-            var parts = ["price \(full.fields.price) \(full.fields.currency)"]
-            if full.fields.discountedPrice > 0 { parts.append("discount \(full.fields.discountedPrice)") }
-            parts.append("stock \(max(0, full.stockDelta ?? full.fields.stock))")
-            outcome.changes = parts.joined(separator: ", ")
+            var parts = [FieldChange.phrase(field: "price", value: "\(full.fields.price) \(full.fields.currency)")]
+            if full.fields.discountedPrice > 0 { parts.append(FieldChange.phrase(field: "discount", value: "\(full.fields.discountedPrice)")) }
+            parts.append(FieldChange.phrase(field: "stock", value: "\(max(0, full.stockDelta ?? full.fields.stock))"))
+            outcome.changesSaid = .list(parts, separator: ", ")
         }
         outcome.notes = decisionNotes + photoNotes
         outcome.imagesBefore = before
@@ -116,7 +116,7 @@ extension WorkItem {
 
     /// What the changes were, on a row that updates (or would).
     static func describe(_ outcome: inout RowOutcome, _ changes: FieldChanges) {
-        outcome.changes = changes.text
+        outcome.changesSaid = changes.phrase
         outcome.changedFields = changes.fields
         outcome.stockToZero = changes.stockToZero
     }

@@ -26,7 +26,7 @@ extension RunReport {
             before == after ? kilobytes(after) : "\(kilobytes(before)) → \(kilobytes(after))"
         }.joined(separator: ", ")
         var item: [String: Any] = ["row": row.row > 0 ? String(row.row) : "—", "key": row.key, "name": row.name,
-                                   "images": images, "changes": StatusWords.changes(row.changes ?? "", language), "note": row.noteText(language)]
+                                   "images": images, "changes": row.changesSaid?.text(language) ?? "", "note": row.noteText(language)]
         if let id = row.productID {
             item["product_id"] = id
             // The server's own record of the product (the sandbox's catalog page links from there too).

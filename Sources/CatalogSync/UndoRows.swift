@@ -291,7 +291,7 @@ struct UndoSteps: Sendable {
             return outcome
         }
         if !goesOn(changedFrom: after, to: now, verb: "restores", done: "restored", &outcome) { return outcome }
-        outcome.changes = now.describeChanges(to: before)
+        outcome.changesSaid = now.changesPhrase(to: before)
         if options.dryRun {
             outcome.status = .wouldRestore
             return outcome

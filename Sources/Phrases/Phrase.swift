@@ -59,11 +59,11 @@ public struct Phrase: Sendable, Codable, Equatable {
 
     public static let countsKey = "counts"
 
-    /// A product's changes (`price 1000 → 1200; stock 8 → 0`), each field named in the
-    /// reader's language (`StatusWords.changes`).
-    public static func changes(_ text: String) -> Phrase { Phrase(changesKey, text) }
+    /// Phrases said one after another, `separator` between (a product's changes: `price 1000 →
+    /// 1200; stock 8 → 0`).
+    public static func list(_ parts: [Phrase], separator: String) -> Phrase { Phrase(listKey, [separator], parts: parts) }
 
-    public static let changesKey = "changes"
+    public static let listKey = "list"
 }
 
 /// An error that says itself as a phrase: in the reader's language wherever it is shown.

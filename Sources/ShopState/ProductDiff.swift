@@ -1,5 +1,6 @@
 import Foundation
 import OpenMarketContract
+import Phrases
 
 /// The fields of a product that a write can change, as the API spells them.
 public enum ProductField: String, CaseIterable, Sendable {
@@ -27,9 +28,17 @@ public struct FieldChange: Sendable, Equatable {
         self.reason = reason
     }
 
-    /// `price 32000 → 31000 (-3.1 %)`, `description Hand-made… → (empty)`.
-    public var text: String {
-        var text = "\(field.rawValue) \(Self.short(old)) → \(Self.short(new))"
+    /// `price 32000 → 31000 (-3.1 %)`, `description Hand-made… → (empty)`: in English, as
+    /// report.csv and report.json say it.
+    public var text: String { "\(field.rawValue) \(Self.short(old)) → \(Self.short(new))\(suffix)" }
+
+    /// The same in the reader's language: the field named and `(empty)` said by the catalogue,
+    /// the values as they are.
+    public var phrase: Phrase { Self.phrase(field: field.rawValue, old: old, new: new, suffix: suffix) }
+
+    /// ` (-3.1 %)` on an amount, and the reason the new value was made, if said.
+    var suffix: String {
+        var text = ""
         if field.isMoney, let old = Self.amount(old), old > 0, let new = Self.amount(new) {
             let percent = NSDecimalNumber(decimal: (new - old) / old * 100).doubleValue
             text += String(format: " (%+.1f %%)", percent)
@@ -37,6 +46,19 @@ public struct FieldChange: Sendable, Equatable {
         if let reason { text += " (\(reason))" }
         return text
     }
+
+    /// `FIELD OLD → NEW SUFFIX` as a phrase (`field` as the catalogue names it: `field:sale_price`).
+    public static func phrase(field: String, old: String, new: String, suffix: String) -> Phrase {
+        Phrase("change_line", [suffix], parts: [Phrase("field:\(field)"), value(old), value(new)])
+    }
+
+    /// `FIELD VALUE` as a phrase: what a new product is made with (`price 32000 KRW`).
+    public static func phrase(field: String, value text: String) -> Phrase {
+        Phrase("change_value", [], parts: [Phrase("field:\(field)"), value(text)])
+    }
+
+    /// A value as a change shows it: on one line, at most 40 characters; nothing said `(empty)`.
+    static func value(_ text: String) -> Phrase { text.isEmpty ? Phrase("value_empty") : .verbatim(short(text)) }
 
     /// A value on one line of at most 40 characters.
     public static func short(_ text: String) -> String {
@@ -77,4 +99,7 @@ extension Product {
     public func describeChanges(to target: Product) -> String {
         changes(to: target).map(\.text).joined(separator: "; ")
     }
+
+    /// The same, said in the reader's language.
+    public func changesPhrase(to target: Product) -> Phrase { .list(changes(to: target).map(\.phrase), separator: "; ") }
 }

@@ -4,7 +4,7 @@
 extension Phrase {
     public func text(_ language: Language) -> String {
         if key == Self.verbatimKey { return values.first ?? "" }
-        if key == Self.changesKey { return StatusWords.changes(values.first ?? "", language) }
+        if key == Self.listKey { return parts.map { $0.text(language) }.joined(separator: values.first ?? "; ") }
         if let count { return WordTable.counted(key, language, count: count, values + parts.map { $0.text(language) }) }
         guard key == Self.countsKey else { return WordTable.filled(key, language, values + parts.map { $0.text(language) }) }
         let rows = values.first ?? "0"

@@ -21,21 +21,6 @@ public enum StatusWords {
         return "\(words) \(count) (\(english))"
     }
 
-    /// A row's changes (`price 1000 → 1200 (+20.0 %); stock 8 → 0`) with each field named in
-    /// `language`; the values as they are.
-    public static func changes(_ text: String, _ language: Language) -> String {
-        guard language != .en, !text.isEmpty else { return text }
-        return text.components(separatedBy: "; ").map { part in
-            part.components(separatedBy: ", ").map { item in
-                let words = item.split(separator: " ", maxSplits: 1).map(String.init)
-                guard let first = words.first, let field = Catalogue.shipped.translation("field:\(first)", language) else { return item }
-                let empty = Catalogue.shipped.translation("value_empty", language)
-                let value = words.count > 1 ? words[1].replacingOccurrences(of: "(empty)", with: empty ?? "(empty)") : ""
-                return words.count > 1 ? "\(field) \(value)" : field
-            }.joined(separator: ", ")
-        }.joined(separator: "; ")
-    }
-
     /// Why a run stopped, for the reasons openmarket itself gives (a reason with the server's
     /// words stays as it is).
     public static let stoppedFromConsole = "stopped from the console"

@@ -36,37 +36,53 @@ public struct ZipParts: Sendable {
     public typealias Damaged = RawInflate.Damaged
 
     private let bytes: Data
+    /// The file's mapping, when the bytes are one: unmapped when the last copy of this goes.
+    private let mapping: Mapping?
     /// Every part, in the central directory's order.
     public private(set) var parts: [Part] = []
     /// The first part of each name.
     private var byName: [String: Int] = [:]
 
     public init(url: URL) throws {
-        bytes = try Self.mapped(url)
+        let mapping = try Mapping(url)
+        self.mapping = mapping
+        // The bytes are the mapping's, never freed by the Data: the mapping outlives them here.
+        bytes = mapping.size == 0 ? Data() : Data(bytesNoCopy: mapping.base, count: mapping.size, deallocator: .none)
         try readDirectory()
     }
 
     /// A zip held in memory.
     public init(data: Data) throws {
         bytes = data
+        mapping = nil
         try readDirectory()
     }
 
-    /// The file mapped into memory, unmapped when the last copy of the bytes goes. Not
-    /// Foundation's `Data(contentsOf:options: .alwaysMapped)`, which leaked a small block per
-    /// file on Linux (found by `scripts/fuzz xlsx-xml`).
-    private static func mapped(_ url: URL) throws -> Data {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-        let size = Int(info.st_size)
-        guard size > 0 else { return Data() }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    /// A file mapped into memory, unmapped with its last reference. Neither Foundation's
+    /// `Data(contentsOf:options: .alwaysMapped)` nor `Data(bytesNoCopy:deallocator: .custom)`:
+    /// on Linux each leaked a small block per file (found by `scripts/fuzz xlsx-xml` and `ods-xml`).
+    private final class Mapping: @unchecked Sendable {
+        let base: UnsafeMutableRawPointer
+        let size: Int
+
+        init(_ url: URL) throws {
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+            size = Int(info.st_size)
+            guard size > 0 else {
+                base = UnsafeMutableRawPointer(bitPattern: 1)!
+                return
+            }
+            guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+            base = mapped
         }
-        return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+
+        deinit { if size > 0 { munmap(base, size) } }
     }
 
     public subscript(path: String) -> Part? { byName[path].map { parts[$0] } }
@@ -82,7 +98,8 @@ public struct ZipParts: Sendable {
             var offset = packed.startIndex
             while offset < packed.endIndex {
                 let end = min(offset + chunk, packed.endIndex)
-                try consumer(Data(packed[offset..<end]))
+                // A copy: the bytes may be the mapping's, which a chunk kept by the consumer must not outlive.
+                try consumer(packed[offset..<end].withUnsafeBytes { Data($0) })
                 offset = end
             }
         case 8:

@@ -75,7 +75,7 @@ enum Runner {
     /// What changed, row by row (the first ten; the report has all): `row 3 TEA-003 updated: price 32000 → 31000`.
     static func printChanges(_ rows: [RowOutcome]) {
         for row in rows.prefix(10) {
-            let what = row.changes.map { ": " + StatusWords.changes($0, Console.language) } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
+            let what = row.changesSaid.map { ": " + $0.text(Console.language) } ?? (row.row > 0 ? row.productID.map { " (#\($0))" } ?? "" : "")
             Console.line("  \(label(row)) \(StatusWords.label(row.status.rawValue, Console.language))\(what)")
         }
         if rows.count > 10 { Console.line(Console.say("t_more_rows")) }

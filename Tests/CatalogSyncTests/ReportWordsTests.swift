@@ -1,5 +1,6 @@
 import CatalogSync
 import Foundation
+import ShopState
 import Testing
 import Words
 
@@ -56,8 +57,17 @@ struct ReportWordsTests {
             let words = WordTable.table["mode_\(mode.rawValue)"]
             #expect(words?.en == mode.rawValue && words?.ko.contains("(\(mode.rawValue))") == true, "mode \(mode)")
         }
-        #expect(StatusWords.changes("price 32000 → 31000 (-3.1 %); stock 8 → 0", .ko) == "가격 32000 → 31000 (-3.1 %); 재고 8 → 0")
-        #expect(StatusWords.changes("price 1001 KRW, discount 100, stock 3", .ko) == "가격 1001 KRW, 할인 100, 재고 3")
+        // A change is kept as fields and values, never parsed back from its English.
+        let changes = [FieldChange(field: .price, old: "32000", new: "31000"), FieldChange(field: .stock, old: "8", new: "0")]
+        let said = Phrase.list(changes.map(\.phrase), separator: "; ")
+        #expect(said.text(.ko) == "가격 32000 → 31000 (-3.1 %); 재고 8 → 0")
+        #expect(said.text(.en) == changes.map(\.text).joined(separator: "; ") && said.text(.en) == "price 32000 → 31000 (-3.1 %); stock 8 → 0")
+        let made = Phrase.list([FieldChange.phrase(field: "price", value: "1001 KRW"), FieldChange.phrase(field: "discount", value: "100"),
+                                FieldChange.phrase(field: "stock", value: "3")], separator: ", ")
+        #expect(made.text(.ko) == "가격 1001 KRW, 할인 100, 재고 3" && made.text(.en) == "price 1001 KRW, discount 100, stock 3")
+        // A value that looks like a field's name or holds "; " stays a value; an emptied one is said empty.
+        let tricky = FieldChange(field: .name, old: "price; stock 8", new: "", reason: "rule 2")
+        #expect(tricky.phrase.text(.en) == tricky.text && tricky.phrase.text(.ko) == "상품명 price; stock 8 → (비어 있음) (rule 2)", "\(tricky.phrase.text(.ko))")
         #expect(StatusWords.count("not-sent", 4, .ko) == "보내지 않음 4 (not sent)" && StatusWords.count("created", 2, .en) == "2 created")
         let maxErrors = Phrase("stop:max_errors", "12", "10")
         #expect(maxErrors.text(.en) == "stopped after 12 failed rows (--max-errors 10)" && maxErrors.text(.ko) == "실패한 행이 12개가 되어 멈춤 (--max-errors)")
