@@ -106,7 +106,8 @@ enum ReportWorkbook {
 
     /// A row's changes as phrases (report.json's `changes_said`), in `language`.
     private static func changes(_ object: [String: Any], _ language: Language) -> String? {
-        guard let said = object["changes_said"], let data = try? JSONSerialization.data(withJSONObject: said),
+        guard language != .en, let said = object["changes_said"] else { return nil }
+        guard let data = said as? Data ?? (try? JSONSerialization.data(withJSONObject: said)),
               let phrase = try? JSONDecoder().decode(Phrase.self, from: data) else { return nil }
         return phrase.text(language)
     }
@@ -200,7 +201,10 @@ enum ReportWorkbook {
                     }
                 default:
                     if ["notes", "problems"].contains(name) { return nil }
+                    let start = text.offset
                     guard text.skipValue() else { return nil }
+                    // A change's phrase, kept as its bytes: decoded only for a reader of another language.
+                    if name == "changes_said" { object[name] = Data(raw[start..<text.offset]) }
                 }
             } while text.take(UInt8(ascii: ","))
             guard text.take(UInt8(ascii: "}")), text.atEnd else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Words
 
 /// report.json's line for a row, written without `JSONEncoder`: a re-run of 20,000 unchanged
 /// rows spent a tenth of its CPU encoding them one at a time. The same object as
@@ -29,6 +30,7 @@ extension RowOutcome {
         }
         field("attempts"); integer(attempts)
         if let changes { field("changes"); string(changes) }
+        if let changesSaid, changesSaid.key != Phrase.verbatimKey { field("changes_said"); Self.append(changesSaid, to: &out) }
         if let error { field("error"); string(error) }
         field("images_after"); integers(imagesAfter)
         field("images_before"); integers(imagesBefore)
@@ -91,5 +93,29 @@ enum JSONText {
         let fraction = String(thousandths % 1000)
         let padded = String(repeating: "0", count: 3 - fraction.count) + fraction
         return (seconds < 0 && thousandths > 0 ? "-" : "") + whole + "." + padded
+    }
+}
+
+extension RowOutcome {
+    /// A phrase as JSONEncoder writes it with sorted keys: count, key, parts (when any), values.
+    static func append(_ phrase: Phrase, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let count = phrase.count { out.append(contentsOf: "\"count\":\(count),".utf8) }
+        out.append(contentsOf: "\"key\":".utf8)
+        JSONText.append(phrase.key, to: &out)
+        if !phrase.parts.isEmpty {
+            out.append(contentsOf: ",\"parts\":[".utf8)
+            for (index, part) in phrase.parts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                append(part, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: ",\"values\":[".utf8)
+        for (index, value) in phrase.values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.append(value, to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
     }
 }

@@ -158,7 +158,8 @@ public struct RowOutcome: Sendable, Codable, Equatable {
         try container.encodeIfPresent(note, forKey: .note)
         if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
         try container.encodeIfPresent(changes, forKey: .changes)
-        try container.encodeIfPresent(changesSaid, forKey: .changesSaid)
+        // The phrase only when it is one (a change set as text is its English alone).
+        if let changesSaid, changesSaid.key != Phrase.verbatimKey { try container.encode(changesSaid, forKey: .changesSaid) }
         try container.encodeIfPresent(problems, forKey: .problems)
         try container.encode(imagesBefore, forKey: .imagesBefore)
         try container.encode(imagesAfter, forKey: .imagesAfter)

@@ -19,6 +19,9 @@ public struct FlatJSON {
         while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
     }
 
+    /// Where the reading is, in bytes from the start.
+    public var offset: Int { at }
+
     public mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard at < bytes.count, bytes[at] == byte else { return false }

@@ -62,7 +62,7 @@ struct ConsoleCommand: ShopCommand {
         do { console = try await ConsoleServer.start(shops, port: port, handleSignals: true) } catch {
             throw CommandFailure(say: "f_console_listen", String(port), "\(error)", exitCode: .someFailed)
         }
-        Console.line("openmarket console: \(console.entry.absoluteString)   (Ctrl-C stops)")
+        Console.line(Console.say("console_listening", console.entry.absoluteString))
         if console.sharesAddress { Console.line(Console.say("t_console_shared")) }
         let environment = ProcessInfo.processInfo.environment
         if !noOpen, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,

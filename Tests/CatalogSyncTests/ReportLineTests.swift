@@ -24,6 +24,8 @@ struct ReportLineTests {
             RowOutcome(row: 4, key: "k", name: "n", status: .updated, productID: 1, seconds: 1e-05),
         ]
         rows[3].changes = "price, stock"
+        rows[2].changesSaid = .list([Phrase("change_line", [" (+3.1 %)"], parts: [Phrase("field:price"), .verbatim("1000"), Phrase("value_empty")]),
+                                     Phrase("h_first", count: 2, "k", "따옴표 \"q\"", "2")], separator: "; ")
         for row in rows {
             let line = try #require(row.reportLine())
             #expect(!line.contains(0x0A), "one line a row: the workbook reads the rows file line by line")
