@@ -233,7 +233,16 @@ public struct ProductPage: Codable, Sendable, Equatable {
         itemsPerPage = try c.lenientIntIfPresent(forKey: .itemsPerPage) ?? c.lenientIntIfPresent(forKey: .itemsPerPageSnake)
             ?? c.lenientInt(forKey: .itemPerPage)
         totalCount = try int(.totalCount, .totalCountSnake)
-        offset = try c.lenientIntIfPresent(forKey: .offset) ?? (pageNo - 1) * itemsPerPage
+        if let given = try c.lenientIntIfPresent(forKey: .offset) {
+            offset = given
+        } else {
+            // A page number no server sends (found by `scripts/fuzz answers-2022-10`): a decoding
+            // error that says so, never an overflow that stops the program.
+            guard pageNo > Int.min, case let (before, false) = (pageNo - 1).multipliedReportingOverflow(by: itemsPerPage) else {
+                throw DecodingError.dataCorruptedError(forKey: .pageNo, in: c, debugDescription: "page \(pageNo) of \(itemsPerPage) is past any offset")
+            }
+            offset = before
+        }
         limit = try c.lenientIntIfPresent(forKey: .limit) ?? itemsPerPage
         lastPage = try int(.lastPage, .lastPageSnake)
         guard let next = try bool(.hasNext, .hasNextSnake) else {
