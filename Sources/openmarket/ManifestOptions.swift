@@ -34,7 +34,7 @@ struct ManifestOptions: ParsableArguments {
     var feed: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How to read the sheet's columns: \(ShippedMaps.names.joined(separator: ", ")) (other platforms' product files, otherwise recognised by their header; docs/maps.md), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
+        "How to read the sheet's columns: \(ShippedMaps.listed.joined(separator: ", ")) (other platforms' product files, otherwise recognised by their header; docs/maps.md), a map file (a feed file's [columns], [rows], [photos]…), or none (our own columns, no platform recognised).",
         valueName: "name|file"))
     var map: String?
 

@@ -14,7 +14,7 @@ struct TemplateCommand: OpenMarketCommand {
             `openmarket validate` and `openmarket import` it as it is.
 
             --format feed writes a commented feed file instead: how a supplier's own columns \
-            and cost prices become your products (see `openmarket feed`). --map NAME (\(ShippedMaps.names.joined(separator: ", "))) \
+            and cost prices become your products (see `openmarket feed`). --map NAME (\(ShippedMaps.listed.joined(separator: ", "))) \
             writes the map openmarket reads that platform's product file with, to read or to change \
             (then `import --map FILE`; the map language: docs/maps.md).
 
@@ -33,7 +33,7 @@ struct TemplateCommand: OpenMarketCommand {
     @Option(name: .long, help: ArgumentHelp("The file to write (default: CSV to standard output).", valueName: "file"))
     var out: String?
 
-    @Option(name: .long, help: ArgumentHelp("A shipped map instead: \(ShippedMaps.names.joined(separator: " or ")).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("A shipped map instead: \(ShippedMaps.listed.joined(separator: " or ")).", valueName: "name"))
     var map: String?
 
     func validate() throws {
