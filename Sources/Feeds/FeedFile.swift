@@ -76,10 +76,8 @@ public enum FeedFile {
         }
         let table: TOMLTable
         // The parser's own words are not said: its line, and where to look, are.
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw FeedFileError(file: url.path, line: error.source.begin.line, said: Phrase("feed_not_toml"))
-        } catch {
-            throw FeedFileError(file: url.path, said: Phrase("feed_not_toml"))
+        do { table = try TOMLTable(string: text) } catch {
+            throw FeedFileError(file: url.path, line: (error as? TOMLParseError)?.source.begin.line, said: Phrase("feed_not_toml"))
         }
         var reader = FeedTableReader(file: url.path, lines: TOMLLines(text))
         return try reader.feed(table, url: url)

@@ -24,11 +24,7 @@ public enum ShippedMaps {
     /// is a bug, not input. Ordered for detection: a map whose header test names more columns
     /// is asked first (SmartStore's product list before its form), then by name.
     static let shipped: [Shipped] = {
-        guard let folder = Bundle.module.url(forResource: "maps", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else {
-            preconditionFailure("the shipped maps are not beside the program (Resources/maps)")
-        }
-        let maps = files.filter { $0.pathExtension == "toml" }.map { url -> Shipped in
+        let maps = files.map { url -> Shipped in
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
             let name = url.deletingPathExtension().lastPathComponent
             do { return Shipped(name: name, text: text, feed: try FeedFile.parse(text, url: URL(fileURLWithPath: "\(name).toml"))) }
@@ -45,11 +41,16 @@ public enum ShippedMaps {
 
     /// The maps' names by their files alone, in alphabetical order, none read: for the help
     /// texts, which every command's start builds (reading every map there cost each command,
-    /// `--version` too, about 14 ms of CPU).
-    public static let listed: [String] = {
-        let files = Bundle.module.url(forResource: "maps", withExtension: nil)
-            .flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) } ?? []
-        return files.filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted()
+    /// `--version` too: 31 ms of CPU against 22 ms without).
+    public static var listed: [String] { files.map { $0.deletingPathExtension().lastPathComponent } }
+
+    /// The map files beside the program, by name.
+    private static let files: [URL] = {
+        guard let folder = Bundle.module.url(forResource: "maps", withExtension: nil),
+              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else {
+            preconditionFailure("the shipped maps are not beside the program (Resources/maps)")
+        }
+        return files.filter { $0.pathExtension == "toml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }()
 
     /// A shipped map's platform as its merchants write it (notes, the console's map menu).

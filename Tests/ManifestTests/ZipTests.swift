@@ -43,9 +43,9 @@ struct ZipTests {
         #expect(try archive.data(try #require(archive["big.bin"])) == Data(String(repeating: "zip64", count: 1000).utf8))
 
         // The merchant's zip on it: the link refused by name, before anything is read.
-        #expect(throws: MerchantZip.Refused.self) { try MerchantZip(url: zip, name: "made.zip") }
         do {
             _ = try MerchantZip(url: zip, name: "made.zip")
+            Issue.record("a zip holding a link was taken")
         } catch {
             #expect(error.phrase.key == "upload_link" && error.description.contains("link.jpg"), "\(error)")
         }
