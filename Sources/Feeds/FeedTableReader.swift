@@ -31,7 +31,7 @@ struct FeedTableReader {
             // A platform's export (a supplier who sells on Shopify): its shipped map reads the
             // file; the feed adds constants, protected fields and how it runs.
             guard let name = shipped.string, let base = ShippedMaps.feed(name) else {
-                throw fail(Phrase("fm_must_be_one_of", "\(ShippedMaps.names.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"), table: "", key: "map")
+                throw fail(Phrase("fm_must_be_one_of", "\(ShippedMaps.listed.map { "\"\($0)\"" }.joined(separator: ", "))"), table: "", key: "map")
             }
             if root["columns"] != nil { throw fail(Phrase("fm_a_feed_with_map", "\(name)"), table: "columns") }
             feed.columns = base.columns

@@ -38,7 +38,7 @@ struct TemplateCommand: OpenMarketCommand {
 
     func validate() throws {
         if let map, ShippedMaps.text(map) == nil {
-            throw ValidationError(Console.say("arg_map", map, ShippedMaps.names.joined(separator: ", ")))
+            throw ValidationError(Console.say("arg_map", map, ShippedMaps.listed.joined(separator: ", ")))
         }
         if (format ?? outFormat) == .xlsx, out == nil { throw ValidationError(Console.say("arg_xlsx_template")) }
     }
