@@ -50,7 +50,8 @@ public enum ShippedMaps {
               let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) else {
             preconditionFailure("the shipped maps are not beside the program (Resources/maps)")
         }
-        return files.filter { $0.pathExtension == "toml" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let name = { (url: URL) in url.deletingPathExtension().lastPathComponent }
+        return files.filter { $0.pathExtension == "toml" }.sorted { name($0) < name($1) }
     }()
 
     /// A shipped map's platform as its merchants write it (notes, the console's map menu).
