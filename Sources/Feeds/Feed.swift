@@ -60,6 +60,10 @@ public enum HeaderRef: Sendable, Hashable, CustomStringConvertible {
     case header(String)
     /// From 0.
     case position(Int)
+    /// A column a map bound to a file found there once (`BoundFeed`): its place in the row
+    /// (-1: not in the file), and the column as the map names it (what messages say). A row's
+    /// cell is then read by its place, not looked up by its header's text every row.
+    indirect case slot(Int, HeaderRef)
 
     init(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -74,6 +78,7 @@ public enum HeaderRef: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .header(let text): text
         case .position(let index): "#\(index + 1)"
+        case .slot(_, let named): named.description
         }
     }
 }

@@ -160,6 +160,7 @@ struct HeaderMatch {
         switch ref {
         case .header(let text): index = byName[Self.normalise(text)]
         case .position(let position): index = position <= (headers.map(\.0).max() ?? -1) ? position : nil
+        case .slot(let position, _): index = position >= 0 ? position : nil
         }
         if let index { used.insert(index) }
         return index

@@ -16,6 +16,16 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     private let keepCells: Bool
     private let includeInactive: Bool
     private let prices: PriceTable?
+    /// The columns the rows read, by their place in this file (see `ColumnSlots`).
+    let slots: ColumnSlots
+    /// The feed's values, filter and cost with their columns slotted; the `active` tests and
+    /// the sale's end only of columns the file has (a test of a column it lacks is no test).
+    private let made: [(field: Column, spec: ValueSpec)]
+    private let skip: [CellTest]
+    private let only: [CellTest]
+    private let active: [CellTest]
+    private let ends: [HeaderRef]
+    private let cost: HeaderRef?
 
     init(feed: Feed, file: String, resolved: [HeaderRef: Int], headers: [(Int, String)], keepCells: Bool, includeInactive: Bool,
          fileNotes: [RowIssue]) {
@@ -28,7 +38,15 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         self.fileNotes = fileNotes
         fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
-        prices = feed.prices.map(PriceTable.init)
+        let slots = ColumnSlots(resolved: resolved)
+        self.slots = slots
+        prices = feed.prices.map { PriceTable(slots.slot($0)) }
+        made = feed.values.map { ($0.field, slots.slot($0.spec)) }
+        skip = feed.filter.skip.map(slots.slot)
+        only = feed.filter.only.map(slots.slot)
+        active = feed.filter.active.filter { resolved[$0.source] != nil }.map(slots.slot)
+        ends = feed.filter.ends.filter { resolved[$0] != nil }.map(slots.slot)
+        cost = feed.cost.map(slots.slot)
         var columns = ColumnSet(fields.map(\.field) + feed.values.map(\.field)).union(ColumnSet(feed.constants.keys))
         if feed.photos != nil { columns.insert(.images) }
         if costIndex != nil { columns.insert(.price) }
@@ -48,10 +66,8 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     }
 
     func row(_ cells: [String], number: Int, notes: [RowIssue]) -> RawRow {
-        func cell(_ ref: HeaderRef) -> String {
-            guard let index = resolved[ref], index < cells.count else { return "" }
-            return ManifestValidator.trimmed(cells[index])
-        }
+        let slots = self.slots
+        func cell(_ ref: HeaderRef) -> String { slots.cell(cells, ref) }
         var origin = RowOrigin(protected: feed.protected)
         if keepCells {
             origin.cells = headers.map { SupplierCell(header: $0.1, value: $0.0 < cells.count ? cells[$0.0] : "") }
@@ -62,7 +78,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             values[field] = feed.maps[field]?.apply(text) ?? text
         }
         var notes = notes
-        for (field, spec) in feed.values {
+        for (field, spec) in made {
             values[field] = spec.value(cell) { note in
                 notes.append(RowIssue(file: file, row: number, column: field.rawValue, value: nil, severity: .warning, rule: "map-choice",
                                       message: note))
@@ -88,23 +104,23 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             row.origin = origin
             return row
         }
-        if let costIndex { price(cost: cell(feed.cost!), header: headers.first { $0.0 == costIndex }?.1 ?? "cost", row: &row, origin: &origin, cell: cell) }
+        if let costIndex, let cost { price(cost: cell(cost), header: headers.first { $0.0 == costIndex }?.1 ?? "cost", row: &row, origin: &origin, cell: cell) }
         row.origin = origin
         return row
     }
 
     /// Why the filter leaves the row out, or nil.
     private func skipReason(_ cell: (HeaderRef) -> String) -> (String, PhraseRef)? {
-        if let test = feed.filter.skip.first(where: { $0.matches(cell($0.source)) }) {
+        if let test = skip.first(where: { $0.matches(cell($0.source)) }) {
             let value = cell(test.source)
             let why = feed.filter.why[value.lowercased()].map { ": \($0)" } ?? ""
             let whyKorean = (feed.filter.whyKorean[value.lowercased()] ?? feed.filter.why[value.lowercased()]).map { ": \($0)" } ?? ""
             return ("[filter] skip: \(test.source) is \(value)" + why,
                     PhraseRef("n_filter_skip", ["\(test.source)", value, why, whyKorean]))
         }
-        if !feed.filter.only.isEmpty, !feed.filter.only.contains(where: { $0.matches(cell($0.source)) }) {
-            let wanted = feed.filter.only.map(\.text).joined(separator: "; ")
-            let found = feed.filter.only.map { "\(cell($0.source))" }.joined(separator: ", ")
+        if !only.isEmpty, !only.contains(where: { $0.matches(cell($0.source)) }) {
+            let wanted = only.map(\.text).joined(separator: "; ")
+            let found = only.map { "\(cell($0.source))" }.joined(separator: ", ")
             return ("[filter] only: \(wanted) (this row: \(found))", PhraseRef("n_filter_only", [wanted, found]))
         }
         return nil
@@ -114,12 +130,11 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     /// passed), or nil; `--include-inactive` reads every row as on sale.
     private func offSale(_ cell: (HeaderRef) -> String) -> OffSale? {
         guard !includeInactive else { return nil }
-        let active = feed.filter.active.filter { resolved[$0.source] != nil }
         if !active.isEmpty, !active.contains(where: { $0.matches(cell($0.source)) }) {
             let test = active[0]
             return OffSale(column: header(of: test.source), value: cell(test.source))
         }
-        for ref in feed.filter.ends where resolved[ref] != nil {
+        for ref in ends {
             let text = cell(ref)
             if let day = SaleEnd.day(text), day < SaleEnd.today() {
                 return OffSale(kind: .ended, column: header(of: ref), value: text)
@@ -130,7 +145,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
 
     /// A supplier's column as its file writes the header.
     private func header(of ref: HeaderRef) -> String {
-        guard let index = resolved[ref] else { return ref.description }
+        guard let index = slots.index(ref) else { return ref.description }
         return headers.first { $0.0 == index }?.1 ?? ref.description
     }
 

@@ -83,6 +83,7 @@ public enum FeedTrial {
                 switch $0 {
                 case .header(let text): HeaderMatch.normalise(text) == HeaderMatch.normalise(header)
                 case .position(let position): position == index
+                case .slot(let position, _): position == index
                 }
             }
             return used ? nil : header

@@ -18,6 +18,11 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     /// The columns every row reads, found once (a header's lookup hashes its text).
     private let photoColumns: (from: [Int?], order: Int?, own: Int?)
     private let optionColumns: (names: Int?, values: Int?, prices: Int?, stocks: Int?)
+    /// `[rows]`'s columns by place, found once (`assemble` runs for each row of a map that
+    /// does not span rows).
+    private let productColumns: [Int]
+    private let fillColumns: [Int]
+    private let blankColumns: [(column: Int, test: CellTest)]
 
     init(_ inner: BoundFeed, resolved: [HeaderRef: Int], imagesFrom: URL?) {
         self.inner = inner
@@ -30,6 +35,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         photoColumns = (inner.feed.photos?.from.map(slot) ?? [], slot(inner.feed.photos?.order), slot(inner.feed.photos?.own))
         let options = inner.feed.options
         optionColumns = (slot(options?.names), slot(options?.values), slot(options?.prices), slot(options?.stocks))
+        productColumns = layout.products.compactMap(slot)
+        fillColumns = layout.fillDown.compactMap(slot)
+        blankColumns = layout.blank.compactMap { test in slot(test.source).map { ($0, test) } }
     }
 
     var columns: ColumnSet { inner.columns }
@@ -66,16 +74,20 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     func assemble(_ rows: [RawRow], firstPosition: Int) -> [RawRow] {
         // The notes row of an upload form (`필수`, `비필수` under each header) is no product.
         // So is the guide row of a form (how to fill each column), among the first under its header.
-        var records = rows.enumerated().filter { position, row in
+        var records: [Record] = []
+        records.reserveCapacity(rows.count)
+        for (position, row) in rows.enumerated() {
             let cells = row.origin?.record ?? []
-            return !layout.isNotRow(cells) && !(firstPosition + position < RowLayout.guideDepth && layout.isGuide(cells))
-        }.map(\.element)
-            .map { Record(cells: $0.origin?.record ?? [], number: $0.number, notes: $0.notes) }
+            guard !layout.isNotRow(cells), !(firstPosition + position < RowLayout.guideDepth && layout.isGuide(cells)) else { continue }
+            records.append(Record(cells: cells, number: row.number, notes: row.notes))
+        }
         blankOut(&records)
         let heads = groupHeads(records)
+        // A group's members, only where its photos are the whole group's.
         var members: [Int: [Int]] = [:]
-        for (position, head) in heads.enumerated() { members[head.head, default: []].append(position) }
-        let productColumns = layout.products.compactMap(index)
+        if photos?.wholeGroup == true {
+            for (position, head) in heads.enumerated() { members[head.head, default: []].append(position) }
+        }
         var result: [RawRow] = []
         result.reserveCapacity(records.count)
         for (position, record) in records.enumerated() {
@@ -156,8 +168,7 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
 
     /// The cells `[rows] blank` reads as blank (Shopify's "Default Title").
     private func blankOut(_ records: inout [Record]) {
-        for test in layout.blank {
-            guard let column = index(test.source) else { continue }
+        for (column, test) in blankColumns {
             for position in records.indices where column < records[position].cells.count {
                 if test.matches(ManifestValidator.trimmed(records[position].cells[column])) { records[position].cells[column] = "" }
             }
@@ -201,8 +212,8 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     }
 
     private func fill(_ record: inout Record, from head: Record) {
-        for ref in layout.fillDown {
-            guard let column = index(ref), column < head.cells.count else { continue }
+        for column in fillColumns {
+            guard column < head.cells.count else { continue }
             while record.cells.count <= column { record.cells.append("") }
             if ManifestValidator.trimmed(record.cells[column]).isEmpty { record.cells[column] = head.cells[column] }
         }
@@ -240,9 +251,24 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         for separator in separators where !separator.isEmpty {
             let ways = separator == "\n" ? ["\r\n", "\n", "\r"] : [separator]
             // Most cells hold one photo: split only on what is there.
-            for way in ways where pieces.contains(where: { $0.contains(way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
+            for way in ways where pieces.contains(where: { Self.holds($0, way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
         }
         return pieces.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
+    }
+
+    /// Whether `text` holds `part`, byte for byte (Foundation's `contains` searched each cell
+    /// with its locale-aware range search: a tenth of a Cafe24 file's reading).
+    static func holds(_ text: String, _ part: String) -> Bool {
+        let part = Array(part.utf8)
+        guard let first = part.first else { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= part.count else { return false }
+            for start in 0...(bytes.count - part.count) where bytes[start] == first {
+                if part.count == 1 || (1..<part.count).allSatisfy({ bytes[start + $0] == part[$0] }) { return true }
+            }
+            return false
+        }
     }
 
     /// A photo's address as a file of `--images-from` when one has its name (the address's
