@@ -17,11 +17,15 @@ final class CSVChunks {
     private var pending: [UInt8] = []
     private var atEnd = false
     private var first = true
+    /// The bytes checked as UTF-8 as they are read (see `EncodingCheck`): the pieces end at
+    /// the first that is not.
+    private let check: EncodingCheck?
 
-    init(url: URL, delimiter: UInt8, chunkBytes: Int = 64 << 10) throws {
+    init(url: URL, delimiter: UInt8, chunkBytes: Int = 64 << 10, check: EncodingCheck? = nil) throws {
         handle = try FileHandle(forReadingFrom: url)
         self.delimiter = delimiter
         self.chunkBytes = chunkBytes
+        self.check = check
     }
 
     deinit { try? handle.close() }
@@ -58,10 +62,19 @@ final class CSVChunks {
         let old = pending.count
         var got = 0
         pending.append(contentsOf: repeatElement(0, count: chunkBytes))
+        var checked = true
         pending.withUnsafeMutableBytes { buffer in
             got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
+            if let check {
+                if got > 0 { checked = check.check(UnsafeRawBufferPointer(rebasing: buffer[old..<(old + got)])) } else { check.finish() }
+            }
         }
         pending.removeSubrange((old + got)...)
+        // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
+        if !checked {
+            pending = []
+            return 0
+        }
         return got
     }
 

@@ -19,8 +19,12 @@ final class JSONArrayElements {
     private enum State { case beforeArray, beforeElement, done }
     private var state = State.beforeArray
 
-    init(url: URL) throws {
+    /// The bytes checked as UTF-8 as they are read (see `EncodingCheck`).
+    private let check: EncodingCheck?
+
+    init(url: URL, check: EncodingCheck? = nil) throws {
         handle = try FileHandle(forReadingFrom: url)
+        self.check = check
     }
 
     deinit { try? handle.close() }
@@ -121,7 +125,9 @@ final class JSONArrayElements {
     private func fill() throws -> Bool {
         guard !atEnd else { return false }
         let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-        if chunk.isEmpty { atEnd = true; return false }
+        if chunk.isEmpty { check?.finish(); atEnd = true; return false }
+        // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
+        if let check, !check.check(chunk) { atEnd = true; return false }
         buffer.append(contentsOf: chunk)
         return true
     }

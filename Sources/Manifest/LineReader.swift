@@ -10,6 +10,9 @@ public final class LineReader {
     private var number = 0
     private var atEnd = false
     private let file: String
+    /// The bytes checked as UTF-8 as they are read (see `EncodingCheck`): the lines end at the
+    /// chunk that is not.
+    var check: EncodingCheck?
 
     public init(url: URL, file: String) throws {
         guard let handle = try? FileHandle(forReadingFrom: url) else { throw ManifestError(file: file, message: "cannot open the file") }
@@ -48,6 +51,12 @@ public final class LineReader {
             }
             let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
             if chunk.isEmpty {
+                check?.finish()
+                atEnd = true
+            } else if let check, !check.check(chunk) {
+                // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
+                buffer = []
+                start = 0
                 atEnd = true
             } else {
                 // The unread tail moves to the front, the chunk after it.

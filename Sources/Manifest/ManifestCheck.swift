@@ -60,10 +60,17 @@ public enum ManifestCheck {
         }
         let validator = ManifestValidator(reader: reader, options: options)
         if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
-        try readRows(reader, validator, file: url.lastPathComponent) { raw, draft, issues in
-            summary.count(raw, draft, issues)
-            onRow(raw, draft, issues)
+        do {
+            try readRows(reader, validator, file: url.lastPathComponent) { raw, draft, issues in
+                summary.count(raw, draft, issues)
+                onRow(raw, draft, issues)
+            }
+        } catch {
+            // The reading stopped at a byte that is not UTF-8: that is what went wrong.
+            throw reader.encodingFailure() ?? error
         }
+        // Read on the first megabyte's word that it is UTF-8: the whole file was.
+        if let failure = reader.encodingFailure() { throw failure }
         if let rows = summary.newProductNeeds["stock-missing"] {
             // Known once the rows are read (JSON names its columns row by row); said once.
             let way = options.answersOnPage ? "choose above what a new product starts with"
@@ -83,7 +90,7 @@ public enum ManifestCheck {
                              options: ValidationOptions) throws(ManifestError) -> ManifestReader {
         do {
             return try ManifestReader(url: url, format: format, encoding: encoding, delimiter: delimiter, sheet: options.sheet,
-                                      mapping: options.mapping, platformMaps: options.platformMaps)
+                                      mapping: options.mapping, platformMaps: options.platformMaps, speculativeEncoding: true)
         }
         catch let error as ManifestError { throw error }
         catch { throw ManifestError(file: url.lastPathComponent, message: "\(error)") }

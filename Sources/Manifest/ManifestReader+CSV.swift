@@ -21,7 +21,7 @@ extension ManifestReader {
 
     func openCSV(_ source: URL) throws {
         let chunks: CSVChunks
-        do { chunks = try CSVChunks(url: source, delimiter: csvDelimiter) } catch {
+        do { chunks = try CSVChunks(url: source, delimiter: csvDelimiter, check: encodingCheck) } catch {
             throw ManifestError(file: fileName, message: "cannot open the file")
         }
         guard let (bytes, records) = chunks.next() else {

@@ -6,7 +6,7 @@ extension ManifestReader {
     func openJSON(_ source: URL) throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0
         guard size > 0 else { throw ManifestError(file: fileName, say: "m_empty_json", message: "the file is empty: it needs a JSON array of products") }
-        do { jsonElements = try JSONArrayElements(url: source) } catch {
+        do { jsonElements = try JSONArrayElements(url: source, check: encodingCheck) } catch {
             throw ManifestError(file: fileName, message: "cannot read the file")
         }
         // Read the first element now, so that a file that is no array at all fails at once.

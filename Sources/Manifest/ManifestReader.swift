@@ -52,6 +52,8 @@ public final class ManifestReader {
     var lastJSONElementBytes = 0
     var jsonPosition = 0
     var lines: LineReader?
+    /// The file read as UTF-8 on its first megabyte's word, the rest checked as it is read.
+    var encodingCheck: EncodingCheck?
     private var temporary: URL?
     /// A supplier's file: its headers read through this map (see `HeaderMapping`); or the
     /// platform map its header chose.
@@ -100,7 +102,7 @@ public final class ManifestReader {
 
     public init(url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
                 sheet choice: SheetChoice = SheetChoice(), mapping: (any HeaderMapping)? = nil,
-                platformMaps: [any PlatformMap] = []) throws {
+                platformMaps: [any PlatformMap] = [], speculativeEncoding: Bool = false) throws {
         self.url = url
         self.mapping = mapping
         self.platformMaps = mapping == nil ? platformMaps : []
@@ -137,7 +139,17 @@ public final class ManifestReader {
             self.sheet = sheet
             return
         }
-        let detected = try encoding ?? TextEncoding.detect(url, file: file)
+        // Told by the first megabyte where it can be (`TextEncoding.sniff`) when the door confirms
+        // the rest at the end (`encodingFailure`); else by reading the whole file first.
+        let detected: TextEncoding
+        if let encoding {
+            detected = encoding
+        } else if speculativeEncoding, let sniffed = try TextEncoding.sniff(url, file: file) {
+            detected = sniffed.encoding
+            if sniffed.speculative { encodingCheck = EncodingCheck() }
+        } else {
+            detected = try TextEncoding.detect(url, file: file)
+        }
         self.encoding = detected
         // Everything is read as UTF-8: CP949 and UTF-16 go through iconv into a temporary file.
         var source = url
@@ -154,7 +166,9 @@ public final class ManifestReader {
         switch self.format {
         case .csv: try openCSV(source)
         case .json: try openJSON(source)
-        case .jsonl: lines = try LineReader(url: source, file: file)
+        case .jsonl:
+            lines = try LineReader(url: source, file: file)
+            lines?.check = encodingCheck
         case .xlsx: break
         }
     }

@@ -68,6 +68,39 @@ public enum TextEncoding: String, Sendable, CaseIterable {
 }
 
 extension TextEncoding {
+    /// How much of a file `sniff` reads.
+    static let sniffBytes = 1 << 20
+
+    /// The encoding as the first megabyte tells it, without reading the rest: a UTF-16
+    /// byte-order mark or NUL pattern; the whole file when it is no longer (as `detect` says
+    /// it); UTF-8 when the megabyte is UTF-8 holding at least 8 characters of more than one
+    /// byte (Korean text, not CP949's, which is not UTF-8), `speculative`: the rest is checked
+    /// as it is read (`EncodingCheck`), and the run confirms it at the end. nil when the head
+    /// does not tell (ASCII only, or not UTF-8): `detect` reads the whole file first.
+    static func sniff(_ url: URL, file: String) throws -> (encoding: TextEncoding, speculative: Bool)? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw ManifestError(file: file, message: "cannot open the file")
+        }
+        defer { try? handle.close() }
+        var head = Data(count: sniffBytes)
+        var got = 0
+        while got < head.count {
+            let read = head.withUnsafeMutableBytes { FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[got...])) }
+            if read == 0 { break }
+            got += read
+        }
+        let whole = got < head.count
+        head = head.prefix(got)
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return (.utf16, false) }
+        if let order = utf16Order(head) { return (order, false) }
+        var validator = UTF8Validator()
+        validator.feed(head, at: 0)
+        let nul = head.withUnsafeBytes { bytes in bytes.baseAddress.flatMap { memchr($0, 0, bytes.count) } != nil }
+        guard !nul, validator.firstInvalid == nil else { return nil }
+        if whole { return validator.finish(at: got) == nil ? (.utf8, false) : nil }
+        return validator.sequences >= 8 ? (.utf8, true) : nil
+    }
+
     /// UTF-16 without a byte-order mark, told by where its NUL bytes are: a sheet's text is
     /// mostly ASCII (headers, keys, prices, file names), which UTF-16 writes with a NUL after
     /// each character (little-endian) or before it (big-endian). Nil when the pattern is not
@@ -93,14 +126,21 @@ extension TextEncoding {
 /// A streaming UTF-8 check that remembers where the first bad sequence starts.
 struct UTF8Validator {
     private(set) var firstInvalid: Int?
+    /// How many characters of more than one byte were read (a sign of UTF-8 text, not ASCII).
+    private(set) var sequences = 0
     private var pending = 0        // continuation bytes still expected
     private var sequenceStart = 0  // offset of the current sequence's first byte
 
     mutating func feed(_ data: Data, at base: Int) {
+        data.withUnsafeBytes { feed($0, at: base) }
+    }
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, at base: Int) {
         // The state lives in locals during the loop: no exclusivity check per byte.
         var pending = self.pending
         var sequenceStart = self.sequenceStart
-        let invalid: Int? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+        var sequences = self.sequences
+        let invalid: Int? = { () -> Int? in
             var i = 0
             let count = bytes.count
             while i < count {
@@ -117,6 +157,7 @@ struct UTF8Validator {
                 }
                 if byte >= 0x80 {
                     sequenceStart = base + i
+                    sequences += 1
                     switch byte {
                     case 0xC2...0xDF: pending = 1
                     case 0xE0...0xEF: pending = 2
@@ -127,9 +168,10 @@ struct UTF8Validator {
                 i += 1
             }
             return nil
-        }
+        }()
         self.pending = pending
         self.sequenceStart = sequenceStart
+        self.sequences = sequences
         if let invalid { firstInvalid = invalid }
     }
 
