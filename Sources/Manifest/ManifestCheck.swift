@@ -109,7 +109,7 @@ public enum ManifestCheck {
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 4)
         if workers > 1, let pieces = reader.takePieces() {
             ParallelRows.run(workers: workers, next: pieces.next, delimiter: pieces.delimiter, reader: reader,
-                             check: validator.check, deliver: checked)
+                             check: validator.check, warm: { validator.warm($0) }, deliver: checked)
             return
         }
         if workers > 1, let next = JSONPieces.pieces(reader) {

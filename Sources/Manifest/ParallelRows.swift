@@ -6,6 +6,7 @@ enum ParallelRows {
     static func run(
         workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
         reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+        warm: ([UInt64]) -> Void = { _ in },
         deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
     ) {
         // A map whose products do not span rows makes each row's products where it is read.
@@ -35,6 +36,7 @@ enum ParallelRows {
             }
             return rows
         }, deliver: { rows in
+            warm(rows.hashes)
             while rows.takeNext(deliver) {}
         })
     }
@@ -55,6 +57,7 @@ final class CheckedRows: @unchecked Sendable {
         self.capacity = max(capacity, 1)
         raws = .allocate(capacity: self.capacity)
         checks = .allocate(capacity: self.capacity)
+        hashes.reserveCapacity(self.capacity * 2)
     }
 
     func append(_ raw: consuming RawRow, _ check: consuming ManifestValidator.RowCheck) {
@@ -69,10 +72,17 @@ final class CheckedRows: @unchecked Sendable {
             raws = largerRaws
             checks = largerChecks
         }
+        hashes.append(check.key != nil ? check.keyHash : 0)
+        hashes.append(check.name != nil ? check.nameHash : 0)
         (raws + count).initialize(to: raw)
         (checks + count).initialize(to: check)
         count += 1
     }
+
+    /// Each row's key hash and name hash, side by side, in order (made on the worker thread
+    /// as the rows are appended: reading them from the checks on the delivering thread cost
+    /// what warming the tables saved).
+    private(set) var hashes: [UInt64] = []
 
     /// The next row in the order appended, moved out into `body`; false after the last.
     func takeNext(_ body: (RawRow, consuming ManifestValidator.RowCheck) -> Void) -> Bool {
