@@ -17,7 +17,8 @@ enum JSONPieces {
     /// What a piece became: its rows checked, the keys its objects had (in first-seen order),
     /// and the failure that ends the file, if it came in this piece.
     struct Output {
-        var rows: [(RawRow, ManifestValidator.RowCheck)] = []
+        /// Moved out one by one where they are delivered (as `ParallelRows` does).
+        var rows = CheckedRows(capacity: JSONPieces.itemsPerPiece)
         var keys: [String] = []
         var failure: ManifestError?
     }
@@ -28,13 +29,15 @@ enum JSONPieces {
     /// rows handed to `deliver` here, in file order; a piece's failure thrown after its rows.
     static func run(_ next: @escaping () -> [Item]?, workers: Int, file: String, reader: ManifestReader,
                     check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+                    warm: ([UInt64]) -> Void = { _ in },
                     deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void) throws(ManifestError) {
         do {
             try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
                 read(items, file: file, check: check)
             }, deliver: { (output: Output) throws in
                 reader.learnColumns(output.keys)
-                for (raw, checked) in output.rows { deliver(raw, checked) }
+                warm(output.rows.hashes)
+                while output.rows.takeNext(deliver) {}
                 if let failure = output.failure { throw failure }
             })
         } catch let error as ManifestError {
@@ -137,7 +140,7 @@ enum JSONPieces {
                 if place < recent.count { recent[place] = (key, found) } else { recent.append((key, found)) }
                 return found
             }
-            output.rows.append((raw, check(raw)))
+            output.rows.append(raw, check(raw))
         }
         return output
     }

@@ -49,20 +49,26 @@ public final class LineReader {
                 start = buffer.count
                 return line
             }
-            let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
-            if chunk.isEmpty {
+            // The unread tail moves to the front, the next chunk is read straight after it (into
+            // the same storage every time: a new megabyte each time was faulted in and freed).
+            buffer.removeSubrange(0..<start)
+            start = 0
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 1 << 20))
+            var got = 0
+            var checked = true
+            buffer.withUnsafeMutableBytes { bytes in
+                got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]))
+                if got > 0, let check { checked = check.check(UnsafeRawBufferPointer(rebasing: bytes[old..<(old + got)])) }
+            }
+            buffer.removeSubrange((old + got)...)
+            if got == 0 {
                 check?.finish()
                 atEnd = true
-            } else if let check, !check.check(chunk) {
+            } else if !checked {
                 // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
                 buffer = []
-                start = 0
                 atEnd = true
-            } else {
-                // The unread tail moves to the front, the chunk after it.
-                buffer.removeSubrange(0..<start)
-                start = 0
-                buffer.append(contentsOf: chunk)
             }
         }
     }

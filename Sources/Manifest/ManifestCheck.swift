@@ -113,7 +113,8 @@ public enum ManifestCheck {
             return
         }
         if workers > 1, let next = JSONPieces.pieces(reader) {
-            try JSONPieces.run(next, workers: workers, file: file, reader: reader, check: validator.check, deliver: checked)
+            try JSONPieces.run(next, workers: workers, file: file, reader: reader, check: validator.check,
+                               warm: { validator.warm($0) }, deliver: checked)
         }
         while true {
             let next: RawRow?
