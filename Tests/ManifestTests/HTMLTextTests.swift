@@ -1,0 +1,32 @@
+import Foundation
+@testable import Manifest
+import Testing
+import TestSupport
+
+/// `HTMLText.plain` reads bytes (issue 80); what it says of any markup is what the reading a
+/// Character at a time said (`plainByCharacters`), on random descriptions made of the pieces
+/// platforms write: tags with and without attributes, broken ones, entities known and not,
+/// scripts and styles, Korean text, spaces of other scripts, line breaks as Windows writes them.
+@Suite("HTML descriptions read from bytes, as a Character at a time")
+struct HTMLTextTests {
+    static let pieces = ["<p>", "</p>", "<br>", "<br/>", "<BR />", "<div class=\"x\">", "</div>", "<li>", "</li>", "<ul>", "</ul>",
+                         "<td>", "</td>", "<th>", "<h2>", "</h2>", "<span style='a'>", "</span>", "<script>var a = '<p>';</script>",
+                         "<style>p{color:red}</style>", "<!-- note -->", "<!DOCTYPE html>", "<a href=x>", "<", ">", "< p>", "<p", "a < b",
+                         "&amp;", "&lt;", "&gt;", "&nbsp;", "&#39;", "&#x27;", "&#0;", "&#xD800;", "&bogus;", "&", "&amp", "&#12345678901;",
+                         "&녹차;", " ", "  ", "\t", "\n", "\r\n", "\u{3000}", "\u{00A0}", "\u{2028}", "녹차", "라떼", "Tea", "100%", "é",
+                         "e\u{301}", "🍵", "x", ";", "1", "<p>면 100%</p>", "<table><tr><td>가</td><td>나</td></tr></table>"]
+
+    @Test("20,000 random descriptions: the same text both ways")
+    func sameText() {
+        var generator = SplitMix(seed: 80)
+        for round in 0..<20_000 {
+            let count = 1 + Int(generator.next() % 14)
+            let html = (0..<count).map { _ in Self.pieces[Int(generator.next() % UInt64(Self.pieces.count))] }.joined()
+            let bytes = HTMLText.plain(html), characters = HTMLText.plainByCharacters(html)
+            if bytes != characters {
+                Issue.record("round \(round): \(html.debugDescription) → \(bytes.debugDescription), a Character at a time \(characters.debugDescription)")
+                return
+            }
+        }
+    }
+}
