@@ -15,6 +15,8 @@ struct RowRules {
     /// What a new product lacks: an error only for a row that creates.
     var createProblems: [RowIssue] = []
     var given = ColumnSet()
+    /// The price cell as a plain number's digits, when it is one (`discount(sale:)` subtracts in whole numbers).
+    private var plainPrice: (value: UInt64, decimals: Int)?
 
     /// Each cell as `text` gives it, worked out once (the money rules ask for the currency's
     /// and the discount's cells several times).
@@ -204,6 +206,7 @@ struct RowRules {
                 }
                 price = parsed.amount
                 decimals = parsed.decimals
+                plainPrice = parsed.currency == nil ? Money.plainScaled(cell) : nil
                 given.insert(.price)
             }
         } else {
@@ -308,7 +311,8 @@ struct RowRules {
                 issue(.salePrice, cell, "sale-price-over-price", "must not be more than the price (\(Money.text(price)))")
                 return 0
             }
-            let discount = price - parsed.amount
+            let discount = plainPrice.flatMap { plain in Money.plainScaled(cell).flatMap { Money.difference(plain, $0) } }
+                ?? price - parsed.amount
             if let stated = text(.discountedPrice), case .success(let other) = Money.parse(stated), other.amount != discount {
                 issue(.discountedPrice, stated, "sale-price-disagrees",
                       "the discount column says \(Money.text(other.amount)), the sale price \(Money.text(parsed.amount)) on \(Money.text(price)) makes \(Money.text(discount)): keep one of the two columns")

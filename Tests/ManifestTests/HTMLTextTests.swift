@@ -30,3 +30,4 @@ struct HTMLTextTests {
         }
     }
 }
+
