@@ -7,7 +7,8 @@
 # after: the ratio shows in one run. ROWS="100000 1000000" by default; each file is read ROUNDS
 # times (3) by each build, the median time shown.
 #   BASE=a787f3f ROWS=300000 Benchmarks/validate.sh
-# FORMATS="csv json" reads only those (csv supplier json jsonl by default).
+# FORMATS="csv json" reads only those (csv supplier json jsonl by default). CPU µs/row is the median
+# of user + system time over the rows (all threads).
 # Writes Benchmarks/results/validate.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,12 +73,12 @@ when = { "통화" = "USD" }
 markup_percent = 15
 EOF
 
-row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s | %9s |\n' "$@"; }
+row() { printf '| %12s | %8s | %9s | %10s | %10s | %12s | %11s | %9s |\n' "$@"; }
 {
   echo "openmarket validate, generated CSV, JSON and a supplier's CSV through a feed (the same rows), $(nproc) cores, median of $ROUNDS, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  row "rows" "MB" "seconds" "rows/s" "peak RSS MB" "exit code" "÷ tree"
-  row "---:" "---:" "---:" "---:" "---:" "---:" "---:"
+  row "rows" "MB" "seconds" "rows/s" "CPU µs/row" "peak RSS MB" "exit code" "÷ tree"
+  row "---:" "---:" "---:" "---:" "---:" "---:" "---:" "---:"
   for format in $FORMATS; do
   for n in $ROWS; do
     feed=()
@@ -93,15 +94,16 @@ row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s | %9s |\n' "$@"; }
     # the two builds see the same moment); the median time and the highest peak of each build,
     # and with BASE the ratio of the medians (how many times faster this tree is).
     builds=("$bin/openmarket" ${base_bin:+"$base_bin"})
-    declare -A times=() kb=() codes=()
+    declare -A times=() cpus=() kb=() codes=()
     for _ in $(seq "$ROUNDS"); do
       for b in "${!builds[@]}"; do
         set +e
-        /usr/bin/time -f "%e %M" -o "$work/time" "${builds[$b]}" validate "$file" "${feed[@]}" >"$work/out.$b" 2>&1
+        /usr/bin/time -f "%e %M %U %S" -o "$work/time" "${builds[$b]}" validate "$file" "${feed[@]}" >"$work/out.$b" 2>&1
         codes[$b]=$?
         set -e
-        read -r one peak <"$work/time"
+        read -r one peak user system <"$work/time"
         times[$b]="${times[$b]:-} $one"
+        cpus[$b]="${cpus[$b]:-} $(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')"
         [ "$peak" -gt "${kb[$b]:-0}" ] && kb[$b]=$peak
       done
     done
@@ -112,7 +114,8 @@ row() { printf '| %12s | %8s | %9s | %10s | %12s | %11s | %9s |\n' "$@"; }
       label="$format $n"
       ratio=""
       if [ "$b" -gt 0 ]; then label="$label ($BASE)"; ratio=$(awk -v s="$seconds" -v t="$tree_seconds" 'BEGIN{printf "%.2f", s/t}'); fi
-      row "$label" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v k="${kb[$b]}" 'BEGIN{printf "%.1f", k/1024}')" "${codes[$b]}" "$ratio"
+      cpu=$(median "${cpus[$b]}")
+      row "$label" "$mb" "$seconds" "$(awk -v n="$n" -v s="$seconds" 'BEGIN{printf "%d", n/s}')" "$(awk -v n="$n" -v c="$cpu" 'BEGIN{printf "%.2f", c * 1e6 / n}')" "$(awk -v k="${kb[$b]}" 'BEGIN{printf "%.1f", k/1024}')" "${codes[$b]}" "$ratio"
       tail -1 "$work/out.$b" >&2
     done
     unset times kb codes
