@@ -22,7 +22,7 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Every target, in the order `scripts/fuzz --list` prints them.
-    public static let all: [FuzzTarget] = SheetTargets.all + UploadTargets.all + FeedTargets.all + MoneyTargets.all + AnswerTargets.all
+    public static let all: [FuzzTarget] = SheetTargets.all + UploadTargets.all + FeedTargets.all + MoneyTargets.all + EqualityTargets.all + AnswerTargets.all
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }

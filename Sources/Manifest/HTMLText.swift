@@ -133,7 +133,7 @@ public enum HTMLText {
 
     /// The text a buyer reads, a Character at a time: what `plain` said before it read bytes,
     /// kept as the reference it is tested against.
-    static func plainByCharacters(_ html: String) -> String {
+    package static func plainByCharacters(_ html: String) -> String {
         var out = ""
         out.reserveCapacity(html.utf8.count)
         var closes = CloseFinder(html)

@@ -98,14 +98,14 @@ extension Money {
     /// The common case without any allocation: ASCII digits, thousands grouped
     /// by commas, at most one dot with one or two decimals. Anything else
     /// (symbols, codes, signs, ambiguous forms) goes the long way, which explains.
-    static func plainNumber(_ text: String) -> (amount: Decimal, decimals: Int)? {
+    package static func plainNumber(_ text: String) -> (amount: Decimal, decimals: Int)? {
         guard let (value, decimals) = plainScaled(text) else { return nil }
         return (Decimal(sign: .plus, exponent: -decimals, significand: Decimal(value)), decimals)
     }
 
     /// A plain number (see `plainNumber`) as its digits and how many of them are decimals:
     /// `1,250.50` is (125050, 2).
-    static func plainScaled(_ text: String) -> (value: UInt64, decimals: Int)? {
+    package static func plainScaled(_ text: String) -> (value: UInt64, decimals: Int)? {
         var value: UInt64 = 0
         var digits = 0, decimals = 0, groupDigits = 0, groups = 0
         var afterDot = false
@@ -134,7 +134,7 @@ extension Money {
     /// `a − b` of two plain numbers, in whole numbers (the same Decimal `Decimal`'s own
     /// subtraction makes, which allocated and cost a row with a sale price a tenth of its
     /// checking); nil when `b` is more than `a` or the digits do not fit.
-    static func difference(_ a: (value: UInt64, decimals: Int), _ b: (value: UInt64, decimals: Int)) -> Decimal? {
+    package static func difference(_ a: (value: UInt64, decimals: Int), _ b: (value: UInt64, decimals: Int)) -> Decimal? {
         let decimals = max(a.decimals, b.decimals)
         func scaled(_ number: (value: UInt64, decimals: Int)) -> UInt64? {
             var value = number.value
