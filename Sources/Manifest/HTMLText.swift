@@ -17,6 +17,11 @@ public enum HTMLText {
     /// Character at a time and cost a Cafe24 file's reading a fifth of its time (issue 80);
     /// `HTMLTextTests` holds the two equal on random markup.
     public static func plain(_ html: String) -> String {
+        // A mark that joins the character before it (a combining accent, a joiner, a Prepend
+        // sign) makes one Character of an ASCII sign and itself (`;` + U+0323 is no `;`): such
+        // text is read a Character at a time, as before. Korean (precomposed or a Mac's
+        // decomposed jamo) has none.
+        if joinsCharacters(html) { return plainByCharacters(html) }
         var html = html
         let bytes = html.withUTF8 { Array($0) }
         let count = bytes.count
@@ -102,6 +107,29 @@ public enum HTMLText {
             index = end
         }
         return tidy(String(decoding: out, as: UTF8.self))
+    }
+
+    /// Whether a scalar of the text joins the one before it into one Character (Grapheme
+    /// cluster break Extend, ZWJ, SpacingMark) or the one after it (Prepend).
+    static func joinsCharacters(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where scalar.value >= 0x300 {
+            if (0xAC00...0xD7A3).contains(scalar.value) { continue }  // Hangul syllables
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: break
+            }
+            // Prepend: the prepended concatenation marks (U+0600–0605, U+06DD, U+070F, U+0890–0891,
+            // U+08E2, U+110BD, U+110CD) and a few Indic letters; SpacingMark letters of Thai and Lao.
+            if properties.isGraphemeExtend || properties.isEmojiModifier
+                || (0x0600...0x0605).contains(scalar.value) || (0x0890...0x0891).contains(scalar.value)
+                || [0x06DD, 0x070F, 0x08E2, 0x110BD, 0x110CD, 0x200D, 0x0E33, 0x0EB3, 0x0D4E, 0x111C2, 0x111C3, 0x11A3A, 0x11D46]
+                    .contains(scalar.value)
+                || (0x11A84...0x11A89).contains(scalar.value) {
+                return true
+            }
+        }
+        return false
     }
 
     /// At most one empty line between paragraphs; no blanks at the ends of lines or of the text.

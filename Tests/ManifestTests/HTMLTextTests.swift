@@ -14,7 +14,7 @@ struct HTMLTextTests {
                          "<style>p{color:red}</style>", "<!-- note -->", "<!DOCTYPE html>", "<a href=x>", "<", ">", "< p>", "<p", "a < b",
                          "&amp;", "&lt;", "&gt;", "&nbsp;", "&#39;", "&#x27;", "&#0;", "&#xD800;", "&bogus;", "&", "&amp", "&#12345678901;",
                          "&녹차;", " ", "  ", "\t", "\n", "\r\n", "\u{3000}", "\u{00A0}", "\u{2028}", "녹차", "라떼", "Tea", "100%", "é",
-                         "e\u{301}", "🍵", "x", ";", "1", "<p>면 100%</p>", "<table><tr><td>가</td><td>나</td></tr></table>"]
+                         "e\u{301}", "🍵", "x", ";", "1", "\u{0323}", "\u{200D}", "👍🏽", "\u{0600}", "\u{1100}\u{1161}", "\u{3000}\u{0301}", "<p>면 100%</p>", "<table><tr><td>가</td><td>나</td></tr></table>"]
 
     @Test("20,000 random descriptions: the same text both ways")
     func sameText() {
