@@ -12,7 +12,8 @@ import TestSupport
 /// compared with what the reading made of them when the fixtures were recorded (at 043ced5,
 /// before the change). `OPENMARKET_RECORD_READING=1 swift test --filter ReadingEquality`
 /// records them again; a difference names the first row that differs.
-@Suite("Reading every format and map: row for row as before")
+// Serialized: eleven readings on the test process's threads, which the timing tests share.
+@Suite("Reading every format and map: row for row as before", .serialized)
 struct ReadingEqualityTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/reading-equality")

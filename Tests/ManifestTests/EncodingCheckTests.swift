@@ -7,7 +7,9 @@ import TestSupport
 /// checks the rest as it reads it (`EncodingCheck`): what a file with a bad byte far in, a NUL
 /// far in, or CP949 text after a megabyte of ASCII comes to is what reading it whole first
 /// said (`TextEncoding.detect`), in CSV, JSON Lines and JSON.
-@Suite("The encoding checked as the rows are read")
+// Serialized: each case reads 1.2 MB on the test process's threads, which the timing tests
+// (a kill in the middle of a run) share.
+@Suite("The encoding checked as the rows are read", .serialized)
 struct EncodingCheckTests {
     /// Rows of Korean UTF-8 text, `count` of them, in each format.
     static func rows(_ count: Int, format: String, from first: Int = 0) -> String {
@@ -22,7 +24,7 @@ struct EncodingCheckTests {
 
     static let header = "key,name,description,price,currency,stock,images\n"
 
-    /// A file of about 1.5 MB: `middle` bytes put in after about 1.2 MB of rows.
+    /// A file of about 1.25 MB: `middle` bytes put in after about 1.2 MB of rows.
     static func file(format: String, middle: [UInt8]) -> (bytes: [UInt8], offset: Int) {
         var bytes = Array((format == "csv" ? header : format == "json" ? "[\n" : "").utf8)
         var index = 0
@@ -36,7 +38,7 @@ struct EncodingCheckTests {
         let offset = bytes.count + at
         bytes += Array(marker[..<at]) + middle + Array(marker[at...])
         index += 1
-        bytes += Array(rows(20_000, format: format, from: index).utf8)
+        bytes += Array(rows(300, format: format, from: index).utf8)
         if format == "json" {
             bytes.removeLast(2)
             bytes += Array("\n]\n".utf8)
@@ -92,7 +94,7 @@ struct EncodingCheckTests {
         let url = URL(fileURLWithPath: try files.write(bytes, named: "products.\(format)"))
         let speculated = try Self.check(url)
         let given = try Self.check(url, encoding: .utf8)
-        #expect(speculated == given && speculated.rows > 30_000 && speculated.withErrors == 0, "\(speculated) / \(given)")
+        #expect(speculated == given && speculated.rows > 10_000 && speculated.withErrors == 0, "\(speculated) / \(given)")
     }
 
     @Test("CP949 text after a megabyte of ASCII rows is read as CP949, as before (the head tells nothing)")
