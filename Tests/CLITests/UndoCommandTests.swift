@@ -43,12 +43,13 @@ struct UndoCommandTests {
         // Take the import back (120 deletes), killed at two random moments, then finished.
         var generator = SplitMix(seed: 7)
         let undo = ["undo", created.path] + Self.account(sandbox)
-        // The undo runs as concurrently as the import: paced here (--rate, 6 s for the 120), so that
-        // the kills land while it runs even when other tests hold the test process's threads.
+        // The undo runs as concurrently as the import: paced here (--rate 5, 24 s for the 120), so that
+        // the kills land while it runs even when other tests hold the test process's threads (at
+        // --rate 20, three full suites of session 38 saw the whole undo done before a poll came back).
         var left: [Int] = []
         for _ in 1...2 {
             let before = try await allProducts(sandbox).count
-            try await Self.kill(undo + ["--rate", "20"], after: { try await allProducts(sandbox).count < before }, generator: &generator)
+            try await Self.kill(undo + ["--rate", "5"], after: { try await allProducts(sandbox).count < before }, generator: &generator)
             left.append(try await allProducts(sandbox).count)
         }
         #expect(left.contains { $0 > 0 && $0 < 120 }, "a kill landed in the middle of the undo: \(left)")
