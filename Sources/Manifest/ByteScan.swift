@@ -26,6 +26,24 @@ extension String {
 enum FileBytes {
     /// Fills `buffer` from the descriptor as far as the file goes (reads again after a short
     /// read or an interruption); how many bytes came, 0 at the end of the file or on an error.
+    /// Reads up to `count` more bytes onto the end of `buffer`, straight into its storage (not
+    /// through a new `Data` and a copy), checked by `check` when there is one; how many came (0 at
+    /// the end of the file or on an error) and whether they are UTF-8 text (see `EncodingCheck`).
+    /// At the end of the file, `check` is told it ended.
+    static func append(_ descriptor: Int32, onto buffer: inout [UInt8], count: Int, check: EncodingCheck?) -> (got: Int, checked: Bool) {
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        var got = 0
+        var checked = true
+        buffer.withUnsafeMutableBytes { bytes in
+            got = read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]))
+            if got > 0, let check { checked = check.check(UnsafeRawBufferPointer(rebasing: bytes[old..<(old + got)])) }
+        }
+        buffer.removeSubrange((old + got)...)
+        if got == 0 { check?.finish() }
+        return (got, checked)
+    }
+
     static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var got = 0

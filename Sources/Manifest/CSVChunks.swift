@@ -59,17 +59,7 @@ final class CSVChunks {
     /// Reads up to `chunkBytes` more onto `pending`, straight into its storage (not through a
     /// `Data` and a copy); how many bytes came, 0 at the end of the file or on an error.
     private func readChunk() -> Int {
-        let old = pending.count
-        var got = 0
-        pending.append(contentsOf: repeatElement(0, count: chunkBytes))
-        var checked = true
-        pending.withUnsafeMutableBytes { buffer in
-            got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
-            if let check {
-                if got > 0 { checked = check.check(UnsafeRawBufferPointer(rebasing: buffer[old..<(old + got)])) } else { check.finish() }
-            }
-        }
-        pending.removeSubrange((old + got)...)
+        let (got, checked) = FileBytes.append(handle.fileDescriptor, onto: &pending, count: chunkBytes, check: check)
         // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
         if !checked {
             pending = []

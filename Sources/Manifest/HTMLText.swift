@@ -25,59 +25,20 @@ public enum HTMLText {
         var html = html
         let bytes = html.withUTF8 { Array($0) }
         let count = bytes.count
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        var lastClose: Int? = nil  // the first `>` at or after `searched`, as `CloseFinder` finds it
-        var searched = 0
-        func close(after position: Int) -> Int? {
-            if let found = lastClose, found > position { return found }
-            if lastClose == nil && searched > position { return nil }
-            let start = max(position, searched) + 1
-            var found: Int? = nil
-            if start < count { found = bytes[start...].firstIndex(of: UInt8(ascii: ">")) }
-            lastClose = found
-            searched = found ?? count
-            return found
-        }
+        var text = ByteText(capacity: count)
+        var closes = ByteCloseFinder(bytes)
         var skipping: String? = nil
-        var pendingSpace = false
-        func spaceIfPending() {
-            if pendingSpace, let last = out.last, last != 0x0A, last != 0x20 { out.append(0x20) }
-            pendingSpace = false
-        }
-        func lineBreak() {
-            pendingSpace = false
-            while out.last == 0x20 { out.removeLast() }
-            out.append(0x0A)
-        }
         var index = 0
         while index < count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "<"), let end = close(after: index), let tag = tagName(bytes[(index + 1)..<end]) {
+            if byte == UInt8(ascii: "<"), let end = closes.next(after: index), let tag = tagName(bytes[(index + 1)..<end]) {
                 index = end + 1
                 if let skip = skipping {
                     if tag.closing && tag.name == skip { skipping = nil }
                     continue
                 }
                 if !tag.closing && (tag.name == "script" || tag.name == "style") { skipping = tag.name; continue }
-                switch tag.name {
-                case "br": lineBreak()
-                case "li":
-                    if tag.closing { lineBreak() } else {
-                        if !out.isEmpty && out.last != 0x0A { lineBreak() }
-                        out.append(contentsOf: "• ".utf8)
-                    }
-                case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "ul", "ol", "table", "section", "article",
-                     "blockquote", "header", "footer", "dd", "dt":
-                    if !out.isEmpty && out.last != 0x0A { lineBreak() }
-                    if tag.closing, ["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "blockquote"].contains(tag.name) {
-                        lineBreak()
-                    }
-                case "td", "th":
-                    if tag.closing { pendingSpace = true }
-                default:
-                    break
-                }
+                text.apply(effect(of: tag))
                 continue
             }
             // One character: its bytes, and whether it is a space.
@@ -91,22 +52,98 @@ public enum HTMLText {
                 isSpace = String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars.first?.properties.isWhitespace ?? false
             }
             if isSpace {
-                pendingSpace = true
+                text.pendingSpace = true
                 index = end
                 continue
             }
             if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, count)].firstIndex(of: UInt8(ascii: ";")),
                let decoded = entity(Substring(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self))) {
-                spaceIfPending()
-                out.append(contentsOf: decoded.utf8)
+                text.append(decoded.utf8)
                 index = semicolon + 1
                 continue
             }
-            spaceIfPending()
-            out.append(contentsOf: bytes[index..<end])
+            text.append(bytes[index..<end])
             index = end
         }
-        return tidy(String(decoding: out, as: UTF8.self))
+        return tidy(String(decoding: text.out, as: UTF8.self))
+    }
+
+    /// What a tag does to the text a buyer reads: the one decision both readings apply.
+    enum Effect: Equatable {
+        case none
+        /// `<br>`, `</li>`.
+        case lineBreak
+        /// `<li>`: a line of its own that starts with a bullet.
+        case listItem
+        /// A block (`<p>`, `<div>`, a heading, a table row): on a line of its own; a paragraph's
+        /// end (`</p>`, `</h2>`, `</table>`…) leaves an empty line after it.
+        case block(paragraphEnd: Bool)
+        /// `</td>`, `</th>`: a space before the next cell.
+        case cellEnd
+    }
+
+    static func effect(of tag: Tag) -> Effect {
+        switch tag.name {
+        case "br": return .lineBreak
+        case "li": return tag.closing ? .lineBreak : .listItem
+        case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "ul", "ol", "table", "section", "article",
+             "blockquote", "header", "footer", "dd", "dt":
+            return .block(paragraphEnd: tag.closing && ["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "blockquote"].contains(tag.name))
+        case "td", "th": return tag.closing ? .cellEnd : .none
+        default: return .none
+        }
+    }
+
+    /// The text being made from bytes, with a space owed before the next character.
+    private struct ByteText {
+        var out: [UInt8] = []
+        var pendingSpace = false
+
+        init(capacity: Int) { out.reserveCapacity(capacity) }
+
+        mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+            if pendingSpace, let last = out.last, last != 0x0A, last != 0x20 { out.append(0x20) }
+            pendingSpace = false
+            out.append(contentsOf: bytes)
+        }
+
+        mutating func lineBreak() {
+            pendingSpace = false
+            while out.last == 0x20 { out.removeLast() }
+            out.append(0x0A)
+        }
+
+        mutating func apply(_ effect: Effect) {
+            switch effect {
+            case .none: break
+            case .lineBreak: lineBreak()
+            case .listItem:
+                if !out.isEmpty && out.last != 0x0A { lineBreak() }
+                out.append(contentsOf: "• ".utf8)
+            case .block(let paragraphEnd):
+                if !out.isEmpty && out.last != 0x0A { lineBreak() }
+                if paragraphEnd { lineBreak() }
+            case .cellEnd: pendingSpace = true
+            }
+        }
+    }
+
+    /// `CloseFinder` over bytes: the first `>` after a position, found once per `>`.
+    private struct ByteCloseFinder {
+        let bytes: [UInt8]
+        private var found: Int?
+        private var searched = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func next(after position: Int) -> Int? {
+            if let found, found > position { return found }
+            if found == nil && searched > position { return nil }
+            let start = max(position, searched) + 1
+            found = start < bytes.count ? bytes[start...].firstIndex(of: UInt8(ascii: ">")) : nil
+            searched = found ?? bytes.count
+            return found
+        }
     }
 
     /// Whether a scalar of the text joins the one before it into one Character (Grapheme
@@ -188,23 +225,16 @@ public enum HTMLText {
                     continue
                 }
                 if !tag.closing && (tag.name == "script" || tag.name == "style") { skipping = tag.name; continue }
-                switch tag.name {
-                case "br": lineBreak()
-                case "li":
-                    if tag.closing { lineBreak() } else {
-                        if !out.isEmpty && out.last != "\n" { lineBreak() }
-                        out.append("• ")
-                    }
-                case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "ul", "ol", "table", "section", "article",
-                     "blockquote", "header", "footer", "dd", "dt":
+                switch effect(of: tag) {
+                case .none: break
+                case .lineBreak: lineBreak()
+                case .listItem:
                     if !out.isEmpty && out.last != "\n" { lineBreak() }
-                    if tag.closing, ["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "blockquote"].contains(tag.name) {
-                        lineBreak()
-                    }
-                case "td", "th":
-                    if tag.closing { pendingSpace = true }
-                default:
-                    break
+                    out.append("• ")
+                case .block(let paragraphEnd):
+                    if !out.isEmpty && out.last != "\n" { lineBreak() }
+                    if paragraphEnd { lineBreak() }
+                case .cellEnd: pendingSpace = true
                 }
                 continue
             }
@@ -238,7 +268,7 @@ public enum HTMLText {
         return kept.joined(separator: "\n")
     }
 
-    private struct Tag {
+    struct Tag {
         var name: String
         var closing: Bool
     }

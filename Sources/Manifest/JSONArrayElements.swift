@@ -136,16 +136,8 @@ final class JSONArrayElements {
     private func fill() throws -> Bool {
         guard !atEnd else { return false }
         // Read straight onto the buffer's end (a new megabyte each time was faulted in and freed).
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: 1 << 20))
-        var got = 0
-        var checked = true
-        buffer.withUnsafeMutableBytes { bytes in
-            got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]))
-            if got > 0, let check { checked = check.check(UnsafeRawBufferPointer(rebasing: bytes[old..<(old + got)])) }
-        }
-        buffer.removeSubrange((old + got)...)
-        if got == 0 { check?.finish(); atEnd = true; return false }
+        let (got, checked) = FileBytes.append(handle.fileDescriptor, onto: &buffer, count: 1 << 20, check: check)
+        if got == 0 { atEnd = true; return false }
         // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
         if !checked { atEnd = true; return false }
         return true

@@ -53,17 +53,8 @@ public final class LineReader {
             // the same storage every time: a new megabyte each time was faulted in and freed).
             buffer.removeSubrange(0..<start)
             start = 0
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: 1 << 20))
-            var got = 0
-            var checked = true
-            buffer.withUnsafeMutableBytes { bytes in
-                got = FileBytes.read(handle.fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]))
-                if got > 0, let check { checked = check.check(UnsafeRawBufferPointer(rebasing: bytes[old..<(old + got)])) }
-            }
-            buffer.removeSubrange((old + got)...)
+            let (got, checked) = FileBytes.append(handle.fileDescriptor, onto: &buffer, count: 1 << 20, check: check)
             if got == 0 {
-                check?.finish()
                 atEnd = true
             } else if !checked {
                 // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
