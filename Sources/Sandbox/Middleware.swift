@@ -80,6 +80,9 @@ struct FaultMiddleware: RouterMiddleware {
                     headers: [.retryAfter: "1"])
             }
         }
+        if let gate = faults.gate, gate.counts(method: request.method.rawValue) {
+            await gate.pass()
+        }
         if faults.failRate > 0, Double.random(in: 0..<1) < faults.failRate {
             throw SandboxError(status: faults.failStatuses.randomElement() ?? 500, message: "injected failure (--fail-rate)")
         }

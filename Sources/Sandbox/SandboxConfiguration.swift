@@ -29,6 +29,9 @@ public struct FaultInjection: Sendable, Equatable {
     /// write again: each is read and held, silent, stored nowhere (reads are still answered).
     /// A server that stopped answering mid-run. nil: off.
     public var silentAfterWrites: Int? = nil
+    /// A gate a test shuts and opens (`RequestGate`): a run held in the middle for as long as
+    /// the test needs. Not a command-line option. nil: off.
+    public var gate: RequestGate? = nil
 
     public init(failRate: Double = 0, failStatuses: [Int] = [500], latencyMilliseconds: Int = 0, dropRate: Double = 0,
                 rateLimitPerSecond: Int? = nil, workers: Int? = nil) {
@@ -42,7 +45,7 @@ public struct FaultInjection: Sendable, Equatable {
 
     public var isActive: Bool {
         failRate > 0 || latencyMilliseconds > 0 || dropRate > 0 || rateLimitPerSecond != nil || workers != nil || storeLateMilliseconds > 0
-            || silentAfterWrites != nil
+            || silentAfterWrites != nil || gate != nil
     }
 }
 

@@ -8,10 +8,12 @@ import TestSupport
 struct ExportCommandTests {
     @Test("kill -9 during an export, then --resume: a complete backup whose checksums verify")
     func killAndResume() async throws {
-        // Latency stretches the export so that it can be killed in the middle: 150 products with 2
-        // photos each, 2 at a time at 40 ms a request, last 9 s or more, however loaded the machine.
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
-        defer { Task { await sandbox.stop() } }
+        // A gate shuts the sandbox after 100 reads (a list page, then two photos and a product
+        // per product or so): the export is held in the middle for as long as the test takes to
+        // see it, however loaded the machine, and killed there.
+        let gate = RequestGate(kind: .reads)
+        let sandbox = try await TestSandbox.start { $0.faults.gate = gate }
+        defer { gate.open(); Task { await sandbox.stop() } }
         let ids = try await seed(sandbox, sandbox.demo, count: 150, images: 2)
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -19,20 +21,22 @@ struct ExportCommandTests {
         let state = out.appendingPathComponent(".openmarket-export.jsonl")
         let arguments = ["export", "--server", sandbox.url, "--out", out.path, "--jobs", "2"]
 
+        gate.shut(after: 100)
         let first = try CLIProcess(arguments)
-        // Wait until some products are done, then kill without warning.
-        let deadline = ContinuousClock.now + .seconds(60)
+        // Wait until the export is held at the gate with some products done, then kill without warning.
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: state, encoding: .utf8)) ?? ""
-            if text.components(separatedBy: "\"t\":\"product\"").count > 30 { break }
-            try await Task.sleep(for: .milliseconds(20))
+            if gate.held > 0, text.components(separatedBy: "\"t\":\"product\"").count > 20 { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
         first.signal(SIGKILL)
         _ = try await first.exit()
+        gate.open()
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("products.csv").path),
                 "an interrupted export must not look finished")
         let doneBefore = try String(contentsOf: state, encoding: .utf8).components(separatedBy: "\"t\":\"product\"").count - 1
-        #expect(doneBefore >= 30 && doneBefore < 150, "killed after \(doneBefore) products")
+        #expect(doneBefore >= 20 && doneBefore < 150, "killed after \(doneBefore) products")
 
         // A plain re-run refuses to mix; --resume continues.
         let plain = try await CLIProcess.run(arguments)

@@ -82,6 +82,39 @@ struct ServerTests {
         await sandbox.stop()
     }
 
+    @Test("a shut gate lets its count of reads through, holds the next (the health check passes) until opened; a held request goes on after holdAtMost")
+    func gate() async throws {
+        let gate = RequestGate(kind: .reads, holdAtMost: .seconds(30))
+        let sandbox = try await TestSandbox.start { $0.faults.gate = gate }
+        #expect(try await curl(["\(sandbox.url)/api/products"]).status == 200, "open at first")
+        gate.shut(after: 1)
+        #expect(try await curl(["\(sandbox.url)/api/products"]).status == 200)
+        let held = Task { try await curl(["\(sandbox.url)/api/products"]) }
+        var waited = 0
+        while gate.held == 0 && waited < 200 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(gate.held == 1)
+        #expect(try await curl(["\(sandbox.url)/healthChecker"]).status == 200, "the health check is never held")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(gate.held == 1, "still held")
+        gate.open()
+        #expect(try await held.value.status == 200)
+        #expect(gate.held == 0 && gate.passed == 3)
+        await sandbox.stop()
+
+        // Held no longer than holdAtMost, even if nobody opens it.
+        let forgotten = RequestGate(kind: .all, holdAtMost: .milliseconds(500))
+        let second = try await TestSandbox.start { $0.faults.gate = forgotten }
+        forgotten.shut(after: 0)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try await curl(["\(second.url)/api/products"]).status == 200)
+        #expect(clock.now - start >= .milliseconds(500))
+        await second.stop()
+    }
+
     @Test("--drop-rate 1: no answer; a register is stored anyway, an edit is not applied")
     func dropRate() async throws {
         let sandbox = try await TestSandbox.start { $0.faults.dropRate = 1 }

@@ -314,10 +314,10 @@ struct BrowserTests {
 
     @Test("Apply's progress streams to the page; Stop ends it part way; Apply again makes the rest, each product once")
     func stopFromThePage() async throws {
-        // 120 rows, served 4 at a time at 300 ms: 9 s of run at least, whatever the console's pace,
-        // long enough for a click on Stop to land part way on a loaded machine (60 at 150 ms were
-        // all made before the click, once in a fresh clone).
-        let open = try await OpenConsole.start(rows: 120, latency: 300, workers: 4)
+        // The sandbox answers 12 writes (two a row) and holds the rest, so that the click on Stop lands part way
+        // however loaded the machine (60 rows at 150 ms each were all made before the click, once
+        // in a fresh clone, when latency was what made the run long).
+        let open = try await OpenConsole.start(rows: 120, holdWritesAfter: 12)
         let camera = try Camera(open.files)
         try await Self.session(open) { browser in
             try await browser.go(open.console.entry.absoluteString)
@@ -328,6 +328,9 @@ struct BrowserTests {
             }
             try await camera.take("apply-running", browser)
             try await browser.click("//button[@id='stop']")
+            // The stop has reached the console before the held writes are let go.
+            try await browser.wait("//p[@id='progress']") { $0.contains("stopping") }
+            open.release()
             try await browser.wait("//p[@id='summary']") { $0.contains("stopped (stopped from the console)") }
             let made = try await open.products()
             #expect(made > 0 && made < 120, "stopped part way: \(made)")

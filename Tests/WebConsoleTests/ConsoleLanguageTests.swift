@@ -12,12 +12,9 @@ import Zip
 struct ConsoleLanguageTests {
     @Test("In 한국어: a running Apply's progress line (page and event stream), the refusal of a second write, the stop and the way on are said in Korean")
     func koreanProgress() async throws {
-        // Long enough that the run is still going when it is looked at, even when other tests hold
-        // the test process's threads for tens of seconds. Latency alone did not do it: the console's
-        // adaptive pace put ever more writes in flight (200 rows at 1,500 ms were all made before the
-        // page was looked at). A server serving 2 at a time, 400 ms each, makes the run 40 s at
-        // least, whatever the pace; it is stopped early.
-        var open = try await OpenConsole.start(rows: 200, latency: 400, workers: 2)
+        // The sandbox answers 10 writes (a row is a register and, for its undo, a delete key) and holds the rest: the run is still going when it is
+        // looked at, however late the test's polls come back on a loaded machine.
+        var open = try await OpenConsole.start(rows: 200, holdWritesAfter: 10)
         open.language = "ko"
         let job = try await open.start("apply", "sheet=products.csv")
         var line = ""
@@ -33,6 +30,7 @@ struct ConsoleLanguageTests {
         let busy = try await open.post("apply", "sheet=products.csv")
         #expect(busy.status == 409 && busy.text.contains("한 번에 하나씩") && !busy.text.contains("one write at a time"), "\(busy.text.suffix(500))")
         #expect(try await open.post(job + "/stop", "").status == 303)
+        open.release()
         let stopped = try await open.ended(job)
         let said = stopped.text.firstMatch(of: /id="summary">([^<]*)</).map { String($0.1) } ?? ""
         #expect(said.contains("멈춤 (콘솔에서 멈춤)") && said.contains("다시 적용하면") && !said.contains("stopped"), "\(said)")

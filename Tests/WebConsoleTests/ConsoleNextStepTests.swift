@@ -32,9 +32,8 @@ struct ConsoleNextStepTests {
 
     @Test("a run still being applied is listed as running, with no Undo, and the banner names it in 한국어; once it ends its Undo is offered")
     func noUndoWhileRunning() async throws {
-        // 40 rows, served 2 at a time at 300 ms: 6 s of run at least, longer than two page loads on a
-        // loaded CI machine, however many writes the console's pace puts in flight.
-        var open = try await OpenConsole.start(rows: 40, latency: 300, workers: 2)
+        // The sandbox answers 3 writes and holds the rest until the pages are looked at.
+        var open = try await OpenConsole.start(rows: 40, holdWritesAfter: 3)
         let job = try await open.start("apply", "sheet=products.csv")
         var runs = ""
         for _ in 0..<100 {
@@ -47,6 +46,7 @@ struct ConsoleNextStepTests {
         let korean = try await open.get("runs").text
         #expect(korean.contains("<p class=\"banner\">적용 · products.csv · 실행 중"), "the banner's kind in 한국어: \(korean.suffix(2000))")
         open.language = nil
+        open.release()
         _ = try await open.ended(job)
         let after = try await open.get("runs").text
         #expect(!after.contains("running now") && after.contains("action=\"/undo-plan\""), "\(after.suffix(2000))")

@@ -225,9 +225,9 @@ struct ConsoleTests {
 
     @Test("Apply streams its progress; Stop ends it with rows left; a second write meanwhile is refused; Apply again sends nothing twice")
     func stopAndApplyAgain() async throws {
-        // 60 rows, served 2 at a time at 300 ms: 9 s of run at least, however many writes the pace
-        // puts in flight, still going after the page's polls on a loaded machine.
-        let open = try await OpenConsole.start(rows: 60, latency: 300, workers: 2)
+        // The sandbox answers 12 writes (two a row: a register and its delete key) and holds the rest: still going after the page's polls,
+        // however loaded the machine and however many writes the pace puts in flight.
+        let open = try await OpenConsole.start(rows: 60, holdWritesAfter: 12)
         let job = try await open.start("apply", "sheet=products.csv")
         // The page's event stream, as the browser reads it, until some rows are done.
         var seen = 0
@@ -242,6 +242,7 @@ struct ConsoleTests {
         #expect(busy.status == 409 && busy.text.contains("one write at a time"), "\(busy.text.prefix(300))")
         let stop = try await open.post(job + "/stop", "")
         #expect(stop.status == 303)
+        open.release()
         let stopped = try await open.ended(job)
         #expect(stopped.text.contains("stopped (stopped from the console)") && stopped.text.contains("id=\"apply-again\""), "\(stopped.text.prefix(600))")
         let events = try await open.get(job + "/events")

@@ -3,6 +3,7 @@ import CatalogSync
 import Foundation
 import ImagePrep
 import OpenMarketAPI
+import Sandbox
 import TestSupport
 import WebConsole
 import Zip
@@ -13,23 +14,24 @@ struct OpenConsole {
     let files: Scratch
     let console: ConsoleServer
     let client: OpenMarketClient
+    /// The sandbox's gate on writes, shut by `holdWritesAfter`.
+    let gate: RequestGate
     /// The browser's language (`Accept-Language`), when a test names one.
     var language: String?
 
     /// With `profiles`: a menu of them beside the demo vendor's shop; `other` opens the sandbox's
     /// second vendor, any other name fails to open (as a wrong secret would).
     /// `state`: the account's state in a shared database (`--state postgres://…`); `transport`:
-    /// the console's TLS settings (`--cacert`). `workers`: the sandbox serves at most this many
-    /// requests at once, the others wait their turn, so a run lasts rows × latency ÷ workers
-    /// however many writes the console's adaptive pace puts in flight.
-    static func start(rows: Int = 20, latency: Int = 0, workers: Int? = nil, profiles: [String] = [], photoCache: ImageCache? = nil,
+    /// the console's TLS settings (`--cacert`). `holdWritesAfter`: the sandbox answers that many
+    /// writes, then holds every later one until `release()`: a run caught in the middle for as
+    /// long as the test needs, whatever the machine's load and the console's pace.
+    static func start(rows: Int = 20, holdWritesAfter: Int? = nil, profiles: [String] = [], photoCache: ImageCache? = nil,
                       state: URL? = nil, transport: TransportSettings = TransportSettings(),
                       sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false,
                       sharedAddress: Bool = false) async throws -> OpenConsole {
-        let sandbox = try await TestSandbox.start {
-            $0.faults.latencyMilliseconds = latency
-            $0.faults.workers = workers
-        }
+        let gate = RequestGate(kind: .writes)
+        let sandbox = try await TestSandbox.start { $0.faults.gate = holdWritesAfter == nil ? nil : gate }
+        if let holdWritesAfter { gate.shut(after: holdWritesAfter) }
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
         // The shop's client with the console's TLS settings, as `openmarket console --cacert` makes it.
@@ -49,7 +51,7 @@ struct OpenConsole {
             guard name == "other" else { throw TestFailure("the server refused the credentials of \(name)") }
             return engine(try TestSupport.client(sandbox, sandbox.other))
         }
-        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops, sharedAddress: sharedAddress), client: client, language: nil)
+        return OpenConsole(sandbox: sandbox, files: files, console: try await ConsoleServer.start(shops, sharedAddress: sharedAddress), client: client, gate: gate, language: nil)
     }
 
     /// A supplier's feed file in the console's feeds folder: `acme`, a 30 % markup on cost.
@@ -123,7 +125,11 @@ struct OpenConsole {
 
     func products() async throws -> Int { try await blocking { [client] in try client.page(1, perPage: 100).totalCount } }
 
+    /// Lets the held writes and every later one through.
+    func release() { gate.open() }
+
     func close() async {
+        gate.open()
         await console.stop()
         await sandbox.stop()
         files.cleanup()
