@@ -80,7 +80,7 @@ struct FaultMiddleware: RouterMiddleware {
                     headers: [.retryAfter: "1"])
             }
         }
-        if let gate = faults.gate, gate.counts(method: request.method.rawValue) {
+        if let gate = faults.gate, gate.counts(method: request.method.rawValue, path: request.uri.path) {
             await gate.pass()
         }
         if faults.failRate > 0, Double.random(in: 0..<1) < faults.failRate {

@@ -12,6 +12,8 @@ public final class RequestGate: Sendable, Equatable {
         case writes
         /// GET.
         case reads
+        /// POST /api/products: a product made.
+        case registers
         case all
     }
 
@@ -60,11 +62,12 @@ public final class RequestGate: Sendable, Equatable {
         for continuation in waiting { continuation.resume() }
     }
 
-    func counts(method: String) -> Bool {
+    func counts(method: String, path: String) -> Bool {
         switch kind {
         case .all: true
         case .reads: method == "GET"
         case .writes: method != "GET" && method != "HEAD"
+        case .registers: method == "POST" && path == "/api/products"
         }
     }
 

@@ -11,7 +11,7 @@ struct ExportCommandTests {
         // A gate shuts the sandbox after 100 reads (a list page, then two photos and a product
         // per product or so): the export is held in the middle for as long as the test takes to
         // see it, however loaded the machine, and killed there.
-        let gate = RequestGate(kind: .reads)
+        let gate = RequestGate(kind: .reads, holdAtMost: .seconds(600))
         let sandbox = try await TestSandbox.start { $0.faults.gate = gate }
         defer { gate.open(); Task { await sandbox.stop() } }
         let ids = try await seed(sandbox, sandbox.demo, count: 150, images: 2)
@@ -22,7 +22,8 @@ struct ExportCommandTests {
         let arguments = ["export", "--server", sandbox.url, "--out", out.path, "--jobs", "2"]
 
         gate.shut(after: 100)
-        let first = try CLIProcess(arguments)
+        // Held longer than a loaded machine may delay the test's polls, and no read given up meanwhile.
+        let first = try CLIProcess(arguments, environment: ["OPENMARKET_ANSWER_TIMEOUT": "900"])
         // Wait until the export is held at the gate with some products done, then kill without warning.
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {

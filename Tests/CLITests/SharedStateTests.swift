@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 import Testing
 import TestSupport
 
@@ -117,7 +118,11 @@ struct SharedStateTests {
     @Test("four shards of one run, each from an empty home, one killed with kill -9 and started again from another: every row one product; another run meanwhile refused; runs shows one run; undo --run from another home takes all of it back")
     func shards() async throws {
         let postgres = try await TestPostgres.start()
-        let sandbox = try await TestSandbox.start { $0.faults.latencyMilliseconds = 40 }
+        // Once shard 2 is under way the sandbox holds every register until it has been killed: it is
+        // killed in the middle however late the test's polls come back (a loaded CI saw it finish first).
+        let gate = RequestGate(kind: .registers, holdAtMost: .seconds(600))
+        let sandbox = try await TestSandbox.start { $0.faults.gate = gate }
+        defer { gate.open() }
         let files = try Scratch()
         defer { files.cleanup() }
         let rows = 120
@@ -126,14 +131,17 @@ struct SharedStateTests {
                        "--state", postgres.address.absoluteString, "--no-cache"]
         func home(_ name: String) -> [String: String] { Self.home(name, in: files) }
         func shard(_ index: Int, home name: String, extra: [String] = []) throws -> CLIProcess {
-            try CLIProcess(["import", manifest.path, "--shard", "\(index)/4", "--run", "night-1", "--jobs", "2"] + extra + account, environment: home(name))
+            // No held write given up as a silent server's (30 s by default).
+            try CLIProcess(["import", manifest.path, "--shard", "\(index)/4", "--run", "night-1", "--jobs", "2"] + extra + account,
+                           environment: home(name).merging(["OPENMARKET_ANSWER_TIMEOUT": "900"]) { $1 })
         }
-        // Shard 2 held to a few requests a second: still running when it is killed, however loaded the machine.
-        var running = try (0..<4).map { try shard($0, home: "pod-\($0)", extra: $0 == 2 ? ["--rate", "4"] : []) }
+        // Shard 2 held to a request a second, then at the gate: still running when it is killed.
+        var running = try (0..<4).map { try shard($0, home: "pod-\($0)", extra: $0 == 2 ? ["--rate", "1"] : []) }
         // Until shard 2 has made some of its products (its progress lines say so).
         let deadline = ContinuousClock.now + .seconds(90)
         func shard2Done() -> Int { running[2].stderr.matches(of: /([0-9]+)\/[0-9]+ rows \(/).compactMap { Int($0.1) }.max() ?? 0 }
         while shard2Done() < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        gate.shut(after: 0)
         #expect(shard2Done() >= 3, "shard 2 under way: \(running[2].stderr)")
         let other = try await CLIProcess.run(["import", manifest.path] + account, environment: home("other"))
         #expect(other.status == 5 && other.stderr.contains("(run night-1, shard 2 of 4)"), "a run that is not the shards' is refused: \(other.stderr)")
@@ -141,6 +149,7 @@ struct SharedStateTests {
         #expect(twice.status == 5, "the same shard twice at once: \(twice.stderr)")
         running[2].signal(SIGKILL)
         _ = try await running[2].exit()
+        gate.open()
         running[2] = try shard(2, home: "pod-2-again")
         var statuses: [Int32] = []
         for child in running { statuses.append(try await child.exit()) }

@@ -46,14 +46,18 @@ struct EncodingCheckTests {
         return (bytes, offset)
     }
 
-    static func check(_ url: URL, encoding: TextEncoding? = nil) throws -> ValidationSummary {
-        var options = ValidationOptions()
-        options.checkImageFiles = false
-        return try ManifestCheck.run(url, encoding: encoding, options: options, onFileIssue: { _ in }, onRow: { _, _, _ in })
+    /// On a thread of its own: the check waits for its workers, and a test process's shared
+    /// threads held so starved the tests that wait on servers and children.
+    static func check(_ url: URL, encoding: TextEncoding? = nil) async throws -> ValidationSummary {
+        try await blocking {
+            var options = ValidationOptions()
+            options.checkImageFiles = false
+            return try ManifestCheck.run(url, encoding: encoding, options: options, onFileIssue: { _ in }, onRow: { _, _, _ in })
+        }
     }
 
     @Test("a byte that is not UTF-8 far into the file: the error reading it whole gives, at its offset", arguments: ["csv", "jsonl", "json"])
-    func badByte(_ format: String) throws {
+    func badByte(_ format: String) async throws {
         let files = try Scratch()
         defer { files.cleanup() }
         let (bytes, offset) = Self.file(format: format, middle: [0xFF])
@@ -65,7 +69,7 @@ struct EncodingCheckTests {
         let expected = try #require(whole)
         #expect(expected.message.contains("offset \(offset)"), "\(expected)")
         do {
-            let summary = try Self.check(url)
+            let summary = try await Self.check(url)
             Issue.record("\(format): read \(summary.rows) rows without an error")
         } catch let error as ManifestError {
             #expect(error == expected, "\(format): \(error)")
@@ -73,13 +77,13 @@ struct EncodingCheckTests {
     }
 
     @Test("a NUL byte far into the file: refused as a binary file, naming it", arguments: ["csv", "jsonl"])
-    func nulByte(_ format: String) throws {
+    func nulByte(_ format: String) async throws {
         let files = try Scratch()
         defer { files.cleanup() }
         let (bytes, offset) = Self.file(format: format, middle: [0])
         let url = URL(fileURLWithPath: try files.write(bytes, named: "products.\(format)"))
         do {
-            _ = try Self.check(url)
+            _ = try await Self.check(url)
             Issue.record("\(format): read without an error")
         } catch let error as ManifestError {
             #expect(error.message.contains("binary") && error.message.contains("offset \(offset)"), "\(error)")
@@ -87,18 +91,18 @@ struct EncodingCheckTests {
     }
 
     @Test("a file UTF-8 to its end is read whole, every row as with the encoding given", arguments: ["csv", "jsonl", "json"])
-    func utf8ToTheEnd(_ format: String) throws {
+    func utf8ToTheEnd(_ format: String) async throws {
         let files = try Scratch()
         defer { files.cleanup() }
         let (bytes, _) = Self.file(format: format, middle: Array("말차".utf8))
         let url = URL(fileURLWithPath: try files.write(bytes, named: "products.\(format)"))
-        let speculated = try Self.check(url)
-        let given = try Self.check(url, encoding: .utf8)
+        let speculated = try await Self.check(url)
+        let given = try await Self.check(url, encoding: .utf8)
         #expect(speculated == given && speculated.rows > 10_000 && speculated.withErrors == 0, "\(speculated) / \(given)")
     }
 
     @Test("CP949 text after a megabyte of ASCII rows is read as CP949, as before (the head tells nothing)")
-    func cp949AfterASCII() throws {
+    func cp949AfterASCII() async throws {
         let files = try Scratch()
         defer { files.cleanup() }
         var text = Self.header

@@ -29,9 +29,17 @@ struct OpenConsole {
                       state: URL? = nil, transport: TransportSettings = TransportSettings(),
                       sandboxPages: Bool = false, backups: Bool = true, wrongSecret: Bool = false,
                       sharedAddress: Bool = false) async throws -> OpenConsole {
-        let gate = RequestGate(kind: .writes)
+        // Held as long as the test needs: a loaded CI delayed its polls by minutes, longer than
+        // the 30 s after which an unanswered write counts as a server gone silent (the run then
+        // stopped itself, not from the console).
+        let gate = RequestGate(kind: .writes, holdAtMost: .seconds(600))
         let sandbox = try await TestSandbox.start { $0.faults.gate = holdWritesAfter == nil ? nil : gate }
-        if let holdWritesAfter { gate.shut(after: holdWritesAfter) }
+        var held = transport
+        if let holdWritesAfter {
+            gate.shut(after: holdWritesAfter)
+            held.lowSpeedTime = 900
+        }
+        let transport = held
         let files = try Scratch()
         _ = try writeManifest(files, rows: rows)
         // The shop's client with the console's TLS settings, as `openmarket console --cacert` makes it.
