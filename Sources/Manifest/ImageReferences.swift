@@ -49,11 +49,20 @@ final class ImageReferences: @unchecked Sendable {
     func sources(_ raw: RawRow, key: String?,
                  issue: (Column?, String?, String, String, RowIssue.Severity) -> Void,
                  needed: (String?, String, String) -> Void) -> [ImageSource] {
+        let memo = ThreadMemo.current(for: generation)
         var references: [String]
+        var cell: String? = nil
         if let list = raw.imageList {
             references = list.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
-        } else if let cell = raw.values[.images] {
-            references = ImageSource.references(inCell: cell)
+        } else if let images = raw.values[.images] {
+            // Rows in a row often name the same photos (a product's options, a supplier's
+            // placeholder): the same cell as this thread's last one is what it was.
+            if let last = memo.lastCell, last.cell == images {
+                for note in last.notes { issue(.images, note.reference, note.rule, note.message, note.severity) }
+                return last.sources
+            }
+            cell = images
+            references = ImageSource.references(inCell: images)
             // Only a reference that starts with an apostrophe was neutralised against formulas.
             if references.contains(where: { $0.utf8.first == UInt8(ascii: "'") }) {
                 references = references.map(restore).filter { !$0.isEmpty }
@@ -77,15 +86,19 @@ final class ImageReferences: @unchecked Sendable {
             return []
         }
         var sources: [ImageSource] = []
+        var notes: [ThreadMemo.Note] = []
         sources.reserveCapacity(references.count)
         for reference in references {
-            switch resolve(reference) {
+            switch resolve(reference, memo: memo) {
             case .success(let resolved):
                 sources.append(resolved.source)
-                if let note = resolved.note { issue(.images, reference, "image-name-case", note, .warning) }
-            case .failure(let problem): issue(.images, reference, problem.rule, problem.message, .error)
+                if let note = resolved.note { notes.append(.init(reference: reference, rule: "image-name-case", message: note, severity: .warning)) }
+            case .failure(let problem):
+                notes.append(.init(reference: reference, rule: problem.rule, message: problem.message, severity: .error))
             }
         }
+        for note in notes { issue(.images, note.reference, note.rule, note.message, note.severity) }
+        if let cell { memo.lastCell = (cell, sources, notes) }
         return sources
     }
 
@@ -107,8 +120,7 @@ final class ImageReferences: @unchecked Sendable {
     /// One image reference: a URL, or a file inside the images folder that exists and is
     /// a photo we read by its first bytes (never decoded). Remembered per reference, since
     /// rows often share photos and resolving symlinks costs system calls.
-    private func resolve(_ reference: String) -> Result<Resolved, ImageProblem> {
-        let memo = ThreadMemo.current(for: generation)
+    private func resolve(_ reference: String, memo: ThreadMemo) -> Result<Resolved, ImageProblem> {
         if let known = memo.resolved[reference] { return known }
         lock.lock()
         let shared = resolved[reference]
@@ -212,6 +224,15 @@ struct Resolved: Sendable {
 private final class ThreadMemo {
     var owner: UInt64 = 0
     var resolved: [String: Result<Resolved, ImageProblem>] = [:]
+    /// The last images cell this thread read, what it became and what was said of it.
+    var lastCell: (cell: String, sources: [ImageSource], notes: [Note])?
+
+    struct Note {
+        var reference: String
+        var rule: String
+        var message: String
+        var severity: RowIssue.Severity
+    }
 
     /// One key for the process; a thread's memo is released when the thread ends.
     private static let key: pthread_key_t = {
@@ -244,6 +265,7 @@ private final class ThreadMemo {
         if memo.owner != owner {
             memo.owner = owner
             memo.resolved.removeAll()
+            memo.lastCell = nil
         }
         return memo
     }
