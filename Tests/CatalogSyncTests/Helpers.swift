@@ -52,7 +52,8 @@ struct Shop {
 
     /// Imports `manifest` as the demo vendor; the journal is per manifest name, as the CLI's.
     /// `listing` is told each page of the shop's list as the run reads it (on the reading thread).
-    func run(_ manifest: URL, sink: (any AppendLog.Sink)? = nil,
+    /// `server`: another address than the sandbox's, with the demo vendor's credentials.
+    func run(_ manifest: URL, sink: (any AppendLog.Sink)? = nil, server: URL? = nil,
              _ configure: (inout SyncOptions) -> Void = { _ in }, listing: (@Sendable (Int) -> Void)? = nil) async throws -> Result {
         var options = SyncOptions(manifest: manifest,
                                     journal: state.appendingPathComponent("journals/\(manifest.lastPathComponent).journal"))
@@ -63,7 +64,9 @@ struct Shop {
         configure(&options)
         let settings = options
         let report = try RunReport(directory: reportDirectory, manifest: manifest)
-        let writer = try client(sandbox, sandbox.demo)
+        let writer = try server.map {
+            try OpenMarketClient(ClientConfiguration(server: $0, credentials: VendorCredentials(identifier: sandbox.demo.identifier, secret: sandbox.demo.secret)))
+        } ?? client(sandbox, sandbox.demo)
         let summary = try await blocking {
             let run = try SyncRun(options: settings, client: writer, report: report, journalSink: sink)
             run.onReadingShop = listing

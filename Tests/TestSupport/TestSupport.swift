@@ -379,3 +379,33 @@ public func writeManifest(_ files: Scratch, rows count: Int, name: String = "pro
     try Data(csv.utf8).write(to: url)
     return url
 }
+
+/// An address on this machine where nothing answers, held so for as long as this lives: a TCP
+/// socket bound to a port and never listening, so that a connection is refused and no server
+/// another test starts meanwhile can take the port (a stopped sandbox's port was, once, and
+/// a test that meant "the server is gone" read another test's shop).
+public final class RefusingAddress: @unchecked Sendable {
+    public let url: URL
+    private let descriptor: Int32
+
+    public init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else {
+            close(descriptor)
+            throw TestFailure("bind: \(errno)")
+        }
+        self.descriptor = descriptor
+        url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
+    }
+
+    deinit { close(descriptor) }
+}
