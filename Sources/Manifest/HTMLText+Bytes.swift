@@ -69,6 +69,9 @@ extension HTMLText {
             }
             if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, count)].firstIndex(of: UInt8(ascii: ";")),
                let decoded = entity(Substring(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self))) {
+                // A CR from `&#13;` joins the line break after it into one Character (CR LF), as a
+                // mark joins: the text is read a Character at a time, as `joinsCharacters` sends it.
+                if decoded.utf8.contains(0x0D) { return plainByCharacters(html) }
                 text.append(decoded.utf8)
                 index = semicolon + 1
                 continue

@@ -6,13 +6,13 @@ import TestSupport
 /// `HTMLText.plain` reads bytes (issue 80); what it says of any markup is what the reading a
 /// Character at a time said (`plainByCharacters`), on random descriptions made of the pieces
 /// platforms write: tags with and without attributes, broken ones, entities known and not,
-/// scripts and styles, Korean text, spaces of other scripts, line breaks as Windows writes them.
+/// scripts and styles, Korean text, spaces of other scripts (typed and as entities), line breaks as Windows writes them.
 @Suite("HTML descriptions read from bytes, as a Character at a time")
 struct HTMLTextTests {
     static let pieces = ["<p>", "</p>", "<br>", "<br/>", "<BR />", "<div class=\"x\">", "</div>", "<li>", "</li>", "<ul>", "</ul>",
                          "<td>", "</td>", "<th>", "<h2>", "</h2>", "<span style='a'>", "</span>", "<script>var a = '<p>';</script>",
                          "<style>p{color:red}</style>", "<!-- note -->", "<!DOCTYPE html>", "<a href=x>", "<", ">", "< p>", "<p", "a < b",
-                         "&amp;", "&lt;", "&gt;", "&nbsp;", "&#39;", "&#x27;", "&#0;", "&#xD800;", "&bogus;", "&", "&amp", "&#12345678901;",
+                         "&amp;", "&lt;", "&gt;", "&nbsp;", "&#39;", "&#x27;", "&#160;", "&#x3000;", "&#13;", "&#10;", "&#0;", "&#xD800;", "&bogus;", "&", "&amp", "&#12345678901;",
                          "&녹차;", " ", "  ", "\t", "\n", "\r\n", "\u{3000}", "\u{00A0}", "\u{2028}", "녹차", "라떼", "Tea", "100%", "é",
                          "e\u{301}", "🍵", "x", ";", "1", "\u{0323}", "\u{200D}", "👍🏽", "\u{0600}", "\u{1100}\u{1161}", "\u{3000}\u{0301}", "<p>면 100%</p>", "<table><tr><td>가</td><td>나</td></tr></table>"]
 
