@@ -94,7 +94,7 @@ struct BackupCommandTests {
             while stored() < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             backup.signal(SIGKILL)
         }
-        _ = try await backup.exit()
+        try await backup.killed()
         let storedBefore = stored()
         #expect(storedBefore >= 4 && storedBefore < 24, "killed half way (\(storedBefore) photos)")
         let list = try await CLIProcess.run(["snapshots", "--repo", repo.path, "--format", "json"])

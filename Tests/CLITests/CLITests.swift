@@ -83,6 +83,12 @@ final class CLIProcess: Sendable {
 
     func signal(_ signal: Int32) { process.signal(signal) }
 
+    /// SIGKILL, then until the process is gone (`killed`): its output is not waited for.
+    func kill() async throws {
+        signal(SIGKILL)
+        try await killed()
+    }
+
     /// After SIGKILL: until the process is gone (its output is not waited for: under a loaded
     /// suite, a pipe's end can outlive it in a process spawned meanwhile by another test).
     func killed(timeout: Duration = .seconds(120)) async throws {

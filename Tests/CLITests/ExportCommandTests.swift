@@ -31,8 +31,7 @@ struct ExportCommandTests {
             if gate.held > 0, text.components(separatedBy: "\"t\":\"product\"").count > 20 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        first.signal(SIGKILL)
-        _ = try await first.exit()
+        try await first.kill()
         gate.open()
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("products.csv").path),
                 "an interrupted export must not look finished")

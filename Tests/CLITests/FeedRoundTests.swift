@@ -91,8 +91,7 @@ struct FeedRoundTests {
         let killed = try CLIProcess(["feed", "run", "--all", "--jobs", "1"], environment: try fleet.machine("d", round: "night-2"))
         let deadline = ContinuousClock.now + .seconds(60)
         while try await fleet.counts().reduce(0, +) < 84, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(30)) }
-        killed.signal(SIGKILL)
-        _ = try await killed.exit()
+        try await killed.kill()
         #expect(try await fleet.counts().reduce(0, +) < 240, "killed mid-round")
         let next = try await CLIProcess.run(["feed", "run", "--all"], environment: try fleet.machine("e", round: "night-2"))
         #expect(next.status == 0 && next.stdout.contains("4 of 4 finished in all"), "\(next.stdout)\(next.stderr)")

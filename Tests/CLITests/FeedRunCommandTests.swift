@@ -113,8 +113,7 @@ struct FeedRunCommandTests {
         #expect(second.stdout.contains("acme: busy: another run of this account is running (pid "), "\(second.stdout)")
         #expect(second.stdout.contains("feed acme, since "))
 
-        first.signal(SIGKILL)
-        _ = try await first.exit()
+        try await first.kill()
         let written = machine.sandbox.server.requests.writes
         #expect(written < 30, "killed half way (\(written) writes)")
 

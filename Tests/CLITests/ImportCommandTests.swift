@@ -250,8 +250,7 @@ struct ImportCommandTests {
             let before = try await allProducts(sandbox).count
             let delay = 150 + Int(generator.next() % 900)
             try await Task.sleep(for: .milliseconds(delay))
-            child.signal(SIGKILL)
-            _ = try await child.exit()
+            try await child.kill()
             let after = try await allProducts(sandbox).count
             #expect(after >= before, "round \(round)")
             let names = try await allProducts(sandbox).map(\.name)
@@ -281,8 +280,7 @@ struct ImportCommandTests {
         for _ in 1...3 {
             let child = try CLIProcess(arguments)
             try await Task.sleep(for: .milliseconds(200 + Int(generator.next() % 800)))
-            child.signal(SIGKILL)
-            _ = try await child.exit()
+            try await child.kill()
         }
         var last = try await CLIProcess.run(arguments)
         for _ in 0..<3 where last.status != 0 { last = try await CLIProcess.run(arguments) }   // rows the faults failed

@@ -75,8 +75,7 @@ struct SharedStateTests {
         while try await allProducts(sandbox).count < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let refused = try await CLIProcess.run(["import", manifest.path] + account, environment: home("b"))
         #expect(refused.status == 5 && refused.stderr.contains("another run of this account is running (pid \(first.pid)"), "\(refused.stdout)\(refused.stderr)")
-        first.signal(SIGKILL)
-        _ = try await first.exit()
+        try await first.kill()
         let made = try await allProducts(sandbox).count
         #expect(made > 0 && made < 80, "killed part way: \(made)")
         let second = try await CLIProcess.run(["import", manifest.path, "--report", files.directory.appendingPathComponent("b").path] + account,
@@ -147,8 +146,7 @@ struct SharedStateTests {
         #expect(other.status == 5 && other.stderr.contains("(run night-1, shard 2 of 4)"), "a run that is not the shards' is refused: \(other.stderr)")
         let twice = try await CLIProcess.run(["import", manifest.path, "--shard", "2/4", "--run", "night-1"] + account, environment: home("twice"))
         #expect(twice.status == 5, "the same shard twice at once: \(twice.stderr)")
-        running[2].signal(SIGKILL)
-        _ = try await running[2].exit()
+        try await running[2].kill()
         gate.open()
         running[2] = try shard(2, home: "pod-2-again")
         var statuses: [Int32] = []
@@ -191,8 +189,7 @@ struct SharedStateTests {
                                    environment: home("pod-a"))
         let deadline = ContinuousClock.now + .seconds(60)
         while try await allProducts(sandbox).count < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(40)) }
-        first.signal(SIGKILL)
-        _ = try await first.exit()
+        try await first.kill()
         let made = try await allProducts(sandbox).count
         #expect(made >= 6 && made < rows, "killed part way: \(made)")
         let report = files.directory.appendingPathComponent("again")
@@ -210,8 +207,7 @@ struct SharedStateTests {
         try Data(("key,name,price,stock,images\n" + (1...rows).map { "W\($0),Whole number \($0),\(3000 + $0),1,p.jpg\n" }.joined()).utf8).write(to: whole)
         let killed = try CLIProcess(["import", whole.path, "--jobs", "1", "--rate", "6"] + account, environment: home("pod-c"))
         while try await allProducts(sandbox).count < rows + 6, ContinuousClock.now < deadline + .seconds(60) { try await Task.sleep(for: .milliseconds(40)) }
-        killed.signal(SIGKILL)
-        _ = try await killed.exit()
+        try await killed.kill()
         let madeWhole = try await allProducts(sandbox).count - rows
         #expect(madeWhole >= 6 && madeWhole < rows, "killed part way: \(madeWhole)")
         let wholeReport = files.directory.appendingPathComponent("whole-again")

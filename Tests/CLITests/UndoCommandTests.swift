@@ -16,8 +16,7 @@ struct UndoCommandTests {
         let deadline = ContinuousClock.now + .seconds(90)
         while try await !progressed(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         try await Task.sleep(for: .milliseconds(Int(generator.next() % 500)))
-        child.signal(SIGKILL)
-        try await child.killed()
+        try await child.kill()
     }
 
     @Test("kill -9 during undo, then the same command again: exactly once; an undo of the undo too; runs lists them newest first")
