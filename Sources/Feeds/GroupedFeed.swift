@@ -23,6 +23,10 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     private let productColumns: [Int]
     private let fillColumns: [Int]
     private let blankColumns: [(column: Int, test: CellTest)]
+    /// `[photos] split`'s separators in the order a cell is split on them (a line break also
+    /// as `\r\n` and `\r`).
+    private let photoSeparators: [String]
+    let spansRows: Bool
 
     init(_ inner: BoundFeed, resolved: [HeaderRef: Int], imagesFrom: URL?) {
         self.inner = inner
@@ -38,6 +42,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         productColumns = layout.products.compactMap(slot)
         fillColumns = layout.fillDown.compactMap(slot)
         blankColumns = layout.blank.compactMap { test in slot(test.source).map { ($0, test) } }
+        photoSeparators = (photos?.split ?? []).filter { !$0.isEmpty }.flatMap { $0 == "\n" ? ["\r\n", "\n", "\r"] : [$0] }
+        spansRows = layout.groupBy != nil || layout.parent != nil || !layout.products.isEmpty || !layout.fillDown.isEmpty
+            || photos?.wholeGroup == true
     }
 
     var columns: ColumnSet { inner.columns }
@@ -48,10 +55,6 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         var origin = RowOrigin()
         origin.record = cells
         return RawRow(number: number, values: [:], imageList: nil, notes: notes, origin: origin)
-    }
-
-    public var spansRows: Bool {
-        layout.groupBy != nil || layout.parent != nil || !layout.products.isEmpty || !layout.fillDown.isEmpty || photos?.wholeGroup == true
     }
 
     private struct Record {
@@ -81,7 +84,7 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
             guard !layout.isNotRow(cells), !(firstPosition + position < RowLayout.guideDepth && layout.isGuide(cells)) else { continue }
             records.append(Record(cells: cells, number: row.number, notes: row.notes))
         }
-        blankOut(&records)
+        for position in records.indices { blankOut(&records[position]) }
         let heads = groupHeads(records)
         // A group's members, only where its photos are the whole group's.
         var members: [Int: [Int]] = [:]
@@ -91,50 +94,71 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
         var result: [RawRow] = []
         result.reserveCapacity(records.count)
         for (position, record) in records.enumerated() {
-            let isProduct = productColumns.isEmpty
-                || productColumns.contains { $0 < record.cells.count && !ManifestValidator.trimmed(record.cells[$0]).isEmpty }
-            guard isProduct else { continue }
             let head = heads[position]
             var effective = record
             if head.head != position { fill(&effective, from: records[head.head]) }
-            if let missing = head.missingParent {
-                effective.notes.append(RowIssue(file: inner.file, row: record.number, column: layout.parent?.description, value: missing,
-                                                severity: .warning, rule: "map-parent-missing",
-                                                message: "names a parent that is not in the file: read without its parent's fields"))
-            }
-            var row = inner.row(effective.cells, number: record.number, notes: effective.notes)
-            if let photos, row.origin?.skipped == nil, row.origin?.offSale == nil {
-                let group = photos.wholeGroup ? (members[head.head] ?? [position]).map { records[$0] } : [effective]
-                gather(photos, own: effective, group: group, into: &row)
-            }
-            if let options = inner.feed.options, row.origin?.skipped == nil {
-                result += expand(row, options, effective)
-            } else {
-                result.append(row)
-            }
+            let group = photos?.wholeGroup == true ? (members[head.head] ?? [position]).map { records[$0] } : nil
+            products(of: effective, missingParent: head.missingParent, group: group) { result.append($0) }
         }
         return result
     }
 
+    /// One row's products, of a map that does not span rows, made where the row is read: no
+    /// array of records, heads or results for it (a tenth of a Cafe24 file's reading).
+    func products(_ cells: [String], number: Int, notes: [RowIssue], position: Int, each body: (RawRow) -> Void) {
+        guard !spansRows else {
+            for product in assemble([row(cells, number: number, notes: notes)], firstPosition: position) { body(product) }
+            return
+        }
+        guard !layout.isNotRow(cells), !(position < RowLayout.guideDepth && layout.isGuide(cells)) else { return }
+        var record = Record(cells: cells, number: number, notes: notes)
+        blankOut(&record)
+        products(of: record, missingParent: nil, group: nil, body)
+    }
+
+    /// The products of a record (its group's head's cells filled in): none when `[rows]
+    /// products` says it is no product, else the row, or a product per option. `group` is
+    /// the records whose photos it takes (nil: its own).
+    private func products(of record: Record, missingParent: String?, group: [Record]?, _ body: (RawRow) -> Void) {
+        let isProduct = productColumns.isEmpty
+            || productColumns.contains { $0 < record.cells.count && !ManifestValidator.trimmed(record.cells[$0]).isEmpty }
+        guard isProduct else { return }
+        var notes = record.notes
+        if let missing = missingParent {
+            notes.append(RowIssue(file: inner.file, row: record.number, column: layout.parent?.description, value: missing,
+                                  severity: .warning, rule: "map-parent-missing",
+                                  message: "names a parent that is not in the file: read without its parent's fields"))
+        }
+        var row = inner.row(record.cells, number: record.number, notes: notes)
+        if let photos, row.origin?.skipped == nil, row.origin?.offSale == nil {
+            gather(photos, own: record, group: group, into: &row)
+        }
+        if let options = inner.feed.options, row.origin?.skipped == nil {
+            expand(row, options, record, body)
+        } else {
+            body(row)
+        }
+    }
+
     /// A row holding options made into a product per option (`OptionRule`); a row without any, as it is.
-    private func expand(_ row: RawRow, _ rule: OptionRule, _ record: Record) -> [RawRow] {
+    private func expand(_ row: RawRow, _ rule: OptionRule, _ record: Record, _ body: (RawRow) -> Void) {
         let options: [OptionRule.Option]
         do {
             let values = cell(record, at: optionColumns.values)
             // No options in the row (most rows): as it is.
-            guard !values.isEmpty else { return [row] }
+            guard !values.isEmpty else { return body(row) }
             options = try rule.options(names: cell(record, at: optionColumns.names), values: values,
                                        prices: cell(record, at: optionColumns.prices), stocks: cell(record, at: optionColumns.stocks))
         } catch {
-            guard case .mismatch(let what) = error else { return [row] }
+            guard case .mismatch(let what) = error else { return body(row) }
             var failed = row
             failed.notes.append(RowIssue(file: inner.file, row: row.number, column: rule.values.description, value: cell(record, rule.values),
                                          severity: .error, rule: "options-mismatch",
                                          message: "the options do not line up (\(what)): each option value needs its extra amount and its count, in order"))
-            return [failed]
+            return body(failed)
         }
-        guard !options.isEmpty else { return [row] }
-        return options.enumerated().map { index, option in
+        guard !options.isEmpty else { return body(row) }
+        for (index, option) in options.enumerated() {
             var one = row
             if let key = row.values[.key], !key.isEmpty { one.values[.key] = ([key] + option.values).joined(separator: "/") }
             if let name = row.values[.name], !name.isEmpty { one.values[.name] = ([name] + option.values).joined(separator: " ") }
@@ -153,7 +177,7 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
                     if let base = row.values[field].flatMap(Self.amount) { one.values[field] = Money.text(base + amount) }
                 }
             }
-            return one
+            body(one)
         }
     }
 
@@ -167,11 +191,9 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     }
 
     /// The cells `[rows] blank` reads as blank (Shopify's "Default Title").
-    private func blankOut(_ records: inout [Record]) {
-        for (column, test) in blankColumns {
-            for position in records.indices where column < records[position].cells.count {
-                if test.matches(ManifestValidator.trimmed(records[position].cells[column])) { records[position].cells[column] = "" }
-            }
+    private func blankOut(_ record: inout Record) {
+        for (column, test) in blankColumns where column < record.cells.count {
+            if test.matches(ManifestValidator.trimmed(record.cells[column])) { record.cells[column] = "" }
         }
     }
 
@@ -221,18 +243,25 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
 
     /// The product's photos: its own first, then the group's in their order, each once, at
     /// most `most` (a note names the others); a saved copy in `--images-from` for an address.
-    private func gather(_ rule: PhotoRule, own record: Record, group: [Record], into row: inout RawRow) {
-        // By their position; without one, as the file has them (the sort is stable on `seen`).
-        var found: [(order: Double, seen: Int, value: String)] = []
-        for member in group {
-            let order = photoColumns.order.flatMap { Double(cell(member, at: $0)) } ?? .infinity
-            for column in photoColumns.from {
-                for value in split(cell(member, at: column), rule.split) { found.append((order, found.count, value)) }
+    private func gather(_ rule: PhotoRule, own record: Record, group: [Record]?, into row: inout RawRow) {
+        var photos = split(cell(record, at: photoColumns.own))
+        func add(_ value: String) { if !photos.contains(value) { photos.append(value) } }
+        if let group, let orderColumn = photoColumns.order {
+            // By their position; without one, as the file has them (the sort is stable on `seen`).
+            var found: [(order: Double, seen: Int, value: String)] = []
+            for member in group {
+                let order = Double(cell(member, at: orderColumn)) ?? .infinity
+                for column in photoColumns.from {
+                    for value in split(cell(member, at: column)) { found.append((order, found.count, value)) }
+                }
             }
+            if found.count > 1 { found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) } }
+            for entry in found { add(entry.value) }
+        } else {
+            // One position for all (none, or one row's): as the file has them.
+            func addAll(_ member: Record) { for column in photoColumns.from { for value in split(cell(member, at: column)) { add(value) } } }
+            if let group { group.forEach(addAll) } else { addAll(record) }
         }
-        if found.count > 1 { found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) } }
-        var photos = split(cell(record, at: photoColumns.own), rule.split)
-        for entry in found where !photos.contains(entry.value) { photos.append(entry.value) }
         if photos.count > rule.most {
             let left = photos[rule.most...]
             row.notes.append(RowIssue(file: inner.file, row: row.number, column: Column.images.rawValue, value: left.joined(separator: ", "),
@@ -245,14 +274,15 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     }
 
     /// A cell's list, on any of the separators (a line break also as Excel writes it, `\r\n`).
-    private func split(_ text: String, _ separators: [String]) -> [String] {
+    private func split(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        var pieces = [text]
-        for separator in separators where !separator.isEmpty {
-            let ways = separator == "\n" ? ["\r\n", "\n", "\r"] : [separator]
-            // Most cells hold one photo: split only on what is there.
-            for way in ways where pieces.contains(where: { Self.holds($0, way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
+        // Most cells hold one photo: split only on what is there.
+        guard photoSeparators.contains(where: { Self.holds(text, $0) }) else {
+            let trimmed = ManifestValidator.trimmed(text)
+            return trimmed.isEmpty ? [] : [trimmed]
         }
+        var pieces = [text]
+        for way in photoSeparators where pieces.contains(where: { Self.holds($0, way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
         return pieces.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
     }
 

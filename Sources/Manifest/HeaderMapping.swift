@@ -63,9 +63,19 @@ public protocol GroupedMapping: BoundHeaderMapping {
     /// The products of `rows`, the first of them the `firstPosition`-th row read (not blank)
     /// under the header. A map that does not span rows is given each row as it is read.
     func assemble(_ rows: [RawRow], firstPosition: Int) -> [RawRow]
+    /// The products of one row's cells (as `row` takes them), the `position`-th row read under
+    /// the header, each handed to `body` as it is made: a map that does not span rows is given
+    /// each row so, with no array of rows made for it.
+    func products(_ cells: [String], number: Int, notes: [RowIssue], position: Int, each body: (RawRow) -> Void)
     /// Whether a product is made of several rows of the file (a Shopify product's rows), not
     /// only several products of one row (options).
     var spansRows: Bool { get }
+}
+
+extension GroupedMapping {
+    public func products(_ cells: [String], number: Int, notes: [RowIssue], position: Int, each body: (RawRow) -> Void) {
+        for product in assemble([row(cells, number: number, notes: notes)], firstPosition: position) { body(product) }
+    }
 }
 
 /// A map a sheet's header chooses by itself: another platform's product export, read with

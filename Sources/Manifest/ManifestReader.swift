@@ -258,16 +258,23 @@ public final class ManifestReader {
     /// A CSV record as a row, or nil when every cell is blank. Reads only what
     /// the header fixed, so pieces can be turned into rows on several threads.
     func row(_ fields: [String], number: Int) -> RawRow? {
-        guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
-        var fields = fields
-        let notes = fields.contains(where: { $0.utf8.count > CellLimit.bytes })
-            ? CellLimit.cap(&fields, file: fileName, row: number, headers: headerTexts) : []
+        guard let (fields, notes) = cells(fields, number: number) else { return nil }
         if let bound { return bound.row(fields, number: number, notes: notes) }
         var values = RowValues()
         for (index, column) in columnIndex where index < fields.count {
             values[column] = fields[index]
         }
         return RawRow(number: number, values: values, imageList: nil, notes: notes)
+    }
+
+    /// A row's cells with none past `CellLimit.bytes` (each such cell emptied, a note naming
+    /// it), or nil for a blank row.
+    func cells(_ fields: [String], number: Int) -> (fields: [String], notes: [RowIssue])? {
+        guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
+        var fields = fields
+        let notes = fields.contains(where: { $0.utf8.count > CellLimit.bytes })
+            ? CellLimit.cap(&fields, file: fileName, row: number, headers: headerTexts) : []
+        return (fields, notes)
     }
 
     /// A row of a JSON file or a workbook with no value past `CellLimit.bytes` (each such

@@ -26,11 +26,12 @@ enum ParallelRows {
             var number = rowBefore
             while let fields = csv?.next() {
                 number += 1
-                guard let raw = reader.row(fields, number: number) else { continue }
                 if let streamed {
-                    for product in streamed.assemble([raw], firstPosition: number - firstRow) { rows.append(product, check(product)) }
+                    guard let (cells, notes) = reader.cells(fields, number: number) else { continue }
+                    streamed.products(cells, number: number, notes: notes, position: number - firstRow) { rows.append($0, check($0)) }
                     continue
                 }
+                guard let raw = reader.row(fields, number: number) else { continue }
                 let checked = check(raw)
                 rows.append(raw, checked)
             }
