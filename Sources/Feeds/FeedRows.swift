@@ -9,7 +9,8 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
     let file: String
     let columns: ColumnSet
     let fileNotes: [RowIssue]
-    private let fields: [(field: Column, index: Int)]
+    /// The plain columns, each with the supplier's words for its values (`[maps.FIELD]`), found once.
+    private let fields: [(field: Column, index: Int, map: ValueMap?)]
     private let costIndex: Int?
     private let resolved: [HeaderRef: Int]
     private let headers: [(Int, String)]
@@ -36,7 +37,7 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
         self.keepCells = keepCells
         self.includeInactive = includeInactive
         self.fileNotes = fileNotes
-        fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0) } }
+        fields = feed.columns.compactMap { column in resolved[column.source].map { (column.field, $0, feed.maps[column.field]) } }
         costIndex = feed.cost.flatMap { resolved[$0] }
         let slots = ColumnSlots(resolved: resolved)
         self.slots = slots
@@ -73,9 +74,9 @@ final class BoundFeed: BoundHeaderMapping, @unchecked Sendable {
             origin.cells = headers.map { SupplierCell(header: $0.1, value: $0.0 < cells.count ? cells[$0.0] : "") }
         }
         var values = RowValues()
-        for (field, index) in fields {
+        for (field, index, map) in fields {
             let text = index < cells.count ? ManifestValidator.trimmed(cells[index]) : ""
-            values[field] = feed.maps[field]?.apply(text) ?? text
+            values[field] = map?.apply(text) ?? text
         }
         var notes = notes
         for (field, spec) in made {

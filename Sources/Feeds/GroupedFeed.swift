@@ -244,7 +244,8 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
     /// The product's photos: its own first, then the group's in their order, each once, at
     /// most `most` (a note names the others); a saved copy in `--images-from` for an address.
     private func gather(_ rule: PhotoRule, own record: Record, group: [Record]?, into row: inout RawRow) {
-        var photos = split(cell(record, at: photoColumns.own))
+        var photos: [String] = []
+        pieces(of: cell(record, at: photoColumns.own)) { photos.append($0) }
         func add(_ value: String) { if !photos.contains(value) { photos.append(value) } }
         if let group, let orderColumn = photoColumns.order {
             // By their position; without one, as the file has them (the sort is stable on `seen`).
@@ -252,14 +253,14 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
             for member in group {
                 let order = Double(cell(member, at: orderColumn)) ?? .infinity
                 for column in photoColumns.from {
-                    for value in split(cell(member, at: column)) { found.append((order, found.count, value)) }
+                    pieces(of: cell(member, at: column)) { found.append((order, found.count, $0)) }
                 }
             }
             if found.count > 1 { found.sort { ($0.order, $0.seen) < ($1.order, $1.seen) } }
             for entry in found { add(entry.value) }
         } else {
             // One position for all (none, or one row's): as the file has them.
-            func addAll(_ member: Record) { for column in photoColumns.from { for value in split(cell(member, at: column)) { add(value) } } }
+            func addAll(_ member: Record) { for column in photoColumns.from { pieces(of: cell(member, at: column), add) } }
             if let group { group.forEach(addAll) } else { addAll(record) }
         }
         if photos.count > rule.most {
@@ -269,21 +270,25 @@ final class GroupedFeed: GroupedMapping, @unchecked Sendable {
                                       message: "\(photos.count) photos; a product has at most \(rule.most): left out \(left.joined(separator: ", "))"))
             photos = Array(photos.prefix(rule.most))
         }
-        row.imageList = photos.map(saved)
+        row.imageList = imagesFrom == nil ? photos : photos.map(saved)
         row.values[.images] = nil
     }
 
     /// A cell's list, on any of the separators (a line break also as Excel writes it, `\r\n`).
-    private func split(_ text: String) -> [String] {
-        guard !text.isEmpty else { return [] }
+    private func pieces(of text: String, _ body: (String) -> Void) {
+        guard !text.isEmpty else { return }
         // Most cells hold one photo: split only on what is there.
         guard photoSeparators.contains(where: { Self.holds(text, $0) }) else {
             let trimmed = ManifestValidator.trimmed(text)
-            return trimmed.isEmpty ? [] : [trimmed]
+            if !trimmed.isEmpty { body(trimmed) }
+            return
         }
         var pieces = [text]
         for way in photoSeparators where pieces.contains(where: { Self.holds($0, way) }) { pieces = pieces.flatMap { $0.components(separatedBy: way) } }
-        return pieces.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
+        for piece in pieces {
+            let trimmed = ManifestValidator.trimmed(piece)
+            if !trimmed.isEmpty { body(trimmed) }
+        }
     }
 
     /// Whether `text` holds `part`, byte for byte (Foundation's `contains` searched each cell

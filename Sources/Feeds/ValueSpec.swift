@@ -105,6 +105,8 @@ public indirect enum ValueSpec: Sendable, CustomStringConvertible {
     /// the one before it (the text before the first field only when that field is there,
     /// the text after the last when it is).
     static func fill(_ parts: [TemplatePart], _ cell: (HeaderRef) -> String) -> String {
+        // `{상품 상세설명}`: the field as it is (Cafe24's description is four such, the first not empty).
+        if parts.count == 1, case .field(let ref) = parts[0] { return cell(ref) }
         guard parts.contains(where: { if case .field = $0 { true } else { false } }) else {
             return parts.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
         }
@@ -146,6 +148,8 @@ public struct ValueChoice: Sendable {
             case .above(let ref), .below(let ref), .set(let ref): ref
             }
         }
+
+        var isAbove: Bool { if case .above = self { true } else { false } }
     }
 
     public var value: ValueSpec
@@ -161,7 +165,9 @@ public struct ValueChoice: Sendable {
         switch test {
         case .set: holds = !other.isEmpty
         case .above(_), .below(_):
-            if case .success(let a) = Money.parse(given), case .success(let b) = Money.parse(other) {
+            if let order = Money.plainOrder(given, other) {
+                holds = order == (test.isAbove ? .orderedDescending : .orderedAscending)
+            } else if case .success(let a) = Money.parse(given), case .success(let b) = Money.parse(other) {
                 if case .above = test { holds = a.amount > b.amount } else { holds = a.amount < b.amount }
             } else {
                 holds = false

@@ -51,17 +51,16 @@ final class ImageReferences: @unchecked Sendable {
                  needed: (String?, String, String) -> Void) -> [ImageSource] {
         let memo = ThreadMemo.current(for: generation)
         var references: [String]
-        var cell: String? = nil
+        // Rows in a row often name the same photos (a product's options, a supplier's
+        // placeholder): the same cell or list as this thread's last one is what it was.
+        let given: ThreadMemo.Given? = raw.imageList.map { .list($0) } ?? raw.values[.images].map { .cell($0) }
+        if let given, let last = memo.lastCell, last.given == given {
+            for note in last.notes { issue(.images, note.reference, note.rule, note.message, note.severity) }
+            return last.sources
+        }
         if let list = raw.imageList {
             references = list.map(ManifestValidator.trimmed).filter { !$0.isEmpty }
         } else if let images = raw.values[.images] {
-            // Rows in a row often name the same photos (a product's options, a supplier's
-            // placeholder): the same cell as this thread's last one is what it was.
-            if let last = memo.lastCell, last.cell == images {
-                for note in last.notes { issue(.images, note.reference, note.rule, note.message, note.severity) }
-                return last.sources
-            }
-            cell = images
             references = ImageSource.references(inCell: images)
             // Only a reference that starts with an apostrophe was neutralised against formulas.
             if references.contains(where: { $0.utf8.first == UInt8(ascii: "'") }) {
@@ -98,7 +97,7 @@ final class ImageReferences: @unchecked Sendable {
             }
         }
         for note in notes { issue(.images, note.reference, note.rule, note.message, note.severity) }
-        if let cell { memo.lastCell = (cell, sources, notes) }
+        if let given { memo.lastCell = (given, sources, notes) }
         return sources
     }
 
@@ -224,8 +223,14 @@ struct Resolved: Sendable {
 private final class ThreadMemo {
     var owner: UInt64 = 0
     var resolved: [String: Result<Resolved, ImageProblem>] = [:]
-    /// The last images cell this thread read, what it became and what was said of it.
-    var lastCell: (cell: String, sources: [ImageSource], notes: [Note])?
+    /// The last images cell or list this thread read, what it became and what was said of it.
+    var lastCell: (given: Given, sources: [ImageSource], notes: [Note])?
+
+    /// A row's photos as it gives them: an images cell, or a list (a map's photo columns, JSON's array).
+    enum Given: Equatable {
+        case cell(String)
+        case list([String])
+    }
 
     struct Note {
         var reference: String

@@ -131,10 +131,16 @@ extension Money {
         return (value, decimals)
     }
 
-    /// `a − b` of two plain numbers, in whole numbers (the same Decimal `Decimal`'s own
-    /// subtraction makes, which allocated and cost a row with a sale price a tenth of its
-    /// checking); nil when `b` is more than `a` or the digits do not fit.
-    package static func difference(_ a: (value: UInt64, decimals: Int), _ b: (value: UInt64, decimals: Int)) -> Decimal? {
+    /// How two plain numbers (see `plainNumber`) compare, without making either a `Decimal`
+    /// (a Cafe24 row compares its list and sale prices twice); nil when either is no plain
+    /// number or the digits do not fit.
+    package static func plainOrder(_ a: String, _ b: String) -> ComparisonResult? {
+        guard let x = plainScaled(a), let y = plainScaled(b), let (left, right) = sameScale(x, y) else { return nil }
+        return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+    }
+
+    /// Two plain numbers' digits to the same number of decimals; nil when they do not fit.
+    private static func sameScale(_ a: (value: UInt64, decimals: Int), _ b: (value: UInt64, decimals: Int)) -> (UInt64, UInt64)? {
         let decimals = max(a.decimals, b.decimals)
         func scaled(_ number: (value: UInt64, decimals: Int)) -> UInt64? {
             var value = number.value
@@ -145,8 +151,16 @@ extension Money {
             }
             return value
         }
-        guard let x = scaled(a), let y = scaled(b), x >= y else { return nil }
-        return Decimal(sign: .plus, exponent: -decimals, significand: Decimal(x - y))
+        guard let x = scaled(a), let y = scaled(b) else { return nil }
+        return (x, y)
+    }
+
+    /// `a − b` of two plain numbers, in whole numbers (the same Decimal `Decimal`'s own
+    /// subtraction makes, which allocated and cost a row with a sale price a tenth of its
+    /// checking); nil when `b` is more than `a` or the digits do not fit.
+    package static func difference(_ a: (value: UInt64, decimals: Int), _ b: (value: UInt64, decimals: Int)) -> Decimal? {
+        guard let (x, y) = sameScale(a, b), x >= y else { return nil }
+        return Decimal(sign: .plus, exponent: -max(a.decimals, b.decimals), significand: Decimal(x - y))
     }
 
     /// The rules of a parsed amount in a currency; `decimals` is how many were written.
