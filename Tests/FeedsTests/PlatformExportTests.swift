@@ -33,6 +33,34 @@ struct PlatformExportTests {
         return read
     }
 
+    @Test("Cafe24's photo columns, the same in row after row (one photo not on disk in the middle rows): every row says what its own photos are, on every thread")
+    func samePhotosRowAfterRow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cafe24-photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a.jpg", "b.jpg"] { try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: folder.appendingPathComponent(name)) }
+        var text = "상품코드,자체 상품코드,진열상태,판매상태,상품명,상품 상세설명,소비자가,판매가,옵션입력,이미지등록(상세),이미지등록(추가),재고수량\n"
+        // Enough rows to be read in pieces on several threads; the middle third names missing.jpg.
+        for row in 1...3_000 {
+            let extra = (1_001...2_000).contains(row) ? "missing.jpg" : "b.jpg"
+            text += "P\(row),SKU-\(row),Y,Y,녹차 \(row),<p>잎차</p>,12000,10000,,a.jpg,\(extra),5\n"
+        }
+        let url = folder.appendingPathComponent("cafe24.csv")
+        try Data(text.utf8).write(to: url)
+        let read = try Self.read(url) { $0.checkImageFiles = true; $0.currency = "KRW" }
+        #expect(read.rows.count == 3_000)
+        for (raw, draft, issues) in read.rows {
+            let missing = issues.filter { $0.rule == "image-missing" }
+            if (1_002...2_001).contains(raw.number) {
+                #expect(missing.count == 1 && missing.first?.value == "missing.jpg" && draft == nil, "row \(raw.number): \(issues)")
+            } else {
+                #expect(missing.isEmpty && draft?.images.count == 2, "row \(raw.number): \(issues)")
+            }
+            if missing.count != ((1_002...2_001).contains(raw.number) ? 1 : 0) { return }
+        }
+        #expect(read.summary.withErrors == 1_000 && read.summary.valid == 2_000)
+    }
+
     @Test("another platform's own number column is not read in that platform's layout, with a note, even read as our columns (--map none): the maps say which columns")
     func platformColumns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("platform-columns-\(UUID().uuidString)")
