@@ -40,6 +40,8 @@ public enum HTMLText {
     /// Whether a scalar of the text joins the one before it into one Character (Grapheme
     /// cluster break Extend, ZWJ, SpacingMark) or the one after it (Prepend).
     static func joinsCharacters(_ text: String) -> Bool {
+        // ASCII has no scalar at U+0300 or past it (most descriptions' HTML): a pass over the bytes.
+        if text.isPlainASCII { return false }
         for scalar in text.unicodeScalars where scalar.value >= 0x300 {
             if (0xAC00...0xD7A3).contains(scalar.value) { continue }  // Hangul syllables
             let properties = scalar.properties
