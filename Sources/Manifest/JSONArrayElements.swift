@@ -31,6 +31,19 @@ final class JSONArrayElements {
 
     /// The next element's bytes, or nil after the closing bracket.
     func next() throws -> Data? {
+        try nextRange().map { Data(buffer[$0]) }
+    }
+
+    /// The next element's bytes put on the end of `piece` (the elements of a piece in one
+    /// buffer, not a `Data` each), and how many; nil after the closing bracket.
+    func next(appendingTo piece: inout [UInt8]) throws -> Int? {
+        guard let range = try nextRange() else { return nil }
+        buffer.withUnsafeBufferPointer { piece.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        return range.count
+    }
+
+    /// Where the next element is in `buffer` (until the next call), or nil after the closing bracket.
+    private func nextRange() throws -> Range<Int>? {
         while true {
             switch state {
             case .beforeArray:
@@ -57,7 +70,7 @@ final class JSONArrayElements {
     /// From `position` (an element's first byte) to the `,` or `]` that ends it. The bytes are
     /// scanned through a pointer (no bounds check a byte): the array reader runs on one thread
     /// while the elements are parsed on the others, so its pace is the file's.
-    private func element() throws -> Data {
+    private func element() throws -> Range<Int> {
         var i = position
         var depth = 0
         var inString = false
@@ -108,10 +121,10 @@ final class JSONArrayElements {
                 return nil
             }
             guard let end else { continue }
-            let data = Data(buffer[position..<end.index])
+            let range = position..<end.index
             // The array's own closing bracket ends the last element and stays to be read.
             position = end.closing ? end.index : end.index + 1
-            return data
+            return range
         }
     }
 

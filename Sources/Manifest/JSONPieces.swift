@@ -10,6 +10,9 @@ enum JSONPieces {
     enum Item {
         case bytes(Int, [UInt8])
         case data(Int, Data)
+        /// Elements of a JSON array one after another in one buffer (no `Data` each, on the
+        /// one thread that cuts the array): the first's position, and where each ends.
+        case elements(first: Int, bytes: [UInt8], ends: [Int])
         case object(Int, JSONObject)
         case failure(ManifestError)
     }
@@ -82,16 +85,25 @@ enum JSONPieces {
                     items.append(item)
                     first = nil
                 }
-                while items.count < itemsPerPiece {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(min(reader.lastJSONElementBytes, 2048) * itemsPerPiece)
+                var ends: [Int] = []
+                ends.reserveCapacity(itemsPerPiece)
+                var firstPosition = 0
+                var failure: Item?
+                while items.count + ends.count < itemsPerPiece {
                     do {
-                        guard let (position, data) = try reader.nextJSONElement() else { ended = true; break }
-                        items.append(.data(position, data))
+                        guard let position = try reader.nextJSONElement(appendingTo: &bytes) else { ended = true; break }
+                        if ends.isEmpty { firstPosition = position }
+                        ends.append(bytes.count)
                     } catch {
-                        items.append(.failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)")))
+                        failure = .failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)"))
                         ended = true
                         break
                     }
                 }
+                if !ends.isEmpty { items.append(.elements(first: firstPosition, bytes: bytes, ends: ends)) }
+                if let failure { items.append(failure) }
                 return items.isEmpty ? nil : items
             }
         case .csv, .xlsx:
@@ -105,25 +117,9 @@ enum JSONPieces {
         var seen = Set<String>()
         var columns: [String: Column?] = [:]
         var recent: [(key: String, column: Column?)] = []
-        for item in items {
-            let number: Int
-            let object: JSONObject
-            do throws(JSONRowReader.Failure) {
-                switch item {
-                case .failure(let failure):
-                    output.failure = failure
-                    return output
-                case .object(let position, let parsed):
-                    (number, object) = (position, parsed)
-                case .data(let position, let data):
-                    (number, object) = (position, try JSONRowReader.object(data))
-                case .bytes(let line, let bytes):
-                    (number, object) = (line, try JSONRowReader.object(bytes, repairingUTF8: true))
-                }
-            } catch {
-                output.failure = ManifestReader.objectFailure(error, item: item, file: file)
-                return output
-            }
+        // The last object's keys, for the next object's reading (`JSONRowReader.knownKeys`).
+        var keys: [String?] = []
+        func take(_ object: JSONObject, number: Int) {
             // Rows name their keys in the same order, mostly: the last row's key at this place is
             // compared first (a short key compares at once; a lookup hashes it). Every key of the
             // object is asked for, in order: one not at its last place is noted as seen.
@@ -142,6 +138,46 @@ enum JSONPieces {
             }
             output.rows.append(raw, check(raw))
         }
+        for item in items {
+            do throws(JSONRowReader.Failure) {
+                switch item {
+                case .failure(let failure):
+                    output.failure = failure
+                    return output
+                case .object(let position, let parsed):
+                    take(parsed, number: position)
+                case .data(let position, let data):
+                    take(try JSONRowReader.object(data), number: position)
+                case .bytes(let line, let bytes):
+                    let object = bytes.withUnsafeBytes { raw in
+                        Result { () throws(JSONRowReader.Failure) in try JSONRowReader.object(raw, repairingUTF8: true, keys: &keys) }
+                    }
+                    take(try object.get(), number: line)
+                case .elements(let first, let bytes, let ends):
+                    var failed: (Int, JSONRowReader.Failure)?
+                    bytes.withUnsafeBufferPointer { buffer in
+                        var start = 0
+                        for (index, end) in ends.enumerated() {
+                            do throws(JSONRowReader.Failure) {
+                                take(try JSONRowReader.object(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end]), keys: &keys),
+                                     number: first + index)
+                            } catch {
+                                failed = (first + index, error)
+                                return
+                            }
+                            start = end
+                        }
+                    }
+                    if let (number, error) = failed {
+                        output.failure = ManifestReader.objectFailure(error, line: false, number: number, file: file)
+                        return output
+                    }
+                }
+            } catch {
+                output.failure = ManifestReader.objectFailure(error, item: item, file: file)
+                return output
+            }
+        }
         return output
     }
 }
@@ -150,7 +186,7 @@ extension JSONPieces.Item {
     var isLine: Bool { if case .bytes = self { true } else { false } }
     var position: Int {
         switch self {
-        case .bytes(let n, _), .data(let n, _), .object(let n, _): n
+        case .bytes(let n, _), .data(let n, _), .object(let n, _), .elements(let n, _, _): n
         case .failure: 0
         }
     }

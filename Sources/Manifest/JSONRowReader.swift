@@ -38,6 +38,9 @@ struct JSONRowReader {
     /// Bytes that are not UTF-8 in a string read as U+FFFD (a JSON Lines file, read as text
     /// line by line before), instead of refused (a JSON array, refused by JSONSerialization before).
     private let repairing: Bool
+    /// The keys the last object had, by place (nil: one with an escape, a quote or a control
+    /// character, never matched on its bytes): a key whose bytes are the same is that String.
+    private var knownKeys: [String?] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, repairing: Bool) {
         self.bytes = bytes
@@ -51,6 +54,16 @@ struct JSONRowReader {
             do throws(Failure) { return .success(try reader.wholeObject()) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+
+    /// The same for one of a run of objects, `keys` the last one's (see `knownKeys`): rows name
+    /// the same keys in the same order, and a key is then not made into a String again.
+    static func object(_ bytes: UnsafeRawBufferPointer, repairingUTF8: Bool = false, keys: inout [String?]) throws(Failure) -> [(key: String, cell: JSONCell)] {
+        var reader = JSONRowReader(bytes.bindMemory(to: UInt8.self), repairing: repairingUTF8)
+        reader.knownKeys = keys
+        keys = []
+        defer { keys = reader.knownKeys }
+        return try reader.wholeObject()
     }
 
     private mutating func wholeObject() throws(Failure) -> [(key: String, cell: JSONCell)] {
@@ -67,6 +80,7 @@ struct JSONRowReader {
         // A key given twice keeps its last value. Looked for among the fields while they are
         // few (a row's dozen: no dictionary made per row), by a dictionary past that.
         var positions: [String: Int] = [:]
+        var place = 0
         skipSpace()
         if peek == UInt8(ascii: "}") {
             i += 1
@@ -74,7 +88,8 @@ struct JSONRowReader {
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\"") else { throw invalid("a key (a string) expected") }
-                let key = try string()
+                let key = try key(at: place)
+                place += 1
                 skipSpace()
                 guard peek == UInt8(ascii: ":") else { throw invalid("':' expected after the key \"\(key)\"") }
                 i += 1
@@ -99,6 +114,23 @@ struct JSONRowReader {
         skipSpace()
         guard i == bytes.count else { throw invalid("text after the object") }
         return fields
+    }
+
+    /// A key from its opening quote: the last object's key at this place when the bytes are
+    /// its bytes (then closed by a quote), else read as a string and kept for the next object.
+    private mutating func key(at place: Int) throws(Failure) -> String {
+        if place < knownKeys.count, var known = knownKeys[place] {
+            let start = i + 1, count = known.utf8.count
+            if count > 0, start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\""),
+               known.withUTF8({ memcmp($0.baseAddress!, bytes.baseAddress! + start, count) == 0 }) {
+                i = start + count + 1
+                return known
+            }
+        }
+        let key = try string()
+        let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } ? key : nil
+        if place < knownKeys.count { knownKeys[place] = plain } else if place == knownKeys.count { knownKeys.append(plain) }
+        return key
     }
 
     private mutating func cell() throws(Failure) -> JSONCell {

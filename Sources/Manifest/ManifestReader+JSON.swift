@@ -30,23 +30,38 @@ extension ManifestReader {
     func nextJSONElement() throws -> (Int, Data)? {
         guard let elements = jsonElements else { return nil }
         let data: Data?
-        do { data = try elements.next() } catch let failure as JSONArrayElements.Failure {
-            switch failure {
-            case .notAnArray: throw ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
-            case .unclosed: throw ManifestError(file: fileName, message: "not valid JSON: the array is not closed (is the file cut off?)")
-            case .trailing: throw ManifestError(file: fileName, message: "not valid JSON: text after the end of the array")
-            }
-        }
+        do { data = try elements.next() } catch let failure as JSONArrayElements.Failure { throw arrayFailure(failure) }
         guard let data else { return nil }
         jsonPosition += 1
         lastJSONElementBytes = data.count
         return (jsonPosition, data)
     }
 
+    /// The next element of a JSON array put on the end of `piece`, unread; its position from 1.
+    func nextJSONElement(appendingTo piece: inout [UInt8]) throws -> Int? {
+        guard let elements = jsonElements else { return nil }
+        let count: Int?
+        do { count = try elements.next(appendingTo: &piece) } catch let failure as JSONArrayElements.Failure { throw arrayFailure(failure) }
+        guard let count else { return nil }
+        jsonPosition += 1
+        lastJSONElementBytes = count
+        return jsonPosition
+    }
+
+    private func arrayFailure(_ failure: JSONArrayElements.Failure) -> ManifestError {
+        switch failure {
+        case .notAnArray: ManifestError(file: fileName, message: "must be a JSON array of objects, one per product")
+        case .unclosed: ManifestError(file: fileName, message: "not valid JSON: the array is not closed (is the file cut off?)")
+        case .trailing: ManifestError(file: fileName, message: "not valid JSON: text after the end of the array")
+        }
+    }
+
     /// What an item that is no JSON object is called: by its position in an array, its line in JSON Lines.
     static func objectFailure(_ error: JSONRowReader.Failure, item: JSONPieces.Item, file: String) -> ManifestError {
-        let line = item.isLine
-        let number = item.position
+        objectFailure(error, line: item.isLine, number: item.position, file: file)
+    }
+
+    static func objectFailure(_ error: JSONRowReader.Failure, line: Bool, number: Int, file: String) -> ManifestError {
         switch error {
         case .notAnObject:
             return ManifestError(file: file, message: line ? "line \(number) is not a JSON object" : "item \(number) is not a JSON object")

@@ -68,6 +68,52 @@ struct JSONRowReaderTests {
         }
     }
 
+    /// Objects read one after another with the last one's keys (`JSONRowReader.knownKeys`):
+    /// each the same as read alone, and refused where read alone it is refused.
+    static func readInTurn(_ texts: [String]) -> [Result<[String], JSONRowReader.Failure>] {
+        var keys: [String?] = []
+        return texts.map { text in
+            Array(text.utf8).withUnsafeBytes { raw in
+                Result { () throws(JSONRowReader.Failure) in
+                    try JSONRowReader.object(raw, keys: &keys).map { "\($0.key)=\($0.cell)" }
+                }
+            }
+        }
+    }
+
+    static func readAlone(_ text: String) -> Result<[String], JSONRowReader.Failure> {
+        Result { () throws(JSONRowReader.Failure) in try JSONRowReader.object(Data(text.utf8)).map { "\($0.key)=\($0.cell)" } }
+    }
+
+    @Test("a row's keys matched on the last row's bytes: the same keys in other orders, longer and shorter, escaped, a quote in a key, broken rows: as each row read alone")
+    func keysInTurn() {
+        let crafted = [#"{"a\"b": 1}"#, #"{"a"b": 1}"#, #"{"name": 1, "price": 2}"#, #"{"names": 1, "pric": 2}"#, #"{"na\u006de": 1}"#,
+                       #"{"name": 1}"#, #"{"": 1, "name": 2}"#, #"{"": 3, "name": 4}"#, #"{"name"#, #"{"name": 5, "name": 6}"#,
+                       "{\"na\u{01}me\": 1}", #"{"name": 7}"#, #"{"상품명": 1}"#, #"{"상품명": 2, "상품명x": 3}"#]
+        let inTurn = Self.readInTurn(crafted)
+        for (text, result) in zip(crafted, inTurn) { #expect(result == Self.readAlone(text), "\(text)") }
+        #expect((try? inTurn[1].get()) == nil, "a quote in the last row's key is no quote of this row's")
+        var random = SplitMix(seed: 20261206)
+        let names = ["name", "names", "nam", "price", "sale_price", "a\"b", "a\\b", "상품명", "", "images", "stock"]
+        let texts = (0..<4_000).map { _ in
+            let fields = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                "\(Self.string(&random, names.randomElement(using: &random)!)):\(Self.value(&random, depth: 1))"
+            }
+            // Now and then a row cut short or with a key broken after its first bytes.
+            switch random.next() % 20 {
+            case 0: return "{" + fields.joined(separator: ",")
+            case 1: return "{\"nam" + "{" + fields.joined(separator: ",") + "}"
+            default: return "{" + fields.joined(separator: ", ") + "}"
+            }
+        }
+        var failures = 0
+        for (text, result) in zip(texts, Self.readInTurn(texts)) {
+            if case .failure = result { failures += 1 }
+            if result != Self.readAlone(text) { Issue.record("read in turn differs: \(text)"); return }
+        }
+        #expect(failures > 100 && failures < 1_000)
+    }
+
     static func same(_ ours: JSONCell?, _ theirs: Any) -> Bool {
         switch (ours, theirs) {
         case (.null?, is NSNull): return true
