@@ -10,9 +10,10 @@ enum JSONPieces {
     enum Item {
         case bytes(Int, [UInt8])
         case data(Int, Data)
-        /// Elements of a JSON array one after another in one buffer (no `Data` each, on the
-        /// one thread that cuts the array): the first's position, and where each ends.
-        case elements(first: Int, bytes: [UInt8], ends: [Int])
+        /// Elements of a JSON array or lines of JSON Lines one after another in one buffer (no
+        /// `Data` or array each, on the one thread that cuts the file): each one's position or
+        /// line number, and where each ends.
+        case run(numbers: [Int], bytes: [UInt8], ends: [Int], lines: Bool)
         case object(Int, JSONObject)
         case failure(ManifestError)
     }
@@ -60,18 +61,30 @@ enum JSONPieces {
             var ended = false
             return {
                 guard !ended else { return nil }
-                var items: [Item] = []
-                while items.count < itemsPerPiece {
+                var bytes: [UInt8] = []
+                var ends: [Int] = [], numbers: [Int] = []
+                ends.reserveCapacity(itemsPerPiece)
+                numbers.reserveCapacity(itemsPerPiece)
+                var failure: Item?
+                while ends.count < itemsPerPiece {
                     do {
-                        guard let (number, line) = try lines.nextBytes() else { ended = true; break }
-                        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-                        items.append(.bytes(number, line))
+                        let start = bytes.count
+                        guard let number = try lines.nextLine(appendingTo: &bytes) else { ended = true; break }
+                        guard bytes[start...].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
+                            bytes.removeSubrange(start...)
+                            continue
+                        }
+                        numbers.append(number)
+                        ends.append(bytes.count)
                     } catch {
-                        items.append(.failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)")))
+                        failure = .failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)"))
                         ended = true
                         break
                     }
                 }
+                var items: [Item] = []
+                if !ends.isEmpty { items.append(.run(numbers: numbers, bytes: bytes, ends: ends, lines: true)) }
+                if let failure { items.append(failure) }
                 return items.isEmpty ? nil : items
             }
         case .json:
@@ -89,12 +102,13 @@ enum JSONPieces {
                 bytes.reserveCapacity(min(reader.lastJSONElementBytes, 2048) * itemsPerPiece)
                 var ends: [Int] = []
                 ends.reserveCapacity(itemsPerPiece)
-                var firstPosition = 0
+                var numbers: [Int] = []
+                numbers.reserveCapacity(itemsPerPiece)
                 var failure: Item?
                 while items.count + ends.count < itemsPerPiece {
                     do {
                         guard let position = try reader.nextJSONElement(appendingTo: &bytes) else { ended = true; break }
-                        if ends.isEmpty { firstPosition = position }
+                        numbers.append(position)
                         ends.append(bytes.count)
                     } catch {
                         failure = .failure(error as? ManifestError ?? ManifestError(file: reader.fileName, message: "\(error)"))
@@ -102,7 +116,7 @@ enum JSONPieces {
                         break
                     }
                 }
-                if !ends.isEmpty { items.append(.elements(first: firstPosition, bytes: bytes, ends: ends)) }
+                if !ends.isEmpty { items.append(.run(numbers: numbers, bytes: bytes, ends: ends, lines: false)) }
                 if let failure { items.append(failure) }
                 return items.isEmpty ? nil : items
             }
@@ -153,23 +167,23 @@ enum JSONPieces {
                         Result { () throws(JSONRowReader.Failure) in try JSONRowReader.object(raw, repairingUTF8: true, keys: &keys) }
                     }
                     take(try object.get(), number: line)
-                case .elements(let first, let bytes, let ends):
+                case .run(let numbers, let bytes, let ends, let lines):
                     var failed: (Int, JSONRowReader.Failure)?
                     bytes.withUnsafeBufferPointer { buffer in
                         var start = 0
                         for (index, end) in ends.enumerated() {
                             do throws(JSONRowReader.Failure) {
-                                take(try JSONRowReader.object(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end]), keys: &keys),
-                                     number: first + index)
+                                let object = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
+                                take(try JSONRowReader.object(object, repairingUTF8: lines, keys: &keys), number: numbers[index])
                             } catch {
-                                failed = (first + index, error)
+                                failed = (numbers[index], error)
                                 return
                             }
                             start = end
                         }
                     }
                     if let (number, error) = failed {
-                        output.failure = ManifestReader.objectFailure(error, line: false, number: number, file: file)
+                        output.failure = ManifestReader.objectFailure(error, line: lines, number: number, file: file)
                         return output
                     }
                 }
@@ -183,10 +197,17 @@ enum JSONPieces {
 }
 
 extension JSONPieces.Item {
-    var isLine: Bool { if case .bytes = self { true } else { false } }
+    var isLine: Bool {
+        switch self {
+        case .bytes: true
+        case .run(_, _, _, let lines): lines
+        default: false
+        }
+    }
     var position: Int {
         switch self {
-        case .bytes(let n, _), .data(let n, _), .object(let n, _), .elements(let n, _, _): n
+        case .bytes(let n, _), .data(let n, _), .object(let n, _): n
+        case .run(let numbers, _, _, _): numbers.first ?? 0
         case .failure: 0
         }
     }

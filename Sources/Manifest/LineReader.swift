@@ -30,6 +30,20 @@ public final class LineReader {
 
     /// The next line's bytes and its number (from 1), without its line ending or a first line's BOM.
     public func nextBytes() throws -> (Int, [UInt8])? {
+        guard let (number, range) = try nextRange() else { return nil }
+        return (number, Array(buffer[range]))
+    }
+
+    /// The next line's bytes put on the end of `piece` (a piece's lines in one buffer, not an
+    /// array each), and its number; nil at the end.
+    func nextLine(appendingTo piece: inout [UInt8]) throws -> Int? {
+        guard let (number, range) = try nextRange() else { return nil }
+        buffer.withUnsafeBufferPointer { piece.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+        return number
+    }
+
+    /// The next line's number and where its bytes are in `buffer` (until the next call).
+    private func nextRange() throws -> (Int, Range<Int>)? {
         while true {
             let count = buffer.count - start
             let found: Int? = count == 0 ? nil : buffer.withUnsafeBufferPointer { all in
@@ -39,13 +53,13 @@ public final class LineReader {
             if let newline = found {
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = line(buffer[start..<end])
+                let line = line(start..<end)
                 start = newline + 1
                 return line
             }
             if atEnd {
                 guard count > 0 else { return nil }
-                let line = line(buffer[start...])
+                let line = line(start..<buffer.count)
                 start = buffer.count
                 return line
             }
@@ -64,10 +78,9 @@ public final class LineReader {
         }
     }
 
-    private func line(_ bytes: ArraySlice<UInt8>) -> (Int, [UInt8]) {
+    private func line(_ range: Range<Int>) -> (Int, Range<Int>) {
         number += 1
-        var bytes = Array(bytes)
-        if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        return (number, bytes)
+        if number == 1, buffer[range].starts(with: [0xEF, 0xBB, 0xBF]) { return (number, range.lowerBound + 3..<range.upperBound) }
+        return (number, range)
     }
 }

@@ -201,6 +201,40 @@ struct JSONStreamTests {
         #expect(unknown == ["colour"])
     }
 
+    @Test("JSON Lines read on all cores, a piece's lines in one buffer: a byte-order mark, blank and space-only lines, CRLF endings; each row numbered by its line, as the one-thread reader reads it")
+    func linesInPieces() throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        var text = "\u{FEFF}"
+        var expected: [Int: String] = [:]
+        for line in 1...1_400 {
+            switch line % 97 {
+            case 5: text += "\r\n"
+            case 6: text += "  \t \r\n"
+            default:
+                text += "{\"key\": \"K\(line)\", \"name\": \"녹차 \(line)\", \"price\": \(line), \"stock\": 1, \"images\": \"a.jpg\"}"
+                text += line % 2 == 0 ? "\r\n" : "\n"
+                expected[line] = "녹차 \(line)"
+            }
+        }
+        let url = try workspace.write(text, named: "p.jsonl")
+        var options = ValidationOptions()
+        options.checkImageFiles = false
+        var read: [Int: String] = [:]
+        var order: [Int] = []
+        _ = try ManifestCheck.run(url, options: options, onFileIssue: { Issue.record("\($0)") }) { raw, draft, issues in
+            #expect(draft != nil, "\(raw.number): \(issues)")
+            read[raw.number] = raw.values[.name]
+            order.append(raw.number)
+        }
+        #expect(read == expected)
+        #expect(order == order.sorted() && order.count == expected.count)
+        let reader = try ManifestReader(url: url)
+        var alone: [Int: String] = [:]
+        while let row = try reader.next() { alone[row.number] = row.values[.name] }
+        #expect(alone == expected)
+    }
+
     @Test("an unknown key in a later object is still reported")
     func unknownLater() throws {
         let workspace = try Workspace()
