@@ -28,8 +28,18 @@ struct RowRules {
         shared = options
         self.restore = restore
         issues = raw.notes
+        // Most rows' cells are already what `text` gives (not blank, no space at their ends,
+        // no apostrophe first): the row's own values then, with no second set made.
+        let ignoreID = options.value.ignoreID
+        if raw.values.allSatisfy({ column, value in
+            !(column == .id && ignoreID) && !value.isEmpty && value.utf8.first != UInt8(ascii: "'")
+                && ManifestValidator.trimmed(value).utf8.count == value.utf8.count
+        }) {
+            texts = raw.values
+            return
+        }
         var texts = RowValues()
-        for (column, value) in raw.values where !(column == .id && options.value.ignoreID) {
+        for (column, value) in raw.values where !(column == .id && ignoreID) {
             let trimmed = ManifestValidator.trimmed(value)
             if trimmed.isEmpty { continue }
             // Only a cell that starts with an apostrophe was neutralised against formulas.
@@ -283,7 +293,7 @@ struct RowRules {
                                                message: "\(problem.message) (a new product is in \(code) when no currency is given)"))
             } else if let amount = price, amount >= 0, parsed.amount > amount {
                 issue(.discountedPrice, cell, "discount-over-price", "must not be more than the price (\(amount))")
-            } else if let amount = price, amount > 0, parsed.amount * 2 > amount {
+            } else if let amount = price, amount > 0, !parsed.amount.isZero, parsed.amount * 2 > amount {
                 // 10000 with 8500: more often the price after the discount than 85 % off.
                 issue(.discountedPrice, cell, "discount-looks-like-sale-price",
                       "a discount of \(Money.text(parsed.amount)) on \(Money.text(amount)) takes \(Int(Money.double(parsed.amount / amount * 100).rounded())) % off: discounted_price is the amount taken off; if \(Money.text(parsed.amount)) is the price after the discount, name the column sale_price (할인가)",
