@@ -8,8 +8,6 @@ import Support
 /// not a JSON object stops the reading there, with the message the one-thread reader gives.
 enum JSONPieces {
     enum Item {
-        case bytes(Int, [UInt8])
-        case data(Int, Data)
         /// Elements of a JSON array or lines of JSON Lines one after another in one buffer (no
         /// `Data` or array each, on the one thread that cuts the file): each one's position or
         /// line number, and where each ends.
@@ -153,62 +151,33 @@ enum JSONPieces {
             output.rows.append(raw, check(raw))
         }
         for item in items {
-            do throws(JSONRowReader.Failure) {
-                switch item {
-                case .failure(let failure):
-                    output.failure = failure
-                    return output
-                case .object(let position, let parsed):
-                    take(parsed, number: position)
-                case .data(let position, let data):
-                    take(try JSONRowReader.object(data), number: position)
-                case .bytes(let line, let bytes):
-                    let object = bytes.withUnsafeBytes { raw in
-                        Result { () throws(JSONRowReader.Failure) in try JSONRowReader.object(raw, repairingUTF8: true, keys: &keys) }
-                    }
-                    take(try object.get(), number: line)
-                case .run(let numbers, let bytes, let ends, let lines):
-                    var failed: (Int, JSONRowReader.Failure)?
-                    bytes.withUnsafeBufferPointer { buffer in
-                        var start = 0
-                        for (index, end) in ends.enumerated() {
-                            do throws(JSONRowReader.Failure) {
-                                let object = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
-                                take(try JSONRowReader.object(object, repairingUTF8: lines, keys: &keys), number: numbers[index])
-                            } catch {
-                                failed = (numbers[index], error)
-                                return
-                            }
-                            start = end
+            switch item {
+            case .failure(let failure):
+                output.failure = failure
+                return output
+            case .object(let position, let parsed):
+                take(parsed, number: position)
+            case .run(let numbers, let bytes, let ends, let lines):
+                var failed: (Int, JSONRowReader.Failure)?
+                bytes.withUnsafeBufferPointer { buffer in
+                    var start = 0
+                    for (index, end) in ends.enumerated() {
+                        do throws(JSONRowReader.Failure) {
+                            let object = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
+                            take(try JSONRowReader.object(object, repairingUTF8: lines, keys: &keys), number: numbers[index])
+                        } catch {
+                            failed = (numbers[index], error)
+                            return
                         }
-                    }
-                    if let (number, error) = failed {
-                        output.failure = ManifestReader.objectFailure(error, line: lines, number: number, file: file)
-                        return output
+                        start = end
                     }
                 }
-            } catch {
-                output.failure = ManifestReader.objectFailure(error, item: item, file: file)
-                return output
+                if let (number, error) = failed {
+                    output.failure = ManifestReader.objectFailure(error, line: lines, number: number, file: file)
+                    return output
+                }
             }
         }
         return output
-    }
-}
-
-extension JSONPieces.Item {
-    var isLine: Bool {
-        switch self {
-        case .bytes: true
-        case .run(_, _, _, let lines): lines
-        default: false
-        }
-    }
-    var position: Int {
-        switch self {
-        case .bytes(let n, _), .data(let n, _), .object(let n, _): n
-        case .run(let numbers, _, _, _): numbers.first ?? 0
-        case .failure: 0
-        }
     }
 }

@@ -20,7 +20,7 @@ extension ManifestReader {
         guard let (position, data) = try nextJSONElement() else { return nil }
         let row: JSONObject
         do { row = try JSONRowReader.object(data) } catch {
-            throw Self.objectFailure(error, item: .data(position, data), file: fileName)
+            throw Self.objectFailure(error, line: false, number: position, file: fileName)
         }
         learnColumns(row.lazy.map(\.key))
         return row
@@ -57,10 +57,6 @@ extension ManifestReader {
     }
 
     /// What an item that is no JSON object is called: by its position in an array, its line in JSON Lines.
-    static func objectFailure(_ error: JSONRowReader.Failure, item: JSONPieces.Item, file: String) -> ManifestError {
-        objectFailure(error, line: item.isLine, number: item.position, file: file)
-    }
-
     static func objectFailure(_ error: JSONRowReader.Failure, line: Bool, number: Int, file: String) -> ManifestError {
         switch error {
         case .notAnObject:
@@ -100,7 +96,7 @@ extension ManifestReader {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let row: JSONObject
             do { row = try JSONRowReader.object(line, repairingUTF8: true) } catch {
-                throw Self.objectFailure(error, item: .bytes(number, line), file: fileName)
+                throw Self.objectFailure(error, line: true, number: number, file: fileName)
             }
             learnColumns(row.lazy.map(\.key))
             if let raw = try mappedOrRaw(row, number: number) { return raw }
