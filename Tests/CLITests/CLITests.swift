@@ -73,8 +73,11 @@ final class CLIProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning || !output.isClosed || !errors.isClosed {
             guard ContinuousClock.now < deadline else {
+                // Said with what was seen: still running, or gone with a pipe's end held elsewhere.
+                let running = process.isRunning
                 process.terminate()
-                throw CLIFailure("did not exit in time")
+                throw CLIFailure("did not exit in time (running: \(running), output closed: \(output.isClosed), errors closed: \(errors.isClosed)); "
+                                 + "stdout: \(stdout.suffix(2_000)) stderr: \(stderr.suffix(2_000))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -73,7 +73,8 @@ struct FeedRoundTests {
         fleet.supplier.serve(fleet.sheet(rows: 20))
         let a = try CLIProcess(["feed", "run", "--all", "--jobs", "2"], environment: try fleet.machine("a", round: "night-1"))
         let b = try CLIProcess(["feed", "run", "--all", "--jobs", "2"], environment: try fleet.machine("b", round: "night-1"))
-        let statuses = [try await a.exit(), try await b.exit()]
+        // Alone this test takes 17 s; in the whole suite on 2 cores a machine's round took past 120 s once.
+        let statuses = [try await a.exit(timeout: .seconds(300)), try await b.exit(timeout: .seconds(300))]
         let output = a.stdout + b.stdout
         #expect(statuses == [0, 0], "\(a.stdout)\(a.stderr)\(b.stdout)\(b.stderr)")
         for feed in 1...4 {
@@ -82,7 +83,7 @@ struct FeedRoundTests {
         #expect(try await fleet.counts() == [20, 20, 20, 20])
         let ranHere = [a.stdout, b.stdout].map { $0.firstMatch(of: /round night-1: ([0-9]+) run here/).flatMap { Int($0.1) } ?? -1 }
         #expect(ranHere.reduce(0, +) == 4 && ranHere.allSatisfy { $0 >= 0 }, "\(ranHere)")
-        let late = try await CLIProcess.run(["feed", "run", "--all"], environment: try fleet.machine("c", round: "night-1"))
+        let late = try await CLIProcess.run(["feed", "run", "--all"], environment: try fleet.machine("c", round: "night-1"), timeout: .seconds(300))
         #expect(late.status == 0 && late.stdout.contains("round night-1: 0 run here; 4 of 4 finished in all"), "\(late.stdout)\(late.stderr)")
 
         // The next night: a machine killed in the middle of a feed; the next machine takes that
@@ -93,7 +94,7 @@ struct FeedRoundTests {
         while try await fleet.counts().reduce(0, +) < 84, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(30)) }
         try await killed.kill()
         #expect(try await fleet.counts().reduce(0, +) < 240, "killed mid-round")
-        let next = try await CLIProcess.run(["feed", "run", "--all"], environment: try fleet.machine("e", round: "night-2"))
+        let next = try await CLIProcess.run(["feed", "run", "--all"], environment: try fleet.machine("e", round: "night-2"), timeout: .seconds(300))
         #expect(next.status == 0 && next.stdout.contains("4 of 4 finished in all"), "\(next.stdout)\(next.stderr)")
         #expect(try await fleet.counts() == [60, 60, 60, 60], "every shop synced once, none twice")
         await fleet.close()
