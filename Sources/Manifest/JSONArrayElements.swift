@@ -3,8 +3,8 @@ import Foundation
 /// The elements of a top-level JSON array, one at a time, so that a manifest
 /// of a million products is never held whole: the file is read in chunks, and
 /// each element's extent is found by tracking strings (with their escapes) and
-/// bracket depth; Foundation's JSONSerialization then parses the element. Only
-/// one element and one chunk are in memory at a time.
+/// bracket depth; the element's bytes go on the end of a piece's buffer, read by
+/// `JSONRowReader`. Only a chunk and the pieces in flight are in memory at a time.
 final class JSONArrayElements {
     enum Failure: Error {
         case notAnArray
@@ -28,11 +28,6 @@ final class JSONArrayElements {
     }
 
     deinit { try? handle.close() }
-
-    /// The next element's bytes, or nil after the closing bracket.
-    func next() throws -> Data? {
-        try nextRange().map { Data(buffer[$0]) }
-    }
 
     /// The next element's bytes put on the end of `piece` (the elements of a piece in one
     /// buffer, not a `Data` each), and how many; nil after the closing bracket.

@@ -49,11 +49,10 @@ struct JSONRowReader {
 
     /// The object's keys and cells in order (a key given twice: the last one, as JSONSerialization).
     static func object(_ bytes: some ContiguousBytes, repairingUTF8: Bool = false) throws(Failure) -> [(key: String, cell: JSONCell)] {
-        let result: Result<[(key: String, cell: JSONCell)], Failure> = bytes.withUnsafeBytes { raw in
-            var reader = JSONRowReader(raw.bindMemory(to: UInt8.self), repairing: repairingUTF8)
-            do throws(Failure) { return .success(try reader.wholeObject()) } catch { return .failure(error) }
-        }
-        return try result.get()
+        var keys: [String?] = []
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(Failure) in try object(raw, repairingUTF8: repairingUTF8, keys: &keys) }
+        }.get()
     }
 
     /// The same for one of a run of objects, `keys` the last one's (see `knownKeys`): rows name

@@ -17,24 +17,14 @@ extension ManifestReader {
     /// The next object of a JSON array (streamed: see `JSONArrayElements`), read from its bytes
     /// (`JSONRowReader`); columns are learned as they appear, as in JSON Lines.
     func nextJSONObject() throws -> JSONObject? {
-        guard let (position, data) = try nextJSONElement() else { return nil }
+        var bytes: [UInt8] = []
+        guard let position = try nextJSONElement(appendingTo: &bytes) else { return nil }
         let row: JSONObject
-        do { row = try JSONRowReader.object(data) } catch {
+        do { row = try JSONRowReader.object(bytes) } catch {
             throw Self.objectFailure(error, line: false, number: position, file: fileName)
         }
         learnColumns(row.lazy.map(\.key))
         return row
-    }
-
-    /// The next element of a JSON array, unread, with its position from 1.
-    func nextJSONElement() throws -> (Int, Data)? {
-        guard let elements = jsonElements else { return nil }
-        let data: Data?
-        do { data = try elements.next() } catch let failure as JSONArrayElements.Failure { throw arrayFailure(failure) }
-        guard let data else { return nil }
-        jsonPosition += 1
-        lastJSONElementBytes = data.count
-        return (jsonPosition, data)
     }
 
     /// The next element of a JSON array put on the end of `piece`, unread; its position from 1.
