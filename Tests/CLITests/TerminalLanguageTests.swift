@@ -34,6 +34,21 @@ struct TerminalLanguageTests {
         #expect(goneEn.status == 2 && goneEn.stderr.contains("없는.csv: no such file"), "\(goneEn.stderr)")
     }
 
+    @Test("validate of a Cafe24 row not on sale: the terminal's way on (--include-inactive) in Korean and in English, never the page's box to tick")
+    func offSaleWayOn() async throws {
+        let files = try Scratch()
+        defer { files.cleanup() }
+        _ = try files.write(Fixtures.jpeg(width: 48, height: 36), named: "p.jpg")
+        let text = "상품코드,자체 상품코드,판매상태,상품명,소비자가,판매가,이미지등록(상세),재고수량\n"
+            + "P0000001,TEA-1,Y,유기농 녹차,12000,10000,p.jpg,3\nP0000002,TEA-2,N,루이보스 차,8000,8000,p.jpg,2\n"
+        let sheet = try files.write(Array(text.utf8), named: "cafe24.csv")
+        let ko = try await CLIProcess.run(["validate", sheet], environment: Self.korean)
+        #expect(ko.status == 0 && ko.stdout.contains("[row-off-sale]"), "\(ko.stdout)\(ko.stderr)")
+        #expect(ko.stdout.contains("--include-inactive를 주면 판매 중인 상품으로 읽습니다") && !ko.stdout.contains("판매하지 않는 행도 포함"), "\(ko.stdout)")
+        let en = try await CLIProcess.run(["validate", sheet, "--lang", "en"], environment: Self.korean)
+        #expect(en.stdout.contains("--include-inactive reads it as on sale") && !en.stdout.contains("include rows not on sale"), "\(en.stdout)")
+    }
+
     @Test("import, undo and export against the sandbox: in Korean under LANG=ko_KR.UTF-8 (counts with their status words, the report, the undo line), in English with --lang en")
     func importUndoExport() async throws {
         let sandbox = try await TestSandbox.start()
