@@ -64,18 +64,9 @@ struct HostileServer {
         router.get("/page.html") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>hello</html>")))
         }
-        let (ports, sink) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { sink.yield($0.localAddress?.port ?? 0); sink.finish() })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "hostile")))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        base.value = "http://127.0.0.1:\(port)"
-        return HostileServer(url: URL(string: base.value)!, stop: {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-        })
+        let server = try await LocalServer.start(router, label: "hostile")
+        base.value = server.url.absoluteString
+        return HostileServer(url: server.url, stop: server.stop)
     }
 
     static func pageJSON(ids: [Int], hasNext: Bool) -> String {

@@ -268,4 +268,36 @@ struct ServerTests {
         #expect(answers == Array(repeating: 1, count: callers))
         await sandbox.stop()
     }
+
+    @Test("the tests' other local servers (a supplier's feed and photos, a hand-written router: LocalServer) answer while every cooperative thread waits on them")
+    func localServersAnswerWhileThePoolBlocks() async throws {
+        let supplier = try await FeedSourceServer.start()
+        supplier.serve("상품코드,상품명\nS1,상품\n")
+        let photo = supplier.servePhoto("p.jpg", try Fixtures.jpeg(width: 8, height: 8))
+        let local = try await CookieWitness.start()
+        // A stalled answer fails after 5 s and is not asked again: were these servers' handlers
+        // on the cooperative pool, every call below would hold a thread they need (seen in full
+        // runs: a feed fetched three times, a Shopify import's photos at 0.1 rows/s).
+        let settings = {
+            var settings = TransportSettings()
+            settings.lowSpeedTime = 5
+            return settings
+        }()
+        let urls = [supplier.feedURL, photo, local.url.appendingPathComponent("page").absoluteString]
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 1
+        let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<(callers * urls.count) {
+                let url = urls[index % urls.count]
+                group.addTask {
+                    guard case .body(let body, _, _) = try SourceFetch.get(url, settings: settings, retry: .none) else { return -1 }
+                    return body.count
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(sizes.count == callers * urls.count && sizes.allSatisfy { $0 > 0 }, "\(sizes)")
+        #expect(supplier.gets.all == callers, "each GET of the feed asked once: \(supplier.gets.all)")
+        await supplier.stop()
+        await local.stop()
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LocalListener
 import Logging
 import NIOCore
 import Sandbox
@@ -26,8 +27,7 @@ public final class FeedSourceServer: Sendable {
     }
 
     private let state = Mutex(State())
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let service: ListeningService
     public let port: Int
     /// `https` when started with a certificate (a supplier behind its own CA).
     public let scheme: String
@@ -59,11 +59,10 @@ public final class FeedSourceServer: Sendable {
     /// The webhook bodies received, oldest first.
     public var hooks: [String] { state.withLock { $0.hooks } }
 
-    private init(port: Int, scheme: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, scheme: String, service: ListeningService) {
         self.port = port
         self.scheme = scheme
-        self.group = group
-        self.task = task
+        self.service = service
     }
 
     /// Over HTTPS with `tls` (its certificate signed by a test CA a client must be given).
@@ -80,33 +79,29 @@ public final class FeedSourceServer: Sendable {
             let body = try await request.body.collect(upTo: 1 << 20)
             return holder.server!.record(String(buffer: body))
         }
-        let (ports, sink) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "feed-source")
         logger.logLevel = .warning
         var sandboxTLS = SandboxConfiguration()
         sandboxTLS.tls = tls.map { ($0.certificate, $0.key) }
-        let running: @Sendable (any Channel) async -> Void = { channel in
-            sink.yield(channel.localAddress?.port ?? 0)
-            sink.finish()
-        }
+        let tlsServer = try SandboxServer.tlsServer(sandboxTLS)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
-        let app: any Service = if let server = try SandboxServer.tlsServer(sandboxTLS) {
-            Application(router: router, server: server, configuration: configuration, onServerRunning: running, logger: logger)
-        } else {
-            Application(router: router, configuration: configuration, onServerRunning: running, logger: logger)
+        // On the servers' own threads, as the sandbox's: a test that blocks the cooperative pool
+        // (2 threads on 2 cores) must not hold the supplier's answers (a feed fetched twice, a
+        // Shopify import at 0.1 rows/s, in a full run).
+        let service = try await ListeningService.start(label: "feed source", logger: logger) { running -> any Service in
+            if let tlsServer {
+                Application(router: router, server: tlsServer, configuration: configuration, onServerRunning: running, logger: logger)
+            } else {
+                Application(router: router, configuration: configuration, onServerRunning: running, logger: logger)
+            }
         }
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
-        var port = 0
-        for await value in ports { port = value }
-        let server = FeedSourceServer(port: port, scheme: tls == nil ? "http" : "https", group: group, task: task)
+        let server = FeedSourceServer(port: service.port, scheme: tls == nil ? "http" : "https", service: service)
         holder.server = server
         return server
     }
 
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        await service.stop()
     }
 
     private func answerFeed(_ request: Request) -> Response {
