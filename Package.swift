@@ -78,7 +78,10 @@ let package = Package(
         // the console's pages and the run's reports.
         // A phrase: a message's id and values, said later in the reader's language (no words here).
         .target(name: "Phrases"),
-        .target(name: "Words", dependencies: ["OpenMarketContract", "Phrases"], resources: [.copy("Resources/messages")]),
+        // The catalogue's .po files are read by every process at its start: optimised in debug
+        // builds too (the tests start the debug binary some 900 times).
+        .target(name: "Words", dependencies: ["OpenMarketContract", "Phrases"], resources: [.copy("Resources/messages")],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The libcurl client: transport, retries, errors, credentials (re-exports the contract).
         .target(
             name: "OpenMarketAPI",
