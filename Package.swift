@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "openmarket", targets: ["openmarket"]),
-        .executable(name: "openmarket-sandbox-tls", targets: ["openmarket-sandbox-tls"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "OpenMarketAPI", targets: ["OpenMarketAPI"]),
         .library(name: "ImagePrep", targets: ["ImagePrep"]),
@@ -23,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -222,20 +220,6 @@ let package = Package(
             ],
             resources: [.copy("Resources/pages")]
         ),
-        // The sandbox over HTTPS (HTTP/2 by ALPN): apart, so that `openmarket` builds without
-        // swift-nio-ssl's BoringSSL; the tests, the benchmarks and openmarket-sandbox-tls use it.
-        .target(
-            name: "SandboxTLS",
-            dependencies: [
-                "Sandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
-        ),
-        .executableTarget(name: "openmarket-sandbox-tls", dependencies: ["Sandbox", "SandboxTLS"]),
         .executableTarget(
             name: "openmarket",
             dependencies: [
@@ -260,7 +244,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: in-process sandboxes, curl, image fixtures.
         .target(name: "TestSupport", dependencies: [
-            "LocalListener", "Sandbox", "SandboxTLS", "OpenMarketAPI", "ImagePrep", "Support",
+            "LocalListener", "Sandbox", "OpenMarketAPI", "ImagePrep", "Support",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

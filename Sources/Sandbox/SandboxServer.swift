@@ -34,12 +34,12 @@ public final class SandboxServer: Sendable {
     /// returns once the server accepts connections.
     /// - Parameter handleSignals: stop gracefully on SIGINT/SIGTERM (for the CLI).
     /// - Parameter server: how connections are served; HTTP/1.1 by default. HTTPS
-    ///   (`configuration.tls`) is `SandboxTLS`'s, a module of its own so that the tool's
-    ///   build does not compile a TLS library it does not need (`openmarket-sandbox-tls`).
+    ///   (`configuration.tls`) is `SandboxTLS`'s, in a package of its own (SandboxTLS/) so that
+    ///   neither the tool nor its tests compile a TLS library (`openmarket-sandbox-tls`).
     public static func start(_ configuration: SandboxConfiguration, handleSignals: Bool = false,
                              server: HTTPServerBuilder? = nil) async throws -> SandboxServer {
         guard configuration.tls == nil || server != nil else {
-            throw SandboxStartError(message: "HTTPS is served by openmarket-sandbox-tls (swift run openmarket-sandbox-tls --tls-cert FILE --tls-key FILE), or by nginx in front of this sandbox (see the README)")
+            throw SandboxStartError(message: "HTTPS is served by openmarket-sandbox-tls (swift run --package-path SandboxTLS openmarket-sandbox-tls --tls-cert FILE --tls-key FILE), or by nginx in front of this sandbox (see the README)")
         }
         let store = try SandboxStore(directory: configuration.dataDirectory)
         let vendors = try store.ensureDemoVendors()

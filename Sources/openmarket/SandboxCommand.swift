@@ -15,8 +15,9 @@ struct SandboxCommand: OpenMarketCommand {
             prints each vendor's identifier and secret. --add-vendor on a new folder makes that \
             vendor only (the demo vendors are made only when there is none).
 
-            HTTPS (HTTP/2 by ALPN, as real servers behind TLS): openmarket-sandbox-tls \
-            --tls-cert FILE --tls-key FILE, with the same data folder.
+            HTTPS (HTTP/2 by ALPN, as real servers behind TLS): nginx in front of it, or \
+            swift run --package-path SandboxTLS openmarket-sandbox-tls --tls-cert FILE \
+            --tls-key FILE, with the same data folder.
 
             Fault injection (all off by default) lets you rehearse a bad network:
               openmarket sandbox --fail-rate 0.2 --drop-rate 0.1 --rate-limit 20

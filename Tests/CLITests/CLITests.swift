@@ -190,6 +190,11 @@ struct CLITests {
         let result = try await CLIProcess.run(["sandbox", "--fail-rate", "2"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--fail-rate must be 0…1, got 2.0"), "\(result.stderr)")
+        // HTTPS is a program in a package of its own: the refusal names the command that runs it.
+        let tls = try await CLIProcess.run(["sandbox", "--tls-cert", "server.pem", "--tls-key", "server.key"])
+        #expect(tls.status == 64)
+        #expect(tls.stderr.contains("swift run --package-path SandboxTLS openmarket-sandbox-tls --tls-cert FILE --tls-key FILE")
+                && tls.stderr.contains("nginx"), "\(tls.stderr)")
     }
 
     @Test("sandbox prints its URL and vendor credentials, answers the health check, stops on SIGTERM")

@@ -22,7 +22,7 @@ struct InstallDepsTests {
         #expect(tool.allSatisfy { !["chromium", "chromium-driver", "postgresql", "openssh-server", "imagemagick", "fonts-noto-cjk"].contains($0) }, "\(tool)")
         let tests = try Self.list(["--tests"])
         #expect(Set(tool).isSubset(of: Set(tests)))
-        #expect(["chromium", "chromium-driver", "postgresql", "openssh-server", "moto[server]", "kubernetes-validate"].allSatisfy(tests.contains), "\(tests)")
+        #expect(["chromium", "chromium-driver", "postgresql", "openssh-server", "nginx-light", "moto[server]", "kubernetes-validate"].allSatisfy(tests.contains), "\(tests)")
         #expect(try runToolOutput("/bin/bash", [Self.script, "--bogus"]).status == 2)
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("HTTPS: the sandbox as a real server speaks it, the client trusts its own CA")
 struct TLSTests {
-    @Test("the sandbox over HTTPS: HTTP/2 by ALPN (HTTP/1.1 when asked), the client with --cacert writes and reads, image URLs are https; without the CA it refuses")
+    @Test("the sandbox over HTTPS (nginx in front, as a real server behind TLS): HTTP/2 by ALPN (HTTP/1.1 when asked), the client with --cacert writes and reads, image URLs are https; without the CA it refuses")
     func https() async throws {
         let files = try Scratch()
         defer { files.cleanup() }
@@ -19,8 +19,6 @@ struct TLSTests {
         #expect(try await blocking { try Self.httpVersion(url, ca: ca) } == "2")
         #expect(try await blocking { try Self.httpVersion(url, ca: ca, extra: ["--http1.1"]) } == "1.1")
 
-        // The clients end before the sandbox stops: their idle HTTP/2 connection is closed
-        // then (an open one answers no PING while idle, and holds a graceful stop open).
         try await Self.writeAndRead(sandbox, ca: certificates.ca)
         await sandbox.stop()
     }

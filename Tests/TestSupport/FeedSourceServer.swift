@@ -3,8 +3,6 @@ import Hummingbird
 import LocalListener
 import Logging
 import NIOCore
-import Sandbox
-import SandboxTLS
 import ServiceLifecycle
 import Synchronization
 
@@ -28,6 +26,7 @@ public final class FeedSourceServer: Sendable {
 
     private let state = Mutex(State())
     private let service: ListeningService
+    private let front: TLSFront?
     public let port: Int
     /// `https` when started with a certificate (a supplier behind its own CA).
     public let scheme: String
@@ -59,10 +58,11 @@ public final class FeedSourceServer: Sendable {
     /// The webhook bodies received, oldest first.
     public var hooks: [String] { state.withLock { $0.hooks } }
 
-    private init(port: Int, scheme: String, service: ListeningService) {
+    private init(port: Int, scheme: String, service: ListeningService, front: TLSFront?) {
         self.port = port
         self.scheme = scheme
         self.service = service
+        self.front = front
     }
 
     /// Over HTTPS with `tls` (its certificate signed by a test CA a client must be given).
@@ -81,26 +81,31 @@ public final class FeedSourceServer: Sendable {
         }
         var logger = Logger(label: "feed-source")
         logger.logLevel = .warning
-        var sandboxTLS = SandboxConfiguration()
-        sandboxTLS.tls = tls.map { ($0.certificate, $0.key) }
-        let tlsServer = try SandboxServer.tlsServer(sandboxTLS)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
         // On the servers' own threads, as the sandbox's: a test that blocks the cooperative pool
         // (2 threads on 2 cores) must not hold the supplier's answers (a feed fetched twice, a
         // Shopify import at 0.1 rows/s, in a full run).
-        let service = try await ListeningService.start(label: "feed source", logger: logger) { running -> any Service in
-            if let tlsServer {
-                Application(router: router, server: tlsServer, configuration: configuration, onServerRunning: running, logger: logger)
-            } else {
-                Application(router: router, configuration: configuration, onServerRunning: running, logger: logger)
+        let service = try await ListeningService.start(label: "feed source", logger: logger) { running in
+            Application(router: router, configuration: configuration, onServerRunning: running, logger: logger)
+        }
+        // Over HTTPS: nginx in front, as a supplier's server behind its own CA.
+        var front: TLSFront?
+        if let tls {
+            let upstream = service.port
+            do {
+                front = try await blocking { try TLSFront.start(upstream: upstream, certificate: tls.certificate, key: tls.key) }
+            } catch {
+                await service.stop()
+                throw error
             }
         }
-        let server = FeedSourceServer(port: service.port, scheme: tls == nil ? "http" : "https", service: service)
+        let server = FeedSourceServer(port: front?.port ?? service.port, scheme: tls == nil ? "http" : "https", service: service, front: front)
         holder.server = server
         return server
     }
 
     public func stop() async {
+        if let front { try? await blocking { front.stop() } }
         await service.stop()
     }
 

@@ -2,30 +2,46 @@ import Foundation
 import ImagePrep
 import OpenMarketAPI
 import Sandbox
-import SandboxTLS
 import Support
 
 /// A sandbox started in-process on 127.0.0.1, port 0, in its own temporary folder.
 public struct TestSandbox: Sendable {
     public let server: SandboxServer
     public let directory: URL
+    /// nginx terminating TLS in front of it, when started with `tls` (a certificate and key).
+    public let front: TLSFront?
 
-    public var url: String { server.url.absoluteString }
+    /// Where a client reaches it: the TLS front's https URL, else the sandbox's own.
+    public var url: String { front.map { "https://127.0.0.1:\($0.port)" } ?? server.url.absoluteString }
     public var demo: SandboxVendor { server.vendors[0] }
     /// The options that name the demo vendor's account on this sandbox, for a command line.
     public var demoAccount: [String] { ["--server", url, "--identifier", demo.identifier, "--secret", demo.secret] }
     public var other: SandboxVendor { server.vendors[1] }
 
+    /// With `tls` set, the sandbox serves plain HTTP on loopback and nginx serves HTTPS in front
+    /// of it (`TLSFront`), with the sandbox's idle timeout.
     public static func start(directory: URL? = nil, _ configure: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> TestSandbox {
         let dir = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-sandbox-test-\(UUID().uuidString)")
         var configuration = SandboxConfiguration(dataDirectory: dir)
         configuration.port = 0
         configure(&configuration)
-        return TestSandbox(server: try await SandboxServer.start(serving: configuration), directory: dir)
+        let tls = configuration.tls
+        configuration.tls = nil
+        let server = try await SandboxServer.start(configuration)
+        guard let (certificate, key) = tls else { return TestSandbox(server: server, directory: dir, front: nil) }
+        let port = server.port, idle = configuration.idleTimeout
+        do {
+            let front = try await blocking { try TLSFront.start(upstream: port, certificate: certificate, key: key, idleTimeout: idle) }
+            return TestSandbox(server: server, directory: dir, front: front)
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
     public func stop(removeData: Bool = true) async {
+        if let front { try? await blocking { front.stop() } }
         await server.stop()
         if removeData { try? FileManager.default.removeItem(at: directory) }
     }

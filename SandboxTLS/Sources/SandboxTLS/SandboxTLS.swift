@@ -6,8 +6,8 @@ import NIOSSL
 import Sandbox
 
 /// The sandbox over HTTPS, as real servers behind TLS speak: HTTP/2 by ALPN, HTTP/1.1 to a
-/// client that asks for it. A module of its own (with swift-nio-ssl's BoringSSL), used by the
-/// tests, the benchmarks and `openmarket-sandbox-tls`, so that `openmarket` builds without it.
+/// client that asks for it. In a package of its own (SandboxTLS/, with swift-nio-ssl's BoringSSL)
+/// with `openmarket-sandbox-tls`, so that neither `openmarket` nor its tests build it.
 extension SandboxServer {
     /// Starts the sandbox, over HTTPS when `configuration.tls` names a certificate and key.
     public static func start(serving configuration: SandboxConfiguration, handleSignals: Bool = false) async throws -> SandboxServer {
