@@ -9,8 +9,11 @@ import Foundation
 /// server: on 2 cores, two such calls at once stop every server in the process until
 /// libcurl's 30-second stall timer fires. Jobs here never share a thread with that work.
 public final class ServerThreads: TaskExecutor, @unchecked Sendable {
-    /// The one set of threads every listening service in the process runs on.
-    public static let shared = ServerThreads(count: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    /// The one set of threads every listening service in the process runs on. More than the
+    /// cores: a handler's own work (a register's multipart body, a thumbnail) holds its thread, and
+    /// with 4 threads a few busy servers in one process (the tests' sandboxes) made another's
+    /// requests wait past its idle timeout. Threads that wait cost nothing.
+    public static let shared = ServerThreads(count: max(16, 4 * ProcessInfo.processInfo.activeProcessorCount))
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
