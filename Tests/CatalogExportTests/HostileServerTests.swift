@@ -1,9 +1,7 @@
 import CatalogExport
 import Foundation
 import Hummingbird
-import Logging
 import OpenMarketAPI
-import ServiceLifecycle
 import Testing
 import Words
 import TestSupport

@@ -93,7 +93,7 @@ public final class FeedSourceServer: Sendable {
         if let tls {
             let upstream = service.port
             do {
-                front = try await blocking { try TLSFront.start(upstream: upstream, certificate: tls.certificate, key: tls.key) }
+                front = try await TLSFront.start(upstream: upstream, certificate: tls.certificate, key: tls.key)
             } catch {
                 await service.stop()
                 throw error
@@ -105,7 +105,7 @@ public final class FeedSourceServer: Sendable {
     }
 
     public func stop() async {
-        if let front { try? await blocking { front.stop() } }
+        await front?.stop()
         await service.stop()
     }
 

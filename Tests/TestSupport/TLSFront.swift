@@ -19,8 +19,13 @@ public final class TLSFront: Sendable {
         self.folder = folder
     }
 
-    /// Blocks until nginx accepts connections: call it off the cooperative pool (`blocking`).
-    public static func start(upstream: Int, certificate: URL, key: URL, idleTimeout: Double? = nil) throws -> TLSFront {
+    /// Returns once nginx accepts connections; the waiting is done on a thread of its own, never
+    /// on the cooperative pool.
+    public static func start(upstream: Int, certificate: URL, key: URL, idleTimeout: Double? = nil) async throws -> TLSFront {
+        try await blocking { try startBlocking(upstream: upstream, certificate: certificate, key: key, idleTimeout: idleTimeout) }
+    }
+
+    private static func startBlocking(upstream: Int, certificate: URL, key: URL, idleTimeout: Double?) throws -> TLSFront {
         let nginx = "/usr/sbin/nginx"
         guard FileManager.default.isExecutableFile(atPath: nginx) else {
             throw TestFailure("HTTPS tests need nginx in front of the server: scripts/install-deps --tests")
@@ -84,8 +89,12 @@ public final class TLSFront: Sendable {
         throw TestFailure("nginx did not start in front of 127.0.0.1:\(upstream): \(lastError)")
     }
 
-    /// Stops nginx (open connections are closed) and removes its folder.
-    public func stop() {
+    /// Stops nginx (open connections are closed) and removes its folder, off the cooperative pool.
+    public func stop() async {
+        _ = try? await blocking { self.stopBlocking() }
+    }
+
+    private func stopBlocking() {
         process.terminate()
         if process.wait(seconds: 10) == nil {
             process.signal(SIGKILL)

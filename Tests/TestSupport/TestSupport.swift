@@ -32,7 +32,7 @@ public struct TestSandbox: Sendable {
         guard let (certificate, key) = tls else { return TestSandbox(server: server, directory: dir, front: nil) }
         let port = server.port, idle = configuration.idleTimeout
         do {
-            let front = try await blocking { try TLSFront.start(upstream: port, certificate: certificate, key: key, idleTimeout: idle) }
+            let front = try await TLSFront.start(upstream: port, certificate: certificate, key: key, idleTimeout: idle)
             return TestSandbox(server: server, directory: dir, front: front)
         } catch {
             await server.stop()
@@ -41,7 +41,7 @@ public struct TestSandbox: Sendable {
     }
 
     public func stop(removeData: Bool = true) async {
-        if let front { try? await blocking { front.stop() } }
+        await front?.stop()
         await server.stop()
         if removeData { try? FileManager.default.removeItem(at: directory) }
     }
