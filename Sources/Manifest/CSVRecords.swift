@@ -1,3 +1,5 @@
+import Foundation
+
 /// The records of a piece of CSV (see `CSVChunks`), parsed from its UTF-8 bytes: each cell is
 /// one `String` made from a slice of the piece (a copy only for a quoted cell with `""` in it),
 /// where CSV.swift built each cell one Unicode scalar at a time (a third of `validate`'s time).
@@ -65,25 +67,32 @@ final class CSVRecords {
     /// A quoted cell whose text starts at `from` (just past the opening quote).
     private func readQuoted(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> (String, Bool) {
         let count = buffer.count
+        let delimiter = delimiter
         var i = from
         var runStart = from
+        // Held in a local for the cell (a property's every use was checked for exclusive access).
+        var scratch: [UInt8] = []
         var escaped = false
-        scratch.removeAll(keepingCapacity: true)
+        defer { if escaped { swap(&scratch, &self.scratch) } }
         func finish(_ end: Int) -> String {
             guard escaped else { return Self.text(buffer, runStart, end) }
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<end]))
             return String(decoding: scratch, as: UTF8.self)
         }
+        let base = buffer.baseAddress!
         while i < count {
-            guard buffer[i] == Self.quote else { i += 1; continue }
+            // The next quote, found as memchr finds it (a cell's text is mostly not quotes).
+            guard let found = memchr(base + i, Int32(Self.quote), count - i) else { break }
+            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             let next = i + 1
             if next >= count || buffer[next] == Self.cr || buffer[next] == Self.lf {
                 let cell = finish(i)
-                position = next
+                var end = next
                 if next < count {
-                    position += 1
-                    if buffer[next] == Self.cr, position < count, buffer[position] == Self.lf { position += 1 }
+                    end += 1
+                    if buffer[next] == Self.cr, end < count, buffer[end] == Self.lf { end += 1 }
                 }
+                position = end
                 return (cell, true)
             }
             if buffer[next] == delimiter {
@@ -92,7 +101,11 @@ final class CSVRecords {
                 return (cell, false)
             }
             // `""` is one quote; a quote before anything else is kept as it is, with what follows.
-            escaped = true
+            if !escaped {
+                escaped = true
+                swap(&scratch, &self.scratch)
+                scratch.removeAll(keepingCapacity: true)
+            }
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...i]))
             i = buffer[next] == Self.quote ? next + 1 : next
             runStart = i

@@ -257,21 +257,17 @@ public final class ManifestReader {
 
     /// A CSV record as a row, or nil when every cell is blank. Reads only what
     /// the header fixed, so pieces can be turned into rows on several threads.
-    func row(_ fields: [String], number: Int) -> RawRow? {
-        guard let (fields, notes) = cells(fields, number: number) else { return nil }
+    func row(_ fields: consuming [String], number: Int) -> RawRow? {
+        // Taken, not borrowed: the cells are moved out of the record's own array (a shared one was copied, each cell retained).
+        guard case (var fields, let notes)? = cells(fields, number: number) else { return nil }
         if let bound { return bound.row(fields, number: number, notes: notes) }
-        var values = RowValues()
-        for (index, column) in columnIndex where index < fields.count {
-            values[column] = fields[index]
-        }
-        return RawRow(number: number, values: values, imageList: nil, notes: notes)
+        return RawRow(number: number, values: RowValues(moving: &fields, columns: columnIndex), imageList: nil, notes: notes)
     }
 
     /// A row's cells with none past `CellLimit.bytes` (each such cell emptied, a note naming
     /// it), or nil for a blank row.
-    func cells(_ fields: [String], number: Int) -> (fields: [String], notes: [RowIssue])? {
+    func cells(_ fields: consuming [String], number: Int) -> (fields: [String], notes: [RowIssue])? {
         guard fields.contains(where: { !Self.isBlank($0) }) else { return nil }
-        var fields = fields
         let notes = fields.contains(where: { $0.utf8.count > CellLimit.bytes })
             ? CellLimit.cap(&fields, file: fileName, row: number, headers: headerTexts) : []
         return (fields, notes)

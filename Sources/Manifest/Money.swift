@@ -106,10 +106,16 @@ extension Money {
     /// A plain number (see `plainNumber`) as its digits and how many of them are decimals:
     /// `1,250.50` is (125050, 2).
     package static func plainScaled(_ text: String) -> (value: UInt64, decimals: Int)? {
+        // The bytes in place (a price cell is read on every row; the UTF-8 view's iterator cost more than the reading).
+        if let scaled = text.utf8.withContiguousStorageIfAvailable(plainScaled) { return scaled }
+        return Array(text.utf8).withUnsafeBufferPointer(plainScaled)
+    }
+
+    private static func plainScaled(_ bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, decimals: Int)? {
         var value: UInt64 = 0
         var digits = 0, decimals = 0, groupDigits = 0, groups = 0
         var afterDot = false
-        for byte in text.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard digits < 18 else { return nil }
@@ -223,8 +229,8 @@ public enum CSVCell {
     /// apostrophe is taken off. A value that itself looks so is written with one
     /// more, which keeps round trips exact.
     private static func needsRestore(_ value: String) -> Bool {
+        guard value.utf8.first == UInt8(ascii: "'") else { return false }
         let scalars = value.unicodeScalars
-        guard scalars.first == "'" else { return false }
         guard let next = scalars.first(where: { $0 != "'" }) else { return false }
         return triggers.contains(next)
     }

@@ -58,7 +58,7 @@ final class CheckedRows: @unchecked Sendable {
         self.capacity = max(capacity, 1)
         raws = .allocate(capacity: self.capacity)
         checks = .allocate(capacity: self.capacity)
-        hashes.reserveCapacity(self.capacity * 2)
+        hashStore.reserveCapacity(self.capacity * 2)
     }
 
     func append(_ raw: consuming RawRow, _ check: consuming ManifestValidator.RowCheck) {
@@ -73,8 +73,9 @@ final class CheckedRows: @unchecked Sendable {
             raws = largerRaws
             checks = largerChecks
         }
-        hashes.append(check.key != nil ? check.keyHash : 0)
-        hashes.append(check.name != nil ? check.nameHash : 0)
+        // 0 where the row has no key or no name (`check` makes them so).
+        hashStore.append(check.keyHash)
+        hashStore.append(check.nameHash)
         (raws + count).initialize(to: raw)
         (checks + count).initialize(to: check)
         count += 1
@@ -83,7 +84,9 @@ final class CheckedRows: @unchecked Sendable {
     /// Each row's key hash and name hash, side by side, in order (made on the worker thread
     /// as the rows are appended: reading them from the checks on the delivering thread cost
     /// what warming the tables saved).
-    private(set) var hashes: [UInt64] = []
+    var hashes: [UInt64] { hashStore }
+    /// Private, so that its uses need no check for exclusive access at run time.
+    private var hashStore: [UInt64] = []
 
     /// The next row in the order appended, moved out into `body`; false after the last.
     func takeNext(_ body: (RawRow, consuming ManifestValidator.RowCheck) -> Void) -> Bool {

@@ -33,7 +33,7 @@ struct RowRules {
         let ignoreID = options.value.ignoreID
         if raw.values.allSatisfy({ column, value in
             !(column == .id && ignoreID) && !value.isEmpty && value.utf8.first != UInt8(ascii: "'")
-                && ManifestValidator.trimmed(value).utf8.count == value.utf8.count
+                && ManifestValidator.isTrimmed(value)
         }) {
             texts = raw.values
             return
@@ -169,10 +169,14 @@ struct RowRules {
     mutating func description() -> String {
         let cell = raw.values[.description].map(ManifestValidator.trimmed) ?? ""
         var description = cell
-        if ManifestValidator.isMarker(cell, escaped: false) {
+        // Only a cell that starts with `[` or an apostrophe can be the marker (most cells are not:
+        // comparing with it by `==` asked Unicode's equivalence of every description).
+        let first = cell.utf8.first
+        let mayBeMarker = first == UInt8(ascii: "[") || first == UInt8(ascii: "'")
+        if mayBeMarker, ManifestValidator.isMarker(cell, escaped: false) {
             description = ""
             given.insert(.description)
-        } else if cell.hasPrefix("'"), ManifestValidator.isMarker(cell, escaped: true) {
+        } else if mayBeMarker, cell.hasPrefix("'"), ManifestValidator.isMarker(cell, escaped: true) {
             // `'[clear]`: the text [clear] (as export writes it), not the marker.
             description = String(cell.dropFirst())
             given.insert(.description)

@@ -19,6 +19,26 @@ public struct RowValues: Sendable, Equatable, Sequence, ExpressibleByDictionaryL
         for (column, value) in dictionary { self[column] = value }
     }
 
+    /// The cells of a record by the columns their places are (a later place of a column wins),
+    /// each moved out of `fields` (left empty there), not copied: every row of a CSV file is made so.
+    init(moving fields: inout [String], columns: [(Int, Column)]) {
+        guard !columns.isEmpty else { return }
+        var slots = [String?](repeating: nil, count: Column.slotCount)
+        var count = 0
+        fields.withUnsafeMutableBufferPointer { cells in
+            guard let base = cells.baseAddress else { return }
+            for (index, column) in columns where index < cells.count {
+                let cell = (base + index).move()
+                (base + index).initialize(to: "")
+                if slots[column.slot] == nil { count += 1 }
+                slots[column.slot] = cell
+            }
+        }
+        guard count > 0 else { return }
+        self.slots = slots
+        self.count = count
+    }
+
     public subscript(column: Column) -> String? {
         get {
             let slot = column.slot

@@ -275,18 +275,18 @@ public final class ManifestValidator: @unchecked Sendable {
                               nameIsIdentity: key == nil && id == nil,
                               keyHash: key.map(Self.comparableHash) ?? 0, nameHash: comparedName.map(Self.hash) ?? 0)
         guard !hasError, let code = currency else { return result }
-        var draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
-                                 currency: code, discountedPrice: Money(discount), stock: stock, images: images)
-        draft.given = rules.given
-        draft.stockDelta = stockDelta
-        draft.vendor = vendor
-        draft.createProblems = rules.createProblems
+        // Made where it stays and changed there (a copy of it retained and released each of its texts).
+        result.draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
+                                    currency: code, discountedPrice: Money(discount), stock: stock, images: images)
+        result.draft!.given = rules.given
+        result.draft!.stockDelta = stockDelta
+        result.draft!.vendor = vendor
+        swap(&result.draft!.createProblems, &rules.createProblems)
         if let origin = raw.origin {
-            draft.explanations = origin.explanations
-            draft.protected = origin.protected
-            draft.offSale = origin.offSale
+            result.draft!.explanations = origin.explanations
+            result.draft!.protected = origin.protected
+            result.draft!.offSale = origin.offSale
         }
-        result.draft = draft
         return result
     }
 
@@ -304,6 +304,17 @@ public final class ManifestValidator: @unchecked Sendable {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
         if !isWhitespace(first) && !isWhitespace(last) { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether `trimmed(text)` is the text itself, from its end bytes where they are ASCII
+    /// other than spaces (no string made).
+    static func isTrimmed(_ text: String) -> Bool {
+        let plainEnds = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
+        }
+        if plainEnds == true { return true }
+        return trimmed(text).utf8.count == text.utf8.count
     }
 
     /// Unicode's White_Space property (what `properties.isWhitespace` looks up in tables), by
@@ -327,6 +338,7 @@ public final class ManifestValidator: @unchecked Sendable {
     /// jamo, U+1100–U+11FF, apply to such scalars). Nil for any other text: it is counted the
     /// long way.
     static func simpleCount(_ text: String) -> Int? {
+        if let counted = text.utf8.withContiguousStorageIfAvailable(simpleCount) { return counted }
         var count = 0
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -340,15 +352,45 @@ public final class ManifestValidator: @unchecked Sendable {
         return count
     }
 
+    /// `simpleCount` over the text's UTF-8 (valid, as a `String`'s is): a Korean syllable is
+    /// three bytes led by 0xEA–0xED, decoded only to be held to U+AC00–U+D7A3.
+    private static func simpleCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        var index = 0
+        let end = bytes.count
+        while index < end {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == 0x0D { return nil }
+                index += 1
+            } else {
+                guard byte >= 0xEA, byte <= 0xED, index + 2 < end else { return nil }
+                let value = (UInt32(byte & 0x0F) << 12) | (UInt32(bytes[index + 1] & 0x3F) << 6) | UInt32(bytes[index + 2] & 0x3F)
+                guard value >= 0xAC00, value <= 0xD7A3 else { return nil }
+                index += 3
+            }
+            count += 1
+        }
+        return count
+    }
+
     /// The hash of a key as rows are compared: lower case, a number without its leading zeros.
     /// ASCII keys (nearly all) are hashed byte by byte, with no string made.
     static func comparableHash(_ key: String) -> UInt64 {
-        let utf8 = key.utf8
-        guard !utf8.contains(where: { $0 >= 0x80 }) else { return FNV.hash(key.lowercased()) }
+        if let hash = key.utf8.withContiguousStorageIfAvailable(comparableHash) { return hash ?? FNV.hash(key.lowercased()) }
+        return comparableHash(Array(key.utf8)) ?? FNV.hash(key.lowercased())
+    }
+
+    /// `comparableHash` of an ASCII key's bytes; nil for a key with any other byte.
+    private static func comparableHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var digitsOnly = !bytes.isEmpty
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte < 48 || byte > 57 { digitsOnly = false }
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let digitsOnly = !utf8.isEmpty && utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
         var leading = digitsOnly
-        for byte in utf8 {
+        for byte in bytes {
             if leading && byte == 48 { continue }
             leading = false
             let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
@@ -358,6 +400,8 @@ public final class ManifestValidator: @unchecked Sendable {
         if leading { hash = (hash ^ 48) &* 0x100_0000_01b3 }
         return hash
     }
+
+    private static func comparableHash(_ bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer(comparableHash) }
 
     /// FNV-1a of the text, to remember keys and names without keeping them.
     static func hash(_ text: String) -> UInt64 { FNV.hash(text) }
