@@ -20,7 +20,7 @@ enum JSONPieces {
     /// and the failure that ends the file, if it came in this piece.
     struct Output {
         /// Moved out one by one where they are delivered (as `ParallelRows` does).
-        var rows = CheckedRows(capacity: JSONPieces.itemsPerPiece)
+        var rows: CheckedRows
         var keys: [String] = []
         var failure: ManifestError?
     }
@@ -30,12 +30,12 @@ enum JSONPieces {
     /// The pieces read and checked on `workers` threads; each piece's columns learned and its
     /// rows handed to `deliver` here, in file order; a piece's failure thrown after its rows.
     static func run(_ next: @escaping () -> [Item]?, workers: Int, file: String, reader: ManifestReader,
-                    check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+                    keepsContents: Bool = true, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
                     warm: ([UInt64]) -> Void = { _ in },
                     deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void) throws(ManifestError) {
         do {
             try OrderedWork.run(jobs: workers, window: workers + 2, next: next, work: { items in
-                read(items, file: file, check: check)
+                read(items, file: file, keepsContents: keepsContents, check: check)
             }, deliver: { (output: Output) throws in
                 reader.learnColumns(output.keys)
                 warm(output.rows.hashes)
@@ -124,8 +124,9 @@ enum JSONPieces {
     }
 
     /// A piece's items as rows, checked (on a worker thread: nothing of the reader is written).
-    static func read(_ items: [Item], file: String, check: (RawRow) -> ManifestValidator.RowCheck) -> Output {
-        var output = Output()
+    static func read(_ items: [Item], file: String, keepsContents: Bool = true,
+                     check: (RawRow) -> ManifestValidator.RowCheck) -> Output {
+        var output = Output(rows: CheckedRows(capacity: itemsPerPiece, keepsContents: keepsContents))
         var seen = Set<String>()
         var columns: [String: Column?] = [:]
         var recent: [(key: String, column: Column?)] = []

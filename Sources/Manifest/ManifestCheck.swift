@@ -42,10 +42,15 @@ public struct ValidationSummary: Sendable, Equatable, Codable {
 
 /// Reads and validates a whole manifest as a stream: `onRow` sees each
 /// row's draft (if valid) and issues as soon as the row is read.
+///
+/// `keepsContents: false` is for a caller that counts rows and says their issues (validate): the
+/// rows `onRow` sees may then come without their cells, and their drafts without the product's
+/// texts and photos (what `ValidationSummary.count` reads stays), let go on the thread that made
+/// them instead of the one that takes every row.
 public enum ManifestCheck {
     public static func run(
         _ url: URL, format: ManifestFormat? = nil, encoding: TextEncoding? = nil, delimiter: Character? = nil,
-        options: ValidationOptions,
+        options: ValidationOptions, keepsContents: Bool = true,
         onOpen: (ManifestReader) -> Void = { _ in },
         onFileIssue: (RowIssue) -> Void,
         onRow: (RawRow, ProductDraft?, [RowIssue]) -> Void
@@ -61,7 +66,7 @@ public enum ManifestCheck {
         let validator = ManifestValidator(reader: reader, options: options)
         if let rows = reader.estimatedRows { validator.reserve(rows: rows + rows / 8) }
         do {
-            try readRows(reader, validator, file: url.lastPathComponent) { raw, draft, issues in
+            try readRows(reader, validator, file: url.lastPathComponent, keepsContents: keepsContents) { raw, draft, issues in
                 summary.count(raw, draft, issues)
                 onRow(raw, draft, issues)
             }
@@ -99,7 +104,7 @@ public enum ManifestCheck {
     /// Every row checked, handed to `deliver` in file order (a row left out by a map with no
     /// draft and no issues): CSV and JSON on all cores, the rules across rows here; any other
     /// file row by row.
-    private static func readRows(_ reader: ManifestReader, _ validator: ManifestValidator, file: String,
+    private static func readRows(_ reader: ManifestReader, _ validator: ManifestValidator, file: String, keepsContents: Bool,
                                  deliver: (RawRow, ProductDraft?, [RowIssue]) -> Void) throws(ManifestError) {
         func checked(_ raw: RawRow, _ check: consuming ManifestValidator.RowCheck) {
             if raw.origin?.skipped != nil { return deliver(raw, nil, []) }
@@ -109,11 +114,11 @@ public enum ManifestCheck {
         let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 4)
         if workers > 1, let pieces = reader.takePieces() {
             ParallelRows.run(workers: workers, next: pieces.next, delimiter: pieces.delimiter, reader: reader,
-                             check: validator.check, warm: { validator.warm($0) }, deliver: checked)
+                             keepsContents: keepsContents, check: validator.check, warm: { validator.warm($0) }, deliver: checked)
             return
         }
         if workers > 1, let next = JSONPieces.pieces(reader) {
-            try JSONPieces.run(next, workers: workers, file: file, reader: reader, check: validator.check,
+            try JSONPieces.run(next, workers: workers, file: file, reader: reader, keepsContents: keepsContents, check: validator.check,
                                warm: { validator.warm($0) }, deliver: checked)
         }
         while true {

@@ -22,6 +22,15 @@ public struct RawRow: Sendable {
     }
 }
 
+extension RawRow {
+    /// The cells and photos let go (`ManifestCheck.run(keepsContents: false)`): the number,
+    /// the reading's notes and the map's word on the row stay.
+    mutating func dropContents() {
+        values = RowValues()
+        imageList = nil
+    }
+}
+
 /// Reads a manifest row by row. CSV and JSON Lines stream (memory stays flat
 /// however long the file); a JSON array is read whole.
 public final class ManifestReader {

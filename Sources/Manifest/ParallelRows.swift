@@ -5,7 +5,7 @@ import Support
 enum ParallelRows {
     static func run(
         workers: Int, next: @escaping () -> (piece: ManifestReader.Piece, rowBefore: Int)?, delimiter: UInt8,
-        reader: ManifestReader, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
+        reader: ManifestReader, keepsContents: Bool = true, check: @escaping (RawRow) -> ManifestValidator.RowCheck,
         warm: ([UInt64]) -> Void = { _ in },
         deliver: (RawRow, consuming ManifestValidator.RowCheck) -> Void
     ) {
@@ -18,10 +18,10 @@ enum ParallelRows {
             switch piece {
             case .reader(let first):
                 csv = first
-                rows = CheckedRows(capacity: 256)
+                rows = CheckedRows(capacity: 256, keepsContents: keepsContents)
             case .bytes(let bytes, let records):
                 csv = CSVRecords(bytes, delimiter: delimiter)
-                rows = CheckedRows(capacity: records)
+                rows = CheckedRows(capacity: records, keepsContents: keepsContents)
             }
             var number = rowBefore
             while let fields = csv?.next() {
@@ -54,7 +54,12 @@ final class CheckedRows: @unchecked Sendable {
     private var count = 0
     private var taken = 0
 
-    init(capacity: Int) {
+    /// false: each row's cells and its draft's texts and photos are let go as the row is appended,
+    /// on the thread that made them (`ManifestCheck.run(keepsContents:)`).
+    private let keepsContents: Bool
+
+    init(capacity: Int, keepsContents: Bool = true) {
+        self.keepsContents = keepsContents
         self.capacity = max(capacity, 1)
         raws = .allocate(capacity: self.capacity)
         checks = .allocate(capacity: self.capacity)
@@ -62,6 +67,10 @@ final class CheckedRows: @unchecked Sendable {
     }
 
     func append(_ raw: consuming RawRow, _ check: consuming ManifestValidator.RowCheck) {
+        if !keepsContents {
+            raw.dropContents()
+            check.draft?.dropContents()
+        }
         if count == capacity {
             capacity *= 2
             let largerRaws = UnsafeMutablePointer<RawRow>.allocate(capacity: capacity)

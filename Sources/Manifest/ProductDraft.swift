@@ -128,6 +128,16 @@ public struct ProductDraft: Sendable, Equatable {
     /// shop holds; none is made for it.
     public var offSale: OffSale?
 
+    /// The product's texts and photos let go (`ManifestCheck.run(keepsContents: false)`): what
+    /// says whether and how the row counts stays (its row, given columns, `createProblems`, `offSale`).
+    mutating func dropContents() {
+        key = nil
+        fields = Product(name: "", description: "", price: fields.price, currency: "", discountedPrice: fields.discountedPrice, stock: fields.stock)
+        images = []
+        explanations = [:]
+        knownPhotoHashes = nil
+    }
+
     /// The columns that are product fields (not `id` or `key`).
     public static let allFields: ColumnSet = [.name, .description, .price, .currency, .discountedPrice, .stock, .images]
 

@@ -271,23 +271,31 @@ public final class ManifestValidator: @unchecked Sendable {
             for index in shown.indices { shown[index].header = shown[index].column.flatMap { headers[$0] } }
             for index in rules.createProblems.indices { rules.createProblems[index].header = rules.createProblems[index].column.flatMap { headers[$0] } }
         }
-        var result = RowCheck(draft: nil, issues: shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex,
-                              nameIsIdentity: key == nil && id == nil,
-                              keyHash: key.map(Self.comparableHash) ?? 0, nameHash: comparedName.map(Self.hash) ?? 0)
-        guard !hasError, let code = currency else { return result }
-        // Made where it stays and changed there (a copy of it retained and released each of its texts).
-        result.draft = ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
-                                    currency: code, discountedPrice: Money(discount), stock: stock, images: images)
-        result.draft!.given = rules.given
-        result.draft!.stockDelta = stockDelta
-        result.draft!.vendor = vendor
-        swap(&result.draft!.createProblems, &rules.createProblems)
-        if let origin = raw.origin {
-            result.draft!.explanations = origin.explanations
-            result.draft!.protected = origin.protected
-            result.draft!.offSale = origin.offSale
+        // Each part made where it stays and moved on (a copy retained and released each of its texts).
+        var draft: ProductDraft? = nil
+        if !hasError, let code = currency {
+            draft = Self.completed(ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
+                                                currency: code, discountedPrice: Money(discount), stock: stock, images: images),
+                                   stockDelta: stockDelta, vendor: vendor, rules: &rules)
         }
-        return result
+        return RowCheck(draft: consume draft, issues: consume shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex,
+                        nameIsIdentity: key == nil && id == nil,
+                        keyHash: key.map(Self.comparableHash) ?? 0, nameHash: comparedName.map(Self.hash) ?? 0)
+    }
+
+    /// A row's draft with what its rules found (`createProblems` moved out of them) and what its
+    /// feed's map made of the row, taken and given back rather than copied.
+    private static func completed(_ draft: consuming ProductDraft, stockDelta: Int?, vendor: Int?, rules: inout RowRules) -> ProductDraft {
+        draft.given = rules.given
+        draft.stockDelta = stockDelta
+        draft.vendor = vendor
+        swap(&draft.createProblems, &rules.createProblems)
+        if let origin = rules.raw.origin {
+            draft.explanations = origin.explanations
+            draft.protected = origin.protected
+            draft.offSale = origin.offSale
+        }
+        return draft
     }
 
     /// Trims whitespace and newlines, without Foundation's work when there is none.

@@ -102,7 +102,7 @@ struct ValidateCommand: ServerCommand {
         defer { progress.clear() }
         do {
             return try ManifestCheck.run(
-                url, encoding: options.encoding, delimiter: options.delimiter, options: options,
+                url, encoding: options.encoding, delimiter: options.delimiter, options: options, keepsContents: false,
                 onFileIssue: output.fileIssue,
                 onRow: { raw, _, issues in
                     checked += 1
