@@ -113,11 +113,11 @@ public struct ProductDraft: Sendable, Equatable {
     public var stockDelta: Int?
     /// What the row lacks to create a product (name, price, photos): errors only if
     /// it would create one; a row that updates needs none of them.
-    public var createProblems: [RowIssue] = []
+    public var createProblems: [RowIssue] = Array()
     /// How a value was made from a supplier's cells (a feed's price rule), by column.
-    public var explanations: [Column: String] = [:]
+    public var explanations: [Column: String] = Dictionary()
     /// Fields a feed sets when the product is made and never overwrites after.
-    public var protected: ColumnSet = []
+    public var protected = ColumnSet()
     /// The photos' identity when it is known from elsewhere (a migrated product: the hashes
     /// of the files its merchant sent, from the source account's link store), kept in the
     /// link instead of the hashes of `images`, so that the merchant's sheet matches it.
@@ -127,6 +127,26 @@ public struct ProductDraft: Sendable, Equatable {
     /// The row says its product is not on sale: only its stock (0) is sent, to a product the
     /// shop holds; none is made for it.
     public var offSale: OffSale?
+
+    /// A checked row's draft, every part given at once (`ManifestValidator.check`: a draft changed
+    /// part by part after it was made was copied, each of its texts retained and released again).
+    init(row: Int, key: String?, id: Int?, fields: Product, images: [ImageSource], given: ColumnSet, stockDelta: Int?,
+         vendor: Int?, createProblems: [RowIssue], origin: RowOrigin?) {
+        self.row = row
+        self.key = key
+        self.id = id
+        self.fields = fields
+        self.images = images
+        self.given = given
+        self.stockDelta = stockDelta
+        self.vendor = vendor
+        self.createProblems = createProblems
+        if let origin {
+            explanations = origin.explanations
+            protected = origin.protected
+            offSale = origin.offSale
+        }
+    }
 
     /// The product's texts and photos let go (`ManifestCheck.run(keepsContents: false)`): what
     /// says whether and how the row counts stays (its row, given columns, `createProblems`, `offSale`).
@@ -151,7 +171,12 @@ public struct ProductDraft: Sendable, Equatable {
 
     public init(row: Int, key: String?, id: Int?, name: String, description: String, price: Money,
                 currency: String, discountedPrice: Money, stock: Int, images: [ImageSource]) {
-        self.init(row: row, key: key, id: id, fields: Product(name: name, description: description, price: price, currency: currency,
-                                                              discountedPrice: discountedPrice, stock: stock), images: images)
+        // Not by `init(row:key:id:fields:images:)`: a draft made so was copied into place (every row's).
+        self.row = row
+        self.key = key
+        self.id = id
+        fields = Product(name: name, description: description, price: price, currency: currency,
+                         discountedPrice: discountedPrice, stock: stock)
+        self.images = images
     }
 }

@@ -274,28 +274,17 @@ public final class ManifestValidator: @unchecked Sendable {
         // Each part made where it stays and moved on (a copy retained and released each of its texts).
         var draft: ProductDraft? = nil
         if !hasError, let code = currency {
-            draft = Self.completed(ProductDraft(row: raw.number, key: key, id: id, name: name, description: description, price: Money(price ?? 0),
-                                                currency: code, discountedPrice: Money(discount), stock: stock, images: images),
-                                   stockDelta: stockDelta, vendor: vendor, rules: &rules)
+            var createProblems: [RowIssue] = []
+            swap(&createProblems, &rules.createProblems)
+            draft = ProductDraft(row: raw.number, key: key, id: id,
+                                 fields: Product(name: name, description: description, price: Money(price ?? 0), currency: code,
+                                                 discountedPrice: Money(discount), stock: stock),
+                                 images: images, given: rules.given, stockDelta: stockDelta, vendor: vendor,
+                                 createProblems: createProblems, origin: raw.origin)
         }
+        let keyHash = key.map(Self.comparableHash) ?? 0, nameHash = comparedName.map(Self.hash) ?? 0
         return RowCheck(draft: consume draft, issues: consume shown, key: key, name: comparedName, nameIssueIndex: nameIssueIndex,
-                        nameIsIdentity: key == nil && id == nil,
-                        keyHash: key.map(Self.comparableHash) ?? 0, nameHash: comparedName.map(Self.hash) ?? 0)
-    }
-
-    /// A row's draft with what its rules found (`createProblems` moved out of them) and what its
-    /// feed's map made of the row, taken and given back rather than copied.
-    private static func completed(_ draft: consuming ProductDraft, stockDelta: Int?, vendor: Int?, rules: inout RowRules) -> ProductDraft {
-        draft.given = rules.given
-        draft.stockDelta = stockDelta
-        draft.vendor = vendor
-        swap(&draft.createProblems, &rules.createProblems)
-        if let origin = rules.raw.origin {
-            draft.explanations = origin.explanations
-            draft.protected = origin.protected
-            draft.offSale = origin.offSale
-        }
-        return draft
+                        nameIsIdentity: key == nil && id == nil, keyHash: keyHash, nameHash: nameHash)
     }
 
     /// Trims whitespace and newlines, without Foundation's work when there is none.
