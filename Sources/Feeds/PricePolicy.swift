@@ -159,18 +159,19 @@ extension PricePolicy {
 
     /// `8200` → `8,200`; decimals kept (`12.5`).
     static func grouped(_ value: Decimal) -> String {
-        let text = Money.text(value)
-        let negative = text.hasPrefix("-")
-        let digits = negative ? String(text.dropFirst()) : text
-        let parts = digits.split(separator: ".", maxSplits: 1)
-        var whole = String(parts[0])
-        var groups: [String] = []
-        while whole.count > 3 {
-            groups.insert(String(whole.suffix(3)), at: 0)
-            whole = String(whole.dropLast(3))
+        // Byte by byte (a feed's every row writes its cost so): a comma before each three digits
+        // of the whole part counted from its end.
+        let text = Array(Money.text(value).utf8)
+        let start = text.first == UInt8(ascii: "-") ? 1 : 0
+        let end = text.firstIndex(of: UInt8(ascii: ".")) ?? text.count
+        var grouped: [UInt8] = Array(text[..<start])
+        grouped.reserveCapacity(text.count + (end - start) / 3)
+        for index in start..<end {
+            if index > start, (end - index) % 3 == 0 { grouped.append(UInt8(ascii: ",")) }
+            grouped.append(text[index])
         }
-        groups.insert(whole, at: 0)
-        return (negative ? "-" : "") + groups.joined(separator: ",") + (parts.count > 1 ? "." + parts[1] : "")
+        grouped.append(contentsOf: text[end...])
+        return String(decoding: grouped, as: UTF8.self)
     }
 
     static func plain(_ value: Decimal) -> String { Money.text(value) }

@@ -35,6 +35,16 @@ struct PricePolicyTests {
         #expect(how == "cost 8,200, markup 30 %, up to 100")
     }
 
+    @Test("a cost is said with its thousands grouped and its decimals as written", arguments: [
+        ("7", "KRW", "cost 7"), ("999", "KRW", "cost 999"), ("1000", "KRW", "cost 1,000"), ("123456", "KRW", "cost 123,456"),
+        ("1,234,567", "KRW", "cost 1,234,567"), ("12345678901", "KRW", "cost 12,345,678,901"), ("1234.5", "USD", "cost 1,234.5"),
+        ("0.99", "USD", "cost 0.99"), ("1000000.05", "USD", "cost 1,000,000.05"),
+    ])
+    func costGrouped(cost: String, currency: String, said: String) throws {
+        let (_, how) = try priced("[prices]\nmarkup_percent = 30\n", cost: cost, currency: currency)
+        #expect(how == "\(said), markup 30 %")
+    }
+
     @Test("rounding up, down and to the nearest multiple", arguments: [
         ("up", "10660", "10700"), ("down", "10660", "10600"), ("nearest", "10660", "10700"),
         ("nearest", "10649", "10600"), ("nearest", "10650", "10700"), ("up", "10600", "10600"),

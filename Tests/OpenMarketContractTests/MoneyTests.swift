@@ -21,4 +21,30 @@ struct MoneyTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Money].self, from: Data(#"["twelve"]"#.utf8)) }
         #expect(Money(exactly: "9.912")?.description == "9.9120", "three decimals written with a fourth: the sheet parser reads it back")
     }
+
+    @Test("an amount's text made from its digits is NSDecimalNumber's, on 20,000 amounts of every size, sign and scale")
+    func textAsNSDecimalNumberWritesIt() {
+        func reference(_ value: Decimal) -> String {
+            let text = NSDecimalNumber(decimal: value).description(withLocale: Locale(identifier: "en_US_POSIX"))
+            guard let dot = text.firstIndex(of: ".") else { return text }
+            return text.distance(from: dot, to: text.endIndex) == 4 ? text + "0" : text
+        }
+        var generator = SystemRandomNumberGenerator()
+        var values: [Decimal] = [0, -1, 1, Decimal(string: "0.0")!, Decimal(string: "12.50")!, Decimal(string: "-0.5")!, Decimal(string: "1e3")!,
+                                 Decimal(string: "18446744073709551615")!, Decimal(string: "18446744073709551616")!, Decimal(string: "0.001")!,
+                                 Decimal(string: "99999999999999999999.99")!, Decimal(string: "1e-20")!, .nan]
+        for _ in 0..<20_000 {
+            let significand: UInt64 = switch Int.random(in: 0..<4, using: &generator) {
+            case 0: .random(in: 0...999, using: &generator)
+            case 1: .random(in: 0...99_999_999, using: &generator)
+            default: .random(in: 0...UInt64.max, using: &generator)
+            }
+            var value = Decimal(sign: Bool.random(using: &generator) ? .minus : .plus, exponent: Int.random(in: -22...20, using: &generator),
+                                significand: Decimal(significand))
+            if Int.random(in: 0..<5, using: &generator) == 0 { value = value * Decimal(string: "1.15")! + Decimal(string: "0.3")! }
+            values.append(value)
+        }
+        let wrong = values.filter { Money.text($0) != reference($0) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0): \(Money.text($0)) against \(reference($0))" })")
+    }
 }
