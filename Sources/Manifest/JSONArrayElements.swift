@@ -22,9 +22,13 @@ final class JSONArrayElements {
     /// The bytes checked as UTF-8 as they are read (see `EncodingCheck`).
     private let check: EncodingCheck?
 
-    init(url: URL, check: EncodingCheck? = nil) throws {
+    /// How much is read at a time (a megabyte; less in tests, so that reads end anywhere).
+    private let chunkBytes: Int
+
+    init(url: URL, check: EncodingCheck? = nil, chunkBytes: Int = 1 << 20) throws {
         handle = try FileHandle(forReadingFrom: url)
         self.check = check
+        self.chunkBytes = max(chunkBytes, 1)
     }
 
     deinit { try? handle.close() }
@@ -86,15 +90,34 @@ final class JSONArrayElements {
                 let count = bytes.count
                 let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
                 let quotes = 0x22 &* ones, backslashes = 0x5C &* ones
+                let base = bytes.baseAddress!
                 while i < count {
                     // Inside a string (most of an element's bytes), eight at a time to its next quote or backslash.
                     if inString && !escaped, i + 8 <= count {
-                        let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
                         let quote = word ^ quotes, backslash = word ^ backslashes
                         if ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) == 0 {
                             i += 8
                             continue
                         }
+                        // A quote or a backslash within eight bytes: to the next quote, which ends the
+                        // string unless an odd run of backslashes stands right before it (memchr, not
+                        // byte by byte: a row's strings are short, and they were most of its bytes' steps).
+                        let from = i
+                        guard let found = memchr(base + i, 0x22, count - i) else {
+                            // No quote in the buffer yet: the string goes on; whether its last byte escapes the next.
+                            var run = 0
+                            while count - 1 - run >= from, bytes[count - 1 - run] == 0x5C { run += 1 }
+                            escaped = run % 2 == 1
+                            i = count
+                            break
+                        }
+                        let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                        var run = 0
+                        while at - 1 - run >= from, bytes[at - 1 - run] == 0x5C { run += 1 }
+                        if run % 2 == 0 { inString = false }
+                        i = at + 1
+                        continue
                     }
                     let b = bytes[i]
                     if inString {
@@ -144,7 +167,7 @@ final class JSONArrayElements {
     private func fill() throws -> Bool {
         guard !atEnd else { return false }
         // Read straight onto the buffer's end (a new megabyte each time was faulted in and freed).
-        let (got, checked) = FileBytes.append(handle.fileDescriptor, onto: &buffer, count: 1 << 20, check: check)
+        let (got, checked) = FileBytes.append(handle.fileDescriptor, onto: &buffer, count: chunkBytes, check: check)
         if got == 0 { atEnd = true; return false }
         // Not UTF-8 from here: the reading ends (the run says why, `encodingFailure`).
         if !checked { atEnd = true; return false }

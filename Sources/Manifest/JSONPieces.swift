@@ -131,7 +131,7 @@ enum JSONPieces {
         var columns: [String: Column?] = [:]
         var recent: [(key: String, column: Column?)] = []
         // The last object's keys, for the next object's reading (`JSONRowReader.knownKeys`).
-        var keys: [String?] = []
+        var keys = JSONRowReader.KnownKeys()
         func take(_ object: JSONObject, number: Int) {
             // Rows name their keys in the same order, mostly: the last row's key at this place is
             // compared first (a short key compares at once; a lookup hashes it). Every key of the

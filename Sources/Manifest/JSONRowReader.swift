@@ -41,6 +41,8 @@ struct JSONRowReader {
     /// The keys the last object had, by place (nil: one with an escape, a quote or a control
     /// character, never matched on its bytes): a key whose bytes are the same is that String.
     private var knownKeys: [String?] = []
+    /// How many of `knownKeys`, from the first, are known and distinct (`distinctPrefix`).
+    private var distinctKnown = 0
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, repairing: Bool) {
         self.bytes = bytes
@@ -49,7 +51,7 @@ struct JSONRowReader {
 
     /// The object's keys and cells in order (a key given twice: the last one, as JSONSerialization).
     static func object(_ bytes: some ContiguousBytes, repairingUTF8: Bool = false) throws(Failure) -> [(key: String, cell: JSONCell)] {
-        var keys: [String?] = []
+        var keys = KnownKeys()
         return try bytes.withUnsafeBytes { raw in
             Result { () throws(Failure) in try object(raw, repairingUTF8: repairingUTF8, keys: &keys) }
         }.get()
@@ -57,12 +59,22 @@ struct JSONRowReader {
 
     /// The same for one of a run of objects, `keys` the last one's (see `knownKeys`): rows name
     /// the same keys in the same order, and a key is then not made into a String again.
-    static func object(_ bytes: UnsafeRawBufferPointer, repairingUTF8: Bool = false, keys: inout [String?]) throws(Failure) -> [(key: String, cell: JSONCell)] {
+    static func object(_ bytes: UnsafeRawBufferPointer, repairingUTF8: Bool = false, keys: inout KnownKeys) throws(Failure) -> [(key: String, cell: JSONCell)] {
         var reader = JSONRowReader(bytes.bindMemory(to: UInt8.self), repairing: repairingUTF8)
-        reader.knownKeys = keys
-        keys = []
-        defer { keys = reader.knownKeys }
+        swap(&reader.knownKeys, &keys.keys)
+        reader.distinctKnown = keys.distinct
+        defer {
+            swap(&reader.knownKeys, &keys.keys)
+            keys.distinct = reader.distinctKnown
+        }
         return try reader.wholeObject()
+    }
+
+    /// The last object's keys by place (`knownKeys`), handed from one object to the next, and
+    /// how many of them from the first are distinct.
+    struct KnownKeys {
+        var keys: [String?] = []
+        var distinct = 0
     }
 
     private mutating func wholeObject() throws(Failure) -> [(key: String, cell: JSONCell)] {
@@ -76,6 +88,11 @@ struct JSONRowReader {
         }
         i += 1
         var fields: [(key: String, cell: JSONCell)] = []
+        // Room for the last object's keys at once (grown one by one it was allocated four times a row).
+        fields.reserveCapacity(max(knownKeys.count, 8))
+        // The keys so far each the last object's at its place, and those distinct: this one is new
+        // among them too when it is also the last object's (no comparison with each before it).
+        var asLast = distinctKnown > 0
         // A key given twice keeps its last value. Looked for among the fields while they are
         // few (a row's dozen: no dictionary made per row), by a dictionary past that.
         var positions: [String: Int] = [:]
@@ -87,14 +104,18 @@ struct JSONRowReader {
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\"") else { throw invalid("a key (a string) expected") }
-                let key = try key(at: place)
+                let (key, known) = try key(at: place)
+                asLast = asLast && known && place < distinctKnown
                 place += 1
                 skipSpace()
                 guard peek == UInt8(ascii: ":") else { throw invalid("':' expected after the key \"\(key)\"") }
                 i += 1
                 skipSpace()
                 let cell = try cell()
-                if fields.count < 32 {
+                if asLast {
+                    fields.append((key, cell))
+                    if fields.count == 32 { for (at, field) in fields.enumerated() { positions[field.key] = at } }
+                } else if fields.count < 32 {
                     if let at = fields.firstIndex(where: { $0.key == key }) { fields[at].cell = cell } else { fields.append((key, cell)) }
                     if fields.count == 32 { for (at, field) in fields.enumerated() { positions[field.key] = at } }
                 } else if let at = positions[key] {
@@ -117,19 +138,31 @@ struct JSONRowReader {
 
     /// A key from its opening quote: the last object's key at this place when the bytes are
     /// its bytes (then closed by a quote), else read as a string and kept for the next object.
-    private mutating func key(at place: Int) throws(Failure) -> String {
+    /// The key at `place`, and whether it is the last object's key there (the same bytes).
+    private mutating func key(at place: Int) throws(Failure) -> (String, Bool) {
         if place < knownKeys.count, var known = knownKeys[place] {
             let start = i + 1, count = known.utf8.count
             if count > 0, start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\""),
                known.withUTF8({ memcmp($0.baseAddress!, bytes.baseAddress! + start, count) == 0 }) {
                 i = start + count + 1
-                return known
+                return (known, true)
             }
         }
         let key = try string()
         let plain = key.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } ? key : nil
         if place < knownKeys.count { knownKeys[place] = plain } else if place == knownKeys.count { knownKeys.append(plain) }
-        return key
+        distinctKnown = Self.distinctPrefix(knownKeys)
+        return (key, false)
+    }
+
+    /// How many of the keys from the first are known and differ from one another (as `==` compares texts).
+    private static func distinctPrefix(_ keys: [String?]) -> Int {
+        var count = 0
+        for (place, key) in keys.enumerated() {
+            guard let key, !keys[..<place].contains(where: { $0 == key }) else { break }
+            count = place + 1
+        }
+        return count
     }
 
     private mutating func cell() throws(Failure) -> JSONCell {
@@ -314,11 +347,12 @@ struct JSONRowReader {
         // Decoding repairs what is not UTF-8 (with U+FFFD): the same bytes back say it was UTF-8.
         // (`String(validating:)` is generic, and cost a quarter of a JSON Lines file's reading.)
         let decoded = String(decoding: bytes, as: UTF8.self)
+        // Repaired or not, the decoded text is the string (JSON Lines): no comparison with the bytes.
+        if repairing { return decoded }
         let same = decoded.utf8.count == bytes.count
             && (bytes.isEmpty || decoded.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
                 ?? decoded.utf8.elementsEqual(bytes))
-        if same { return decoded }
-        guard repairing else { throw invalid("a string is not UTF-8") }
+        guard same else { throw invalid("a string is not UTF-8") }
         return decoded
     }
 

@@ -125,14 +125,17 @@ struct ParallelValidationTests {
 
 @Suite("JSON arrays read one element at a time")
 struct JSONStreamTests {
-    @Test("elements with brackets, commas and escapes in strings, across read chunks, match a whole-file parse")
+    @Test("elements with brackets, commas and escapes in strings (backslashes before a closing quote, a quote after backslashes), across read chunks, match a whole-file parse")
     func elements() throws {
         let workspace = try Workspace()
         defer { workspace.cleanup() }
         var objects: [[String: Any]] = []
         for i in 0..<9_000 {
             objects.append([
-                "name": "Item \(i) [with] {brackets}, commas and \"quotes\" \\ back\\slash",
+                // Strings of every length ending in 0 to 3 backslashes, some with a quote after them:
+                // the chunks' ends fall inside runs of backslashes and between a backslash and its quote.
+                "name": "Item \(i) [with] {brackets}, commas and \"quotes\" \\ back\\slash" + String(repeating: "x", count: i % 13)
+                    + String(repeating: "\\", count: i % 4) + (i % 5 == 0 ? "\"" : ""),
                 "price": 1000 + i, "images": i % 2 == 0 ? ["a.jpg", "b.png"] : "a.jpg",
                 "description": i % 3 == 0 ? "줄\n바꿈 ] , }" : "",
             ])
@@ -145,12 +148,33 @@ struct JSONStreamTests {
         var rows: [RawRow] = []
         while let row = try reader.next() { rows.append(row) }
         #expect(rows.count == objects.count)
-        for (index, row) in rows.enumerated() where index % 997 == 0 {
+        for (index, row) in rows.enumerated() {
             #expect(row.number == index + 1)
             #expect(row.values[.name] == objects[index]["name"] as? String)
             #expect(row.values[.description] == objects[index]["description"] as? String)
             #expect(row.values[.price] == String(1000 + index))
         }
+    }
+
+    @Test("an array's elements cut the same whatever the reads' size: strings ending in runs of backslashes, quotes after them, brackets and commas inside", arguments: [1, 2, 3, 5, 8, 9, 64, 1 << 20])
+    func elementsAcrossAnyRead(chunkBytes: Int) throws {
+        let workspace = try Workspace()
+        defer { workspace.cleanup() }
+        let names = (0..<400).map { i in
+            "n\(i) " + String(repeating: "\\", count: i % 5) + (i % 3 == 0 ? "\"" : "") + (i % 7 == 0 ? "], {x}, " : "")
+                + String(repeating: "\\", count: (i / 5) % 4)
+        }
+        let objects: [[String: Any]] = names.map { ["name": $0, "tags": [$0, "\\"], "n": 1] }
+        let url = workspace.directory.appendingPathComponent("runs.json")
+        try JSONSerialization.data(withJSONObject: objects).write(to: url)
+        let elements = try JSONArrayElements(url: url, chunkBytes: chunkBytes)
+        var read: [String] = []
+        var piece: [UInt8] = []
+        while let count = try elements.next(appendingTo: &piece) {
+            let object = try JSONSerialization.jsonObject(with: Data(piece.suffix(count))) as? [String: Any]
+            read.append(object?["name"] as? String ?? "?")
+        }
+        #expect(read == names)
     }
 
     @Test("broken arrays are refused with the item named; unknown keys are one warning", arguments: [

@@ -71,7 +71,7 @@ struct JSONRowReaderTests {
     /// Objects read one after another with the last one's keys (`JSONRowReader.knownKeys`):
     /// each the same as read alone, and refused where read alone it is refused.
     static func readInTurn(_ texts: [String]) -> [Result<[String], JSONRowReader.Failure>] {
-        var keys: [String?] = []
+        var keys = JSONRowReader.KnownKeys()
         return texts.map { text in
             Array(text.utf8).withUnsafeBytes { raw in
                 Result { () throws(JSONRowReader.Failure) in
@@ -89,7 +89,10 @@ struct JSONRowReaderTests {
     func keysInTurn() {
         let crafted = [#"{"a\"b": 1}"#, #"{"a"b": 1}"#, #"{"name": 1, "price": 2}"#, #"{"names": 1, "pric": 2}"#, #"{"na\u006de": 1}"#,
                        #"{"name": 1}"#, #"{"": 1, "name": 2}"#, #"{"": 3, "name": 4}"#, #"{"name"#, #"{"name": 5, "name": 6}"#,
-                       "{\"na\u{01}me\": 1}", #"{"name": 7}"#, #"{"상품명": 1}"#, #"{"상품명": 2, "상품명x": 3}"#]
+                       "{\"na\u{01}me\": 1}", #"{"name": 7}"#, #"{"상품명": 1}"#, #"{"상품명": 2, "상품명x": 3}"#,
+                       // The last row's keys again, then one of them twice; a key the same as another as Unicode compares them.
+                       #"{"a": 1, "b": 2}"#, #"{"a": 3, "b": 4}"#, #"{"a": 5, "a": 6}"#, #"{"a": 7, "b": 8, "a": 9}"#, #"{"a": 7, "b": 8, "a": 9}"#,
+                       "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}", "{\"caf\u{E9}\": 3, \"cafe\u{301}\": 4}"]
         let inTurn = Self.readInTurn(crafted)
         for (text, result) in zip(crafted, inTurn) { #expect(result == Self.readAlone(text), "\(text)") }
         #expect((try? inTurn[1].get()) == nil, "a quote in the last row's key is no quote of this row's")
